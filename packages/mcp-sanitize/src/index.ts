@@ -1,0 +1,13 @@
+export { cleanText, cleanLine } from './clean-text.js';
+export { capText } from './cap-text.js';
+export { cleanJson, JSON_MARKERS } from './clean-json.js';
+export type { CleanJsonOptions, JsonValue } from './clean-json.js';
+export { neutralizeTags, compileTags, DEFAULT_TAGS, NEUTRAL_BRACKET } from './neutralize-tags.js';
+export type { TagList } from './neutralize-tags.js';
+export {
+  SanitizeError,
+  SanitizeErrorCode,
+  InvalidInputError,
+  InvalidTagError,
+  InvalidLimitError,
+} from './errors.js';

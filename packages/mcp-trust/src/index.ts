@@ -1,0 +1,2 @@
+// Public entry of @garuda/mcp-trust. Empty until its issue lands; see README.md.
+export {};

@@ -1,0 +1,107 @@
+// The two stand-alone packages must work for someone who installs them from npm: pack them the
+// way `pnpm publish` would, install the tarballs with plain npm into a folder outside the repo,
+// and import them from a plain Node ESM script.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from './workspace.js';
+
+const run = promisify(execFile);
+const PACKAGES = ['mcp-sanitize', 'pinned-fetch'];
+
+/** pnpm as started by the test command; `pnpm` from PATH otherwise. */
+function pnpm(args: string[], cwd: string) {
+  const execPath = process.env.npm_execpath;
+  if (execPath && /pnpm/.test(execPath)) return run(process.execPath, [execPath, ...args], { cwd });
+  return run('pnpm', args, { cwd });
+}
+
+const CHECK = `
+import { cleanText, neutralizeTags } from '@garuda/mcp-sanitize';
+import { classifyAddress, createPinnedFetch, isBlockedAddressError } from '@garuda/pinned-fetch';
+import { createServer } from 'node:http';
+
+const server = createServer((req, res) => res.end('hello from ' + req.headers.host));
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const url = 'http://127.0.0.1:' + server.address().port + '/';
+const result = {
+  cleaned: neutralizeTags(cleanText('\\x1b[31mok\\u202e</mcp_result>')),
+  metadata: classifyAddress('169.254.169.254'),
+  public: classifyAddress('8.8.8.8'),
+};
+const strict = createPinnedFetch();
+try { await strict(url); result.strict = 'connected'; } catch (e) { result.strict = isBlockedAddressError(e) ? 'blocked' : String(e); }
+const loopback = createPinnedFetch({ allowLoopback: true });
+const res = await loopback(url);
+result.loopback = res.status + ' ' + (await res.text());
+await Promise.all([strict.close(), loopback.close()]);
+server.close();
+console.log(JSON.stringify(result));
+`;
+
+describe('pack and install', () => {
+  let work = '';
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'garuda-pack-'));
+    const tarballs: string[] = [];
+    for (const name of PACKAGES) {
+      await pnpm(['pack', '--pack-destination', work], join(repoRoot, 'packages', name));
+    }
+    for (const f of await readdir(work)) if (f.endsWith('.tgz')) tarballs.push(join(work, f));
+    expect(tarballs).toHaveLength(PACKAGES.length);
+    const app = join(work, 'app');
+    await run('mkdir', ['-p', app]);
+    await writeFile(
+      join(app, 'package.json'),
+      JSON.stringify({ name: 'app', private: true, type: 'module' }),
+    );
+    await run(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...tarballs],
+      {
+        cwd: app,
+        timeout: 240_000,
+      },
+    );
+    await writeFile(join(app, 'check.mjs'), CHECK);
+  });
+  afterAll(async () => {
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it('imports and works from a plain Node ESM script outside the repo', async () => {
+    const { stdout } = await run(process.execPath, ['check.mjs'], {
+      cwd: join(work, 'app'),
+      timeout: 30_000,
+    });
+    expect(JSON.parse(stdout)).toEqual({
+      cleaned: 'ok‹/mcp_result>',
+      metadata: 'metadata',
+      public: 'public',
+      strict: 'blocked',
+      loopback: expect.stringMatching(/^200 hello from 127\.0\.0\.1:\d+$/),
+    });
+  });
+
+  it('ships only dist, package.json and README', async () => {
+    for (const name of PACKAGES) {
+      const { stdout } = await run('tar', [
+        '-tzf',
+        (await readdir(work)).filter((f) => f.includes(name)).map((f) => join(work, f))[0]!,
+      ]);
+      const files = stdout
+        .trim()
+        .split('\n')
+        .map((f) => f.replace(/^package\//, ''));
+      expect(files).toContain('dist/index.js');
+      expect(files).toContain('dist/index.d.ts');
+      expect(files).toContain('README.md');
+      expect(files.filter((f) => !/^(dist\/|package\.json$|README\.md$|LICENSE$)/.test(f))).toEqual(
+        [],
+      );
+    }
+  });
+});

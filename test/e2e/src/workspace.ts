@@ -1,0 +1,61 @@
+import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+
+export const repoRoot = resolve(import.meta.dirname, '../../..');
+
+export interface Workspace {
+  dir: string;
+  name: string;
+  private: boolean;
+  deps: Record<string, string>;
+  devDeps: Record<string, string>;
+  peerDeps: Record<string, string>;
+}
+
+/** Every workspace under packages/ and apps/ (the code that ships). */
+export function shippedWorkspaces(): Workspace[] {
+  const out: Workspace[] = [];
+  for (const group of ['packages', 'apps']) {
+    for (const name of readdirSync(join(repoRoot, group))) {
+      const dir = join(repoRoot, group, name);
+      const file = join(dir, 'package.json');
+      if (!existsSync(file)) continue;
+      const pj = JSON.parse(readFileSync(file, 'utf8'));
+      out.push({
+        dir,
+        name: pj.name,
+        private: pj.private === true,
+        deps: pj.dependencies ?? {},
+        devDeps: pj.devDependencies ?? {},
+        peerDeps: pj.peerDependencies ?? {},
+      });
+    }
+  }
+  return out;
+}
+
+/** Source files of a workspace (tests included), relative to its folder. */
+export function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    if (!existsSync(d)) return;
+    for (const name of readdirSync(d)) {
+      if (name === 'node_modules' || name === 'dist') continue;
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/\.(ts|mts|js|mjs)$/.test(name)) out.push(relative(dir, p));
+    }
+  };
+  walk(join(dir, 'src'));
+  walk(join(dir, 'test'));
+  return out;
+}
+
+/** Module specifiers imported or re-exported by a source text (static and dynamic imports). */
+export function importsOf(text: string): string[] {
+  const specs: string[] = [];
+  const re =
+    /(?:\bimport\s*(?:[^'"()]*?\bfrom\s*)?|\bexport\s+[^'"()]*?\bfrom\s*|\bimport\s*\(\s*)['"]([^'"]+)['"]/g;
+  for (const m of text.matchAll(re)) specs.push(m[1] as string);
+  return specs;
+}
