@@ -33,6 +33,7 @@ const INVISIBLE_FILLERS: readonly (number | readonly [number, number])[] = [
 ];
 
 let bmp: Uint8Array | undefined;
+let attention: RegExp | undefined;
 let plane1Cf: Uint8Array | undefined;
 
 function markCf(table: Uint8Array, base: number, from: number, to: number): void {
@@ -88,4 +89,29 @@ export function isRemovedAstral(cp: number): boolean {
     return plane1Cf[cp - 0x10000] === REMOVE;
   }
   return false;
+}
+
+/**
+ * A global regex matching every BMP code unit the table does not mark KEEP (all surrogates
+ * included), built from the table itself so the two can never disagree. The cleaner uses it to
+ * skip runs of ordinary text at the regex engine's speed. Small character classes joined by `|`
+ * rather than one big class: V8 scans a class of more than about a dozen ranges several times
+ * slower. Alternatives of single characters cannot backtrack, so it stays linear.
+ */
+export function attentionPattern(): RegExp {
+  if (attention) return attention;
+  const t = bmpTable();
+  const hex = (c: number) => `\\u${c.toString(16).padStart(4, '0')}`;
+  const ranges: string[] = [];
+  for (let c = 0; c < 0x10000; c++) {
+    if (t[c] === KEEP) continue;
+    let end = c;
+    while (end + 1 < 0x10000 && t[end + 1] !== KEEP) end++;
+    ranges.push(end === c ? hex(c) : `${hex(c)}-${hex(end)}`);
+    c = end;
+  }
+  const classes: string[] = [];
+  for (let k = 0; k < ranges.length; k += 8) classes.push(`[${ranges.slice(k, k + 8).join('')}]`);
+  attention = new RegExp(classes.join('|'), 'g');
+  return attention;
 }

@@ -1,4 +1,14 @@
-import { bmpTable, C1_INTRO, CR, ESC, HIGH, isRemovedAstral, KEEP, NEWLINE } from './char-table.js';
+import {
+  attentionPattern,
+  bmpTable,
+  C1_INTRO,
+  CR,
+  ESC,
+  HIGH,
+  isRemovedAstral,
+  KEEP,
+  NEWLINE,
+} from './char-table.js';
 import { InvalidInputError } from './errors.js';
 
 const BEL = 0x07;
@@ -121,21 +131,29 @@ function skipC1(s: string, i: number): number {
 export function cleanText(text: string): string {
   if (typeof text !== 'string') throw new InvalidInputError('cleanText', text);
   const t = bmpTable();
+  const attention = attentionPattern();
   const n = text.length;
   let out = '';
   let start = 0;
   let i = 0;
+  // Ordinary characters seen in a row. Short runs between escapes are cheaper to step through
+  // here; a long run is handed to the regex engine, which skips it several times faster.
+  let plain = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
-    if (c >= 0x20 && c < 0x7f) {
-      i++;
-      continue;
-    }
-    const kind = t[c] as number;
+    const kind = c >= 0x20 && c < 0x7f ? KEEP : (t[c] as number);
     if (kind === KEEP) {
-      i++;
+      if (++plain < 16) {
+        i++;
+        continue;
+      }
+      // Every alternative matches one code unit, so a match ends right after the character found.
+      attention.lastIndex = i + 1;
+      i = attention.test(text) ? attention.lastIndex - 1 : n;
+      plain = 0;
       continue;
     }
+    plain = 0;
     if (kind === HIGH) {
       const d = text.charCodeAt(i + 1);
       if (d >= 0xdc00 && d <= 0xdfff) {

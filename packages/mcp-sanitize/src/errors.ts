@@ -73,6 +73,17 @@ export class InvalidTagError extends SanitizeError {
   }
 }
 
+/** A tag list is longer than `MAX_TAGS` (code `INVALID_TAG`). */
+export class TooManyTagsError extends SanitizeError {
+  constructor(count: number, max: number) {
+    super(
+      SanitizeErrorCode.INVALID_TAG,
+      `a tag list holds at most ${max} names, got ${count}: split it or keep the ones a model could mistake for your own markup`,
+    );
+    this.name = 'TooManyTagsError';
+  }
+}
+
 /** A size limit is not a non-negative integer (code `INVALID_LIMIT`). */
 export class InvalidLimitError extends SanitizeError {
   constructor(what: string, value: unknown) {

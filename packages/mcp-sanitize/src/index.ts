@@ -2,7 +2,13 @@ export { cleanText, cleanLine } from './clean-text.js';
 export { capText } from './cap-text.js';
 export { cleanJson, JSON_MARKERS } from './clean-json.js';
 export type { CleanJsonOptions, JsonValue } from './clean-json.js';
-export { neutralizeTags, compileTags, DEFAULT_TAGS, NEUTRAL_BRACKET } from './neutralize-tags.js';
+export {
+  neutralizeTags,
+  compileTags,
+  DEFAULT_TAGS,
+  MAX_TAGS,
+  NEUTRAL_BRACKET,
+} from './neutralize-tags.js';
 export type { TagList } from './neutralize-tags.js';
 export {
   SanitizeError,
@@ -10,4 +16,5 @@ export {
   InvalidInputError,
   InvalidTagError,
   InvalidLimitError,
+  TooManyTagsError,
 } from './errors.js';

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostileString } from '../test/arbitraries.js';
 import { cleanText } from './clean-text.js';
-import { InvalidTagError } from './errors.js';
-import { compileTags, DEFAULT_TAGS, neutralizeTags } from './neutralize-tags.js';
+import { InvalidTagError, TooManyTagsError } from './errors.js';
+import { compileTags, DEFAULT_TAGS, MAX_TAGS, neutralizeTags } from './neutralize-tags.js';
 
 /**
  * An independent oracle: a `<` or lookalike, then the name of a listed tag, once invisible
@@ -93,6 +93,13 @@ describe('neutralizeTags', () => {
       expect(() => neutralizeTags('x', [tag as string])).toThrow(InvalidTagError);
     },
   );
+
+  it('refuses more than MAX_TAGS names, and matches the last of a full list', () => {
+    const many = Array.from({ length: MAX_TAGS + 1 }, (_, i) => `tag${i}x`);
+    expect(() => compileTags(many)).toThrow(TooManyTagsError);
+    const full = compileTags(many.slice(0, MAX_TAGS));
+    expect(neutralizeTags(`</tag${MAX_TAGS - 1}x>`, full)).toBe(`‹/tag${MAX_TAGS - 1}x>`);
+  });
 
   it('property: no listed tag survives cleanText then neutralizeTags', () => {
     fc.assert(
