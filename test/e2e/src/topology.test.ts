@@ -110,6 +110,8 @@ describe('workspace topology', () => {
       "import '@garuda/side';",
       "const d = await import('@garuda/dyn');",
       "import type { E } from '@garuda/types';",
+      "/** @example\n * import { f } from '@garuda/in-a-comment';\n */",
+      "// import { g } from '@garuda/line-comment';",
     ].join('\n');
     expect(importsOf(text)).toEqual([
       '@garuda/x',

@@ -51,8 +51,12 @@ export function sourceFiles(dir: string): string[] {
   return out;
 }
 
-/** Module specifiers imported or re-exported by a source text (static and dynamic imports). */
-export function importsOf(text: string): string[] {
+/**
+ * Module specifiers imported or re-exported by a source text (static and dynamic imports).
+ * Comments are dropped first, so usage examples in TSDoc do not count.
+ */
+export function importsOf(source: string): string[] {
+  const text = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
   const specs: string[] = [];
   const re =
     /(?:\bimport\s*(?:[^'"()]*?\bfrom\s*)?|\bexport\s+[^'"()]*?\bfrom\s*|\bimport\s*\(\s*)['"]([^'"]+)['"]/g;

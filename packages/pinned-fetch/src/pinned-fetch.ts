@@ -1,0 +1,100 @@
+import { fetch, Request as UndiciRequest } from 'undici';
+import type {
+  Agent,
+  RequestInfo as UndiciRequestInfo,
+  RequestInit as UndiciRequestInit,
+  Response as UndiciResponse,
+} from 'undici';
+import { fromForeignRequest, isForeignRequest, toUndiciInit } from './foreign-fetch-input.js';
+import { createPinnedAgent } from './pinned-agent.js';
+import type { PinnedFetchOptions } from './pinned-agent-options.js';
+
+/** What a pinned fetch accepts as its first argument: a URL, a string, or a Request (undici's or Node's global one). */
+export type PinnedFetchInput = UndiciRequestInfo | globalThis.Request;
+
+/**
+ * What a pinned fetch accepts as its second argument: undici's or Node's global `RequestInit`.
+ * `dispatcher` is always replaced by the pinned agent; `redirect` is narrowed (see
+ * {@link createPinnedFetch}).
+ */
+export type PinnedFetchInit = UndiciRequestInit | globalThis.RequestInit;
+
+/**
+ * A `fetch` that connects only to checked addresses and never follows redirects, plus the
+ * agent behind it.
+ */
+export interface PinnedFetch {
+  /**
+   * Fetches like `fetch`, through the pinned agent.
+   *
+   * @param input - URL, string or Request.
+   * @param init - The usual fetch options.
+   * @returns The response; a 3xx is returned as it is.
+   */
+  (input: PinnedFetchInput, init?: PinnedFetchInit): Promise<UndiciResponse>;
+  /** The pinned undici `Agent` every request goes through. */
+  readonly dispatcher: Agent;
+  /** Closes the agent and its idle connections; waits for requests in flight. */
+  close(): Promise<void>;
+}
+
+function redirectModeFor(requested: string | undefined): 'manual' | 'error' {
+  // 'follow' would still check every hop (each goes through the agent), but the caller could
+  // neither see nor veto where its request, method and headers were sent next; so a redirect
+  // is always returned to the caller, or stays an error if they asked for that.
+  return requested === 'error' ? 'error' : 'manual';
+}
+
+/**
+ * Creates a `fetch` that only talks to public addresses (see {@link createPinnedAgent}) and
+ * never follows redirects.
+ *
+ * - Every request goes through one pinned agent (the caller's `dispatcher` is ignored).
+ * - `redirect` is forced to `'manual'`: a 3xx response comes back as it is, with its
+ *   `Location` header readable, also when the caller asked for `'follow'` (the default).
+ *   `'error'` is kept. To follow a redirect, check the new URL yourself and fetch it again with
+ *   the same function, so the new host is checked too.
+ * - Input may be a string, a `URL`, an undici `Request`, or Node's global `Request` (rebuilt
+ *   for undici with the same method, headers, body and signal). A global `FormData` body is
+ *   rebuilt the same way.
+ *
+ * @param options - See {@link PinnedFetchOptions}.
+ * @returns A fetch function with `dispatcher` and `close()`.
+ * @throws {@link InvalidOptionsError} (code `INVALID_OPTIONS`) for unusable options. A refused
+ *   address rejects the returned promise with `TypeError: fetch failed` whose cause chain holds
+ *   a {@link BlockedAddressError} (see {@link findBlockedAddressError}).
+ * @example
+ * ```ts
+ * import { createPinnedFetch, isBlockedAddressError } from '@garuda/pinned-fetch';
+ *
+ * const pinnedFetch = createPinnedFetch();
+ * try {
+ *   const res = await pinnedFetch('https://example.com/hook', { method: 'POST', body: '{}' });
+ *   console.log(res.status);
+ * } catch (e) {
+ *   if (isBlockedAddressError(e)) console.error('not a public address');
+ *   else throw e;
+ * } finally {
+ *   await pinnedFetch.close();
+ * }
+ * ```
+ */
+export function createPinnedFetch(options?: PinnedFetchOptions): PinnedFetch {
+  const dispatcher = createPinnedAgent(options);
+  const pinnedFetch = async (
+    input: PinnedFetchInput,
+    init?: PinnedFetchInit,
+  ): Promise<UndiciResponse> => {
+    const undiciInit = toUndiciInit(init);
+    const request: UndiciRequestInfo = isForeignRequest(input)
+      ? await fromForeignRequest(input, undiciInit.signal)
+      : (input as UndiciRequestInfo);
+    const requested =
+      undiciInit.redirect ?? (request instanceof UndiciRequest ? request.redirect : undefined);
+    return fetch(request, { ...undiciInit, redirect: redirectModeFor(requested), dispatcher });
+  };
+  return Object.defineProperties(pinnedFetch, {
+    dispatcher: { value: dispatcher, enumerable: true },
+    close: { value: (): Promise<void> => dispatcher.close(), enumerable: true },
+  }) as PinnedFetch;
+}
