@@ -1,2 +1,51 @@
-// Public entry of @garuda/mcp-config. Empty until its issue lands; see README.md.
-export {};
+// Public entry of @garuda/mcp-config: named re-exports only; anything not listed is internal.
+export { addServer } from './add-server.js';
+export type { AddServerOptions, AddServerResult } from './add-server.js';
+export { checkServerUrl } from './check-server-url.js';
+export type { CheckServerUrlResult, UrlProblemCode } from './check-server-url.js';
+export { commandLine } from './command-line.js';
+export { ConfigProblemCode, formatProblem } from './config-problem.js';
+export type { ConfigProblem } from './config-problem.js';
+export { defHash } from './def-hash.js';
+export { defaultPaths } from './default-paths.js';
+export type { DefaultPaths, DefaultPathsOptions } from './default-paths.js';
+export {
+  ConfigError,
+  ConfigErrorCode,
+  FileUnusableError,
+  InvalidArgumentError,
+  InvalidServerError,
+  LockFailedError,
+  LockTimeoutError,
+  ServerExistsError,
+  ServerNotFoundError,
+  WriteFailedError,
+} from './errors.js';
+export { expandEnv } from './expand-env.js';
+export type {
+  ExpandEnvOptions,
+  ExpandEnvResult,
+  ExpandProblem,
+  ExpandProblemCode,
+} from './expand-env.js';
+export { isHttp } from './is-http.js';
+export { MAX_CONFIG_BYTES } from './limits.js';
+export { loadConfig } from './load-config.js';
+export type { LoadConfigOptions, LoadConfigResult } from './load-config.js';
+export { removeServer } from './remove-server.js';
+export type { RemoveServerOptions, RemoveServerResult } from './remove-server.js';
+export type {
+  EnvSource,
+  LocalServerConfig,
+  LocalServerDef,
+  LocalServerEntry,
+  OAuthSettings,
+  RemoteServerConfig,
+  RemoteServerDef,
+  RemoteServerEntry,
+  ResolvedValue,
+  ServerConfig,
+  ServerDef,
+  ServerEntry,
+  ServerSource,
+} from './server-types.js';

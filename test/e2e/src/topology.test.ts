@@ -31,6 +31,13 @@ const ALLOWED: Record<string, string[]> = {
   ],
 };
 
+/** Private test workspaces: allowed in devDependencies and tests, never in shipped code. */
+const TEST_ONLY = ['@garuda/test-utils', '@garuda/e2e'];
+
+function isTestFile(file: string): boolean {
+  return file.includes('.test.') || file.startsWith('test/');
+}
+
 const workspaces = shippedWorkspaces();
 
 describe('workspace topology', () => {
@@ -45,7 +52,11 @@ describe('workspace topology', () => {
 
       it('depends only on the packages below it', () => {
         const declared = [...ours(ws.deps), ...ours(ws.peerDeps), ...ours(ws.devDeps)];
-        for (const dep of declared) expect(ALLOWED[ws.name], `${ws.name} → ${dep}`).toContain(dep);
+        for (const dep of declared) {
+          // The private test doubles may be a dev dependency of anything; never a runtime one.
+          if (TEST_ONLY.includes(dep) && !(dep in ws.deps) && !(dep in ws.peerDeps)) continue;
+          expect(ALLOWED[ws.name], `${ws.name} → ${dep}`).toContain(dep);
+        }
       });
 
       it('uses workspace ranges for its siblings', () => {
@@ -72,10 +83,13 @@ describe('workspace topology', () => {
             if (!m) continue;
             expect(m[2], `${ws.name}/${file} reaches into ${spec}`).toBeUndefined();
             expect(m[1], `${ws.name}/${file} imports ${spec}`).not.toBe(ws.name);
+            if (TEST_ONLY.includes(m[1] as string) && !isTestFile(file)) {
+              expect.fail(`${ws.name}/${file} ships an import of the test-only ${spec}`);
+            }
             const declared = {
               ...ws.deps,
               ...ws.peerDeps,
-              ...(file.includes('.test.') || file.startsWith('test/') ? ws.devDeps : {}),
+              ...(isTestFile(file) ? ws.devDeps : {}),
             };
             expect(
               Object.keys(declared),
@@ -100,6 +114,27 @@ describe('workspace topology', () => {
         ).toEqual([]);
       }
     }
+  });
+
+  it("no package uses the SDK's own stdio transport (it spawns processes outside our sandbox)", () => {
+    const banned = /^@modelcontextprotocol\/(client\/stdio|sdk\/client\/stdio(\.js)?)$/;
+    let scanned = 0;
+    for (const ws of workspaces) {
+      for (const file of sourceFiles(ws.dir)) {
+        scanned++;
+        const specs = importsOf(readFileSync(join(ws.dir, file), 'utf8'));
+        expect(
+          specs.filter((s) => banned.test(s)),
+          `${ws.name}/${file}`,
+        ).toEqual([]);
+      }
+    }
+    expect(scanned).toBeGreaterThan(10);
+    expect(
+      importsOf(
+        "import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';",
+      ).filter((s) => banned.test(s)),
+    ).toHaveLength(1);
   });
 
   it('the import scanner finds the forms it must', () => {

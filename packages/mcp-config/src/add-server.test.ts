@@ -1,0 +1,370 @@
+import { createHash } from 'node:crypto';
+import { chmod, mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDirs } from '../test/temp-dir.js';
+import { addServer } from './add-server.js';
+import { ConfigProblemCode } from './config-problem.js';
+import {
+  ConfigErrorCode,
+  FileUnusableError,
+  InvalidArgumentError,
+  InvalidServerError,
+  LockTimeoutError,
+  ServerExistsError,
+  WriteFailedError,
+} from './errors.js';
+import { loadConfig } from './load-config.js';
+import type { ServerEntry } from './server-types.js';
+
+const dirs = tempDirs();
+
+async function caught(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+/** The file's bytes and modification time, to prove it was not touched. */
+async function snapshot(file: string): Promise<{ sha256: string; mtimeMs: number; mode: number }> {
+  const s = await stat(file);
+  const sha256 = createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex');
+  return { sha256, mtimeMs: s.mtimeMs, mode: s.mode };
+}
+
+const PREFIX = `{
+  "$schema": "https://example.com/schema.json",
+  "servers": {
+    "alpha":   { "command": "a",   "args": ["x"] },
+    "beta": {
+        "url": "https://b.example/mcp",
+        "headers": {"X-A": "1"}
+    }`;
+const SUFFIX = `
+  },
+  "zzz": { "kept": [1, 2,   3] }
+}
+`;
+
+describe('addServer', () => {
+  it('creates a missing user file and folder, private, with the entry', async () => {
+    const dir = await dirs.create();
+    const file = path.join(dir, 'home', 'nested', 'mcp.json');
+    const result = await addServer({
+      file,
+      name: 'github',
+      def: { command: 'github-mcp-server', args: ['stdio'], env: { T: '${GITHUB_TOKEN}' } },
+      source: 'user',
+    });
+    expect(result).toEqual({
+      file,
+      name: 'github',
+      action: 'added',
+      createdFile: true,
+      def: {
+        kind: 'local',
+        command: 'github-mcp-server',
+        args: ['stdio'],
+        env: { T: '${GITHUB_TOKEN}' },
+        network: false,
+        writePaths: [],
+        timeoutMs: 60_000,
+        enabled: true,
+      },
+    });
+    expect(await readFile(file, 'utf8')).toBe(
+      '{\n  "servers": {\n    "github": {\n      "command": "github-mcp-server",\n      "args": [\n        "stdio"\n      ],\n      "env": {\n        "T": "${GITHUB_TOKEN}"\n      }\n    }\n  }\n}\n',
+    );
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(path.dirname(file))).mode & 0o777).toBe(0o700);
+    expect((await stat(path.join(dir, 'home'))).mode & 0o777).toBe(0o700);
+    const loaded = await loadConfig({ userFile: file, env: { GITHUB_TOKEN: 't' } });
+    expect(loaded.problems).toEqual([]);
+    expect(loaded.servers[0]?.def).toEqual(result.def);
+  });
+
+  it('creates a project file with the default mode', async () => {
+    const dir = await dirs.create();
+    const reference = path.join(dir, 'reference');
+    await writeFile(reference, '');
+    const file = path.join(dir, 'repo', '.garuda', 'mcp.json');
+    await addServer({
+      file,
+      name: 'docs',
+      def: { url: 'https://mcp.example.com/mcp' },
+      source: 'project',
+    });
+    const mode = (await stat(file)).mode & 0o777;
+    expect(mode).toBe((await stat(reference)).mode & 0o777);
+    expect((await stat(path.dirname(file))).mode & 0o777).not.toBe(0o700);
+  });
+
+  it('adds after the last server and keeps every other byte', async () => {
+    const dir = await dirs.create();
+    const file = path.join(dir, 'mcp.json');
+    await writeFile(file, PREFIX + SUFFIX);
+    const result = await addServer({
+      file,
+      name: 'gamma',
+      def: { command: 'g', env: { A: 'b' } },
+      source: 'user',
+    });
+    expect(result.action).toBe('added');
+    expect(result.createdFile).toBe(false);
+    const after = await readFile(file, 'utf8');
+    expect(after).toBe(
+      `${PREFIX},\n    "gamma": {\n      "command": "g",\n      "env": {\n        "A": "b"\n      }\n    }${SUFFIX}`,
+    );
+    const loaded = await loadConfig({ userFile: file, env: {} });
+    expect(loaded.servers.map((s) => s.name)).toEqual(['alpha', 'beta', 'gamma']);
+  });
+
+  it('follows the file’s tabs, CRLF line ends and byte order mark', async () => {
+    const dir = await dirs.create();
+    const file = path.join(dir, 'mcp.json');
+    const before = '\ufeff{\r\n\t"servers": {\r\n\t\t"a": {"command": "x"}\r\n\t}\r\n}\r\n';
+    await writeFile(file, before);
+    await addServer({ file, name: 'b', def: { command: 'y', args: ['1'] }, source: 'user' });
+    expect(await readFile(file, 'utf8')).toBe(
+      '\ufeff{\r\n\t"servers": {\r\n\t\t"a": {"command": "x"},\r\n\t\t"b": {\r\n\t\t\t"command": "y",\r\n\t\t\t"args": [\r\n\t\t\t\t"1"\r\n\t\t\t]\r\n\t\t}\r\n\t}\r\n}\r\n',
+    );
+  });
+
+  it('adds "servers" where it is missing or empty', async () => {
+    const dir = await dirs.create();
+    const cases: ReadonlyArray<readonly [string, string]> = [
+      ['{}', '{\n  "servers": {\n    "n": {\n      "command": "x"\n    }\n  }\n}'],
+      ['{}\n', '{\n  "servers": {\n    "n": {\n      "command": "x"\n    }\n  }\n}\n'],
+      [
+        '{\n  "$schema": "s"\n}\n',
+        '{\n  "$schema": "s",\n  "servers": {\n    "n": {\n      "command": "x"\n    }\n  }\n}\n',
+      ],
+      [
+        '{\n  "servers": {}\n}\n',
+        '{\n  "servers": {\n    "n": {\n      "command": "x"\n    }\n  }\n}\n',
+      ],
+      ['{"servers":{}}', '{"servers":{ "n": {"command":"x"} }}'],
+      [
+        '{"servers":{"a":{"command":"y"}}}',
+        '{"servers":{"a":{"command":"y"}, "n": {"command":"x"}}}',
+      ],
+      ['{"$schema":"s"}', '{"$schema":"s", "servers": {"n":{"command":"x"}}}'],
+    ];
+    for (const [before, expected] of cases) {
+      const file = path.join(dir, 'mcp.json');
+      await writeFile(file, before);
+      await addServer({ file, name: 'n', def: { command: 'x' }, source: 'user' });
+      expect(await readFile(file, 'utf8'), before).toBe(expected);
+    }
+  });
+
+  it('refuses an existing name unless replace is true, then changes only that entry', async () => {
+    const dir = await dirs.create();
+    const file = path.join(dir, 'mcp.json');
+    await writeFile(file, PREFIX + SUFFIX);
+    const before = await snapshot(file);
+    const error = await caught(
+      addServer({ file, name: 'alpha', def: { command: 'new' }, source: 'user' }),
+    );
+    expect(error).toBeInstanceOf(ServerExistsError);
+    expect(error).toMatchObject({ code: ConfigErrorCode.SERVER_EXISTS, server: 'alpha' });
+    expect(await snapshot(file)).toEqual(before);
+
+    const result = await addServer({
+      file,
+      name: 'alpha',
+      def: { url: 'https://new.example/mcp' },
+      source: 'user',
+      replace: true,
+    });
+    expect(result.action).toBe('replaced');
+    const oldEntry = '{ "command": "a",   "args": ["x"] }';
+    const at = PREFIX.indexOf(oldEntry);
+    expect(await readFile(file, 'utf8')).toBe(
+      `${PREFIX.slice(0, at)}{\n      "url": "https://new.example/mcp"\n    }${PREFIX.slice(at + oldEntry.length)}${SUFFIX}`,
+    );
+  });
+
+  it('refuses an invalid entry with the messages loadConfig gives', async () => {
+    const dir = await dirs.create();
+    const file = path.join(dir, 'mcp.json');
+    const cases: ReadonlyArray<readonly [string, unknown, 'user' | 'project']> = [
+      ['My Server', { command: 'x' }, 'user'],
+      ['a'.repeat(33), { command: 'x' }, 'user'],
+      ['ok', { command: 'x', url: 'https://a.example' }, 'user'],
+      ['ok', { args: ['x'] }, 'user'],
+      ['ok', { command: 'x', args: ['a', 3], timeoutMs: 10, extra: true }, 'user'],
+      ['ok', { command: 'x', env: { T: '$(cat ~/.ssh/id_rsa)', 'BAD-NAME': 'x' } }, 'user'],
+      ['ok', { url: 'http://localhost:3000/mcp' }, 'project'],
+      ['ok', { url: 'https://10.0.0.1/mcp', headers: { Host: 'x', A: '`id`' } }, 'project'],
+      ['ok', { url: 'https://a.example', oauth: { clientId: '', other: 1 } }, 'user'],
+      ['ok', 'github-mcp-server', 'user'],
+    ];
+    for (const [name, def, source] of cases) {
+      const error = await caught(addServer({ file, name, def: def as ServerEntry, source }));
+      expect(error, JSON.stringify(def)).toBeInstanceOf(InvalidServerError);
+      const problems = (error as InvalidServerError).problems;
+      expect(problems.length).toBeGreaterThan(0);
+
+      const probe = path.join(dir, `probe-${source}.json`);
+      await writeFile(probe, JSON.stringify({ servers: { [name]: def } }));
+      const loaded = await loadConfig(
+        source === 'user' ? { userFile: probe, env: {} } : { projectFile: probe, env: {} },
+      );
+      // loadConfig lists problems in file order; the set must be the same.
+      const key = (p: { code: string; server?: string; field?: string; message: string }): string =>
+        JSON.stringify([p.code, p.server, p.field, p.message]);
+      expect(problems.map(key).sort()).toEqual(loaded.problems.map(key).sort());
+      for (const p of problems) expect(p.file).toBe(file);
+      expect((error as Error).message).toContain(problems[0]?.message);
+    }
+    await expect(stat(file)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('lets a user file use http on localhost', async () => {
+    const dir = await dirs.create();
+    const file = path.join(dir, 'mcp.json');
+    const result = await addServer({
+      file,
+      name: 'dev',
+      def: { url: 'http://localhost:3000/mcp' },
+      source: 'user',
+    });
+    expect(result.def).toMatchObject({ kind: 'remote', url: 'http://localhost:3000/mcp' });
+  });
+
+  it('never touches a file that does not parse, is too large or holds the name twice', async () => {
+    const dir = await dirs.create();
+    const cases: ReadonlyArray<readonly [string, string | Buffer, ConfigProblemCode]> = [
+      ['broken.json', '{"servers": {"a": {"command": "x"},}}', ConfigProblemCode.INVALID_JSON],
+      ['comment.json', '// mine\n{"servers": {}}', ConfigProblemCode.INVALID_JSON],
+      ['array.json', '[]', ConfigProblemCode.NOT_AN_OBJECT],
+      ['servers.json', '{"servers": []}', ConfigProblemCode.NOT_AN_OBJECT],
+      ['empty.json', '', ConfigProblemCode.INVALID_JSON],
+      ['binary.json', Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), ConfigProblemCode.FILE_NOT_TEXT],
+      [
+        'large.json',
+        `{"servers": {}, "$schema": "${'x'.repeat(1024 * 1024)}"}`,
+        ConfigProblemCode.FILE_TOO_LARGE,
+      ],
+      [
+        'twice.json',
+        '{"servers": {"n": {"command": "a"}, "n": {"command": "b"}}}',
+        ConfigProblemCode.DUPLICATE_KEY,
+      ],
+      [
+        'deep.json',
+        `{"servers": {}, "x": ${'['.repeat(100)}${']'.repeat(100)}}`,
+        ConfigProblemCode.TOO_DEEP,
+      ],
+    ];
+    for (const [name, content, code] of cases) {
+      const file = path.join(dir, name);
+      await writeFile(file, content);
+      const before = await snapshot(file);
+      const error = await caught(
+        addServer({ file, name: 'n', def: { command: 'x' }, source: 'user', replace: true }),
+      );
+      expect(error, name).toBeInstanceOf(FileUnusableError);
+      expect((error as FileUnusableError).problems.map((p) => p.code)).toContain(code);
+      expect((error as FileUnusableError).message).toContain('was not changed');
+      expect(await snapshot(file), name).toEqual(before);
+      await expect(stat(`${file}.lock`)).rejects.toMatchObject({ code: 'ENOENT' });
+    }
+  });
+
+  it('refuses a folder at the file path', async () => {
+    const dir = await dirs.create();
+    const file = path.join(dir, 'mcp.json');
+    await mkdir(file);
+    const error = await caught(
+      addServer({ file, name: 'n', def: { command: 'x' }, source: 'user' }),
+    );
+    expect(error).toBeInstanceOf(FileUnusableError);
+    expect((error as FileUnusableError).problems[0]?.code).toBe(ConfigProblemCode.FILE_UNREADABLE);
+  });
+
+  it('keeps the mode of an existing file', async () => {
+    const dir = await dirs.create();
+    const file = path.join(dir, 'mcp.json');
+    await writeFile(file, '{"servers": {}}');
+    await chmod(file, 0o640);
+    await addServer({ file, name: 'n', def: { command: 'x' }, source: 'user' });
+    expect((await stat(file)).mode & 0o777).toBe(0o640);
+  });
+
+  it('waits for a held lock, then gives up with LockTimeoutError and writes nothing', async () => {
+    const dir = await dirs.create();
+    const file = path.join(dir, 'mcp.json');
+    await writeFile(file, '{"servers": {}}');
+    await mkdir(`${file}.lock`);
+    const before = await snapshot(file);
+    const started = performance.now();
+    const error = await caught(
+      addServer({ file, name: 'n', def: { command: 'x' }, source: 'user', lockTimeoutMs: 300 }),
+    );
+    const waited = performance.now() - started;
+    expect(error).toBeInstanceOf(LockTimeoutError);
+    expect(error).toMatchObject({ code: ConfigErrorCode.LOCK_TIMEOUT });
+    expect(waited).toBeGreaterThanOrEqual(250);
+    expect(waited).toBeLessThan(5000);
+    expect(await snapshot(file)).toEqual(before);
+  });
+
+  it('takes over a lock left behind by a process that died', async () => {
+    const dir = await dirs.create();
+    const file = path.join(dir, 'mcp.json');
+    await writeFile(file, '{"servers": {}}');
+    await mkdir(`${file}.lock`);
+    const old = new Date(Date.now() - 60_000);
+    await utimes(`${file}.lock`, old, old);
+    await addServer({ file, name: 'n', def: { command: 'x' }, source: 'user', lockTimeoutMs: 300 });
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ servers: { n: { command: 'x' } } });
+    await expect(stat(`${file}.lock`)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('reports a folder that cannot be created as WriteFailedError', async () => {
+    const dir = await dirs.create();
+    await writeFile(path.join(dir, 'blocker'), '');
+    const error = await caught(
+      addServer({
+        file: path.join(dir, 'blocker', 'mcp.json'),
+        name: 'n',
+        def: { command: 'x' },
+        source: 'user',
+      }),
+    );
+    expect(error).toBeInstanceOf(WriteFailedError);
+    expect(error).toMatchObject({ code: ConfigErrorCode.WRITE_FAILED });
+  });
+
+  it('writes a plain copy of what it checked', async () => {
+    const dir = await dirs.create();
+    const file = path.join(dir, 'mcp.json');
+    const def = Object.create({ network: true }) as Record<string, unknown>;
+    def.command = 'x';
+    await addServer({ file, name: 'n', def: def as never, source: 'user' });
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ servers: { n: { command: 'x' } } });
+  });
+
+  it('checks its options', async () => {
+    const dir = await dirs.create();
+    const file = path.join(dir, 'mcp.json');
+    const ok = { file, name: 'n', def: { command: 'x' }, source: 'user' } as const;
+    await expect(addServer(undefined as never)).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(addServer({ ...ok, file: '' })).rejects.toThrow(/file/);
+    await expect(addServer({ ...ok, name: 1 as never })).rejects.toThrow(/name/);
+    await expect(addServer({ ...ok, source: 'x' as never })).rejects.toThrow(/source/);
+    await expect(addServer({ ...ok, replace: 'yes' as never })).rejects.toThrow(/replace/);
+    await expect(addServer({ ...ok, lockTimeoutMs: -1 })).rejects.toThrow(/lockTimeoutMs/);
+    await expect(addServer({ ...ok, def: { command: 'x', n: 10n } as never })).rejects.toThrow(
+      /plain JSON/,
+    );
+    await expect(stat(file)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});

@@ -1,0 +1,154 @@
+import { type ConfigProblem } from './config-problem.js';
+import { newConfigText, setServerInText } from './config-text-edit.js';
+import { checkEditOptions, editConfigFile } from './edit-config-file.js';
+import {
+  FileUnusableError,
+  InvalidArgumentError,
+  InvalidServerError,
+  ServerExistsError,
+} from './errors.js';
+import { shortText } from './quote-text.js';
+import type { ServerDef, ServerEntry, ServerSource } from './server-types.js';
+import { validateServer } from './validate-server.js';
+
+/** Options of {@link addServer}. */
+export interface AddServerOptions {
+  /** The file to edit: the user's `<home>/mcp.json` or a project's `<root>/.garuda/mcp.json`. */
+  readonly file: string;
+  /** The server name, `^[a-z0-9][a-z0-9_]{0,31}$`. */
+  readonly name: string;
+  /** The entry as it should be written (left-out fields get their defaults when loaded). */
+  readonly def: ServerEntry;
+  /**
+   * Which kind of file this is. It decides the URL rules (http on localhost only for `'user'`)
+   * and the permissions of a new file (`'user'`: folder 0700, file 0600, since it may hold
+   * literal tokens; `'project'`: the defaults).
+   */
+  readonly source: ServerSource;
+  /** Overwrite a server of the same name. Without it, an existing name is an error. */
+  readonly replace?: boolean;
+  /** How long to wait for another process's lock on the file (default 10 000 ms). */
+  readonly lockTimeoutMs?: number;
+}
+
+/** What {@link addServer} did. */
+export interface AddServerResult {
+  readonly file: string;
+  readonly name: string;
+  /** `'added'` for a new name, `'replaced'` when `replace: true` overwrote one. */
+  readonly action: 'added' | 'replaced';
+  /** Whether the file did not exist and was created. */
+  readonly createdFile: boolean;
+  /** The entry as `loadConfig` will see it, defaults applied (for `defHash`, `commandLine`). */
+  readonly def: ServerDef;
+}
+
+const TRUE_OR_FALSE = new Set([true, false, undefined]);
+
+/**
+ * Adds (or, with `replace: true`, replaces) one server in a configuration file.
+ *
+ * The name and entry are checked by the same code as `loadConfig`, so a refused entry gets the
+ * same messages `loadConfig` would report. Only the server's own entry changes: other servers,
+ * key order, indentation, line endings and `$schema` stay exactly as they were. The file is
+ * created (with its folder) when missing. It is read under a cross-process lock
+ * (`<file>.lock`) and written atomically; an existing file keeps its mode.
+ *
+ * Errors are thrown, never returned: nothing is written when one is thrown.
+ *
+ * @param options - `file`, `name`, `def`, `source`, and optionally `replace`, `lockTimeoutMs`.
+ * @returns What was done, and the definition with defaults applied.
+ * @throws {@link InvalidServerError} when the name or entry would not load (`problems` has the
+ *   `loadConfig` messages).
+ * @throws {@link ServerExistsError} when the name exists and `replace` is not `true`.
+ * @throws {@link FileUnusableError} when the file cannot be read, is over 1 MiB, is not UTF-8,
+ *   does not parse, or holds the name twice; it is left untouched.
+ * @throws {@link LockTimeoutError} / {@link LockFailedError} when the lock cannot be taken.
+ * @throws {@link WriteFailedError} when the file or its folder cannot be written.
+ * @throws {@link InvalidArgumentError} for options of the wrong shape.
+ * @example
+ * ```ts
+ * await addServer({
+ *   file: paths.userFile,
+ *   name: 'github',
+ *   def: { command: 'github-mcp-server', args: ['stdio'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_TOKEN}' } },
+ *   source: 'user',
+ * });
+ * ```
+ */
+export async function addServer(options: AddServerOptions): Promise<AddServerResult> {
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidArgumentError('addServer: pass { file, name, def, source }');
+  }
+  const { file, lockTimeoutMs } = checkEditOptions('addServer', options);
+  const { name, def, source, replace } = options;
+  if (typeof name !== 'string') throw new InvalidArgumentError('addServer: name must be a string');
+  if (source !== 'user' && source !== 'project') {
+    throw new InvalidArgumentError('addServer: source must be "user" or "project"');
+  }
+  if (!TRUE_OR_FALSE.has(replace)) {
+    throw new InvalidArgumentError('addServer: replace must be true, false or left out');
+  }
+
+  // What is checked, and then written, is a plain JSON copy: no getters, no prototypes, nothing
+  // that could read differently the second time.
+  let entry: unknown;
+  try {
+    entry = JSON.parse(JSON.stringify(def)) as unknown;
+  } catch (error) {
+    throw new InvalidArgumentError(
+      `addServer: def must be plain JSON data (${error instanceof Error ? error.name : 'not serialisable'})`,
+    );
+  }
+  const { def: validated, issues } = validateServer(name, entry, source);
+  if (validated === undefined || issues.length > 0) {
+    const problems: ConfigProblem[] = issues.map((issue) => ({
+      code: issue.code,
+      file,
+      server: shortText(name),
+      ...(issue.field === undefined ? {} : { field: issue.field }),
+      message: issue.message,
+    }));
+    throw new InvalidServerError(file, problems);
+  }
+
+  return editConfigFile<AddServerResult>(
+    {
+      file,
+      lockTimeoutMs,
+      createFolder: { mode: source === 'user' ? 0o700 : undefined },
+      newFileMode: source === 'user' ? 0o600 : undefined,
+    },
+    (current) => {
+      if (!current.exists) {
+        return {
+          text: newConfigText(name, entry),
+          result: { file, name, action: 'added', createdFile: true, def: validated },
+        };
+      }
+      const { parsed, text } = current;
+      if (parsed.duplicateNames.includes(name)) {
+        throw new FileUnusableError(
+          file,
+          parsed.problems.filter((p) => p.server === name),
+        );
+      }
+      const exists = parsed.servers.some((s) => s.name === name);
+      if (exists && replace !== true) throw new ServerExistsError(file, name);
+      const others = parsed.names.filter((n) => n !== name);
+      return {
+        text: setServerInText(text, parsed, name, entry),
+        verify: (after) =>
+          JSON.stringify(after.servers.find((s) => s.name === name)?.value) ===
+            JSON.stringify(entry) && others.every((n) => after.names.includes(n)),
+        result: {
+          file,
+          name,
+          action: exists ? 'replaced' : 'added',
+          createdFile: false,
+          def: validated,
+        },
+      };
+    },
+  );
+}

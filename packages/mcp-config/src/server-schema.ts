@@ -1,0 +1,79 @@
+import { z } from 'zod';
+
+// The strict schema of one server. zod's own messages are never shown: validate-server.ts turns
+// each issue into a message of ours, by the path and kind of the issue.
+
+/** Server names become part of tool names (`mcp__<server>__<tool>`). @internal */
+export const SERVER_NAME = /^[a-z0-9][a-z0-9_]{0,31}$/;
+
+/** Environment variable names. @internal */
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** HTTP header names (RFC 9110 token). @internal */
+export const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+const NO_NUL = /^[^\0]*$/;
+const HEADER_VALUE = /^[^\r\n\0]*$/;
+const SCOPE = /^[\x21-\x7e]+$/;
+
+// Written as a key, "__proto__" would be stored as a prototype by most code that copies the
+// record, and silently vanish; it is refused like any other bad name.
+const notProto = (key: string): boolean => key !== '__proto__';
+
+const timeoutMs = z.number().int().min(1000).max(600_000);
+
+/** A local server entry as written. @internal */
+export const localServerSchema = z.strictObject({
+  command: z.string().min(1).regex(NO_NUL),
+  args: z.array(z.string().regex(NO_NUL)).optional(),
+  env: z.record(z.string().regex(ENV_NAME).refine(notProto), z.string().regex(NO_NUL)).optional(),
+  cwd: z.string().min(1).regex(NO_NUL).optional(),
+  network: z.boolean().optional(),
+  writePaths: z.array(z.string().min(1).regex(NO_NUL)).optional(),
+  timeoutMs: timeoutMs.optional(),
+  enabled: z.boolean().optional(),
+});
+
+/** A remote server entry as written. @internal */
+export const remoteServerSchema = z.strictObject({
+  url: z.string(),
+  type: z.literal('http').optional(),
+  headers: z
+    .record(z.string().regex(HEADER_NAME).refine(notProto), z.string().regex(HEADER_VALUE))
+    .optional(),
+  timeoutMs: timeoutMs.optional(),
+  enabled: z.boolean().optional(),
+  oauth: z
+    .strictObject({
+      clientId: z.string().min(1).regex(NO_NUL).optional(),
+      scopes: z.array(z.string().regex(SCOPE)).optional(),
+    })
+    .optional(),
+});
+
+/** Keys of each kind, for "unknown field" hints. @internal */
+export const LOCAL_KEYS: readonly string[] = Object.keys(localServerSchema.shape);
+/** @internal */
+export const REMOTE_KEYS: readonly string[] = Object.keys(remoteServerSchema.shape);
+
+/**
+ * Headers the HTTP client sets itself (framing, connection, and the MCP protocol's own); a
+ * configured value would break requests or confuse the server about the session. @internal
+ */
+export const RESERVED_HEADERS: ReadonlySet<string> = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'proxy-connection',
+  'mcp-session-id',
+  'mcp-protocol-version',
+]);
+
+/** Default call time limit. @internal */
+export const DEFAULT_TIMEOUT_MS = 60_000;

@@ -1,0 +1,288 @@
+import type { z } from 'zod';
+import { checkServerUrl } from './check-server-url.js';
+import { ConfigProblemCode } from './config-problem.js';
+import { parseTemplate } from './expand-env.js';
+import { formatFieldPath, type FieldPath } from './field-path.js';
+import { quoteText } from './quote-text.js';
+import {
+  DEFAULT_TIMEOUT_MS,
+  LOCAL_KEYS,
+  localServerSchema,
+  REMOTE_KEYS,
+  remoteServerSchema,
+  RESERVED_HEADERS,
+  SERVER_NAME,
+} from './server-schema.js';
+import type { ServerDef, ServerSource } from './server-types.js';
+
+/** One thing wrong with a server entry, before it is tied to a file. @internal */
+export interface ServerIssue {
+  readonly code: ConfigProblemCode;
+  /** Where inside the server value; undefined for the name or the server as a whole. */
+  readonly path?: FieldPath;
+  /** `path` as users read it. */
+  readonly field?: string;
+  readonly message: string;
+}
+
+/** The result of {@link validateServer}. @internal */
+export interface ValidateResult {
+  /** The definition with defaults applied, when there are no issues. */
+  readonly def: ServerDef | undefined;
+  readonly issues: readonly ServerIssue[];
+}
+
+// What each field must be, and so what to do. Keyed by the path with array indexes written as
+// [] and env / header names as {}.
+const RULES: Readonly<Record<string, string>> = {
+  command: 'must be the program to run: a non-empty string without NUL characters',
+  args: 'must be a list of strings, like ["--stdio"]',
+  'args[]': 'must be a string without NUL characters (put numbers and true/false in quotes)',
+  env: 'must be an object of NAME: "value" pairs',
+  'env{}': 'must be a string without NUL characters (put numbers and true/false in quotes)',
+  cwd: 'must be a folder path: a non-empty string without NUL characters',
+  network: 'must be true or false',
+  writePaths: 'must be a list of folder paths, like ["/tmp/out"]',
+  'writePaths[]': 'must be a folder path: a non-empty string without NUL characters',
+  timeoutMs:
+    'must be a whole number of milliseconds from 1000 to 600000: change it, or remove it to use 60000',
+  enabled: 'must be true or false',
+  url: "must be the server's https URL, as a string",
+  type: 'can only be "http" (Streamable HTTP; the older SSE transport is not supported): write "http" or remove it',
+  headers: 'must be an object of Header-Name: "value" pairs',
+  'headers{}': 'must be a string without line breaks or NUL characters (put numbers in quotes)',
+  oauth: 'must be an object with "clientId" and/or "scopes"',
+  'oauth.clientId': 'must be a non-empty string',
+  'oauth.scopes': 'must be a list of strings, like ["mcp:tools"]',
+  'oauth.scopes[]': 'must be a non-empty string without spaces',
+};
+
+const LOCAL_LIST = 'command, args, env, cwd, network, writePaths, timeoutMs and enabled';
+const REMOTE_LIST = 'url, type, headers, timeoutMs, enabled and oauth';
+
+function rulePattern(path: FieldPath): string {
+  let out = '';
+  path.forEach((segment, i) => {
+    if (typeof segment === 'number') out += '[]';
+    else if (i === 1 && (path[0] === 'env' || path[0] === 'headers')) out += '{}';
+    else out += out === '' ? segment : `.${segment}`;
+  });
+  return out;
+}
+
+function toPath(path: readonly PropertyKey[]): FieldPath {
+  return path.map((segment) => (typeof segment === 'number' ? segment : String(segment)));
+}
+
+function issuesFromZod(error: z.ZodError, kind: 'local' | 'remote', prefix: string): ServerIssue[] {
+  const issues: ServerIssue[] = [];
+  const seen = new Set<string>();
+  const add = (issue: ServerIssue): void => {
+    const key = `${issue.code}\0${issue.field ?? ''}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    issues.push(issue);
+  };
+  for (const issue of error.issues) {
+    const base = toPath(issue.path);
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const path = [...base, key];
+        const field = formatFieldPath(path);
+        let message: string;
+        if (base.length > 0) {
+          message = `unknown field ${quoteText(field)}: remove it (oauth takes clientId and scopes)`;
+        } else if (kind === 'local' && REMOTE_KEYS.includes(key)) {
+          message = `${quoteText(key)} is only for a remote server (one with "url"): remove it`;
+        } else if (kind === 'remote' && LOCAL_KEYS.includes(key)) {
+          message = `${quoteText(key)} is only for a local server (one with "command"): remove it`;
+        } else {
+          message =
+            `unknown field ${quoteText(key)}: remove it (a ${kind} server takes ` +
+            `${kind === 'local' ? LOCAL_LIST : REMOTE_LIST})`;
+        }
+        add({ code: ConfigProblemCode.UNKNOWN_KEY, path, field, message: prefix + message });
+      }
+      continue;
+    }
+    const field = formatFieldPath(base);
+    if (issue.code === 'invalid_key') {
+      const key = String(base[base.length - 1] ?? '');
+      const message =
+        base[0] === 'env'
+          ? `env name ${quoteText(key)} is not a valid variable name: ` +
+            'use letters, digits and _, not starting with a digit'
+          : `header name ${quoteText(key)} is not a valid header name: ` +
+            "use letters, digits and !#$%&'*+-.^_`|~ only";
+      add({ code: ConfigProblemCode.INVALID_VALUE, path: base, field, message: prefix + message });
+      continue;
+    }
+    const rule = RULES[rulePattern(base)] ?? 'is not valid: check it against the documentation';
+    add({
+      code: ConfigProblemCode.INVALID_VALUE,
+      path: base,
+      field,
+      message: `${prefix}${quoteText(field)} ${rule}`,
+    });
+  }
+  return issues;
+}
+
+function templateIssues(
+  values: Readonly<Record<string, string>>,
+  kind: 'env' | 'headers',
+  prefix: string,
+): ServerIssue[] {
+  const issues: ServerIssue[] = [];
+  for (const [key, value] of Object.entries(values)) {
+    const template = parseTemplate(value);
+    if (template.ok) continue;
+    const path = [kind, key];
+    issues.push({
+      code: template.code,
+      path,
+      field: formatFieldPath(path),
+      message: `${prefix}${kind === 'env' ? 'env' : 'header'} ${quoteText(key)} ${template.reason}`,
+    });
+  }
+  return issues;
+}
+
+function headerIssues(headers: Readonly<Record<string, string>>, prefix: string): ServerIssue[] {
+  const issues: ServerIssue[] = [];
+  const byLowerCase = new Map<string, string>();
+  for (const key of Object.keys(headers)) {
+    const path = ['headers', key];
+    const lower = key.toLowerCase();
+    if (RESERVED_HEADERS.has(lower)) {
+      issues.push({
+        code: ConfigProblemCode.INVALID_VALUE,
+        path,
+        field: formatFieldPath(path),
+        message: `${prefix}header ${quoteText(key)} is set by the client itself and cannot be configured: remove it`,
+      });
+    }
+    const earlier = byLowerCase.get(lower);
+    if (earlier !== undefined) {
+      issues.push({
+        code: ConfigProblemCode.DUPLICATE_KEY,
+        path,
+        field: formatFieldPath(path),
+        message:
+          `${prefix}headers ${quoteText(earlier)} and ${quoteText(key)} are the same header ` +
+          '(header names ignore case): keep one',
+      });
+    } else {
+      byLowerCase.set(lower, key);
+    }
+  }
+  return issues;
+}
+
+/**
+ * Checks a server name and entry the way `loadConfig` and `addServer` both do, and applies the
+ * defaults. Never throws. @internal
+ */
+export function validateServer(name: string, value: unknown, source: ServerSource): ValidateResult {
+  const issues: ServerIssue[] = [];
+  const prefix = `server ${quoteText(name)}: `;
+  if (!SERVER_NAME.test(name)) {
+    issues.push({
+      code: ConfigProblemCode.INVALID_NAME,
+      message:
+        `server name ${quoteText(name)} is invalid: use a-z, 0-9 and _, at most 32 characters, ` +
+        'starting with a letter or digit',
+    });
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    issues.push({
+      code: ConfigProblemCode.NOT_AN_OBJECT,
+      message:
+        `server ${quoteText(name)} must be an object like { "command": "…" } (a local server) ` +
+        'or { "url": "https://…" } (a remote server)',
+    });
+    return { def: undefined, issues };
+  }
+  const hasCommand = Object.hasOwn(value, 'command');
+  const hasUrl = Object.hasOwn(value, 'url');
+  if (hasCommand && hasUrl) {
+    issues.push({
+      code: ConfigProblemCode.BOTH_KINDS,
+      message:
+        `server ${quoteText(name)} has both "command" and "url": use either command ` +
+        '(a local server) or url (a remote server), not both',
+    });
+    return { def: undefined, issues };
+  }
+  if (!hasCommand && !hasUrl) {
+    issues.push({
+      code: ConfigProblemCode.MISSING_KIND,
+      message:
+        `server ${quoteText(name)} has neither "command" nor "url": add "command" with the ` +
+        'program to run (a local server) or "url" with its https address (a remote server)',
+    });
+    return { def: undefined, issues };
+  }
+
+  // The checks beyond the schema run on the raw data too, so one pass reports everything.
+  const raw = value as Record<string, unknown>;
+  if (hasCommand) {
+    const parsed = localServerSchema.safeParse(value);
+    if (!parsed.success) issues.push(...issuesFromZod(parsed.error, 'local', prefix));
+    issues.push(...templateIssues(stringValues(raw.env), 'env', prefix));
+    if (!parsed.success || issues.length > 0) return { def: undefined, issues };
+    const entry = parsed.data;
+    return {
+      def: {
+        kind: 'local',
+        command: entry.command,
+        args: entry.args ?? [],
+        env: entry.env ?? {},
+        ...(entry.cwd === undefined ? {} : { cwd: entry.cwd }),
+        network: entry.network ?? false,
+        writePaths: entry.writePaths ?? [],
+        timeoutMs: entry.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        enabled: entry.enabled ?? true,
+      },
+      issues,
+    };
+  }
+
+  const parsed = remoteServerSchema.safeParse(value);
+  if (!parsed.success) issues.push(...issuesFromZod(parsed.error, 'remote', prefix));
+  if (typeof raw.url === 'string') {
+    const url = checkServerUrl(raw.url, source);
+    if (!url.ok) {
+      issues.push({ code: url.code, path: ['url'], field: 'url', message: prefix + url.message });
+    }
+  }
+  const rawHeaders = stringValues(raw.headers);
+  issues.push(
+    ...headerIssues(rawHeaders, prefix),
+    ...templateIssues(rawHeaders, 'headers', prefix),
+  );
+  if (!parsed.success || issues.length > 0) return { def: undefined, issues };
+  const entry = parsed.data;
+  return {
+    def: {
+      kind: 'remote',
+      type: 'http',
+      url: entry.url,
+      headers: entry.headers ?? {},
+      timeoutMs: entry.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      enabled: entry.enabled ?? true,
+      ...(entry.oauth === undefined ? {} : { oauth: entry.oauth }),
+    },
+    issues,
+  };
+}
+
+/** The string-valued entries of a plain object (anything else: none). */
+function stringValues(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return out;
+  for (const [key, v] of Object.entries(value)) {
+    if (typeof v === 'string' && key !== '__proto__') out[key] = v;
+  }
+  return out;
+}

@@ -1,0 +1,39 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach } from 'vitest';
+
+/**
+ * Temporary folders for the tests of one file: `create()` makes one, and every folder made
+ * during a test is removed after it. Call at the top level of a test file.
+ */
+export function tempDirs(): { create: () => Promise<string> } {
+  const made: string[] = [];
+  afterEach(async () => {
+    await Promise.all(made.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+  });
+  return {
+    create: async () => {
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'garuda-mcp-config-'));
+      made.push(dir);
+      return dir;
+    },
+  };
+}
+
+/** 1-based line and column of `offset` in `text`, counted independently of the package. */
+export function positionOf(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset).split(/\r\n|\r|\n/);
+  return { line: before.length, column: (before[before.length - 1] ?? '').length + 1 };
+}
+
+/** Position of the first occurrence of `needle` at or after `from` (it must occur). */
+export function positionOfText(
+  text: string,
+  needle: string,
+  from = 0,
+): { line: number; column: number } {
+  const offset = text.indexOf(needle, from);
+  if (offset === -1) throw new Error(`${needle} not found in the test text`);
+  return positionOf(text, offset);
+}

@@ -1,0 +1,225 @@
+/** Stable codes of the errors this package throws. */
+export const TrustStoreErrorCode = {
+  /** A key is not a non-empty string of at most 1 000 characters without control characters. */
+  INVALID_KEY: 'INVALID_KEY',
+  /** A value cannot be stored as JSON (a function, a bigint, a cycle, `NaN`, a class instance…). */
+  INVALID_VALUE: 'INVALID_VALUE',
+  /** A constructor option or a helper argument is not usable. */
+  INVALID_OPTION: 'INVALID_OPTION',
+  /** The cross-process lock could not be taken within `lockTimeoutMs`. */
+  LOCK_TIMEOUT: 'LOCK_TIMEOUT',
+  /** The lock folder could not be created for another reason than a holder (permissions…). */
+  LOCK_FAILED: 'LOCK_FAILED',
+  /** The lock was lost while held (taken over as stale or removed), so nothing was written. */
+  LOCK_COMPROMISED: 'LOCK_COMPROMISED',
+  /** The trust file exists but cannot be read (permissions, a folder at its path…). */
+  FILE_UNREADABLE: 'FILE_UNREADABLE',
+  /** The trust file or its folder could not be written. */
+  WRITE_FAILED: 'WRITE_FAILED',
+  /** A corrupt trust file could not be moved aside, so it was left untouched. */
+  MOVE_ASIDE_FAILED: 'MOVE_ASIDE_FAILED',
+} as const;
+
+/** One of the {@link TrustStoreErrorCode} values. */
+export type TrustStoreErrorCode = (typeof TrustStoreErrorCode)[keyof typeof TrustStoreErrorCode];
+
+const MARKER = Symbol.for('garuda.mcp-trust.TrustStoreError');
+
+/**
+ * Base class of every error thrown by `@garuda/mcp-trust`. Messages name the file and say what
+ * to do; they never contain stored values.
+ */
+export class TrustStoreError extends Error {
+  /** A stable string from {@link TrustStoreErrorCode}. */
+  readonly code: TrustStoreErrorCode;
+  // A symbol marker rather than `instanceof`, so two copies of this package recognise each other.
+  readonly [MARKER] = true;
+
+  constructor(code: TrustStoreErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'TrustStoreError';
+    this.code = code;
+  }
+
+  /**
+   * Whether `value` is a `TrustStoreError` from any copy of this package.
+   * @param value - anything, typically a caught error
+   * @returns true when `value` carries this package's error marker
+   */
+  static isInstance(value: unknown): value is TrustStoreError {
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[MARKER] === true
+    );
+  }
+}
+
+// Controls, bidi and zero-width characters from a key or a path must not reach a terminal through
+// a message: JSON quoting escapes C0 controls, this escapes the rest.
+const UNSAFE = /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
+
+/**
+ * Quotes text for an error or log message: JSON-quoted, invisible and control characters escaped,
+ * long text shortened.
+ * @internal
+ */
+export function quote(text: string, max = 200): string {
+  const short = text.length > max ? `${text.slice(0, max)}…` : text;
+  return JSON.stringify(short).replace(
+    UNSAFE,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** Describes a non-string for a message without printing it. @internal */
+export function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (value === undefined) return 'undefined';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** The `code` of a Node.js system error, if any. @internal */
+export function errnoCode(error: unknown): string | undefined {
+  if (typeof error === 'object' && error !== null && 'code' in error) {
+    const code = (error as { code: unknown }).code;
+    return typeof code === 'string' ? code : undefined;
+  }
+  return undefined;
+}
+
+/** A key is unusable (code `INVALID_KEY`). */
+export class InvalidKeyError extends TrustStoreError {
+  constructor(reason: string) {
+    super(TrustStoreErrorCode.INVALID_KEY, `trust key is invalid: ${reason}`);
+    this.name = 'InvalidKeyError';
+  }
+}
+
+/** A value cannot be stored as JSON (code `INVALID_VALUE`). */
+export class InvalidValueError extends TrustStoreError {
+  constructor(reason: string) {
+    super(
+      TrustStoreErrorCode.INVALID_VALUE,
+      `trust value cannot be stored: ${reason}; use plain objects, arrays, strings, finite numbers, booleans and null`,
+    );
+    this.name = 'InvalidValueError';
+  }
+}
+
+/** A constructor option or helper argument is unusable (code `INVALID_OPTION`). */
+export class InvalidOptionError extends TrustStoreError {
+  constructor(reason: string) {
+    super(TrustStoreErrorCode.INVALID_OPTION, reason);
+    this.name = 'InvalidOptionError';
+  }
+}
+
+/** The cross-process lock was not free within `lockTimeoutMs` (code `LOCK_TIMEOUT`). */
+export class LockTimeoutError extends TrustStoreError {
+  /** The trust file whose lock could not be taken. */
+  readonly file: string;
+  /** The lock folder (`<file>.lock`). */
+  readonly lockFile: string;
+
+  constructor(file: string, lockFile: string, timeoutMs: number, staleMs: number) {
+    const stale = Math.ceil(staleMs / 1000);
+    super(
+      TrustStoreErrorCode.LOCK_TIMEOUT,
+      `could not lock the trust file ${quote(file)} within ${timeoutMs} ms: another garuda process ` +
+        `may be using it, so try again when it is done. If no other garuda process is running, ` +
+        `a lock folder ${quote(lockFile)} older than ${stale} s is stale: it is taken over ` +
+        `automatically, or you can remove it`,
+    );
+    this.name = 'LockTimeoutError';
+    this.file = file;
+    this.lockFile = lockFile;
+  }
+}
+
+/** The lock folder could not be created, for another reason than a holder (code `LOCK_FAILED`). */
+export class LockFailedError extends TrustStoreError {
+  constructor(file: string, lockFile: string, cause: unknown) {
+    super(
+      TrustStoreErrorCode.LOCK_FAILED,
+      `could not lock the trust file ${quote(file)}: creating ${quote(lockFile)} failed` +
+        `${errnoCode(cause) ? ` (${errnoCode(cause)})` : ''}; check that its folder exists and is ` +
+        `writable by you`,
+      { cause },
+    );
+    this.name = 'LockFailedError';
+  }
+}
+
+/** The lock was lost while held, so the change was not written (code `LOCK_COMPROMISED`). */
+export class LockCompromisedError extends TrustStoreError {
+  constructor(file: string, cause: unknown) {
+    super(
+      TrustStoreErrorCode.LOCK_COMPROMISED,
+      `the lock on the trust file ${quote(file)} was lost before the change was written ` +
+        `(this process was paused for longer than the stale time, or the lock folder was ` +
+        `removed); nothing was written: try again`,
+      { cause },
+    );
+    this.name = 'LockCompromisedError';
+  }
+}
+
+/** The trust file exists but cannot be read (code `FILE_UNREADABLE`). */
+export class TrustFileUnreadableError extends TrustStoreError {
+  /** The path that could not be read. */
+  readonly file: string;
+
+  constructor(file: string, cause: unknown) {
+    const code = errnoCode(cause);
+    let advice: string;
+    if (code === 'EISDIR') {
+      advice = 'it is a folder, not a file: move it away or pass another path';
+    } else if (code === 'EACCES' || code === 'EPERM') {
+      advice = 'permission denied: it should belong to you with mode 0600 (chmod 600)';
+    } else if (code === 'ENOTDIR') {
+      advice = 'a part of its path is a file, not a folder: pass another path';
+    } else {
+      advice = `${code ?? 'unknown error'}: check the file and its folder`;
+    }
+    super(
+      TrustStoreErrorCode.FILE_UNREADABLE,
+      `cannot read the trust file ${quote(file)}: ${advice}`,
+      {
+        cause,
+      },
+    );
+    this.name = 'TrustFileUnreadableError';
+    this.file = file;
+  }
+}
+
+/** The trust file or its folder could not be written (code `WRITE_FAILED`). */
+export class TrustFileWriteError extends TrustStoreError {
+  constructor(what: string, target: string, cause: unknown) {
+    const code = errnoCode(cause);
+    super(
+      TrustStoreErrorCode.WRITE_FAILED,
+      `could not ${what} ${quote(target)}${code ? ` (${code})` : ''}: check that the folder is ` +
+        `writable by you and the disk is not full; the trust file was left as it was`,
+      { cause },
+    );
+    this.name = 'TrustFileWriteError';
+  }
+}
+
+/** A corrupt trust file could not be moved aside (code `MOVE_ASIDE_FAILED`). */
+export class CorruptFileMoveError extends TrustStoreError {
+  constructor(file: string, target: string, cause: unknown) {
+    const code = errnoCode(cause);
+    super(
+      TrustStoreErrorCode.MOVE_ASIDE_FAILED,
+      `the trust file ${quote(file)} is corrupt and could not be moved to ${quote(target)}` +
+        `${code ? ` (${code})` : ''}: move or remove it yourself (the servers you trusted will ` +
+        `be asked about again)`,
+      { cause },
+    );
+    this.name = 'CorruptFileMoveError';
+  }
+}

@@ -1,0 +1,179 @@
+// Real processes against one real file: what the lock and the atomic writes are for.
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TrustStore } from '../src/trust-store.js';
+import { buildForChildren, CHILD_SCRIPT } from './build-for-children.js';
+import { tempDir } from './helpers.js';
+
+let built: { entry: string; cleanup: () => Promise<void> };
+let dir: string;
+let cleanupDir: () => Promise<void>;
+const children = new Set<ChildProcessWithoutNullStreams>();
+
+beforeAll(async () => {
+  built = await buildForChildren();
+}, 120_000);
+afterAll(async () => {
+  await built?.cleanup();
+});
+beforeEach(async () => {
+  ({ dir, cleanup: cleanupDir } = await tempDir());
+});
+afterEach(async () => {
+  // Only the processes this file started, by their own handles.
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  children.clear();
+  await cleanupDir();
+});
+
+interface Child {
+  proc: ChildProcessWithoutNullStreams;
+  /** Resolves when a stdout line matches, rejects if the process exits first or time runs out. */
+  line(match: RegExp, timeoutMs?: number): Promise<string>;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stderr(): string;
+}
+
+function startChild(args: string[]): Child {
+  const proc = spawn(process.execPath, [CHILD_SCRIPT, built.entry, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  children.add(proc);
+  let out = '';
+  let err = '';
+  const waiters: { match: RegExp; resolve: (l: string) => void }[] = [];
+  proc.stdout.setEncoding('utf8');
+  proc.stderr.setEncoding('utf8');
+  proc.stdout.on('data', (chunk: string) => {
+    out += chunk;
+    let nl: number;
+    while ((nl = out.indexOf('\n')) >= 0) {
+      const l = out.slice(0, nl);
+      out = out.slice(nl + 1);
+      for (const w of [...waiters]) {
+        if (w.match.test(l)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(l);
+        }
+      }
+    }
+  });
+  proc.stderr.on('data', (chunk: string) => {
+    err += chunk;
+  });
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return {
+    proc,
+    exit,
+    stderr: () => err,
+    line: (match, timeoutMs = 60_000) =>
+      new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(
+          () =>
+            reject(new Error(`no line matching ${match} within ${timeoutMs} ms; stderr: ${err}`)),
+          timeoutMs,
+        );
+        waiters.push({
+          match,
+          resolve: (l) => {
+            clearTimeout(timer);
+            resolve(l);
+          },
+        });
+        void exit.then(({ code, signal }) => {
+          clearTimeout(timer);
+          reject(new Error(`child exited (${code ?? signal}) before ${match}; stderr: ${err}`));
+        });
+      }),
+  };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('two processes writing at once', () => {
+  it('keeps all 400 keys that two processes wrote at the same time', async () => {
+    const file = path.join(dir, 'home', 'trust.json');
+    const a = startChild(['writer', file, 'a', '200']);
+    const b = startChild(['writer', file, 'b', '200']);
+    await Promise.all([a.line(/^ready$/), b.line(/^ready$/)]);
+    // Both start together, so their read-modify-writes interleave.
+    a.proc.stdin.write('go\n');
+    b.proc.stdin.write('go\n');
+    const [ea, eb] = await Promise.all([a.exit, b.exit]);
+    expect({ code: ea.code, stderr: a.stderr() }).toEqual({ code: 0, stderr: '' });
+    expect({ code: eb.code, stderr: b.stderr() }).toEqual({ code: 0, stderr: '' });
+
+    const entries = await new TrustStore(file).entries();
+    const expected = ['a', 'b']
+      .flatMap((p) => Array.from({ length: 200 }, (_, i) => [`${p}-${i}`, i] as [string, number]))
+      .sort(([x], [y]) => (x < y ? -1 : 1));
+    expect(entries).toHaveLength(400);
+    expect(entries).toEqual(expected);
+  }, 180_000);
+});
+
+describe('a process killed while writing', () => {
+  const SIZE = 256 * 1024;
+
+  // The file parses, has the right shape, and every value is one whole value from one write.
+  async function expectIntact(file: string): Promise<Record<string, unknown>> {
+    const data = JSON.parse(await fs.readFile(file, 'utf8')) as {
+      version: number;
+      entries: Record<string, unknown>;
+    };
+    expect(data.version).toBe(1);
+    for (const [key, value] of Object.entries(data.entries)) {
+      if (!key.startsWith('big-')) continue;
+      const v = value as { data: string; digest: string };
+      expect(v.data).toHaveLength(SIZE);
+      expect(createHash('sha256').update(v.data).digest('hex')).toBe(v.digest);
+    }
+    return data.entries;
+  }
+
+  it('leaves the old or the new file, and the store works afterwards', async () => {
+    const file = path.join(dir, 'trust.json');
+    const store = new TrustStore(file, { lockTimeoutMs: 30_000, lockStaleMs: 2_000 });
+    await store.set('seed', 'kept');
+
+    for (let round = 0; round < 3; round++) {
+      const child = startChild(['hammer', file, String(SIZE)]);
+      await child.line(/^wrote \d+$/);
+      await sleep(Math.floor(Math.random() * 120));
+      child.proc.kill('SIGKILL');
+      expect((await child.exit).signal).toBe('SIGKILL');
+
+      const entries = await expectIntact(file);
+      expect(entries.seed).toBe('kept');
+      // The lock the dead child may have left is taken over once stale.
+      await store.set(`after-${round}`, round);
+      expect(await store.get(`after-${round}`)).toBe(round);
+      await expectIntact(file);
+    }
+
+    // Last round: killed for certain while holding the lock, in the middle of a change.
+    const holder = startChild(['hold', file, String(SIZE)]);
+    await holder.line(/^held$/);
+    holder.proc.kill('SIGKILL');
+    await holder.exit;
+    expect((await fs.stat(`${file}.lock`)).isDirectory()).toBe(true);
+    await store.set('after-hold', true);
+    await expect(fs.stat(`${file}.lock`)).rejects.toMatchObject({ code: 'ENOENT' });
+
+    const entries = await expectIntact(file);
+    expect(entries).toMatchObject({
+      seed: 'kept',
+      'after-0': 0,
+      'after-1': 1,
+      'after-2': 2,
+      'after-hold': true,
+    });
+    // The value the holder was writing never landed.
+    expect((entries['big-0'] as { seq?: number } | undefined)?.seq).not.toBe(-1);
+  }, 60_000);
+});
