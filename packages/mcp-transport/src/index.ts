@@ -1,2 +1,27 @@
-// Public entry of @garuda/mcp-transport. Empty until its issue lands; see README.md.
-export {};
+// Public entry of @garuda/mcp-transport: named re-exports only; anything not listed is internal.
+export { buildSandbox } from './build-sandbox.js';
+export type { SandboxedCommand } from './build-sandbox.js';
+export { clearSandboxCache, detectSandbox } from './detect-sandbox.js';
+export type { DetectSandboxOptions, SandboxInfo, SandboxKind } from './detect-sandbox.js';
+export {
+  BadMessageError,
+  CommandNotFoundError,
+  InvalidOptionsError,
+  InvalidPolicyError,
+  MessageTooLargeError,
+  ProcessExitedError,
+  ResponseTooLargeError,
+  SpawnFailedError,
+  TransportClosedError,
+  TransportError,
+  TransportErrorCode,
+  UnprotectablePathError,
+} from './errors.js';
+export { HIDDEN_HOME_PATHS, HIDDEN_SYSTEM_PATHS } from './hidden-paths.js';
+export { SANDBOX_ENV_ALLOWLIST, WINDOWS_ENV_ALLOWLIST, sandboxEnv } from './sandbox-env.js';
+export type { SandboxPolicy } from './sandbox-policy.js';
+export { DEFAULT_MAX_MESSAGE_BYTES, ProcessTransport } from './process-transport.js';
+export type { ProcessExit, ProcessTransportOptions } from './process-transport.js';
+export { createCappedFetch } from './capped-fetch.js';
+export { createHttpTransport } from './http-transport.js';
+export type { HttpTransportOptions } from './http-transport.js';

@@ -1,0 +1,292 @@
+import { realpathSync } from 'node:fs';
+import {
+  bwrapArgs,
+  existsInside,
+  linuxMounts,
+  visibleInside,
+  writableInside,
+} from './bwrap-args.js';
+import type { SandboxInfo } from './detect-sandbox.js';
+import { CommandNotFoundError, InvalidPolicyError, quote } from './errors.js';
+import { findCommand } from './find-command.js';
+import { hiddenPaths } from './hidden-paths.js';
+import { isWithin } from './path-utils.js';
+import { protectedPaths } from './protected-paths.js';
+import { sandboxEnv } from './sandbox-env.js';
+import { resolvePolicy, type ResolvedPolicy, type SandboxPolicy } from './sandbox-policy.js';
+import { seatbeltProfile } from './seatbelt-profile.js';
+
+/**
+ * What to spawn for a sandboxed server: pass it to `child_process.spawn(command, args, { env, cwd,
+ * shell: false })`.
+ */
+export interface SandboxedCommand {
+  /** The program to start: `bwrap`, `sandbox-exec`, or the server's own command (no sandbox). */
+  readonly command: string;
+  /** Its arguments; the server's argv comes last. */
+  readonly args: string[];
+  /**
+   * The environment to spawn with: the allowlisted variables of the caller plus the server's own.
+   * The sandbox passes exactly this on, so spawn with this object and nothing else.
+   */
+  readonly env: Record<string, string>;
+  /** The working folder to spawn in (a real path). */
+  readonly cwd: string;
+}
+
+/** Where the sandboxes put temp files by default: Linux gets a private `/tmp`. */
+const LINUX_TMP = '/tmp';
+/** macOS's `/tmp` is a link to `/private/tmp`, and Seatbelt matches resolved paths. */
+const MACOS_TMP = '/private/tmp';
+
+function checkArgv(argv: readonly string[]): void {
+  if (!Array.isArray(argv) || argv.length === 0) {
+    throw new InvalidPolicyError(
+      'argv',
+      'must be a non-empty array: the command and its arguments.',
+    );
+  }
+  argv.forEach((arg, index) => {
+    if (typeof arg !== 'string')
+      throw new InvalidPolicyError(`argv[${index}]`, 'must be a string.');
+    if (arg.includes('\0')) {
+      throw new InvalidPolicyError(
+        `argv[${index}]`,
+        'contains a NUL character, which no program can receive.',
+      );
+    }
+  });
+  if (argv[0] === '') throw new InvalidPolicyError('argv[0]', 'must name the command to run.');
+}
+
+function checkSandbox(sandbox: SandboxInfo, platform: NodeJS.Platform): void {
+  if (typeof sandbox !== 'object' || sandbox === null) {
+    throw new InvalidPolicyError('sandbox', 'must be the result of detectSandbox().');
+  }
+  const expected =
+    sandbox.kind === 'bwrap' ? 'linux' : sandbox.kind === 'seatbelt' ? 'darwin' : undefined;
+  if (sandbox.kind !== 'none' && expected === undefined) {
+    throw new InvalidPolicyError(
+      'sandbox.kind',
+      `must be "bwrap", "seatbelt" or "none", not ${quote(String(sandbox.kind))}.`,
+    );
+  }
+  if (expected !== undefined && platform !== expected) {
+    throw new InvalidPolicyError(
+      'sandbox.kind',
+      `"${sandbox.kind}" does not run on ${platform}; detect the sandbox for this platform.`,
+    );
+  }
+  const needsCommand = sandbox.kind === 'bwrap';
+  if (
+    (needsCommand || sandbox.command !== undefined) &&
+    sandbox.kind !== 'none' &&
+    (typeof sandbox.command !== 'string' ||
+      !sandbox.command.startsWith('/') ||
+      sandbox.command.includes('\0'))
+  ) {
+    throw new InvalidPolicyError(
+      'sandbox.command',
+      `must be the absolute path of ${sandbox.kind === 'bwrap' ? 'bwrap' : 'sandbox-exec'}, as detectSandbox() returns it.`,
+    );
+  }
+}
+
+/**
+ * Resolves argv[0] through the server's `PATH`, here, so a missing command is a clear error on
+ * our side rather than bubblewrap's or sandbox-exec's "execvp" message from inside.
+ */
+function resolveCommand(
+  command: string,
+  env: Readonly<Record<string, string>>,
+  cwd: string,
+  visible: (file: string) => boolean,
+): string {
+  const found = findCommand(command, { searchPath: env.PATH, cwd });
+  if (found === undefined) throw new CommandNotFoundError(command);
+  let real: string;
+  try {
+    real = realpathSync.native(found);
+  } catch (error) {
+    throw new CommandNotFoundError(command, error);
+  }
+  if (!visible(found) || !visible(real)) {
+    throw new CommandNotFoundError(
+      command,
+      undefined,
+      `it is at ${quote(real)}, which is not visible inside the sandbox (under /tmp, which the ` +
+        'sandbox replaces with an empty private folder, or under a hidden folder); install it ' +
+        'elsewhere or move it into the project.',
+    );
+  }
+  return found;
+}
+
+function writableDirs(policy: ResolvedPolicy): string[] {
+  return [
+    policy.root,
+    ...policy.writePaths.filter((entry) => entry.isDirectory).map((entry) => entry.path),
+  ];
+}
+
+/**
+ * Points `TMPDIR` at the sandbox's temp folder when the folder it names would not be writable
+ * inside (on Linux the host's `/tmp/…` folders do not exist in the fresh `/tmp`), so programs
+ * that honour `TMPDIR` still work.
+ */
+function fixTmpdir(
+  env: Record<string, string>,
+  writable: (dir: string) => boolean,
+  fallback: string,
+): void {
+  const tmpdir = env.TMPDIR;
+  if (tmpdir === undefined) return;
+  let real: string | undefined;
+  try {
+    real = tmpdir.startsWith('/') ? realpathSync.native(tmpdir) : undefined;
+  } catch {
+    real = undefined;
+  }
+  if (real === undefined || !writable(real)) env.TMPDIR = fallback;
+}
+
+function buildLinux(
+  argv: readonly string[],
+  policy: ResolvedPolicy,
+  env: Record<string, string>,
+  bwrap: string,
+): SandboxedCommand {
+  const ops = linuxMounts({
+    writable: [policy.root, ...policy.writePaths.map((entry) => entry.path)],
+    temps: [LINUX_TMP, ...policy.tempDirs.filter((dir) => dir !== LINUX_TMP)],
+    protections: protectedPaths(policy),
+    hidden: hiddenPaths(policy, { includeMissing: false, system: true }),
+  });
+  if (!existsInside(ops, policy.cwd)) {
+    throw new InvalidPolicyError(
+      policy.cwd === policy.root ? 'root' : 'cwd',
+      `${quote(policy.cwd)} would not be visible inside the sandbox (it is under a hidden or temp folder); choose another folder.`,
+    );
+  }
+  fixTmpdir(env, (dir) => writableInside(ops, dir), LINUX_TMP);
+  const command = resolveCommand(argv[0] as string, env, policy.cwd, (file) =>
+    visibleInside(ops, file),
+  );
+  return {
+    command: bwrap,
+    args: bwrapArgs({
+      ops,
+      network: policy.network,
+      cwd: policy.cwd,
+      argv: [command, ...argv.slice(1)],
+    }),
+    env,
+    cwd: policy.cwd,
+  };
+}
+
+function buildMacos(
+  argv: readonly string[],
+  policy: ResolvedPolicy,
+  env: Record<string, string>,
+  sandboxExec: string,
+): SandboxedCommand {
+  const temps = [MACOS_TMP, ...policy.tempDirs.filter((dir) => dir !== MACOS_TMP)];
+  const protections = protectedPaths(policy);
+  const hidden = hiddenPaths(policy, { includeMissing: true, system: false });
+  const isHidden = (file: string): boolean => hidden.some((entry) => isWithin(file, entry.path));
+  if (isHidden(policy.cwd)) {
+    throw new InvalidPolicyError(
+      policy.cwd === policy.root ? 'root' : 'cwd',
+      `${quote(policy.cwd)} is inside a hidden folder; choose another folder.`,
+    );
+  }
+  const writable = (dir: string): boolean =>
+    [...writableDirs(policy), ...temps].some((base) => isWithin(dir, base)) &&
+    !protections.some((entry) => entry.kind !== 'pin' && isWithin(dir, entry.path)) &&
+    !isHidden(dir);
+  fixTmpdir(env, writable, MACOS_TMP);
+  const command = resolveCommand(argv[0] as string, env, policy.cwd, (file) => !isHidden(file));
+  const { profile, params } = seatbeltProfile({
+    writable: [{ path: policy.root, isDirectory: true }, ...policy.writePaths],
+    temps,
+    protections,
+    hidden,
+    network: policy.network,
+  });
+  return {
+    command: sandboxExec,
+    args: ['-p', profile, ...params, '--', command, ...argv.slice(1)],
+    env,
+    cwd: policy.cwd,
+  };
+}
+
+/**
+ * Wraps a server's argv in the OS sandbox found by `detectSandbox()`:
+ *
+ * - **`bwrap` (Linux)**: a hardened bubblewrap command line (no shell): new session, dies with
+ *   its parent, every namespace unshared (the network is shared only with `network: true`), no
+ *   new user namespaces, no capabilities; `/` read-only with a private `/dev`, `/proc` and an
+ *   empty private `/tmp` (and `tempDirs`); writable: the root and the `writePaths`; read-only
+ *   even inside them: `.garuda`, `.git` (pinned), `.git/hooks`, `.git/config` and the hooks
+ *   folder and include files `.git/config` names; hidden (last, so hiding wins): `garudaHome`,
+ *   the credential files of {@link HIDDEN_HOME_PATHS} that exist and the sockets of
+ *   {@link HIDDEN_SYSTEM_PATHS}. The environment is `env` (pass it as spawn's `env`; bubblewrap
+ *   hands it on and adds `PWD`); no value is put on the command line, which every local user can
+ *   read.
+ *   A missing `.garuda`, `.git/hooks` or `.git/config` is created empty on this machine (the
+ *   mount needs a mount point) and stays empty.
+ * - **`seatbelt` (macOS)**: `/usr/bin/sandbox-exec -p <profile> -- argv` with an SBPL profile of
+ *   the same meaning (untested on our Linux machines).
+ * - **`none`**: the argv unchanged, with the allowlisted environment. The consent screen says
+ *   "no OS sandbox: <reason>".
+ *
+ * With a sandbox, argv[0] is resolved here through the final environment's `PATH` (so a missing
+ * command is a {@link CommandNotFoundError} before anything starts); without one, the process
+ * transport reports a missing command when it spawns.
+ *
+ * @param argv - The server's command and arguments (no shell).
+ * @param policy - What the server may do; see {@link SandboxPolicy}.
+ * @param sandbox - What `detectSandbox()` returned.
+ * @returns What to spawn.
+ * @throws {@link InvalidPolicyError} for an unusable argv, policy or sandbox info (relative paths,
+ *   NUL bytes, a root that is not an existing folder, a write path that does not exist, a bad
+ *   variable name, a sandbox kind for another platform…).
+ * @throws {@link UnprotectablePathError} when `.garuda`, `.git`, `.git/hooks` or `.git/config` in
+ *   a writable folder is a symbolic link.
+ * @throws {@link CommandNotFoundError} when, with a sandbox, the command is not found or would
+ *   not be visible inside.
+ * @example
+ * ```ts
+ * const sandbox = await detectSandbox({ searchPath: process.env.PATH });
+ * const { command, args, env, cwd } = buildSandbox(['github-mcp-server', 'stdio'], {
+ *   root: '/home/ada/project',
+ *   network: true,
+ *   env: { GITHUB_PERSONAL_ACCESS_TOKEN: token },
+ *   baseEnv: process.env,
+ *   home: os.homedir(),
+ *   garudaHome: path.join(os.homedir(), '.garuda'),
+ * }, sandbox);
+ * const child = spawn(command, args, { env, cwd, shell: false, stdio: 'pipe' });
+ * ```
+ */
+export function buildSandbox(
+  argv: readonly string[],
+  policy: SandboxPolicy,
+  sandbox: SandboxInfo,
+): SandboxedCommand {
+  checkArgv(argv);
+  const resolved = resolvePolicy(policy);
+  checkSandbox(sandbox, resolved.platform);
+  const env = sandboxEnv(resolved.baseEnv, resolved.env, resolved.platform);
+
+  switch (sandbox.kind) {
+    case 'bwrap':
+      return buildLinux(argv, resolved, env, sandbox.command as string);
+    case 'seatbelt':
+      return buildMacos(argv, resolved, env, sandbox.command ?? '/usr/bin/sandbox-exec');
+    default:
+      return { command: argv[0] as string, args: argv.slice(1), env, cwd: resolved.cwd };
+  }
+}

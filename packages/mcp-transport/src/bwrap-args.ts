@@ -1,0 +1,179 @@
+// The bubblewrap command line, written by hand rather than through a library: nothing on npm
+// fits Node 20 and per-server argv spawning (@anthropic-ai/sandbox-runtime needs Node ≥ 22 from
+// 0.0.79 on, is a process-wide singleton with a shell-string API, and needs socat and ripgrep).
+import type { HiddenPath } from './hidden-paths.js';
+import { depth, isWithin } from './path-utils.js';
+import type { Protection } from './protected-paths.js';
+
+/**
+ * One mount, in the order bubblewrap performs them (a later mount covers an earlier one at or
+ * above its path). @internal
+ */
+export type MountOp =
+  | { readonly kind: 'ro-bind' | 'bind'; readonly source: string; readonly dest: string }
+  /** Only ever `/dev/null` onto a file: see {@link NULL_FILE}. */
+  | { readonly kind: 'dev-bind'; readonly source: '/dev/null'; readonly dest: string }
+  | { readonly kind: 'tmpfs'; readonly dest: string; readonly readOnly: boolean }
+  | { readonly kind: 'dev' | 'proc'; readonly dest: string };
+
+/** What the Linux sandbox is made of, in real paths. @internal */
+export interface LinuxPlan {
+  /** The root first, then the write paths. */
+  readonly writable: readonly string[];
+  /** `/tmp` first, then the policy's temp dirs: each an empty, private, writable folder. */
+  readonly temps: readonly string[];
+  readonly protections: readonly Protection[];
+  readonly hidden: readonly HiddenPath[];
+}
+
+/**
+ * How a file is hidden or kept from being created: the null device bound over it, so it reads as
+ * empty and writes vanish. `--dev-bind`, not `--ro-bind`: bubblewrap mounts `--ro-bind` with
+ * `nodev`, so opening the device fails with EACCES, which breaks programs that merely read such a
+ * file (npm and `~/.npmrc`, git and a missing include file). It is the same null device the
+ * sandbox has in `/dev`, so nothing more is exposed.
+ */
+const NULL_FILE = (dest: string): MountOp => ({ kind: 'dev-bind', source: '/dev/null', dest });
+
+function coveringOp(ops: readonly MountOp[], file: string): MountOp | undefined {
+  let last: MountOp | undefined;
+  for (const op of ops) if (isWithin(file, op.dest)) last = op;
+  return last;
+}
+
+/**
+ * Whether `file` on this machine is what a sandboxed process sees at the same path (not hidden
+ * by a temp folder, a hidden credential folder or `/dev/null`). @internal
+ */
+export function visibleInside(ops: readonly MountOp[], file: string): boolean {
+  const op = coveringOp(ops, file);
+  return (op?.kind === 'bind' || op?.kind === 'ro-bind') && op.source === op.dest;
+}
+
+/**
+ * Whether the folder `dir` is a usable place inside: visible, or itself the top of a fresh temp
+ * folder (not a hidden or placeholder folder, which is empty and read-only). @internal
+ */
+export function existsInside(ops: readonly MountOp[], dir: string): boolean {
+  const op = coveringOp(ops, dir);
+  return visibleInside(ops, dir) || (op?.kind === 'tmpfs' && !op.readOnly && op.dest === dir);
+}
+
+/** Whether a process inside may create files in the folder `dir`. @internal */
+export function writableInside(ops: readonly MountOp[], dir: string): boolean {
+  const op = coveringOp(ops, dir);
+  if (op?.kind === 'bind') return op.source === op.dest;
+  return op?.kind === 'tmpfs' && !op.readOnly && op.dest === dir;
+}
+
+/**
+ * The mounts for a plan. Order matters, because each mount covers what is below it:
+ * 1. `/` read-only, a minimal `/dev`, a `/proc` for the new PID namespace;
+ * 2. the temp folders (fresh tmpfs) and the writable binds, parents before children, so a root
+ *    under `/tmp` is bound on top of the fresh `/tmp` rather than hidden by it;
+ * 3. the protections inside writable folders (after the binds, or a bind would cover them);
+ * 4. the hidden paths, last, so hiding wins even inside the root or a write path (root = home).
+ * Hidden paths that are not visible anyway (e.g. under the fresh `/tmp`) are left out: bubblewrap
+ * would have to create a mount point for nothing. @internal
+ */
+export function linuxMounts(plan: LinuxPlan): MountOp[] {
+  const ops: MountOp[] = [
+    { kind: 'ro-bind', source: '/', dest: '/' },
+    { kind: 'dev', dest: '/dev' },
+    { kind: 'proc', dest: '/proc' },
+  ];
+  const base: MountOp[] = [
+    ...plan.temps.map((dest): MountOp => ({ kind: 'tmpfs', dest, readOnly: false })),
+    ...plan.writable.map((dest): MountOp => ({ kind: 'bind', source: dest, dest })),
+  ];
+  // Array.prototype.sort is stable: at equal depth temp folders come first, binds win.
+  ops.push(...base.sort((a, b) => depth(a.dest) - depth(b.dest)));
+
+  for (const protection of plan.protections) {
+    const dest = protection.path;
+    switch (protection.kind) {
+      case 'pin':
+        ops.push({ kind: 'bind', source: dest, dest });
+        break;
+      case 'read-only':
+        ops.push({ kind: 'ro-bind', source: dest, dest });
+        break;
+      case 'missing-directory':
+        // bubblewrap creates the mount point, so an empty folder appears on this machine (the
+        // bind above it is writable). It stays empty there; the server sees it read-only.
+        ops.push({ kind: 'tmpfs', dest, readOnly: true });
+        break;
+      case 'missing-file':
+        // Same side effect: an empty file appears on this machine (an empty git config means
+        // the defaults). Inside, it reads as empty and writes to it vanish.
+        ops.push(NULL_FILE(dest));
+        break;
+    }
+  }
+
+  for (const hidden of plan.hidden) {
+    if (!visibleInside(ops, hidden.path)) continue;
+    ops.push(
+      hidden.type === 'directory'
+        ? { kind: 'tmpfs', dest: hidden.path, readOnly: true }
+        : NULL_FILE(hidden.path),
+    );
+  }
+  return ops;
+}
+
+/** The bubblewrap options for a list of mounts. @internal */
+export function mountArgs(ops: readonly MountOp[]): string[] {
+  const args: string[] = [];
+  for (const op of ops) {
+    switch (op.kind) {
+      case 'ro-bind':
+      case 'bind':
+      case 'dev-bind':
+        args.push(`--${op.kind}`, op.source, op.dest);
+        break;
+      case 'dev':
+      case 'proc':
+        args.push(`--${op.kind}`, op.dest);
+        break;
+      case 'tmpfs':
+        args.push('--tmpfs', op.dest);
+        if (op.readOnly) args.push('--remount-ro', op.dest);
+        break;
+    }
+  }
+  return args;
+}
+
+/**
+ * The whole bubblewrap argv after the `bwrap` command itself: hardened namespace flags, mounts,
+ * the working folder, then `--` and the server's argv. @internal
+ *
+ * - `--die-with-parent`: the sandbox dies with the process that started bubblewrap.
+ * - `--new-session`: `setsid()`, so the server cannot push keystrokes into the user's terminal
+ *   (TIOCSTI, CVE-2017-5226).
+ * - `--unshare-all` (user, IPC, PID, network, UTS, cgroup namespaces) and `--share-net` only when
+ *   the policy allows network.
+ * - `--unshare-user --disable-userns`: the server cannot make new user namespaces (needs
+ *   bubblewrap ≥ 0.8.0), which would give it back capabilities to mount over our mounts.
+ * - `--cap-drop ALL`: no capabilities inside, also when the caller is root.
+ *
+ * No `--clearenv` / `--setenv`: the environment goes to bubblewrap as spawn's `env` (which
+ * bubblewrap passes on unchanged, adding only `PWD`), never on the command line. A command line
+ * is readable by every user of the machine (`/proc/<pid>/cmdline` is 0444, `ps` shows it), the
+ * environment only by its owner (`/proc/<pid>/environ` is 0400), and a server's env usually
+ * holds a token.
+ */
+export function bwrapArgs(options: {
+  readonly ops: readonly MountOp[];
+  readonly network: boolean;
+  readonly cwd: string;
+  readonly argv: readonly string[];
+}): string[] {
+  const args = ['--die-with-parent', '--new-session', '--unshare-all'];
+  if (options.network) args.push('--share-net');
+  args.push('--unshare-user', '--disable-userns', '--cap-drop', 'ALL');
+  args.push(...mountArgs(options.ops));
+  args.push('--chdir', options.cwd, '--', ...options.argv);
+  return args;
+}

@@ -1,0 +1,417 @@
+// Proofs, with real bubblewrap and real processes, that the sandbox does what the README says.
+// They run wherever detectSandbox() finds bubblewrap (our machines and CI install it) and are
+// skipped loudly elsewhere; GARUDA_REQUIRE_SANDBOX=1 turns the skip into a failure.
+import { spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { buildSandbox } from './build-sandbox.js';
+import { detectSandbox } from './detect-sandbox.js';
+import type { SandboxPolicy } from './sandbox-policy.js';
+import {
+  TempDirs,
+  fsProbeArgv,
+  fsResults,
+  list,
+  processesWith,
+  put,
+  read,
+  run,
+  waitUntil,
+} from './sandbox-test-support.js';
+
+const sandbox = await detectSandbox({ searchPath: process.env.PATH });
+const available = sandbox.kind === 'bwrap';
+if (!available) {
+  console.warn(
+    `\n*** no OS sandbox here: ${sandbox.reason ?? sandbox.kind}; install bubblewrap ***\n` +
+      '*** the bubblewrap sandbox tests are SKIPPED on this machine ***\n',
+  );
+}
+
+describe('sandbox availability', () => {
+  it.runIf(process.env.GARUDA_REQUIRE_SANDBOX === '1')('has bubblewrap when it is required', () => {
+    expect(sandbox).toMatchObject({ kind: 'bwrap' });
+  });
+});
+
+describe.skipIf(!available)('bubblewrap sandbox (real processes)', () => {
+  const temp = new TempDirs();
+  afterAll(() => temp.cleanup());
+
+  /** A project with a home folder next to it, both outside /tmp. */
+  function setup(): { root: string; home: string; policy: SandboxPolicy } {
+    const base = temp.make('case');
+    const root = path.join(base, 'project');
+    const home = path.join(base, 'home');
+    mkdirSync(root);
+    mkdirSync(home);
+    const policy: SandboxPolicy = {
+      root,
+      home,
+      garudaHome: path.join(home, '.garuda'),
+      baseEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home },
+    };
+    return { root, home, policy };
+  }
+
+  async function probe(
+    policy: SandboxPolicy,
+    ops: Parameters<typeof fsProbeArgv>[0],
+  ): Promise<string[]> {
+    return fsResults(await run(buildSandbox(fsProbeArgv(ops), policy, sandbox)));
+  }
+
+  it('writes inside the root land on this machine; writes outside it fail', async () => {
+    const { root, policy } = setup();
+    const outside = temp.make('outside'); // writable here, read-only inside
+    const results = await probe(policy, [
+      { op: 'write', path: path.join(root, 'made-inside.txt'), data: 'hello' },
+      { op: 'write', path: path.join(outside, 'nope.txt') },
+      { op: 'mkdir', path: path.join(outside, 'nope') },
+      { op: 'write', path: '/etc/garuda-sandbox-test' },
+      { op: 'append', path: path.join(os.homedir(), '.bashrc') },
+    ]);
+    expect(results).toEqual([
+      'ok',
+      'EROFS',
+      'EROFS',
+      'EROFS',
+      expect.stringMatching(/^(EROFS|ENOENT|EACCES)$/),
+    ]);
+    expect(readFileSync(path.join(root, 'made-inside.txt'), 'utf8')).toBe('hello');
+    expect(list(outside)).toEqual([]);
+  });
+
+  it('keeps .garuda, .git/hooks and .git/config read-only, and .git cannot be swapped', async () => {
+    const { root, policy } = setup();
+    put(path.join(root, '.garuda', 'mcp.json'), '{"servers":{}}');
+    put(path.join(root, '.git', 'config'), '[core]\n\tbare = false\n');
+    mkdirSync(path.join(root, '.git', 'hooks'));
+    put(path.join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+
+    const results = await probe(policy, [
+      { op: 'write', path: path.join(root, '.garuda', 'x') },
+      { op: 'append', path: path.join(root, '.garuda', 'mcp.json') },
+      { op: 'write', path: path.join(root, '.git', 'hooks', 'pre-commit') },
+      {
+        op: 'append',
+        path: path.join(root, '.git', 'config'),
+        data: '\n[core]\n\tfsmonitor = /bin/evil\n',
+      },
+      { op: 'rm', path: path.join(root, '.git', 'config') },
+      // The bypass a bare read-only mount of hooks and config would allow:
+      { op: 'rename', path: path.join(root, '.git'), to: path.join(root, '.git-old') },
+      { op: 'rename', path: path.join(root, '.garuda'), to: path.join(root, '.garuda-old') },
+      // The rest of .git stays writable (git can still commit).
+      { op: 'write', path: path.join(root, '.git', 'HEAD'), data: 'ref: refs/heads/other\n' },
+    ]);
+    expect(results).toEqual(['EROFS', 'EROFS', 'EROFS', 'EROFS', 'EBUSY', 'EBUSY', 'EBUSY', 'ok']);
+    expect(readFileSync(path.join(root, '.git', 'config'), 'utf8')).toBe(
+      '[core]\n\tbare = false\n',
+    );
+    expect(list(path.join(root, '.git', 'hooks'))).toEqual([]);
+    expect(list(path.join(root, '.garuda'))).toEqual(['mcp.json']);
+    expect(existsSync(path.join(root, '.git-old'))).toBe(false);
+  });
+
+  it('keeps a missing .garuda, .git/hooks and .git/config from being created', async () => {
+    const { root, policy } = setup();
+    mkdirSync(path.join(root, '.git'));
+    const results = await probe(policy, [
+      { op: 'write', path: path.join(root, '.garuda', 'mcp.json') },
+      { op: 'write', path: path.join(root, '.git', 'hooks', 'post-checkout') },
+      // A missing config becomes the null device: it reads as empty and writes vanish.
+      {
+        op: 'write',
+        path: path.join(root, '.git', 'config'),
+        data: '[core]\n\tfsmonitor = /bin/evil\n',
+      },
+      { op: 'read', path: path.join(root, '.git', 'config') },
+      { op: 'rm', path: path.join(root, '.git', 'config') },
+      { op: 'rmdir', path: path.join(root, '.garuda') },
+      { op: 'write', path: path.join(root, 'ordinary.txt') },
+    ]);
+    expect(results).toEqual(['EROFS', 'EROFS', 'ok', 'ok:', 'EBUSY', 'EBUSY', 'ok']);
+    // The documented side effect: empty mount points were created, and nothing is in them.
+    expect(list(path.join(root, '.garuda'))).toEqual([]);
+    expect(list(path.join(root, '.git', 'hooks'))).toEqual([]);
+    expect(read(path.join(root, '.git', 'config'))).toBe('');
+  });
+
+  it('keeps the hooks folder named by core.hooksPath read-only (husky)', async () => {
+    const { root, policy } = setup();
+    put(path.join(root, '.git', 'config'), '[core]\n\thooksPath = .husky/_\n');
+    put(path.join(root, '.husky', '_', 'h'), '#!/bin/sh\n');
+    const results = await probe(policy, [
+      { op: 'write', path: path.join(root, '.husky', '_', 'pre-commit') },
+      { op: 'write', path: path.join(root, '.husky', 'notes.txt') },
+    ]);
+    expect(results).toEqual(['EROFS', 'ok']);
+    expect(list(path.join(root, '.husky', '_'))).toEqual(['h']);
+  });
+
+  it('makes a write path outside the root writable, with its git hooks still protected', async () => {
+    const { policy } = setup();
+    const extra = temp.make('extra');
+    put(path.join(extra, '.git', 'config'), '[core]\n');
+    const results = await probe({ ...policy, writePaths: [extra] }, [
+      { op: 'write', path: path.join(extra, 'out.txt'), data: 'written' },
+      { op: 'append', path: path.join(extra, '.git', 'config') },
+      { op: 'write', path: path.join(extra, '.git', 'hooks', 'pre-push') },
+    ]);
+    expect(results).toEqual(['ok', 'EROFS', 'EROFS']);
+    expect(readFileSync(path.join(extra, 'out.txt'), 'utf8')).toBe('written');
+    expect(readFileSync(path.join(extra, '.git', 'config'), 'utf8')).toBe('[core]\n');
+  });
+
+  it('gives the server an empty, private /tmp', async () => {
+    const { policy } = setup();
+    const marker = put(
+      path.join(os.tmpdir(), `garuda-host-marker-${process.pid}-${Date.now()}`),
+      'host',
+    );
+    const name = `garuda-inside-${process.pid}-${Date.now()}`;
+    try {
+      const first = await probe(policy, [
+        { op: 'readdir', path: '/tmp' },
+        { op: 'read', path: marker },
+        { op: 'write', path: `/tmp/${name}`, data: 'inside' },
+        { op: 'read', path: `/tmp/${name}` },
+      ]);
+      expect(first).toEqual(['ok:', 'ENOENT', 'ok', 'ok:inside']);
+      expect(existsSync(`/tmp/${name}`)).toBe(false);
+      const second = await probe(policy, [{ op: 'read', path: `/tmp/${name}` }]);
+      expect(second).toEqual(['ENOENT']);
+    } finally {
+      unlinkSync(marker);
+    }
+  });
+
+  it('hides garudaHome and credential files', async () => {
+    const { home, policy } = setup();
+    put(path.join(home, '.ssh', 'id_rsa'), 'PRIVATE KEY');
+    put(path.join(home, '.garuda', 'trust.json'), '{"secret":true}');
+    put(path.join(home, '.netrc'), 'machine example.com password hunter2');
+    put(path.join(home, '.docker', 'config.json'), '{"auths":{}}');
+    put(path.join(home, 'notes.txt'), 'not secret');
+    const results = await probe(policy, [
+      { op: 'read', path: path.join(home, '.ssh', 'id_rsa') },
+      { op: 'readdir', path: path.join(home, '.ssh') },
+      { op: 'read', path: path.join(home, '.garuda', 'trust.json') },
+      { op: 'readdir', path: path.join(home, '.garuda') },
+      { op: 'read', path: path.join(home, '.netrc') },
+      { op: 'read', path: path.join(home, '.docker', 'config.json') },
+      { op: 'read', path: path.join(home, 'notes.txt') },
+    ]);
+    expect(results).toEqual(['ENOENT', 'ok:', 'ENOENT', 'ok:', 'ok:', 'ok:', 'ok:not secret']);
+  });
+
+  it('hides them also when the root is the home folder itself, and they cannot be written', async () => {
+    const { home, policy } = setup();
+    put(path.join(home, '.ssh', 'id_rsa'), 'PRIVATE KEY');
+    put(path.join(home, '.garuda', 'trust.json'), '{"secret":true}');
+    const results = await probe({ ...policy, root: home }, [
+      { op: 'read', path: path.join(home, '.ssh', 'id_rsa') },
+      { op: 'readdir', path: path.join(home, '.ssh') },
+      { op: 'write', path: path.join(home, '.ssh', 'authorized_keys') },
+      { op: 'readdir', path: path.join(home, '.garuda') },
+      { op: 'write', path: path.join(home, '.garuda', 'trust.json') },
+      { op: 'rename', path: path.join(home, '.ssh'), to: path.join(home, 'ssh-moved') },
+      { op: 'write', path: path.join(home, 'project-file.txt'), data: 'ok' },
+    ]);
+    expect(results).toEqual(['ENOENT', 'ok:', 'EROFS', 'ok:', 'EROFS', 'EBUSY', 'ok']);
+    expect(list(path.join(home, '.ssh'))).toEqual(['id_rsa']);
+    expect(read(path.join(home, '.garuda', 'trust.json'))).toBe('{"secret":true}');
+    expect(read(path.join(home, 'project-file.txt'))).toBe('ok');
+  });
+
+  it('reaches a Unix socket on the file system unless it is hidden (a read-only mount does not stop connect)', async () => {
+    const { home, policy } = setup();
+    const open = path.join(temp.make('sock'), 'open.sock');
+    const hidden = path.join(home, '.netrc'); // a hidden name, as a socket
+    const connect = `
+      const net = require('node:net');
+      const tryOne = (p) => new Promise((r) => net.connect(p).on('data', (d) => r('data:' + d)).on('error', (e) => r(e.code)));
+      Promise.all(process.argv.slice(1).map(tryOne)).then((r) => process.stdout.write(JSON.stringify(r)));`;
+    const servers = [open, hidden].map((p) => net.createServer((c) => c.end('hi')).listen(p));
+    try {
+      await Promise.all(servers.map((s) => new Promise((r) => s.once('listening', r))));
+      const result = await run(
+        buildSandbox([process.execPath, '-e', connect, open, hidden], policy, sandbox),
+      );
+      expect(JSON.parse(result.stdout)).toEqual(['data:hi', 'ECONNREFUSED']);
+    } finally {
+      await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+    }
+  });
+
+  describe('network', () => {
+    let server: net.Server | undefined;
+    afterEach(async () => {
+      await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+      server = undefined;
+    });
+
+    async function listen(): Promise<{ port: number; connections: () => number }> {
+      let count = 0;
+      server = net.createServer((socket) => {
+        count += 1;
+        socket.end('pong');
+      });
+      await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+      const port = (server.address() as net.AddressInfo).port;
+      return { port, connections: () => count };
+    }
+
+    const client = (port: number): string[] => [
+      process.execPath,
+      '-e',
+      `require('node:net').connect(${port}, '127.0.0.1')
+         .on('data', (d) => { process.stdout.write('data:' + d); process.exit(0); })
+         .on('error', (e) => { process.stdout.write(e.code); process.exit(0); });`,
+    ];
+
+    it('cannot reach a server on this machine without network', async () => {
+      const { policy } = setup();
+      const { port, connections } = await listen();
+      const result = await run(buildSandbox(client(port), policy, sandbox));
+      expect(result.stdout).toBe('ECONNREFUSED');
+      expect(connections()).toBe(0);
+    });
+
+    it('reaches it with network: true', async () => {
+      const { policy } = setup();
+      const { port, connections } = await listen();
+      const result = await run(buildSandbox(client(port), { ...policy, network: true }, sandbox));
+      expect(result.stdout).toBe('data:pong');
+      expect(connections()).toBe(1);
+    });
+  });
+
+  it('allows no new user namespaces and no capabilities (unlike outside the sandbox)', async () => {
+    const { policy } = setup();
+    const unshare = ['/usr/bin/unshare', '/bin/unshare'].find((file) => existsSync(file));
+    const capEff = [
+      process.execPath,
+      '-e',
+      `process.stdout.write(/CapEff:\\s*(\\w+)/.exec(require('fs').readFileSync('/proc/self/status','utf8'))[1])`,
+    ];
+    const inside = await run(buildSandbox(capEff, policy, sandbox));
+    expect(inside.stdout).toBe('0000000000000000');
+    if (unshare) {
+      const nested = await run(buildSandbox([unshare, '--user', 'true'], policy, sandbox));
+      expect(nested.code).not.toBe(0);
+      expect(nested.stderr).toMatch(/unshare/);
+    }
+    // The same checks without a sandbox, so this test can tell the difference (as root here).
+    if (process.getuid?.() === 0) {
+      const none = { kind: 'none' } as const;
+      expect((await run(buildSandbox(capEff, policy, none))).stdout).not.toBe('0000000000000000');
+      if (unshare)
+        expect((await run(buildSandbox([unshare, '--user', 'true'], policy, none))).code).toBe(0);
+    }
+  });
+
+  it('passes exactly the allowlist and the server env (plus PWD, set by bubblewrap), off the command line', async () => {
+    const { root, home, policy } = setup();
+    const printEnv = [process.execPath, '-e', 'process.stdout.write(JSON.stringify(process.env))'];
+    const cmd = buildSandbox(
+      printEnv,
+      {
+        ...policy,
+        baseEnv: {
+          PATH: '/usr/local/bin:/usr/bin:/bin',
+          HOME: home,
+          LANG: 'C.UTF-8',
+          SHELL: '() { :; }; echo exported-function',
+          AWS_SECRET_ACCESS_KEY: 'do-not-leak',
+          NODE_OPTIONS: '--require /tmp/evil.js',
+          LD_PRELOAD: '/tmp/evil.so',
+        },
+        env: { SERVER_SETTING: 'on', LANG: 'en_GB.UTF-8', GITHUB_TOKEN: 'ghp_example' },
+      },
+      sandbox,
+    );
+    // The token reaches the server through the environment, never the command line.
+    expect(cmd.args.join('\0')).not.toContain('ghp_example');
+    const result = await run(cmd);
+    expect(JSON.parse(result.stdout)).toEqual({
+      PATH: '/usr/local/bin:/usr/bin:/bin',
+      HOME: home,
+      LANG: 'en_GB.UTF-8',
+      SERVER_SETTING: 'on',
+      GITHUB_TOKEN: 'ghp_example',
+      PWD: root,
+    });
+  });
+
+  it('points TMPDIR at the private /tmp when the host folder it names is not there', async () => {
+    const { policy } = setup();
+    const result = await run(
+      buildSandbox(
+        [
+          process.execPath,
+          '-e',
+          `const f = require('os').tmpdir() + '/t'; require('fs').writeFileSync(f, 'x'); process.stdout.write(process.env.TMPDIR)`,
+        ],
+        {
+          ...policy,
+          baseEnv: {
+            ...policy.baseEnv,
+            TMPDIR: os.tmpdir() === '/tmp' ? '/tmp/garuda-user-tmp' : os.tmpdir(),
+          },
+        },
+        sandbox,
+      ),
+    );
+    expect(result.stdout).toBe('/tmp');
+  });
+
+  it('stops the server when the bubblewrap process is killed (--die-with-parent)', async () => {
+    const { policy } = setup();
+    const marker = `garuda-die-with-parent-${process.pid}-${Date.now()}`;
+    const cmd = buildSandbox(
+      [process.execPath, '-e', 'setInterval(() => {}, 1000)', marker],
+      policy,
+      sandbox,
+    );
+    const child = spawn(cmd.command, cmd.args, { env: cmd.env, cwd: cmd.cwd, stdio: 'ignore' });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    // The node payload itself (bwrap's own command line also holds the marker, after `--`).
+    const payload = (): number[] => processesWith(marker, `${process.execPath}\0-e\0`);
+    try {
+      await waitUntil(() => payload().length === 1, 5_000, 'the payload to start');
+      child.kill('SIGKILL');
+      await exited;
+      await waitUntil(() => payload().length === 0, 5_000, 'the payload to stop');
+      expect(payload()).toEqual([]);
+    } finally {
+      for (const pid of processesWith(marker)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }
+    }
+  });
+
+  it('refuses a project whose .git/hooks is a symbolic link (the link could be replaced)', () => {
+    const { root, policy } = setup();
+    mkdirSync(path.join(root, '.git'));
+    mkdirSync(path.join(root, 'hooks-elsewhere'));
+    symlinkSync(path.join(root, 'hooks-elsewhere'), path.join(root, '.git', 'hooks'));
+    writeFileSync(path.join(root, '.git', 'config'), '');
+    expect(() => buildSandbox(fsProbeArgv([]), policy, sandbox)).toThrow(/symbolic link/);
+  });
+});

@@ -1,0 +1,73 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { JsonLineReader } from './json-line-reader.js';
+
+function collect(max: number) {
+  const lines: string[] = [];
+  const oversized: { excerpt: string; bytes: number }[] = [];
+  const reader = new JsonLineReader(max, {
+    onLine: (line) => lines.push(line),
+    onOversized: (excerpt, bytes) => oversized.push({ excerpt, bytes }),
+  });
+  return { reader, lines, oversized };
+}
+
+describe('JsonLineReader', () => {
+  it('splits on newlines across chunk edges, strips CR, keeps a last line without newline', () => {
+    const { reader, lines } = collect(100);
+    for (const part of ['{"a"', ':1}\r\n{"b":', '2}\n\n', 'tail']) reader.push(Buffer.from(part));
+    reader.end();
+    expect(lines).toEqual(['{"a":1}', '{"b":2}', '', 'tail']);
+  });
+
+  it('keeps multi-byte characters split between chunks intact', () => {
+    const { reader, lines } = collect(100);
+    const bytes = Buffer.from('"日本😀"\n');
+    reader.push(bytes.subarray(0, 3));
+    reader.push(bytes.subarray(3, 8));
+    reader.push(bytes.subarray(8));
+    expect(lines).toEqual(['"日本😀"']);
+  });
+
+  it('reports an oversized line once, skips it, and goes on reading', () => {
+    const { reader, lines, oversized } = collect(10);
+    reader.push(Buffer.from('short\n' + 'x'.repeat(25)));
+    reader.push(Buffer.from('y'.repeat(25) + '\nafter\n'));
+    expect(lines).toEqual(['short', 'after']);
+    expect(oversized).toHaveLength(1);
+    expect(oversized[0]!.bytes).toBe(50);
+    expect(oversized[0]!.excerpt.startsWith('xxxx')).toBe(true);
+  });
+
+  it('a line of exactly the cap passes; one byte more does not', () => {
+    const { reader, lines, oversized } = collect(8);
+    reader.push(Buffer.from('12345678\n123456789\n'));
+    expect(lines).toEqual(['12345678']);
+    expect(oversized).toHaveLength(1);
+  });
+
+  it('property: any chunking gives the same lines as splitting the whole', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ maxLength: 12 }), { maxLength: 10 }),
+        fc.array(fc.nat(40), { maxLength: 8 }),
+        (parts, cuts) => {
+          const text = parts.join('\n');
+          const whole = Buffer.from(text);
+          const { reader, lines } = collect(1_000);
+          let at = 0;
+          for (const cut of [...cuts].sort((a, b) => a - b)) {
+            const end = Math.min(cut, whole.length);
+            if (end > at) reader.push(whole.subarray(at, end));
+            at = Math.max(at, end);
+          }
+          reader.push(whole.subarray(at));
+          reader.end();
+          const expected = text.split('\n').map((l) => l.replace(/\r$/, ''));
+          if (text === '' || text.endsWith('\n')) expected.pop();
+          return JSON.stringify(lines) === JSON.stringify(expected);
+        },
+      ),
+    );
+  });
+});

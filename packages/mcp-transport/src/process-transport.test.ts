@@ -1,0 +1,217 @@
+import { fixtureCommand, isProcessAlive, waitFor } from '@garuda/test-utils';
+import { Client } from '@modelcontextprotocol/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  BadMessageError,
+  CommandNotFoundError,
+  MessageTooLargeError,
+  ProcessExitedError,
+  TransportClosedError,
+  TransportError,
+} from './errors.js';
+import { ProcessTransport, type ProcessTransportOptions } from './process-transport.js';
+
+const PATH = '/usr/local/bin:/usr/bin:/bin';
+const open: { client?: Client; transport: ProcessTransport }[] = [];
+
+afterEach(async () => {
+  for (const { client, transport } of open.splice(0)) {
+    await (client ? client.close() : transport.close()).catch(() => {});
+  }
+});
+
+function fixture(
+  mode: Parameters<typeof fixtureCommand>[0],
+  extra: Partial<ProcessTransportOptions> = {},
+) {
+  const { command, args } = fixtureCommand(mode);
+  const transport = new ProcessTransport({ command, args, env: { PATH }, ...extra });
+  const errors: Error[] = [];
+  let closes = 0;
+  const entry: { client?: Client; transport: ProcessTransport } = { transport };
+  open.push(entry);
+  const connect = async (timeout = 20_000) => {
+    const client = new Client(
+      { name: 'garuda-test', version: '0.0.0' },
+      { versionNegotiation: { mode: 'auto' } },
+    );
+    entry.client = client;
+    // Installed after connect wires the transport, so they see what the transport reports.
+    await client.connect(transport, { timeout });
+    const sdkError = transport.onerror;
+    transport.onerror = (e) => {
+      errors.push(e);
+      sdkError?.(e);
+    };
+    const sdkClose = transport.onclose;
+    transport.onclose = () => {
+      closes++;
+      sdkClose?.();
+    };
+    return client;
+  };
+  return { transport, errors, closes: () => closes, connect };
+}
+
+function textOf(result: unknown): string {
+  const content = (result as { content: { type: string; text?: string }[] }).content;
+  return content.map((c) => c.text ?? '').join('');
+}
+
+describe('ProcessTransport', () => {
+  it('connects with version negotiation, lists and calls tools, and exposes pid and stderr', async () => {
+    const { transport, connect } = fixture('normal');
+    expect((transport as { sessionId?: string }).sessionId).toBeUndefined();
+    const client = await connect();
+    expect(typeof transport.pid).toBe('number');
+    expect(transport.stderr).not.toBeNull();
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain('echo');
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'hi there' } }))).toBe(
+      'hi there',
+    );
+  });
+
+  it('passes only the environment it was given', async () => {
+    const { connect } = fixture('normal', { env: { PATH, ONLY_THIS: 'yes' } });
+    const client = await connect();
+    const result = JSON.parse(
+      textOf(await client.callTool({ name: 'env', arguments: { names: ['ONLY_THIS'] } })),
+    );
+    expect(JSON.stringify(result)).toContain('ONLY_THIS');
+    expect(JSON.stringify(result)).not.toContain('HOME');
+  });
+
+  it('a missing command is a clear error', async () => {
+    const transport = new ProcessTransport({ command: 'garuda-no-such-server', env: { PATH } });
+    const error = await transport.start().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(CommandNotFoundError);
+    expect(TransportError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain('command not found: "garuda-no-such-server"');
+  });
+
+  it('reports noise on stdout without losing the connection, and keeps a bounded stderr tail', async () => {
+    const { transport, errors, connect } = fixture('noisy');
+    const client = await connect();
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'still here' } }))).toBe(
+      'still here',
+    );
+    await waitFor(() => errors.some((e) => e instanceof BadMessageError), { timeoutMs: 5_000 });
+    const tail = transport.stderrTail();
+    expect(tail.length).toBeGreaterThan(0);
+    expect(tail.length).toBeLessThanOrEqual(40);
+    for (const line of tail) expect(line.length).toBeLessThanOrEqual(1_002);
+  });
+
+  it('reports an oversized message, skips it, and keeps reading', async () => {
+    const { errors, connect } = fixture('huge');
+    const client = await connect();
+    expect(textOf(await client.callTool({ name: 'big_ok', arguments: {} })).length).toBeGreaterThan(
+      3_000_000,
+    );
+    await expect(
+      client.callTool({ name: 'huge', arguments: { mb: 5 } }, { timeout: 3_000 }),
+    ).rejects.toThrow();
+    const tooLarge = errors.find((e) => e instanceof MessageTooLargeError) as
+      MessageTooLargeError | undefined;
+    expect(tooLarge).toBeDefined();
+    expect(tooLarge!.message).toMatch(/larger than 4 MiB/);
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'after' } }))).toBe(
+      'after',
+    );
+  });
+
+  it('a crash during a call closes once, with the exit code and the stderr tail', async () => {
+    const { transport, errors, closes, connect } = fixture('crash');
+    const client = await connect();
+    await expect(client.callTool({ name: 'crash', arguments: {} })).rejects.toThrow();
+    await waitFor(() => closes() === 1, { timeoutMs: 5_000 });
+    expect(transport.exit).toMatchObject({ code: 3, requested: false });
+    const exited = errors.find((e) => e instanceof ProcessExitedError) as
+      ProcessExitedError | undefined;
+    expect(exited?.exitCode).toBe(3);
+    expect(exited?.message).toContain('exited with code 3');
+    await transport.close();
+    expect(closes()).toBe(1);
+    await expect(transport.send({ jsonrpc: '2.0', method: 'ping', id: 99 })).rejects.toBeInstanceOf(
+      TransportClosedError,
+    );
+  });
+
+  it('a server that stops by itself is reported with its exit code', async () => {
+    const { transport, closes, connect } = fixture('crash');
+    const client = await connect();
+    await client.callTool({ name: 'exit_later', arguments: { ms: 100 } });
+    await waitFor(() => closes() === 1, { timeoutMs: 5_000 });
+    expect(transport.exit).toMatchObject({ code: 4, requested: false });
+  });
+
+  it('close() stops a server that ignores stdin and SIGTERM, and its children', async () => {
+    const { transport, closes, connect } = fixture('stubborn', { closeGraceMs: 300 });
+    const client = await connect();
+    const { pid: childPid } = JSON.parse(
+      textOf(await client.callTool({ name: 'spawn_child', arguments: { ms: 60_000 } })),
+    );
+    const pid = transport.pid!;
+    expect(isProcessAlive(pid)).toBe(true);
+    expect(isProcessAlive(childPid)).toBe(true);
+    const started = Date.now();
+    await transport.close();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+    expect(transport.exit).toMatchObject({ signal: 'SIGKILL', requested: true });
+    await waitFor(() => !isProcessAlive(pid) && !isProcessAlive(childPid), { timeoutMs: 5_000 });
+    expect(closes()).toBe(1);
+  });
+
+  it('close() of a well-behaved server ends it through stdin, with no signal', async () => {
+    const { transport, connect } = fixture('normal');
+    await connect();
+    const pid = transport.pid!;
+    await transport.close();
+    expect(transport.exit?.requested).toBe(true);
+    expect(isProcessAlive(pid)).toBe(false);
+  });
+
+  it('a server that never answers fails the connect, and close() still stops it', async () => {
+    const { transport, connect } = fixture('hang', { closeGraceMs: 300 });
+    await expect(connect(1_500)).rejects.toThrow();
+    const pid = transport.pid!;
+    await transport.close();
+    await waitFor(() => !isProcessAlive(pid), { timeoutMs: 5_000 });
+  });
+
+  it('honours back-pressure: a send waits while the server does not read, and fails when it goes', async () => {
+    const transport = new ProcessTransport({
+      command: process.execPath,
+      args: ['-e', 'setTimeout(() => {}, 1500)'],
+      env: { PATH },
+    });
+    open.push({ transport });
+    await transport.start();
+    const big = {
+      jsonrpc: '2.0' as const,
+      method: 'notifications/x',
+      params: { pad: 'x'.repeat(1 << 20) },
+    };
+    let pending: Promise<void> | undefined;
+    for (let i = 0; i < 64 && !pending; i++) {
+      const p = transport.send(big);
+      const settled = await Promise.race([
+        p.then(() => true),
+        new Promise((r) => setTimeout(() => r(false), 100)),
+      ]);
+      if (!settled) pending = p;
+    }
+    expect(pending).toBeDefined();
+    await expect(pending).rejects.toBeInstanceOf(TransportClosedError);
+  });
+
+  it('cannot be started twice', async () => {
+    const { transport, connect } = fixture('normal');
+    await connect();
+    await expect(transport.start()).rejects.toBeInstanceOf(TransportClosedError);
+  });
+});

@@ -1,0 +1,195 @@
+import { realpathSync, statSync, type Stats } from 'node:fs';
+import path from 'node:path';
+import { InvalidPolicyError, quote } from './errors.js';
+
+/**
+ * What a sandboxed server may do. Paths are absolute paths on this machine; the caller passes
+ * everything (this package reads no environment variables and no home folder by itself).
+ *
+ * @example
+ * ```ts
+ * const policy: SandboxPolicy = {
+ *   root: '/home/ada/project',
+ *   writePaths: [],
+ *   network: false,
+ *   env: { GITHUB_TOKEN: token },
+ *   baseEnv: process.env,
+ *   home: os.homedir(),
+ *   garudaHome: path.join(os.homedir(), '.garuda'),
+ *   tempDirs: [],
+ * };
+ * ```
+ */
+export interface SandboxPolicy {
+  /** The project folder: writable (except `.garuda` and git's hooks and config), and the default working folder. Must exist. */
+  readonly root: string;
+  /** More files or folders the server may write (the config's `writePaths`). Each must exist. */
+  readonly writePaths?: readonly string[];
+  /** `true` gives the server the host's whole network (default `false`: no network at all). */
+  readonly network?: boolean;
+  /** The server's own environment variables, already expanded; they win over `baseEnv`. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** The caller's environment (e.g. `process.env`): only the allowlist is taken from it. */
+  readonly baseEnv: Readonly<Record<string, string | undefined>>;
+  /** The user's home folder; the usual credential files under it are hidden. */
+  readonly home: string;
+  /** Garuda's own folder (e.g. `~/.garuda`, with tokens and trust): hidden. */
+  readonly garudaHome: string;
+  /**
+   * Temp folders the server gets fresh and private, besides `/tmp` (Linux: an empty in-memory
+   * folder each; macOS: writable, but shared with this machine). Each must exist.
+   */
+  readonly tempDirs?: readonly string[];
+  /** The server's working folder (default `root`). Must exist and be visible inside. */
+  readonly cwd?: string;
+  /** The platform the server runs on (default `process.platform`). */
+  readonly platform?: NodeJS.Platform;
+}
+
+/** A policy after validation: real paths (symbolic links resolved), defaults filled in. @internal */
+export interface ResolvedPolicy {
+  readonly root: string;
+  /** Real paths of `writePaths`, without duplicates and without `root`. */
+  readonly writePaths: readonly { readonly path: string; readonly isDirectory: boolean }[];
+  readonly network: boolean;
+  readonly env: Readonly<Record<string, string>>;
+  readonly baseEnv: Readonly<Record<string, string | undefined>>;
+  readonly home: string;
+  readonly garudaHome: string;
+  /** Real paths of `tempDirs`, without duplicates. */
+  readonly tempDirs: readonly string[];
+  readonly cwd: string;
+  readonly platform: NodeJS.Platform;
+}
+
+/** Checks that `value` is a usable absolute path and returns it normalised. @internal */
+export function checkAbsolutePath(field: string, value: unknown): string {
+  if (typeof value !== 'string' || value === '') {
+    throw new InvalidPolicyError(field, 'must be a non-empty string (an absolute path).');
+  }
+  if (value.includes('\0')) {
+    throw new InvalidPolicyError(field, 'contains a NUL character, which no path can hold.');
+  }
+  if (!path.isAbsolute(value)) {
+    throw new InvalidPolicyError(field, `must be an absolute path, not ${quote(value)}.`);
+  }
+  return path.resolve(value);
+}
+
+function statOrThrow(field: string, file: string): Stats {
+  try {
+    return statSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const what =
+      code === 'ENOENT' || code === 'ENOTDIR'
+        ? 'does not exist'
+        : `cannot be read (${code ?? 'unknown error'})`;
+    throw new InvalidPolicyError(field, `${quote(file)} ${what}: create it or fix the path.`, {
+      cause: error,
+    });
+  }
+}
+
+function realPath(field: string, file: string): string {
+  try {
+    return realpathSync.native(file);
+  } catch (error) {
+    throw new InvalidPolicyError(field, `${quote(file)} cannot be resolved.`, { cause: error });
+  }
+}
+
+function existingDirectory(field: string, value: unknown): string {
+  const file = checkAbsolutePath(field, value);
+  if (!statOrThrow(field, file).isDirectory()) {
+    throw new InvalidPolicyError(field, `${quote(file)} is not a folder.`);
+  }
+  return realPath(field, file);
+}
+
+function pathList(field: string, value: unknown): readonly unknown[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value))
+    throw new InvalidPolicyError(field, 'must be an array of absolute paths.');
+  return value;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Validates a {@link SandboxPolicy} and resolves every path to its real path, so that mounts and
+ * profile rules name the folders the kernel will actually see (bubblewrap cannot mount onto a
+ * path that goes through a symbolic link, and Seatbelt matches resolved paths). @internal
+ *
+ * @param policy - The policy as the caller wrote it.
+ * @returns The resolved policy.
+ * @throws {@link InvalidPolicyError} for any unusable field.
+ */
+export function resolvePolicy(policy: SandboxPolicy): ResolvedPolicy {
+  if (!isRecord(policy)) throw new InvalidPolicyError('policy', 'must be an object.');
+  const platform = policy.platform ?? process.platform;
+  if (typeof platform !== 'string' || (platform as string) === '') {
+    throw new InvalidPolicyError('platform', 'must be a platform name such as "linux".');
+  }
+
+  const root = existingDirectory('root', policy.root);
+  if (root === path.parse(root).root) {
+    throw new InvalidPolicyError(
+      'root',
+      'must not be the file system root: that would make every file writable. Use the project folder.',
+    );
+  }
+
+  const writePaths: { path: string; isDirectory: boolean }[] = [];
+  const seen = new Set<string>([root]);
+  pathList('writePaths', policy.writePaths).forEach((entry, index) => {
+    const field = `writePaths[${index}]`;
+    const file = checkAbsolutePath(field, entry);
+    const stats = statOrThrow(field, file);
+    const real = realPath(field, file);
+    if (real === path.parse(real).root) {
+      throw new InvalidPolicyError(field, 'must not be the file system root.');
+    }
+    if (seen.has(real)) return;
+    seen.add(real);
+    writePaths.push({ path: real, isDirectory: stats.isDirectory() });
+  });
+
+  const tempDirs: string[] = [];
+  pathList('tempDirs', policy.tempDirs).forEach((entry, index) => {
+    const real = existingDirectory(`tempDirs[${index}]`, entry);
+    if (real === path.parse(real).root) {
+      throw new InvalidPolicyError(`tempDirs[${index}]`, 'must not be the file system root.');
+    }
+    if (!tempDirs.includes(real)) tempDirs.push(real);
+  });
+
+  if (policy.network !== undefined && typeof policy.network !== 'boolean') {
+    throw new InvalidPolicyError('network', 'must be true or false.');
+  }
+  if (!isRecord(policy.baseEnv)) {
+    throw new InvalidPolicyError('baseEnv', "must be an object (the caller's environment).");
+  }
+  if (policy.env !== undefined && !isRecord(policy.env)) {
+    throw new InvalidPolicyError('env', 'must be an object of strings.');
+  }
+
+  const home = checkAbsolutePath('home', policy.home);
+  const garudaHome = checkAbsolutePath('garudaHome', policy.garudaHome);
+  const cwd = policy.cwd === undefined ? root : existingDirectory('cwd', policy.cwd);
+
+  return {
+    root,
+    writePaths,
+    network: policy.network === true,
+    env: (policy.env ?? {}) as Record<string, string>,
+    baseEnv: policy.baseEnv,
+    home,
+    garudaHome,
+    tempDirs,
+    cwd,
+    platform,
+  };
+}

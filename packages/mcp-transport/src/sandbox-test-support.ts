@@ -1,0 +1,173 @@
+// Test helpers for the sandbox tests (not part of the package: index.ts does not export them,
+// so tsup leaves them out). Real processes, real folders, cleaned up by the tests.
+import { spawn } from 'node:child_process';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import type { SandboxedCommand } from './build-sandbox.js';
+
+/** How a process ended. */
+export interface RunResult {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Folders for tests. Under `/var/tmp` by default: the sandbox replaces `/tmp` with an empty
+ * folder, so a "hidden" file under `/tmp` would be invisible inside for the wrong reason and the
+ * test could not fail.
+ */
+export class TempDirs {
+  readonly #dirs: string[] = [];
+
+  make(prefix: string, base = '/var/tmp'): string {
+    const dir = mkdtempSync(path.join(base, `garuda-sbx-${prefix}-`));
+    this.#dirs.push(dir);
+    return dir;
+  }
+
+  cleanup(): void {
+    for (const dir of this.#dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Writes a file, creating its folders. */
+export function put(file: string, content = ''): string {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, content);
+  return file;
+}
+
+/** A `#!/bin/sh` script, executable. */
+export function script(file: string, body: string): string {
+  put(file, `#!/bin/sh\n${body}\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+/** Folder entries, or the error code. */
+export function list(dir: string): string[] | string {
+  try {
+    return readdirSync(dir).sort();
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? 'error';
+  }
+}
+
+/** File content, or the error code. */
+export function read(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    return `!${(error as NodeJS.ErrnoException).code ?? 'error'}`;
+  }
+}
+
+/** Runs what buildSandbox returned (no shell), killing it after `timeoutMs`. */
+export function run(cmd: SandboxedCommand, timeoutMs = 10_000): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd.command, cmd.args, {
+      env: cmd.env,
+      cwd: cmd.cwd,
+      shell: false,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+/** One file system operation for {@link FS_PROBE}. */
+export type FsOp =
+  | { readonly op: 'write' | 'append'; readonly path: string; readonly data?: string }
+  | { readonly op: 'read' | 'readdir' | 'mkdir' | 'rm' | 'rmdir'; readonly path: string }
+  | { readonly op: 'rename'; readonly path: string; readonly to: string };
+
+/**
+ * A node one-liner that performs the operations given as JSON in argv[1] and prints one JSON
+ * array of results: `ok`, `ok:<content or entries>`, or the error code.
+ */
+export const FS_PROBE = `
+const fs = require('node:fs');
+const out = [];
+for (const o of JSON.parse(process.argv[1])) {
+  try {
+    if (o.op === 'write') fs.writeFileSync(o.path, o.data ?? 'x');
+    else if (o.op === 'append') fs.appendFileSync(o.path, o.data ?? 'x');
+    else if (o.op === 'read') { out.push('ok:' + fs.readFileSync(o.path, 'utf8')); continue; }
+    else if (o.op === 'readdir') { out.push('ok:' + fs.readdirSync(o.path).sort().join(',')); continue; }
+    else if (o.op === 'mkdir') fs.mkdirSync(o.path);
+    else if (o.op === 'rm') fs.rmSync(o.path, { recursive: true });
+    else if (o.op === 'rmdir') fs.rmdirSync(o.path);
+    else if (o.op === 'rename') fs.renameSync(o.path, o.to);
+    out.push('ok');
+  } catch (e) { out.push(e.code || String(e)); }
+}
+process.stdout.write(JSON.stringify(out));
+`;
+
+/** argv for {@link FS_PROBE}. */
+export function fsProbeArgv(ops: readonly FsOp[]): string[] {
+  return [process.execPath, '-e', FS_PROBE, JSON.stringify(ops)];
+}
+
+/** Parses {@link FS_PROBE}'s output, failing loudly with stderr when there is none. */
+export function fsResults(result: RunResult): string[] {
+  if (result.stdout === '') {
+    throw new Error(
+      `no output (exit ${String(result.code)}, ${String(result.signal)}): ${result.stderr}`,
+    );
+  }
+  return JSON.parse(result.stdout) as string[];
+}
+
+/**
+ * Processes on this machine whose command line contains `marker` and, when given, starts with
+ * `prefix` (NUL-separated arguments). Scans /proc.
+ */
+export function processesWith(marker: string, prefix = ''): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmdline.startsWith(prefix) && cmdline.includes(marker)) found.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return found;
+}
+
+/** Waits until `check` is true, or fails after `timeoutMs`. */
+export async function waitUntil(
+  check: () => boolean,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

@@ -1,0 +1,227 @@
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildSandbox } from './build-sandbox.js';
+import type { SandboxInfo } from './detect-sandbox.js';
+import { InvalidPolicyError } from './errors.js';
+import type { SandboxPolicy } from './sandbox-policy.js';
+import { TempDirs, put } from './sandbox-test-support.js';
+import { SBPL_MAX_LITERAL_BYTES, sbplString } from './seatbelt-profile.js';
+
+// The macOS profile cannot run on our Linux machines: these tests check its text. The policy's
+// paths are real folders here (buildSandbox checks they exist), with platform: 'darwin'.
+const SEATBELT: SandboxInfo = { kind: 'seatbelt', command: '/usr/bin/sandbox-exec' };
+
+const temp = new TempDirs();
+afterAll(() => temp.cleanup());
+
+function setup(name = 'project'): { root: string; home: string; policy: SandboxPolicy } {
+  const dir = temp.make('sbpl');
+  const root = path.join(dir, name);
+  const home = path.join(dir, 'home');
+  mkdirSync(root);
+  mkdirSync(home);
+  return {
+    root,
+    home,
+    policy: {
+      root,
+      home,
+      garudaHome: path.join(home, '.garuda'),
+      baseEnv: { PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`, HOME: home },
+      platform: 'darwin',
+    },
+  };
+}
+
+/** Reads back an SBPL string literal that starts at `text[start]` (a `"`). */
+function unquote(text: string, start: number): string {
+  let out = '';
+  for (let i = start + 1; i < text.length; i += 1) {
+    const ch = text[i];
+    if (ch === '\\') {
+      out += text[i + 1];
+      i += 1;
+    } else if (ch === '"') {
+      return out;
+    } else {
+      out += ch;
+    }
+  }
+  throw new Error('unterminated string');
+}
+
+/** The profile and the rest of the sandbox-exec arguments. */
+function profileOf(argv: string[], policy: SandboxPolicy): { profile: string; args: string[] } {
+  const { command, args } = buildSandbox(argv, policy, SEATBELT);
+  expect(command).toBe('/usr/bin/sandbox-exec');
+  expect(args[0]).toBe('-p');
+  return { profile: args[1] as string, args };
+}
+
+describe('the Seatbelt profile', () => {
+  it('denies by default, then allows reads, and writes only to the root, write paths and temp folders', () => {
+    const { root, policy } = setup();
+    const extra = temp.make('extra');
+    const file = put(path.join(temp.make('files'), 'out.log'), '');
+    const scratch = temp.make('scratch');
+    const { profile, args } = profileOf([process.execPath, 'server.js'], {
+      ...policy,
+      writePaths: [extra, file],
+      tempDirs: [scratch],
+    });
+    expect(profile.startsWith('(version 1)\n(deny default)\n')).toBe(true);
+    expect(profile).toContain('(allow process-exec)');
+    expect(profile).toContain('(allow process-fork)');
+    expect(profile).toMatch(/^\(allow file-read\*\)$/m);
+    const writes = /\(allow file-write\*\n([^)]*\)\n?)+/.exec(profile)?.[0] ?? '';
+    expect(writes).toContain(`(subpath "${root}")`);
+    expect(writes).toContain(`(subpath "${extra}")`);
+    expect(writes).toContain(`(literal "${file}")`);
+    expect(writes).toContain('(subpath "/private/tmp")');
+    expect(writes).toContain(`(subpath "${scratch}")`);
+    expect(profile).not.toMatch(/\(allow file-write\*\)/); // no blanket write
+    expect(args.slice(2)).toEqual(['--', process.execPath, 'server.js']);
+  });
+
+  it('allows network (IP and the DNS resolver socket) only with network: true', () => {
+    const { policy } = setup();
+    const off = profileOf([process.execPath], policy).profile;
+    expect(off).not.toMatch(
+      /network-outbound|network-inbound|network-bind|system-socket|mDNSResponder/,
+    );
+    const on = profileOf([process.execPath], { ...policy, network: true }).profile;
+    expect(on).toContain('(allow network-outbound (remote ip))');
+    expect(on).toContain('(allow network-inbound (local ip))');
+    expect(on).toContain('(remote unix-socket (path-literal "/private/var/run/mDNSResponder"))');
+    // No blanket rule that would open every Unix socket (ssh-agent, Docker…).
+    expect(on).not.toMatch(/\(allow network\*\)|\(allow network-outbound\)/);
+  });
+
+  it('denies writes to .garuda, .git, hooks and config after the allow, even when they do not exist, without creating them', () => {
+    const { root, policy } = setup();
+    mkdirSync(path.join(root, '.git'));
+    const { profile } = profileOf([process.execPath], policy);
+    const allow = profile.indexOf('(allow file-write*');
+    const deny = profile.indexOf('(deny file-write*');
+    expect(allow).toBeGreaterThan(0);
+    expect(deny).toBeGreaterThan(allow);
+    const rule = profile.slice(deny);
+    expect(rule).toContain(`(subpath "${root}/.garuda")`);
+    expect(rule).toContain(`(literal "${root}/.git")`);
+    expect(rule).toContain(`(subpath "${root}/.git/hooks")`);
+    expect(rule).toContain(`(subpath "${root}/.git/config")`);
+    expect(existsSync(path.join(root, '.garuda'))).toBe(false);
+    expect(existsSync(path.join(root, '.git', 'hooks'))).toBe(false);
+  });
+
+  it('hides garudaHome and every credential path, existing or not, in the last rule', () => {
+    const { home, policy } = setup();
+    put(path.join(home, '.ssh', 'id_rsa'), 'key');
+    const { profile } = profileOf([process.execPath], { ...policy, root: home });
+    const hide = profile.lastIndexOf('(deny file-read* file-write*');
+    expect(hide).toBeGreaterThan(profile.indexOf('(deny file-write*'));
+    const rule = profile.slice(hide);
+    for (const name of [
+      '.garuda',
+      '.ssh',
+      '.aws',
+      '.gnupg',
+      '.config/gh',
+      '.netrc',
+      '.npmrc',
+      '.docker/config.json',
+      '.kube',
+      '.git-credentials',
+      '.pypirc',
+      '.config/gcloud',
+    ]) {
+      expect(rule).toContain(`(subpath "${path.join(home, name)}")`);
+    }
+    // Nothing comes after the hidden paths.
+    expect(rule.trimEnd().endsWith(')')).toBe(true);
+    expect(rule.slice(1)).not.toContain('(allow');
+  });
+
+  it('quotes a path with quotes and backslashes so it cannot end the rule', () => {
+    // A folder name that tries to close the string and add a rule of its own.
+    const { root, policy } = setup('we\\ird") (allow file-write* (subpath "x');
+    const { profile } = profileOf([process.execPath], policy);
+    const escaped = root.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+    expect(profile).toContain(`(subpath "${escaped}")`);
+    const start =
+      profile.indexOf('(subpath "', profile.indexOf('(allow file-write*')) + '(subpath '.length;
+    expect(unquote(profile, start)).toBe(root);
+    // Outside string literals, the profile holds no rule the name tried to add.
+    const outsideStrings = profile.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+    expect(outsideStrings).not.toContain('(allow file-write* (subpath');
+  });
+
+  it('refuses a path with a control character', () => {
+    const { policy } = setup('line\nbreak');
+    expect(() => profileOf([process.execPath], policy)).toThrow(InvalidPolicyError);
+    expect(() => profileOf([process.execPath], policy)).toThrow(/control character/);
+  });
+
+  it('passes a path longer than the string literal limit as a -D parameter', () => {
+    const { policy } = setup();
+    let deep = policy.root;
+    while (Buffer.byteLength(deep) <= SBPL_MAX_LITERAL_BYTES + 10)
+      deep = path.join(deep, 'd'.repeat(200));
+    mkdirSync(deep, { recursive: true });
+    const { profile, args } = profileOf([process.execPath], { ...policy, writePaths: [deep] });
+    expect(profile).toContain('(subpath (param "GARUDA_PATH_0"))');
+    expect(profile).not.toContain(deep);
+    const separator = args.indexOf('--');
+    expect(args.slice(2, separator)).toEqual(['-D', `GARUDA_PATH_0=${deep}`]);
+  });
+
+  it('resolves the command and refuses one inside a hidden folder', () => {
+    const { home, policy } = setup();
+    const { args } = profileOf(['node'], policy);
+    expect(args.at(-1)).toBe(process.execPath);
+    const hiddenTool = put(path.join(home, '.aws', 'bin', 'tool'), '#!/bin/sh\n');
+    chmodSync(hiddenTool, 0o755);
+    expect(() => buildSandbox([hiddenTool], policy, SEATBELT)).toThrow(
+      /not visible inside the sandbox/,
+    );
+  });
+
+  it('points TMPDIR at /private/tmp unless it is writable inside', () => {
+    const { root, policy } = setup();
+    const a = buildSandbox(
+      [process.execPath],
+      { ...policy, env: { TMPDIR: '/nonexistent/tmp' } },
+      SEATBELT,
+    );
+    expect(a.env.TMPDIR).toBe('/private/tmp');
+    const b = buildSandbox([process.execPath], { ...policy, env: { TMPDIR: root } }, SEATBELT);
+    expect(b.env.TMPDIR).toBe(root);
+  });
+});
+
+describe('sbplString', () => {
+  it('escapes backslashes and double quotes', () => {
+    expect(sbplString('a"b\\c', 'x')).toBe('"a\\"b\\\\c"');
+  });
+
+  it.each(['\n', '\r', '\t', '\0', '\x1b', '\x7f', '\u0085', '\ud800'])('refuses %j', (ch) => {
+    expect(() => sbplString(`/a${ch}b`, 'root')).toThrow(InvalidPolicyError);
+  });
+
+  it('reads back as the original, and never ends early, for any text without controls', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'grapheme', maxLength: 60 }).filter((s) => !/[\p{Cc}]/u.test(s)),
+        (text) => {
+          const literal = sbplString(text, 'x');
+          expect(unquote(literal, 0)).toBe(text);
+          // The only unescaped quotes are the two ends.
+          const body = literal.slice(1, -1).replace(/\\./g, '');
+          expect(body).not.toContain('"');
+        },
+      ),
+    );
+  });
+});

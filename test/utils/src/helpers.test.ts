@@ -1,0 +1,100 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import * as api from './index.js';
+import { isProcessAlive } from './process-alive.js';
+import { tempDir } from './temp-dir.js';
+import { waitFor } from './wait-for.js';
+
+describe('the public entry', () => {
+  it('exports the fixtures and helpers', () => {
+    for (const name of [
+      'FIXTURE_SERVER',
+      'FIXTURE_MODES',
+      'fixtureCommand',
+      'startHttpFixture',
+      'tempDir',
+      'waitFor',
+      'isProcessAlive',
+      'HOSTILE',
+      'NORMAL_TOOL_NAMES',
+    ]) {
+      expect(api, name).toHaveProperty(name);
+    }
+    expect(existsSync(api.FIXTURE_SERVER)).toBe(true);
+  });
+});
+
+describe('tempDir', () => {
+  it('creates an empty folder and removes it with its content', async () => {
+    const dir = await tempDir('garuda-helpers-');
+    expect(dir.path).toMatch(/garuda-helpers-/);
+    await writeFile(join(dir.path, 'f.txt'), 'x');
+    await dir.cleanup();
+    expect(existsSync(dir.path)).toBe(false);
+    await dir.cleanup(); // twice is fine
+  });
+});
+
+describe('waitFor', () => {
+  it('resolves with the first truthy value', async () => {
+    let n = 0;
+    const value = await waitFor(() => (++n >= 3 ? `after ${n}` : undefined), { intervalMs: 5 });
+    expect(value).toBe('after 3');
+  });
+
+  it('treats a throwing or rejecting predicate as "not yet"', async () => {
+    let n = 0;
+    await expect(
+      waitFor(
+        async () => {
+          if (++n < 3) throw new Error('not yet');
+          return true;
+        },
+        { intervalMs: 5 },
+      ),
+    ).resolves.toBe(true);
+  });
+
+  it('times out with the last error as the cause', async () => {
+    const error = await waitFor(
+      () => {
+        throw new Error('still failing');
+      },
+      { timeoutMs: 60, intervalMs: 10 },
+    ).catch((e: unknown) => e as Error);
+    expect(error.message).toBe('waitFor: timed out after 60 ms');
+    expect((error.cause as Error).message).toBe('still failing');
+  });
+
+  it('stops when its signal aborts', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('stop')), 30);
+    await expect(
+      waitFor(() => false, { timeoutMs: 5000, signal: controller.signal }),
+    ).rejects.toThrow('stop');
+  });
+});
+
+describe('isProcessAlive', () => {
+  it('is true for a running process and false once it has exited', async () => {
+    expect(isProcessAlive(process.pid)).toBe(true);
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 200)'], {
+      stdio: 'ignore',
+    });
+    const pid = child.pid!;
+    expect(isProcessAlive(pid)).toBe(true);
+    await new Promise((resolve) => child.once('exit', resolve));
+    await waitFor(() => !isProcessAlive(pid), { timeoutMs: 2000 });
+  });
+
+  it('is false for ids that cannot be a process', () => {
+    expect(isProcessAlive(undefined)).toBe(false);
+    expect(isProcessAlive(null)).toBe(false);
+    expect(isProcessAlive(0)).toBe(false);
+    expect(isProcessAlive(-1)).toBe(false);
+    expect(isProcessAlive(1.5)).toBe(false);
+  });
+});

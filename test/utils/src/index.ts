@@ -1,0 +1,36 @@
+/**
+ * Shared test doubles for Garuda's packages: fixture MCP servers (stdio and Streamable HTTP)
+ * and small helpers. Private, consumed from source by other workspaces' tests.
+ */
+export {
+  FIXTURE_MODES,
+  FIXTURE_SERVER,
+  NORMAL_TOOL_NAMES,
+  fixtureCommand,
+  type EscapeAttempt,
+  type EscapeReport,
+  type FixtureCommand,
+} from './fixture-server.js';
+export { startHttpFixture, type HttpFixture, type HttpFixtureOptions } from './http-fixture.js';
+export { tempDir, type TempDir } from './temp-dir.js';
+export { waitFor, type WaitForOptions } from './wait-for.js';
+export { isProcessAlive } from './process-alive.js';
+export {
+  CHANGED_DIFF,
+  CRASH_EXIT_CODE,
+  ESCAPE_ATTEMPTS,
+  EVIL_TOOL_NAME,
+  EXIT_LATER_CODE,
+  FIXTURE_SERVER_INFO,
+  HOSTILE,
+  HOSTILE_TEXT,
+  HTTP_MODES as HTTP_FIXTURE_MODES,
+  LONG_TOOL_NAMES,
+  MALFORMED_TOOL,
+  MANY_TOOL_COUNT,
+  SMUGGLED_INSTRUCTION,
+  toTagCharacters,
+  type EscapeAttemptName,
+  type HttpFixtureMode,
+  type StdioFixtureMode,
+} from '../fixtures/tools.mjs';
