@@ -159,6 +159,7 @@ function buildLinux(
   const ops = linuxMounts({
     writable: [policy.root, ...policy.writePaths.map((entry) => entry.path)],
     temps: [LINUX_TMP, ...policy.tempDirs.filter((dir) => dir !== LINUX_TMP)],
+    readable: policy.readPaths,
     protections: protectedPaths(policy),
     hidden: hiddenPaths(policy, { includeMissing: false, system: true }),
   });

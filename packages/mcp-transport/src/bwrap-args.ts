@@ -22,6 +22,8 @@ export interface LinuxPlan {
   readonly writable: readonly string[];
   /** `/tmp` first, then the policy's temp dirs: each an empty, private, writable folder. */
   readonly temps: readonly string[];
+  /** Folders bound read-only on top of the temp folders (they are readable anyway elsewhere). */
+  readonly readable?: readonly string[];
   readonly protections: readonly Protection[];
   readonly hidden: readonly HiddenPath[];
 }
@@ -84,9 +86,14 @@ export function linuxMounts(plan: LinuxPlan): MountOp[] {
   ];
   const base: MountOp[] = [
     ...plan.temps.map((dest): MountOp => ({ kind: 'tmpfs', dest, readOnly: false })),
+    // Only where a temp folder would hide them: elsewhere `/` is readable already.
+    ...(plan.readable ?? [])
+      .filter((dest) => plan.temps.some((temp) => isWithin(dest, temp)))
+      .map((dest): MountOp => ({ kind: 'ro-bind', source: dest, dest })),
     ...plan.writable.map((dest): MountOp => ({ kind: 'bind', source: dest, dest })),
   ];
-  // Array.prototype.sort is stable: at equal depth temp folders come first, binds win.
+  // Array.prototype.sort is stable: at equal depth temp folders come first, then read-only
+  // binds, and writable binds win.
   ops.push(...base.sort((a, b) => depth(a.dest) - depth(b.dest)));
 
   for (const protection of plan.protections) {

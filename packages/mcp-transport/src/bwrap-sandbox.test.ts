@@ -197,6 +197,24 @@ describe.skipIf(!available)('bubblewrap sandbox (real processes)', () => {
     }
   });
 
+  it('shows readPaths under /tmp read-only, and nothing else of the host /tmp', async () => {
+    const { policy, home } = setup();
+    const installed = temp.make('installed', os.tmpdir());
+    const tool = put(path.join(installed, 'server.js'), 'installed');
+    const secret = put(path.join(installed, '.ssh', 'id_rsa'), 'key');
+    const withRead = await probe({ ...policy, readPaths: [installed], home: installed }, [
+      { op: 'read', path: tool },
+      { op: 'write', path: path.join(installed, 'new.js') },
+      { op: 'read', path: secret },
+    ]);
+    expect(withRead[0]).toBe('ok:installed');
+    expect(['EROFS', 'EACCES']).toContain(withRead[1]);
+    expect(withRead[2]).toBe('ENOENT');
+    expect(existsSync(path.join(installed, 'new.js'))).toBe(false);
+    const without = await probe({ ...policy, home }, [{ op: 'read', path: tool }]);
+    expect(without).toEqual(['ENOENT']);
+  });
+
   it('hides garudaHome and credential files', async () => {
     const { home, policy } = setup();
     put(path.join(home, '.ssh', 'id_rsa'), 'PRIVATE KEY');

@@ -40,6 +40,13 @@ export interface SandboxPolicy {
    * folder each; macOS: writable, but shared with this machine). Each must exist.
    */
   readonly tempDirs?: readonly string[];
+  /**
+   * Folders the server may read although they lie under a temp folder the sandbox replaces
+   * (Linux: `/tmp` and `tempDirs` are fresh and empty inside), e.g. a server installed under
+   * `/tmp`. Bound read-only; hidden paths stay hidden. Everything else is readable anyway. Each
+   * must exist.
+   */
+  readonly readPaths?: readonly string[];
   /** The server's working folder (default `root`). Must exist and be visible inside. */
   readonly cwd?: string;
   /** The platform the server runs on (default `process.platform`). */
@@ -58,6 +65,8 @@ export interface ResolvedPolicy {
   readonly garudaHome: string;
   /** Real paths of `tempDirs`, without duplicates. */
   readonly tempDirs: readonly string[];
+  /** Real paths of `readPaths`, without duplicates. */
+  readonly readPaths: readonly string[];
   readonly cwd: string;
   readonly platform: NodeJS.Platform;
 }
@@ -166,6 +175,12 @@ export function resolvePolicy(policy: SandboxPolicy): ResolvedPolicy {
     if (!tempDirs.includes(real)) tempDirs.push(real);
   });
 
+  const readPaths: string[] = [];
+  pathList('readPaths', policy.readPaths).forEach((entry, index) => {
+    const real = existingDirectory(`readPaths[${index}]`, entry);
+    if (!readPaths.includes(real)) readPaths.push(real);
+  });
+
   if (policy.network !== undefined && typeof policy.network !== 'boolean') {
     throw new InvalidPolicyError('network', 'must be true or false.');
   }
@@ -189,6 +204,7 @@ export function resolvePolicy(policy: SandboxPolicy): ResolvedPolicy {
     home,
     garudaHome,
     tempDirs,
+    readPaths,
     cwd,
     platform,
   };

@@ -12,6 +12,7 @@ import { detectSandbox } from './detect-sandbox.js';
 import { ProcessTransport } from './process-transport.js';
 import { TempDirs } from './sandbox-test-support.js';
 
+const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 const sandbox = await detectSandbox({ searchPath: process.env.PATH });
 if (sandbox.kind !== 'bwrap') {
   console.warn(
@@ -48,9 +49,7 @@ describe.skipIf(sandbox.kind !== 'bwrap')(
       port = (listener.address() as { port: number }).port;
     }
 
-    async function escape(
-      network: boolean,
-    ): Promise<{
+    async function escape(network: boolean): Promise<{
       report: EscapeReport;
       root: string;
       outside: string;
