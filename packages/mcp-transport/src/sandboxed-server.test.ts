@@ -86,6 +86,8 @@ describe.skipIf(sandbox.kind !== 'bwrap')(
           network,
           env: {},
           baseEnv: { PATH: process.env.PATH, HOME: home },
+          // The fixture and its node_modules live in this checkout, which may be under /tmp.
+          readPaths: [REPO_ROOT],
         },
         sandbox,
       );
