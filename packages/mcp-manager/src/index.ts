@@ -1,2 +1,41 @@
-// Public entry of @garuda/mcp-manager. Empty until its issue lands; see README.md.
-export {};
+// Public entry of @garuda/mcp-manager: named re-exports only; anything not listed is internal.
+export { McpManager } from './mcp-manager.js';
+export type { CallOptions, StartOptions } from './mcp-manager.js';
+export { DEFAULT_START_TIMEOUT_MS } from './options.js';
+export type { McpManagerOptions } from './options.js';
+export { TOOL_NAME_PATTERN, toolName } from './tool-name.js';
+export {
+  AlreadyStartedError,
+  CallCancelledError,
+  CallDeclinedError,
+  CallFailedError,
+  CallTimeoutError,
+  InvalidArgumentsError,
+  InvalidOptionsError,
+  ManagerClosedError,
+  McpManagerError,
+  McpManagerErrorCode,
+  NotStartedError,
+  ResultTooLargeError,
+  ServerNotConnectedError,
+  ServerStoppedError,
+  StartCancelledError,
+  UnknownServerError,
+  UnknownToolError,
+} from './errors.js';
+export type {
+  CallPreview,
+  CallResult,
+  ConsentAnswer,
+  ConsentRequest,
+  ManagerLogger,
+  McpTool,
+  Prompter,
+  ServerSource,
+  ServerState,
+  SignInRequest,
+  StatusRow,
+  ToolChangeSummary,
+  ToolSummary,
+  ValueSource,
+} from './types.js';

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { QuestionQueue, linkSignals, raceAbort, within } from './abort.js';
+
+describe('QuestionQueue', () => {
+  it('asks one question at a time, in order', async () => {
+    const queue = new QuestionQueue();
+    const log: string[] = [];
+    let open = 0;
+    const ask = (name: string, ms: number) =>
+      queue.ask(async () => {
+        open += 1;
+        expect(open).toBe(1);
+        log.push(`start ${name}`);
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        log.push(`end ${name}`);
+        open -= 1;
+        return name;
+      }, undefined);
+    expect(await Promise.all([ask('a', 30), ask('b', 5), ask('c', 1)])).toEqual(['a', 'b', 'c']);
+    expect(log).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
+  });
+
+  it('drops a question whose signal aborts while it waits, and goes on with the next', async () => {
+    const queue = new QuestionQueue();
+    const asked: string[] = [];
+    let release: () => void = () => {};
+    const first = queue.ask(() => {
+      asked.push('first');
+      return new Promise<string>((resolve) => {
+        release = () => resolve('first');
+      });
+    }, undefined);
+    const controller = new AbortController();
+    const second = queue.ask(() => {
+      asked.push('second');
+      return Promise.resolve('second');
+    }, controller.signal);
+    const third = queue.ask(() => {
+      asked.push('third');
+      return Promise.resolve('third');
+    }, undefined);
+    controller.abort(new Error('cancelled'));
+    await expect(second).rejects.toThrow('cancelled');
+    release();
+    expect(await first).toBe('first');
+    expect(await third).toBe('third');
+    expect(asked).toEqual(['first', 'third']);
+  });
+
+  it('a throwing question rejects only itself', async () => {
+    const queue = new QuestionQueue();
+    const bad = queue.ask(() => {
+      throw new Error('prompter bug');
+    }, undefined);
+    await expect(bad).rejects.toThrow('prompter bug');
+    expect(await queue.ask(() => Promise.resolve(1), undefined)).toBe(1);
+  });
+});
+
+describe('signal helpers', () => {
+  it('raceAbort rejects with the reason at once', async () => {
+    const controller = new AbortController();
+    const never = new Promise(() => {});
+    setTimeout(() => controller.abort(new Error('stop')), 5);
+    await expect(raceAbort(never, controller.signal)).rejects.toThrow('stop');
+  });
+
+  it('within gives up waiting after the bound', async () => {
+    expect(await within(new Promise(() => {}), 10)).toBe(false);
+    expect(await within(Promise.reject(new Error('x')), 10)).toBe(true);
+  });
+
+  it('linkSignals follows every signal and detaches', () => {
+    const a = new AbortController();
+    const b = new AbortController();
+    const { controller, detach } = linkSignals(a.signal, undefined, b.signal);
+    b.abort('why');
+    expect(controller.signal.reason).toBe('why');
+    const again = linkSignals(a.signal);
+    again.detach();
+    a.abort();
+    expect(again.controller.signal.aborted).toBe(false);
+    detach();
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * Waits for `promise`, or rejects with the signal's reason as soon as `signal` aborts (the work
+ * behind `promise` is not stopped by this; the caller stops it). @internal
+ *
+ * @param promise - The work.
+ * @param signal - Stops the wait.
+ * @returns What `promise` gives.
+ */
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.reject(signal.reason as Error);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      promise.catch(() => {});
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error as Error);
+      },
+    );
+  });
+}
+
+/**
+ * Waits for `promise` at most `ms` milliseconds; after that resolves `false` (the work goes on
+ * in the background, its failure ignored). @internal
+ *
+ * @param promise - The work.
+ * @param ms - The bound.
+ * @returns `true` when the work finished (either way) in time.
+ */
+export function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    timer.unref?.();
+    promise.then(
+      () => {
+        clearTimeout(timer);
+        resolve(true);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(true);
+      },
+    );
+  });
+}
+
+/**
+ * A signal that aborts when any of `signals` does, and a function that detaches it from them
+ * (so a long-lived signal does not collect listeners). @internal
+ *
+ * @param signals - The signals to follow (undefined ones are skipped).
+ * @returns The combined controller and its `detach`.
+ */
+export function linkSignals(...signals: (AbortSignal | undefined)[]): {
+  controller: AbortController;
+  detach: () => void;
+} {
+  const controller = new AbortController();
+  const detachers: (() => void)[] = [];
+  for (const signal of signals) {
+    if (signal === undefined) continue;
+    if (signal.aborted) {
+      controller.abort(signal.reason);
+      break;
+    }
+    const onAbort = () => controller.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    detachers.push(() => signal.removeEventListener('abort', onAbort));
+  }
+  return { controller, detach: () => detachers.forEach((detach) => detach()) };
+}
+
+/**
+ * Asks the host's prompter one question at a time: a terminal can show only one, and two
+ * servers needing consent start at the same moment. A question whose signal aborts while it
+ * waits for its turn is dropped without being asked. @internal
+ */
+export class QuestionQueue {
+  #tail: Promise<void> = Promise.resolve();
+
+  /**
+   * Runs `ask` once every earlier question has been answered.
+   *
+   * @param ask - Asks the question.
+   * @param signal - Cancels the wait and the question.
+   * @returns The answer.
+   */
+  async ask<T>(ask: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    const previous = this.#tail;
+    let release: () => void = () => {};
+    const mine = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.#tail = previous.then(() => mine);
+    try {
+      await raceAbort(previous, signal);
+      signal?.throwIfAborted();
+      return await raceAbort(
+        Promise.resolve().then(() => ask()),
+        signal,
+      );
+    } finally {
+      release();
+    }
+  }
+}

@@ -1,0 +1,615 @@
+import { packagePin, type PackageEcosystem } from './package-spec.js';
+import { quoteText } from './quote-text.js';
+
+/**
+ * How serious each kind of consent warning is: lower comes first. Shared by every part that
+ * adds warnings to a consent request, so one sort orders them all. @internal
+ */
+export const WarningRank = {
+  sandbox: 0,
+  remote: 1,
+  privilege: 2,
+  shell: 3,
+  pipe: 4,
+  download: 5,
+  unpinned: 6,
+  delete: 7,
+  writePath: 8,
+  secret: 9,
+  network: 10,
+} as const;
+
+/** A warning with its rank. @internal */
+export interface RankedWarning {
+  readonly rank: number;
+  readonly text: string;
+}
+
+/** Scripts inside scripts are followed this deep (`sh -c "bash -c '…'"`). */
+const MAX_SCRIPT_DEPTH = 4;
+
+/** A set of words written as one space-separated string, to keep the tables below short. */
+function words(list: string): ReadonlySet<string> {
+  return new Set(list.split(' ').filter((word) => word !== ''));
+}
+
+const PRIVILEGE = words('sudo doas pkexec run0');
+const SHELLS = words('sh bash zsh dash ksh mksh ash fish csh tcsh yash');
+const DOWNLOADERS = words('curl wget wget2 invoke-webrequest invoke-restmethod iwr irm');
+
+/** Interpreters that run code given on the command line, and the options that give it. */
+const INLINE_CODE: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['node', words('-e --eval -p --print')],
+  ['bun', words('-e --eval -p --print')],
+  ['deno', words('eval')],
+  ['python', words('-c')],
+  ['python2', words('-c')],
+  ['python3', words('-c')],
+  ['pypy', words('-c')],
+  ['pypy3', words('-c')],
+  ['perl', words('-e -E')],
+  ['ruby', words('-e')],
+  ['php', words('-r')],
+  ['osascript', words('-e')],
+]);
+
+/** A program that runs the program named after its options (and after `skip` plain words). */
+interface Wrapper {
+  /** Its options that take a value. */
+  readonly values: ReadonlySet<string>;
+  /** Plain words before the program, e.g. the duration of `timeout 5 cmd`. */
+  readonly skip: number;
+}
+
+const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map([
+  [
+    'sudo',
+    {
+      values: words(
+        '-u -g -C -D -h -p -r -t -U -T --user --group --chdir --prompt --host --role --type ' +
+          '--other-user --close-from --command-timeout',
+      ),
+      skip: 0,
+    },
+  ],
+  ['doas', { values: words('-u -C'), skip: 0 }],
+  ['pkexec', { values: words('--user'), skip: 0 }],
+  [
+    'run0',
+    {
+      values: words(
+        '-u --user -g --group -D --chdir --setenv --nice --property --slice --unit --description --machine',
+      ),
+      skip: 0,
+    },
+  ],
+  ['nohup', { values: words(''), skip: 0 }],
+  ['time', { values: words('-f -o --format --output'), skip: 0 }],
+  ['exec', { values: words('-a'), skip: 0 }],
+  ['command', { values: words(''), skip: 0 }],
+  ['builtin', { values: words(''), skip: 0 }],
+  ['setsid', { values: words(''), skip: 0 }],
+  ['busybox', { values: words(''), skip: 0 }],
+  ['nice', { values: words('-n --adjustment'), skip: 0 }],
+  ['ionice', { values: words('-c -n -p -P -u --class --classdata'), skip: 0 }],
+  ['stdbuf', { values: words('-i -o -e --input --output --error'), skip: 0 }],
+  ['timeout', { values: words('-s -k --signal --kill-after'), skip: 1 }],
+  ['chrt', { values: words(''), skip: 1 }],
+  ['taskset', { values: words(''), skip: 1 }],
+  [
+    'xargs',
+    {
+      values: words(
+        '-I -n -P -L -s -d -E -a --arg-file --delimiter --max-args --max-procs --max-lines ' +
+          '--max-chars --replace',
+      ),
+      skip: 0,
+    },
+  ],
+]);
+
+/** How to find the package a runner downloads. */
+interface Runner {
+  readonly ecosystem: PackageEcosystem;
+  /** Options whose value is the package (the first plain word is then a command, not a package). */
+  readonly packageOptions: ReadonlySet<string>;
+  /** Options whose value is one more package (the first plain word is still the package). */
+  readonly extraPackageOptions: ReadonlySet<string>;
+  /** Options whose value is a shell command line. */
+  readonly scriptOptions: ReadonlySet<string>;
+  /** Other options that take a value. */
+  readonly valueOptions: ReadonlySet<string>;
+}
+
+const NPM_RUNNER: Runner = {
+  ecosystem: 'npm',
+  packageOptions: words('-p --package'),
+  extraPackageOptions: words(''),
+  scriptOptions: words('-c --call'),
+  valueOptions: words(
+    '--registry --cache --userconfig --node-options --shell -w --workspace --script-shell ' +
+      '--prefix --loglevel',
+  ),
+};
+const PNPM_RUNNER: Runner = {
+  ecosystem: 'npm',
+  packageOptions: words('--package'),
+  extraPackageOptions: words(''),
+  scriptOptions: words(''),
+  valueOptions: words('--allow-build --reporter --dir -C --registry --config'),
+};
+const YARN_RUNNER: Runner = {
+  ecosystem: 'npm',
+  packageOptions: words('-p --package'),
+  extraPackageOptions: words(''),
+  scriptOptions: words(''),
+  valueOptions: words(''),
+};
+const BUN_RUNNER: Runner = {
+  ecosystem: 'npm',
+  packageOptions: words('-p --package'),
+  extraPackageOptions: words(''),
+  scriptOptions: words(''),
+  valueOptions: words('--cwd --registry --config -c'),
+};
+const UV_RUNNER: Runner = {
+  ecosystem: 'python',
+  packageOptions: words('--from'),
+  extraPackageOptions: words('--with -w --with-editable'),
+  scriptOptions: words(''),
+  valueOptions: words(
+    '--with-requirements --python -p --index-url -i --extra-index-url --index --default-index ' +
+      '--find-links -f --constraints -c --overrides --build-constraints -b --directory --project ' +
+      '--config-file --cache-dir --color --python-preference --refresh-package ' +
+      '--reinstall-package --upgrade-package -P --exclude-newer --keyring-provider ' +
+      '--index-strategy --resolution --prerelease --link-mode --env-file --config-setting -C ' +
+      '--no-build-isolation-package --no-binary-package --no-build-package',
+  ),
+};
+const PIPX_RUNNER: Runner = {
+  ecosystem: 'python',
+  packageOptions: words('--spec'),
+  extraPackageOptions: words(''),
+  scriptOptions: words(''),
+  valueOptions: words('--python --index-url -i --pip-args --backend'),
+};
+
+/** A word's program name: its last path part, lower case, without a Windows extension. */
+function programName(word: string): string {
+  const base = word.slice(Math.max(word.lastIndexOf('/'), word.lastIndexOf('\\')) + 1);
+  return base.toLowerCase().replace(/\.(?:exe|cmd|bat|com|ps1)$/, '');
+}
+
+/** Index of the first word at or after `from` that is not an option (or its value). */
+function skipOptions(words: readonly string[], from: number, values: ReadonlySet<string>): number {
+  let i = from;
+  while (i < words.length) {
+    const word = words[i] as string;
+    if (word === '--') return i + 1;
+    if (!word.startsWith('-') || word === '-') return i;
+    i += values.has(word) ? 2 : 1;
+  }
+  return i;
+}
+
+type Token = { readonly op: string } | { readonly word: string };
+
+/**
+ * Splits a shell command line into words and operators, roughly: quotes are dropped (so a
+ * quoted operator counts as one: more warnings, never fewer), a backslash keeps the next
+ * character, and `;`, `&`, `|`, `&&`, `||`, `|&`, `$(`, backticks, parentheses, redirections
+ * and line breaks separate commands.
+ */
+function lex(script: string): Token[] {
+  const tokens: Token[] = [];
+  let word = '';
+  const flush = () => {
+    if (word !== '') tokens.push({ word });
+    word = '';
+  };
+  for (let i = 0; i < script.length; i++) {
+    const c = script[i] as string;
+    const two = script.slice(i, i + 2);
+    if (c === "'" || c === '"') continue;
+    if (c === '\\') {
+      word += script[++i] ?? '';
+    } else if (two === '&&' || two === '||' || two === '|&' || two === '$(') {
+      flush();
+      tokens.push({ op: two });
+      i++;
+    } else if (';&|()`<>\n{}'.includes(c)) {
+      flush();
+      tokens.push({ op: c });
+    } else if (/\s/.test(c)) {
+      flush();
+    } else {
+      word += c;
+    }
+  }
+  flush();
+  return tokens;
+}
+
+/** The simple commands of a script: the words between operators. */
+function commands(script: string): string[][] {
+  const out: string[][] = [];
+  let current: string[] = [];
+  for (const token of lex(script)) {
+    if ('word' in token) {
+      current.push(token.word);
+    } else if (current.length > 0) {
+      out.push(current);
+      current = [];
+    }
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}
+
+const SHELL_NAMES =
+  'sh|bash|zsh|dash|ksh|mksh|ash|fish|csh|tcsh|yash|python[0-9.]*|perl|ruby|node|php|pwsh|powershell|iex|invoke-expression|cmd';
+/**
+ * `|` (not `||`) then, after optional folders and wrappers such as `sudo`, a shell or an
+ * interpreter ending the word. Each part stops at whitespace or `|`, so matching is linear.
+ */
+const PIPE_TO_SHELL = new RegExp(
+  `(?:^|[^|])\\|&?\\s*(?:(?:env|sudo|doas|exec|command|nohup|busybox)(?:\\s+-[^\\s|]*)*\\s+)*(?:[^\\s|/\\\\]*[/\\\\])*(${SHELL_NAMES})(?:\\.exe)?(?=$|[\\s;&|)}])`,
+  'i',
+);
+
+class Collector {
+  readonly warnings: RankedWarning[] = [];
+
+  add(rank: number, text: string): void {
+    this.warnings.push({ rank, text });
+  }
+}
+
+function checkRunner(
+  label: string,
+  runner: Runner,
+  args: readonly string[],
+  out: Collector,
+  depth: number,
+): void {
+  const packages: string[] = [];
+  let fromOption = false;
+  let i = 0;
+  while (i < args.length) {
+    const word = args[i] as string;
+    if (word === '--') {
+      i++;
+      break;
+    }
+    if (!word.startsWith('-') || word === '-') break;
+    const eq = word.indexOf('=');
+    const name = eq > 0 && word.startsWith('--') ? word.slice(0, eq) : word;
+    const inline = eq > 0 && word.startsWith('--') ? word.slice(eq + 1) : undefined;
+    const takesValue =
+      runner.packageOptions.has(name) ||
+      runner.extraPackageOptions.has(name) ||
+      runner.scriptOptions.has(name) ||
+      runner.valueOptions.has(name);
+    const value = inline ?? (takesValue ? args[i + 1] : undefined);
+    if (value !== undefined) {
+      if (runner.packageOptions.has(name)) {
+        packages.push(value);
+        fromOption = true;
+      } else if (runner.extraPackageOptions.has(name)) {
+        packages.push(value);
+      } else if (runner.scriptOptions.has(name)) {
+        checkScript(value, out, depth + 1);
+      }
+    }
+    i += inline === undefined && takesValue ? 2 : 1;
+  }
+  const positional = args[i];
+  if (!fromOption && positional !== undefined) packages.unshift(positional);
+  for (const spec of packages) {
+    if (packagePin(spec, runner.ecosystem) !== 'unpinned') continue;
+    out.add(
+      WarningRank.unpinned,
+      `${quoteText(label)} downloads and runs code: ${quoteText(spec)} has no pinned version — pin one, e.g. ${pinExample(spec, runner.ecosystem)}`,
+    );
+  }
+}
+
+/** How the spec would look pinned: `"pkg@1.2.3"`, `"pkg==1.2.3"`, or a commit for a git source. */
+function pinExample(spec: string, ecosystem: PackageEcosystem): string {
+  if (ecosystem === 'npm') {
+    const bare = spec.replace(/^npm:/, '');
+    if (!/^(?:@[^/@]+\/)?[^/:@]+(?:@.*)?$/.test(bare)) return 'a full commit hash';
+    return quoteText(`${bare.replace(/(?<=.)@.*$/, '')}@1.2.3`);
+  }
+  if (!/^[A-Za-z0-9._-]+(?:\[[^\]]*\])?(?:[=<>!~@].*)?$/.test(spec)) return 'a full commit hash';
+  return quoteText(`${spec.split(/[=<>!~@]/)[0] ?? spec}==1.2.3`);
+}
+
+/** The runner a program (and its first plain words) stands for, and where its own args start. */
+function runnerOf(
+  program: string,
+  rest: readonly string[],
+): { label: string; runner: Runner; args: readonly string[] } | undefined {
+  const sub = (values: ReadonlySet<string>) => {
+    const at = skipOptions(rest, 0, values);
+    return { word: rest[at]?.toLowerCase(), args: rest.slice(at + 1) };
+  };
+  switch (program) {
+    case 'npx':
+      return { label: 'npx', runner: NPM_RUNNER, args: rest };
+    case 'pnpx':
+      return { label: 'pnpx', runner: PNPM_RUNNER, args: rest };
+    case 'bunx':
+      return { label: 'bunx', runner: BUN_RUNNER, args: rest };
+    case 'uvx':
+      return { label: 'uvx', runner: UV_RUNNER, args: rest };
+    case 'npm': {
+      const s = sub(NPM_RUNNER.valueOptions);
+      return s.word === 'exec' || s.word === 'x'
+        ? { label: `npm ${s.word}`, runner: NPM_RUNNER, args: s.args }
+        : undefined;
+    }
+    case 'pnpm': {
+      const s = sub(PNPM_RUNNER.valueOptions);
+      return s.word === 'dlx'
+        ? { label: 'pnpm dlx', runner: PNPM_RUNNER, args: s.args }
+        : undefined;
+    }
+    case 'yarn': {
+      const s = sub(YARN_RUNNER.valueOptions);
+      return s.word === 'dlx'
+        ? { label: 'yarn dlx', runner: YARN_RUNNER, args: s.args }
+        : undefined;
+    }
+    case 'bun': {
+      const s = sub(BUN_RUNNER.valueOptions);
+      return s.word === 'x' ? { label: 'bun x', runner: BUN_RUNNER, args: s.args } : undefined;
+    }
+    case 'pipx': {
+      const s = sub(PIPX_RUNNER.valueOptions);
+      return s.word === 'run'
+        ? { label: 'pipx run', runner: PIPX_RUNNER, args: s.args }
+        : undefined;
+    }
+    case 'uv': {
+      const s = sub(UV_RUNNER.valueOptions);
+      if (s.word !== 'tool') return undefined;
+      const at = skipOptions(s.args, 0, UV_RUNNER.valueOptions);
+      const verb = s.args[at]?.toLowerCase();
+      return verb === 'run' || verb === 'uvx'
+        ? { label: `uv tool ${verb}`, runner: UV_RUNNER, args: s.args.slice(at + 1) }
+        : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** `sh -c`, `bash -lc`, …: the script, when the options before the first plain word hold `c`. */
+function shellScript(rest: readonly string[]): string | undefined {
+  let command = false;
+  let i = 0;
+  while (i < rest.length) {
+    const word = rest[i] as string;
+    if (word === '--' || word === '-') {
+      i++;
+      break;
+    }
+    if (!/^[-+]/.test(word)) break;
+    if (/^[-+][oO]$/.test(word) || word === '--rcfile' || word === '--init-file') {
+      i += 2;
+      continue;
+    }
+    if (!word.startsWith('--') && word.slice(1).includes('c')) command = true;
+    i++;
+  }
+  return command ? (rest[i] ?? '') : undefined;
+}
+
+/** `cmd /c …`: the rest of the line after `/c`, `/k` or `/r`. */
+function cmdScript(rest: readonly string[]): string | undefined {
+  const at = rest.findIndex((word) => /^\/[ckr]$/i.test(word) || /^\/[ckr]\s/i.test(word));
+  if (at < 0) return undefined;
+  const first = (rest[at] as string).slice(2).trim();
+  return [first, ...rest.slice(at + 1)].filter((w) => w !== '').join(' ');
+}
+
+/** `powershell -Command …` (any prefix of the option), or an encoded command, decoded. */
+function powershellScript(
+  rest: readonly string[],
+): { script: string; encoded: boolean } | undefined {
+  for (let i = 0; i < rest.length; i++) {
+    const word = (rest[i] as string).toLowerCase();
+    if (!/^[-/]/.test(word)) continue;
+    const name = word.slice(1);
+    if (name === '') continue;
+    if ('command'.startsWith(name) || name === 'commandwithargs' || name === 'cwa') {
+      return { script: rest.slice(i + 1).join(' '), encoded: false };
+    }
+    if (name === 'ec' || (name.startsWith('e') && 'encodedcommand'.startsWith(name))) {
+      const data = rest[i + 1] ?? '';
+      return { script: Buffer.from(data, 'base64').toString('utf16le'), encoded: true };
+    }
+  }
+  return undefined;
+}
+
+function hasFlag(options: readonly string[], short: RegExp, long: string): boolean {
+  return options.some((word) =>
+    word.startsWith('--') ? word === long : word.startsWith('-') && short.test(word.slice(1)),
+  );
+}
+
+/** Options of `rm` before its first `--`. */
+function isRecursiveForce(rest: readonly string[]): boolean {
+  const end = rest.indexOf('--');
+  const options = (end < 0 ? rest : rest.slice(0, end)).filter((word) => word.startsWith('-'));
+  return hasFlag(options, /[rR]/, '--recursive') && hasFlag(options, /f/, '--force');
+}
+
+/**
+ * The program-level checks of one simple command: wrappers (`sudo`, `env`, …) are looked
+ * through, then shells with `-c`, inline code, package runners and `rm -rf`.
+ */
+function checkCommand(words: readonly string[], out: Collector, depth: number): void {
+  let i = 0;
+  while (i < words.length) {
+    const program = programName(words[i] as string);
+    if (PRIVILEGE.has(program)) {
+      out.add(
+        WarningRank.privilege,
+        `runs ${quoteText(program)}: it asks for administrator (root) rights`,
+      );
+    }
+    if (program === 'env') {
+      i++;
+      while (i < words.length) {
+        const word = words[i] as string;
+        if (word === '--') {
+          i++;
+          break;
+        }
+        if (word === '-S' || word === '--split-string' || word.startsWith('--split-string=')) {
+          const script = word.includes('=') ? word.slice(word.indexOf('=') + 1) : words[i + 1];
+          if (script !== undefined) checkScript(script, out, depth + 1);
+          i += word.includes('=') ? 1 : 2;
+        } else if (['-u', '--unset', '-C', '--chdir'].includes(word)) {
+          i += 2;
+        } else if (word.startsWith('-') || /^[^=]+=/.test(word)) {
+          i++;
+        } else {
+          break;
+        }
+      }
+      continue;
+    }
+    const wrapper = WRAPPERS.get(program);
+    if (wrapper === undefined) break;
+    i = skipOptions(words, i + 1, wrapper.values) + wrapper.skip;
+  }
+  if (i >= words.length) return;
+  const program = programName(words[i] as string);
+  const rest = words.slice(i + 1);
+
+  if (SHELLS.has(program)) {
+    const script = shellScript(rest);
+    if (script !== undefined) {
+      out.add(
+        WarningRank.shell,
+        `runs a shell command line (${quoteText(`${program} -c`)}): it can do anything, and is hard to check`,
+      );
+      checkScript(script, out, depth + 1);
+    }
+    return;
+  }
+  if (program === 'cmd') {
+    const script = cmdScript(rest);
+    if (script !== undefined) {
+      out.add(
+        WarningRank.shell,
+        `runs a shell command line (${quoteText('cmd /c')}): it can do anything, and is hard to check`,
+      );
+      checkScript(script, out, depth + 1);
+    }
+    return;
+  }
+  if (program === 'powershell' || program === 'pwsh') {
+    const found = powershellScript(rest);
+    if (found !== undefined) {
+      out.add(
+        WarningRank.shell,
+        found.encoded
+          ? `runs an encoded PowerShell command (${quoteText(`${program} -EncodedCommand`)}): what it does is hidden from this screen`
+          : `runs a shell command line (${quoteText(`${program} -Command`)}): it can do anything, and is hard to check`,
+      );
+      checkScript(found.script, out, depth + 1);
+    }
+    return;
+  }
+  const inline = INLINE_CODE.get(program);
+  if (inline !== undefined) {
+    for (const word of rest) {
+      if (
+        inline.has(word) ||
+        [...inline].some((o) => o.startsWith('--') && word.startsWith(`${o}=`))
+      ) {
+        out.add(
+          WarningRank.shell,
+          `runs code written on its command line (${quoteText(`${program} ${word.replace(/=.*$/, '')}`)}): it can do anything, and is hard to check`,
+        );
+        break;
+      }
+      if (!word.startsWith('-')) break;
+    }
+  }
+  const runner = runnerOf(program, rest);
+  if (runner !== undefined) {
+    checkRunner(runner.label, runner.runner, runner.args, out, depth);
+    return;
+  }
+  if (program === 'rm' && isRecursiveForce(rest)) {
+    out.add(
+      WarningRank.delete,
+      `deletes files recursively without asking (${quoteText('rm -rf')})`,
+    );
+  }
+}
+
+/** Every simple command of a script, also after `|`, `;`, `&&`, inside `$(…)`. */
+function checkScript(script: string, out: Collector, depth: number): void {
+  if (depth > MAX_SCRIPT_DEPTH) return;
+  checkText(script, out);
+  for (const command of commands(script)) checkCommand(command, out, depth);
+}
+
+/** Checks on any text that may reach a shell: downloaders as words, pipes into a shell. */
+function checkText(text: string, out: Collector): void {
+  for (const token of lex(text)) {
+    if (!('word' in token)) continue;
+    const name = programName(token.word.replace(/^[^=]*=/, ''));
+    if (DOWNLOADERS.has(name)) {
+      out.add(WarningRank.download, `uses ${quoteText(name)} to download from the network`);
+    }
+  }
+  const unquoted = text.replace(/["'\\]/g, '');
+  const pipe = PIPE_TO_SHELL.exec(unquoted);
+  if (pipe !== null) {
+    out.add(
+      WarningRank.pipe,
+      `pipes text into a shell (${quoteText(`| ${(pipe[1] ?? 'sh').toLowerCase()}`)}): it runs whatever arrives`,
+    );
+  }
+}
+
+/**
+ * The consent warnings a server's command line deserves, ranked (see {@link WarningRank}),
+ * without duplicates. Looks through wrappers (`env`, `sudo`, `nohup`, `timeout`, …) and into the
+ * command lines given to shells (`sh -c`, `bash -lc`, `cmd /c`, `powershell -Command`, also
+ * base64-encoded), at most four levels deep. Finds: `sudo`/`doas`; shells with `-c` and inline
+ * code (`node -e`, `python -c`); pipes into a shell (`| sh`, `|bash`, inside any argument);
+ * `curl` and `wget` anywhere; package runners (`npx`, `uvx`, `pnpm dlx`, `yarn dlx`, `bunx`,
+ * `pipx run`, `npm exec`, `uv tool run`) with a package that has no pinned version; `rm` with
+ * both `-r` and `-f` in any order. These are heuristics for a person reading a consent screen,
+ * not a sandbox: a determined author can hide a command (the full command line is shown too).
+ * @internal
+ *
+ * @param argv - The command and its arguments, as written in the config.
+ * @returns The warnings, each one line, with program and package names JSON-quoted.
+ * @example
+ * ```ts
+ * commandWarnings(['npx', '-y', '@scope/server']).map((w) => w.text);
+ * // ['"npx" downloads and runs code: "@scope/server" has no pinned version — pin one, e.g. "@scope/server@1.2.3"']
+ * ```
+ */
+export function commandWarnings(argv: readonly string[]): RankedWarning[] {
+  const out = new Collector();
+  const words = argv.filter((word): word is string => typeof word === 'string');
+  for (const word of words) checkText(word, out);
+  // A pipe written as separate words (`… | sh`) only means something to a shell, but say so.
+  checkText(words.join(' '), out);
+  checkCommand(words, out, 0);
+  const seen = new Set<string>();
+  return out.warnings
+    .filter((warning) => !seen.has(warning.text) && seen.add(warning.text))
+    .sort((a, b) => a.rank - b.rank);
+}

@@ -1,0 +1,339 @@
+import path from 'node:path';
+import {
+  commandLine,
+  type EnvSource,
+  type ResolvedValue,
+  type ServerConfig,
+} from '@garuda/mcp-config';
+import { cleanLine, neutralizeTags } from '@garuda/mcp-sanitize';
+import type { SandboxInfo } from '@garuda/mcp-transport';
+import type { ToolDiff } from '@garuda/mcp-trust';
+import { commandWarnings, WarningRank, type RankedWarning } from './command-warnings.js';
+import { capLine, quoteText } from './quote-text.js';
+import { looksSecret, referencedNames } from './secret-names.js';
+import { isRecord } from './tool-shape.js';
+import type { ConsentRequest, ToolChangeSummary, ToolSummary, ValueSource } from './types.js';
+
+/** The longest tool description on a consent screen, in code points. */
+export const MAX_CONSENT_DESCRIPTION_CHARS = 500;
+
+/** The longest tool, variable or header name on a consent screen, in code points. */
+export const MAX_CONSENT_NAME_CHARS = 200;
+
+/** What a consent request needs to know about this machine and this session. */
+export interface ConsentContext {
+  /** What `detectSandbox()` of `@garuda/mcp-transport` found. */
+  readonly sandbox: SandboxInfo;
+  /** The project folder (absolute). */
+  readonly root: string;
+  /** The user's home folder (absolute). */
+  readonly home: string;
+  /** Temp folders servers may write (absolute), e.g. `os.tmpdir()`. */
+  readonly tempDirs: readonly string[];
+}
+
+/** What changed in a server's tools, for {@link toolsConsentRequest}. */
+export interface ToolsChange {
+  /** `diffTools(pinned, tools)` of `@garuda/mcp-trust`. */
+  readonly diff: ToolDiff;
+  /** The tools the server lists now, as it listed them (for their new descriptions). */
+  readonly tools: readonly unknown[];
+  /** False when the old pin cannot say which tools changed (every tool is listed as changed). */
+  readonly detailed: boolean;
+}
+
+function sandboxLabel(sandbox: SandboxInfo): string {
+  if (sandbox.kind === 'bwrap') return 'bubblewrap';
+  if (sandbox.kind === 'seatbelt') return 'seatbelt';
+  const reason = cleanLine(sandbox.reason ?? '');
+  return `no OS sandbox: ${reason === '' ? 'none is available on this system' : reason}`;
+}
+
+function varList(names: readonly string[], missing: readonly string[] = []): string {
+  return names.map((name) => `\${${name}}${missing.includes(name) ? ' (not set)' : ''}`).join(', ');
+}
+
+/** Each env variable or header, and where its value comes from; never the value itself. */
+function valueSources(
+  written: Readonly<Record<string, string>>,
+  resolved: Readonly<Record<string, ResolvedValue>> | undefined,
+): ValueSource[] {
+  return Object.keys(written).map((name) => {
+    const source: EnvSource | undefined = resolved?.[name]?.source;
+    const names =
+      source === undefined
+        ? referencedNames(written[name] ?? '')
+        : source.kind === 'vars'
+          ? source.names
+          : [];
+    const missing = source?.kind === 'vars' ? source.missing : [];
+    return {
+      name: capLine(cleanLine(name), MAX_CONSENT_NAME_CHARS),
+      source: names.length === 0 ? 'literal' : cleanLine(varList(names, missing)),
+    };
+  });
+}
+
+function envWarnings(env: Readonly<Record<string, string>>): RankedWarning[] {
+  const warnings: RankedWarning[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    const secret = referencedNames(value).filter(looksSecret);
+    if (secret.length > 0) {
+      warnings.push({
+        rank: WarningRank.secret,
+        text: `the environment variable ${quoteText(name)} takes ${varList(secret)}, which looks like a secret: the server can read it`,
+      });
+    } else if (looksSecret(name)) {
+      warnings.push({
+        rank: WarningRank.secret,
+        text: `the environment variable ${quoteText(name)} looks like it holds a secret: the server can read it`,
+      });
+    }
+  }
+  return warnings;
+}
+
+/** Headers that carry credentials whatever their value is called. */
+const CREDENTIAL_HEADER = /^(?:authorization|proxy-authorization|cookie)$/i;
+
+function headerWarnings(
+  headers: Readonly<Record<string, string>>,
+  origin: string,
+): RankedWarning[] {
+  const warnings: RankedWarning[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    const vars = referencedNames(value);
+    const secret = vars.filter(looksSecret);
+    let text: string | undefined;
+    if (secret.length > 0) {
+      text = `the header ${quoteText(name)} takes ${varList(secret)}, which looks like a secret: it is sent to ${origin}`;
+    } else if (vars.length > 0 && (CREDENTIAL_HEADER.test(name) || looksSecret(name))) {
+      text = `the header ${quoteText(name)} sends ${varList(vars)} from your environment to ${origin}`;
+    } else if (CREDENTIAL_HEADER.test(name) || looksSecret(name)) {
+      text = `the header ${quoteText(name)} looks like it carries a credential: it is sent to ${origin}`;
+    }
+    if (text !== undefined) warnings.push({ rank: WarningRank.secret, text });
+  }
+  return warnings;
+}
+
+function isInside(child: string, parent: string): boolean {
+  const relative = path.relative(parent, child);
+  return (
+    relative === '' ||
+    (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
+  );
+}
+
+/** A write path as the sandbox will see it: `~` is the home folder, relative is from the root. */
+function resolveWritePath(written: string, context: ConsentContext): string {
+  if (written === '~') return path.resolve(context.home);
+  if (written.startsWith('~/') || written.startsWith(`~${path.sep}`)) {
+    return path.resolve(context.home, written.slice(2));
+  }
+  return path.resolve(context.root, written);
+}
+
+function writePathWarnings(
+  writePaths: readonly string[],
+  context: ConsentContext,
+): RankedWarning[] {
+  const root = path.resolve(context.root);
+  const home = path.resolve(context.home);
+  const temps = context.tempDirs.map((dir) => path.resolve(dir));
+  const warnings: RankedWarning[] = [];
+  for (const written of writePaths) {
+    const resolved = resolveWritePath(written, context);
+    if (isInside(resolved, root) || temps.some((dir) => isInside(resolved, dir))) continue;
+    const what =
+      resolved === path.parse(resolved).root
+        ? ' (the whole file system)'
+        : resolved === home
+          ? ' (your home folder)'
+          : isInside(home, resolved)
+            ? ' (it holds your home folder)'
+            : isInside(resolved, home)
+              ? ' (inside your home folder)'
+              : '';
+    const shown =
+      cleanLine(written) === resolved
+        ? quoteText(written, 200)
+        : `${quoteText(written, 200)}, which is ${quoteText(resolved, 200)}`;
+    warnings.push({
+      rank: WarningRank.writePath,
+      text: `it may write outside the project and temp folders: ${shown}${what}`,
+    });
+  }
+  return warnings;
+}
+
+/** One line each, most serious first, each once. */
+function finish(warnings: readonly RankedWarning[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const { text } of [...warnings].sort((a, b) => a.rank - b.rank)) {
+    const line = cleanLine(text);
+    if (seen.has(line)) continue;
+    seen.add(line);
+    out.push(line);
+  }
+  return out;
+}
+
+/**
+ * The question to ask before a server from a file starts (or, for a remote server, before it is
+ * contacted): everything that decides what it can do, and plain-language warnings.
+ *
+ * A local server shows its full command line (`commandLine()` of `@garuda/mcp-config`, hidden
+ * characters revealed as escapes), working folder, sandbox (`bubblewrap`, `seatbelt` or
+ * `no OS sandbox: <reason>`), network access, every env variable with where its value comes
+ * from (`literal` or the `${NAME}`s it takes; never the value) and its write paths. A remote
+ * server shows its URL and every header the same way, `sandbox: 'none (remote server)'` and
+ * `network: true`. Every field from the file passes `cleanLine`, so a line break or an escape
+ * in a value cannot add a fake line to the screen.
+ *
+ * Warnings, most serious first: no OS sandbox; (remote) data leaves this machine; `sudo` or
+ * `doas`; a shell command line (`sh -c`, `bash -c`, `cmd /c`, `powershell -c`, inline code
+ * such as `node -e`, also behind `env` or a path such as `/bin/sh`); a pipe into a shell;
+ * `curl` or `wget`; a package runner (`npx`, `uvx`, `pnpm dlx`, `yarn dlx`, `bunx`, `pipx run`)
+ * with no pinned version; `rm -rf` in any flag order; write paths outside the project and temp
+ * folders (after resolving `..` and `~`; the home folder and `/` are named as such); env
+ * variables and headers whose name looks secret (`KEY`, `TOKEN`, `SECRET`, `PASS`, `CRED`) or
+ * whose value takes such a `${NAME}`; network access.
+ *
+ * @param server - A server from `loadConfig()`.
+ * @param context - The sandbox found, the project root, the home folder and the temp folders.
+ * @returns The request for `Prompter.consent`, with `kind: 'server'`.
+ * @throws InvalidArgumentError (from `@garuda/mcp-config`'s `commandLine`) only for a server
+ *   that did not come from `loadConfig` (no command or url string): a programming error.
+ * @example
+ * ```ts
+ * const request = serverConsentRequest(server, { sandbox: await detectSandbox(), root, home, tempDirs: [os.tmpdir()] });
+ * const answer = await prompter.consent(request, signal);
+ * ```
+ */
+export function serverConsentRequest(
+  server: ServerConfig,
+  context: ConsentContext,
+): ConsentRequest {
+  const base = {
+    kind: 'server' as const,
+    server: cleanLine(server.name),
+    source: server.source,
+    file: cleanLine(server.file),
+  };
+  if (server.kind === 'remote') {
+    const url = cleanLine(commandLine(server.def));
+    let origin = url;
+    try {
+      origin = cleanLine(new URL(server.def.url).origin);
+    } catch {
+      // Never validated: the URL as shown.
+    }
+    return {
+      ...base,
+      sandbox: 'none (remote server)',
+      network: true,
+      env: [],
+      writePaths: [],
+      url,
+      headers: valueSources(server.def.headers, server.headers),
+      warnings: finish([
+        {
+          rank: WarningRank.remote,
+          text: `data leaves this machine: tool calls, their arguments and their results go to ${origin}`,
+        },
+        ...headerWarnings(server.def.headers, origin),
+      ]),
+    };
+  }
+  const { def } = server;
+  const warnings: RankedWarning[] = [];
+  if (context.sandbox.kind === 'none') {
+    warnings.push({
+      rank: WarningRank.sandbox,
+      text: `${sandboxLabel(context.sandbox)} — this server runs with your full user permissions`,
+    });
+  }
+  warnings.push(...commandWarnings([def.command, ...def.args]));
+  warnings.push(...writePathWarnings(def.writePaths, context));
+  warnings.push(...envWarnings(def.env));
+  if (def.network) {
+    warnings.push({
+      rank: WarningRank.network,
+      text: 'it has network access: it can send what it reads to any address',
+    });
+  }
+  return {
+    ...base,
+    commandLine: cleanLine(commandLine(def)),
+    ...(def.cwd === undefined ? {} : { cwd: cleanLine(def.cwd) }),
+    sandbox: sandboxLabel(context.sandbox),
+    network: def.network,
+    env: valueSources(def.env, server.env),
+    writePaths: def.writePaths.map((written) => cleanLine(written)),
+    warnings: finish(warnings),
+  };
+}
+
+function summaryName(name: string): string {
+  return capLine(cleanLine(name), MAX_CONSENT_NAME_CHARS);
+}
+
+function consentDescription(description: unknown): string {
+  if (typeof description !== 'string') return '';
+  return capLine(neutralizeTags(cleanLine(description)), MAX_CONSENT_DESCRIPTION_CHARS);
+}
+
+/**
+ * The question to ask when a project server's tools changed since they were trusted: the
+ * server fields of {@link serverConsentRequest}, `kind: 'tools'`, and `toolChanges` listing
+ * added tools and changed tools with their NEW descriptions (cleaned to one line,
+ * tag-neutralised, at most {@link MAX_CONSENT_DESCRIPTION_CHARS} characters each) and which part
+ * changed, and removed tools by name. The warnings start with a summary of the change.
+ *
+ * @param server - The server from `loadConfig()`.
+ * @param context - As for {@link serverConsentRequest}.
+ * @param change - The diff (`diffTools` of `@garuda/mcp-trust`), the new raw tools, and
+ *   whether the diff is detailed.
+ * @returns The request for `Prompter.consent`, with `kind: 'tools'`.
+ * @throws InvalidArgumentError as {@link serverConsentRequest} does (a programming error).
+ * @example
+ * ```ts
+ * const diff = diffTools(entry.toolHashes ?? {}, tools);
+ * const request = toolsConsentRequest(server, context, { diff, tools, detailed: entry.toolHashes !== undefined });
+ * ```
+ */
+export function toolsConsentRequest(
+  server: ServerConfig,
+  context: ConsentContext,
+  change: ToolsChange,
+): ConsentRequest {
+  const request = serverConsentRequest(server, context);
+  const byName = new Map<string, Record<string, unknown>>();
+  for (const tool of Array.isArray(change.tools) ? (change.tools as unknown[]) : []) {
+    if (isRecord(tool) && typeof tool.name === 'string' && !byName.has(tool.name)) {
+      byName.set(tool.name, tool);
+    }
+  }
+  const describe = (name: string): ToolSummary => ({
+    name: summaryName(name),
+    description: consentDescription(byName.get(name)?.description),
+  });
+  const added = change.diff.added.map(describe);
+  const removed = change.diff.removed.map(summaryName);
+  const changed: ToolChangeSummary[] = change.diff.changed.map((entry) => ({
+    ...describe(entry.tool),
+    descriptionChanged: entry.description,
+    schemaChanged: entry.schema,
+  }));
+  const summary = change.detailed
+    ? `its tools changed since you trusted them: ${added.length} added, ${removed.length} removed, ${changed.length} changed — read the new descriptions before you allow them`
+    : 'its tools changed since you trusted them, and the old record cannot say which: every tool is listed as changed — read the descriptions before you allow them';
+  return {
+    ...request,
+    kind: 'tools',
+    warnings: [summary, ...request.warnings],
+    toolChanges: { added, removed, changed, detailed: change.detailed },
+  };
+}

@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import * as api from './index.js';
+
+// The whole runtime surface, as README.md documents it.
+const VALUES = [
+  'AlreadyStartedError',
+  'CallCancelledError',
+  'CallDeclinedError',
+  'CallFailedError',
+  'CallTimeoutError',
+  'DEFAULT_START_TIMEOUT_MS',
+  'InvalidArgumentsError',
+  'InvalidOptionsError',
+  'ManagerClosedError',
+  'McpManager',
+  'McpManagerError',
+  'McpManagerErrorCode',
+  'NotStartedError',
+  'ResultTooLargeError',
+  'ServerNotConnectedError',
+  'ServerStoppedError',
+  'StartCancelledError',
+  'TOOL_NAME_PATTERN',
+  'UnknownServerError',
+  'UnknownToolError',
+  'toolName',
+];
+
+describe('public entry', () => {
+  it('exports exactly the documented names', () => {
+    expect(Object.keys(api).sort()).toEqual([...VALUES].sort());
+  });
+
+  it('is a list of named re-exports (no export *)', () => {
+    const source = readFileSync(new URL('./index.ts', import.meta.url), 'utf8');
+    expect(source).not.toMatch(/export\s*\*/);
+  });
+
+  it('documents every export and every error code in README.md', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    for (const name of VALUES) expect(readme, name).toContain(name);
+    for (const code of Object.values(api.McpManagerErrorCode)) expect(readme, code).toContain(code);
+  });
+});
+
+describe('errors', () => {
+  it('carry a stable code and a cross-copy marker', () => {
+    const error = new api.CallDeclinedError('mcp__x__y');
+    expect(error.code).toBe('CALL_DECLINED');
+    expect(error.name).toBe('CallDeclinedError');
+    expect(api.CallDeclinedError.isInstance(error)).toBe(true);
+    expect(api.McpManagerError.isInstance(error)).toBe(true);
+    expect(api.CallCancelledError.isInstance(error)).toBe(false);
+    // A copy from another version of the package has the same marker, not the same class.
+    const foreign = Object.assign(new Error('x'), {
+      [Symbol.for('garuda.mcp-manager.McpManagerError')]: true,
+    });
+    expect(api.McpManagerError.isInstance(foreign)).toBe(true);
+    expect(api.McpManagerError.isInstance('CALL_DECLINED')).toBe(false);
+  });
+
+  it('reject unusable options before anything runs', () => {
+    const good = {
+      root: '/tmp/project',
+      home: '/tmp/home/.garuda',
+      userHome: '/tmp/home',
+      env: {},
+      clientInfo: { name: 'x', version: '1' },
+      prompter: {
+        consent: () => Promise.resolve('deny' as const),
+        notice: () => {},
+        approveCall: () => Promise.resolve(false),
+      },
+    };
+    expect(() => new api.McpManager(good)).not.toThrow();
+    for (const [option, value] of [
+      ['root', ''],
+      ['env', undefined],
+      ['clientInfo', { name: 'x' }],
+      ['prompter', { notice: () => {} }],
+      ['startTimeoutMs', 0],
+      ['allowRules', 'mcp.*'],
+    ] as const) {
+      const error = (() => {
+        try {
+          new api.McpManager({ ...good, [option]: value } as never);
+        } catch (e) {
+          return e;
+        }
+        return undefined;
+      })();
+      expect(api.InvalidOptionsError.isInstance(error), option).toBe(true);
+      expect((error as api.InvalidOptionsError).option).toBe(option);
+    }
+  });
+
+  it('methods before start() say what to do', async () => {
+    const mcp = new api.McpManager({
+      root: '/tmp/project',
+      home: '/tmp/home/.garuda',
+      userHome: '/tmp/home',
+      env: {},
+      clientInfo: { name: 'x', version: '1' },
+      prompter: {
+        consent: () => Promise.resolve('deny' as const),
+        notice: () => {},
+        approveCall: () => Promise.resolve(false),
+      },
+    });
+    expect(mcp.tools()).toEqual([]);
+    expect(mcp.status()).toEqual([]);
+    expect(mcp.takeNotes()).toEqual([]);
+    await expect(mcp.call('mcp__x__y', {})).rejects.toSatisfy(api.NotStartedError.isInstance);
+    await expect(mcp.reload('x')).rejects.toSatisfy(api.NotStartedError.isInstance);
+    await mcp.close();
+    await expect(mcp.start()).rejects.toSatisfy(api.ManagerClosedError.isInstance);
+  });
+});

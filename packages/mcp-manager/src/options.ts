@@ -1,0 +1,206 @@
+import path from 'node:path';
+import type { SandboxInfo } from '@garuda/mcp-transport';
+import type { TrustStoreLike } from '@garuda/mcp-trust';
+import { InvalidOptionsError } from './errors.js';
+import type { ManagerLogger, Prompter } from './types.js';
+
+/** The default limit for one server's start + connect + list tools: 30 s. */
+export const DEFAULT_START_TIMEOUT_MS = 30_000;
+const MAX_TIMEOUT_MS = 600_000;
+
+/**
+ * Options of {@link McpManager}. Paths may be relative (they are resolved against the current
+ * folder once, in the constructor). The manager reads no environment variable and no home
+ * folder by itself: the host passes `env`, `home`, `userHome` and `root`.
+ *
+ * @example
+ * ```ts
+ * const options: McpManagerOptions = {
+ *   root: process.cwd(),
+ *   home: path.join(os.homedir(), '.garuda'),
+ *   userHome: os.homedir(),
+ *   env: process.env,
+ *   clientInfo: { name: 'my-agent', version: '1.0.0' },
+ *   prompter,
+ * };
+ * ```
+ */
+export interface McpManagerOptions {
+  /** The project's root folder: its `.garuda/mcp.json` is read, and servers may write in it. */
+  readonly root: string;
+  /** Garuda's own folder (e.g. `~/.garuda`): the user's `mcp.json` and `trust.json`; hidden from servers. */
+  readonly home: string;
+  /** The user's home folder: its credential files (`~/.ssh`, `~/.aws`…) are hidden from servers. */
+  readonly userHome: string;
+  /**
+   * The host's environment (e.g. `process.env`): `${NAME}` in a server's `env` expands from it,
+   * the sandbox takes its allowlisted variables (PATH, HOME, LANG…) from it, and `PATH` is where
+   * bubblewrap is looked for. Nothing else of it reaches a server.
+   */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Sent to every server as the client's `{ name, version }`. */
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  /** The host's user interface: consent, notices, call approval. */
+  readonly prompter: Prompter;
+  /** Where diagnostics go (the manager never prints). */
+  readonly logger?: ManagerLogger;
+  /**
+   * Rules for calls that run without asking (see `matchesAllowRule`). Default: none, so every
+   * call asks `prompter.approveCall`.
+   */
+  readonly allowRules?: readonly string[];
+  /** Where consent and tool pins are kept. Default: a `TrustStore` on `<home>/trust.json`. */
+  readonly trustStore?: TrustStoreLike;
+  /** The user's config file. Default `<home>/mcp.json`. */
+  readonly userConfigFile?: string;
+  /** The project's config file. Default `<root>/.garuda/mcp.json`. */
+  readonly projectConfigFile?: string;
+  /**
+   * The OS sandbox to use, as `detectSandbox` reports it (to inject one, e.g. in tests). Default:
+   * `detectSandbox({ searchPath: env.PATH })`, once, in `start()`.
+   */
+  readonly sandbox?: SandboxInfo;
+  /** Limit for one server's start + connect + list tools, in ms. Default 30 000. */
+  readonly startTimeoutMs?: number;
+  /** More temp folders each server gets private and writable (each must exist). Default none. */
+  readonly tempDirs?: readonly string[];
+  /**
+   * Folders under `/tmp` (or another temp folder) that sandboxed servers must still see,
+   * read-only — the sandbox gives every server an empty private `/tmp`, so a server installed
+   * there would not start otherwise. Each must exist. Default none.
+   */
+  readonly sandboxReadPaths?: readonly string[];
+}
+
+/** The options after checking, with paths resolved. @internal */
+export interface CheckedOptions {
+  readonly root: string;
+  readonly home: string;
+  readonly userHome: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  readonly prompter: Prompter;
+  readonly logger: ManagerLogger | undefined;
+  readonly allowRules: readonly string[];
+  readonly trustStore: TrustStoreLike | undefined;
+  readonly userConfigFile: string | undefined;
+  readonly projectConfigFile: string | undefined;
+  readonly sandbox: SandboxInfo | undefined;
+  readonly startTimeoutMs: number;
+  readonly tempDirs: readonly string[];
+  readonly sandboxReadPaths: readonly string[];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function folder(option: string, value: unknown): string {
+  if (typeof value !== 'string' || value === '' || value.includes('\0')) {
+    throw new InvalidOptionsError(option, 'must be a folder path (a non-empty string without NUL)');
+  }
+  return path.resolve(value);
+}
+
+function optionalFile(option: string, value: unknown): string | undefined {
+  return value === undefined ? undefined : folder(option, value);
+}
+
+/**
+ * Checks the constructor's options. @internal
+ *
+ * @param options - As the host passed them.
+ * @returns The checked options.
+ * @throws {@link InvalidOptionsError} for the first unusable option.
+ */
+export function checkOptions(options: McpManagerOptions): CheckedOptions {
+  if (!isRecord(options)) {
+    throw new InvalidOptionsError(
+      'options',
+      'pass { root, home, userHome, env, clientInfo, prompter }',
+    );
+  }
+  const { prompter, clientInfo, env, logger, trustStore, sandbox } = options;
+  if (!isRecord(env)) {
+    throw new InvalidOptionsError('env', "must be the host's environment, e.g. process.env");
+  }
+  if (
+    !isRecord(clientInfo) ||
+    typeof clientInfo.name !== 'string' ||
+    clientInfo.name === '' ||
+    typeof clientInfo.version !== 'string' ||
+    clientInfo.version === ''
+  ) {
+    throw new InvalidOptionsError('clientInfo', 'must be { name, version } with non-empty strings');
+  }
+  if (
+    !isRecord(prompter) ||
+    typeof prompter.consent !== 'function' ||
+    typeof prompter.notice !== 'function' ||
+    typeof prompter.approveCall !== 'function'
+  ) {
+    throw new InvalidOptionsError(
+      'prompter',
+      'must have consent(request, signal), notice(text) and approveCall(preview, signal)',
+    );
+  }
+  if (logger !== undefined && !isRecord(logger)) {
+    throw new InvalidOptionsError('logger', 'must be an object with debug/info/warn/error');
+  }
+  if (
+    trustStore !== undefined &&
+    (!isRecord(trustStore) ||
+      typeof trustStore.get !== 'function' ||
+      typeof trustStore.update !== 'function' ||
+      typeof trustStore.delete !== 'function')
+  ) {
+    throw new InvalidOptionsError(
+      'trustStore',
+      'must have get, update and delete (a TrustStoreLike)',
+    );
+  }
+  if (
+    sandbox !== undefined &&
+    (!isRecord(sandbox) || !['bwrap', 'seatbelt', 'none'].includes(sandbox.kind as string))
+  ) {
+    throw new InvalidOptionsError('sandbox', 'must be what detectSandbox() returns');
+  }
+  const allowRules = options.allowRules ?? [];
+  if (!Array.isArray(allowRules) || allowRules.some((rule) => typeof rule !== 'string')) {
+    throw new InvalidOptionsError('allowRules', 'must be an array of strings');
+  }
+  const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+  if (!Number.isInteger(startTimeoutMs) || startTimeoutMs < 1 || startTimeoutMs > MAX_TIMEOUT_MS) {
+    throw new InvalidOptionsError(
+      'startTimeoutMs',
+      `must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`,
+    );
+  }
+  const tempDirs = options.tempDirs ?? [];
+  if (!Array.isArray(tempDirs)) {
+    throw new InvalidOptionsError('tempDirs', 'must be an array of folder paths');
+  }
+  const sandboxReadPaths = options.sandboxReadPaths ?? [];
+  if (!Array.isArray(sandboxReadPaths)) {
+    throw new InvalidOptionsError('sandboxReadPaths', 'must be an array of folder paths');
+  }
+  return {
+    root: folder('root', options.root),
+    home: folder('home', options.home),
+    userHome: folder('userHome', options.userHome),
+    env,
+    clientInfo: { name: clientInfo.name, version: clientInfo.version },
+    prompter,
+    logger,
+    allowRules: [...allowRules],
+    trustStore,
+    userConfigFile: optionalFile('userConfigFile', options.userConfigFile),
+    projectConfigFile: optionalFile('projectConfigFile', options.projectConfigFile),
+    sandbox,
+    startTimeoutMs,
+    tempDirs: tempDirs.map((dir, index) => folder(`tempDirs[${index}]`, dir)),
+    sandboxReadPaths: sandboxReadPaths.map((dir, index) =>
+      folder(`sandboxReadPaths[${index}]`, dir),
+    ),
+  };
+}

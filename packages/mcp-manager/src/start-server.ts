@@ -1,0 +1,302 @@
+import path from 'node:path';
+import { defHash, type LocalServerConfig, type ServerConfig } from '@garuda/mcp-config';
+import type { SandboxInfo, SandboxPolicy } from '@garuda/mcp-transport';
+import {
+  checkToolPins,
+  getMcpTrustEntry,
+  hashTools,
+  mcpTrustKey,
+  rememberMcpServer,
+  toolHashes,
+  upgradeMcpTrustEntry,
+  type McpTrustEntry,
+  type ToolDiff,
+  type ToolPinCheck,
+  type TrustStoreLike,
+} from '@garuda/mcp-trust';
+import type { Tool } from '@modelcontextprotocol/client';
+import { adaptTools } from './adapt-tools.js';
+import { serverConsentRequest, toolsConsentRequest } from './consent-request.js';
+import { ServerConnection } from './server-connection.js';
+import { messageOf, oneLine } from './text.js';
+import type { ConsentAnswer, ConsentRequest, ManagerLogger, McpTool } from './types.js';
+
+/** Tool names listed per kind of change in a notice. */
+const MAX_NAMES_LISTED = 10;
+
+/** Everything one server's start sequence needs from the manager. @internal */
+export interface StartContext {
+  /** The project root (absolute). */
+  readonly root: string;
+  /** Garuda's home folder (hidden from servers). */
+  readonly home: string;
+  /** The user's home folder (its credential files are hidden from servers). */
+  readonly userHome: string;
+  /** The host's environment: the sandbox's allowlist comes from it. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly tempDirs: readonly string[];
+  readonly sandboxReadPaths: readonly string[];
+  readonly sandbox: SandboxInfo;
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  readonly store: TrustStoreLike;
+  /** Trust given with "once", per trust key: this manager's session only. */
+  readonly session: Map<string, McpTrustEntry>;
+  readonly startTimeoutMs: number;
+  /** Cancels this start (consent questions included). */
+  readonly signal: AbortSignal;
+  /** Asks a consent question (one at a time); may reject when the prompter fails or on abort. */
+  readonly ask: (request: ConsentRequest, signal: AbortSignal) => Promise<ConsentAnswer>;
+  /** Keeps a server's stop in progress, for the manager's `close()` to wait for. */
+  readonly track: (stopping: Promise<void>) => void;
+  /** Tells the user something (the text is cleaned by the receiver). */
+  readonly notice: (text: string) => void;
+  readonly logger?: ManagerLogger | undefined;
+}
+
+/** How one server's start ended. @internal */
+export type StartOutcome =
+  | {
+      readonly state: 'connected';
+      readonly connection: ServerConnection;
+      readonly tools: readonly McpTool[];
+    }
+  | { readonly state: 'disabled' | 'denied' | 'failed' | 'stopped'; readonly detail: string };
+
+const CANCELLED = { state: 'stopped', detail: 'its start was cancelled' } as const;
+
+/** Where the trust for a server comes from in this start. */
+type TrustSource = 'store' | 'session';
+
+function nameList(names: readonly string[]): string {
+  const shown = names.slice(0, MAX_NAMES_LISTED).map((name) => oneLine(name, 60));
+  const more = names.length - shown.length;
+  return more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ');
+}
+
+/**
+ * A one-line summary of a tool change, for the notice about a user's server. @internal
+ *
+ * @param diff - From `checkToolPins`.
+ * @param detailed - False when the old pin could not say which tools changed.
+ * @returns E.g. `added: upload; removed: fail; changed: echo (description, schema)`.
+ */
+export function changeSummary(diff: ToolDiff, detailed: boolean): string {
+  if (!detailed) return 'its tool list changed (the old record cannot say which tools)';
+  const parts: string[] = [];
+  if (diff.added.length > 0) parts.push(`added: ${nameList(diff.added)}`);
+  if (diff.removed.length > 0) parts.push(`removed: ${nameList(diff.removed)}`);
+  if (diff.changed.length > 0) {
+    const changed = diff.changed.map((change) => {
+      const what = [change.description ? 'description' : '', change.schema ? 'schema' : '']
+        .filter(Boolean)
+        .join(', ');
+      return `${change.tool} (${what})`;
+    });
+    parts.push(`changed: ${nameList(changed)}`);
+  }
+  return parts.join('; ');
+}
+
+/**
+ * Resolves a configured path: `~` and `~/…` against the user's home folder, a relative path
+ * against the project root. @internal
+ */
+function configuredPath(value: string, ctx: StartContext): string {
+  if (value === '~') return ctx.userHome;
+  if (value.startsWith('~/')) return path.join(ctx.userHome, value.slice(2));
+  return path.resolve(ctx.root, value);
+}
+
+function sandboxPolicy(server: LocalServerConfig, ctx: StartContext): SandboxPolicy {
+  const env: Record<string, string> = {};
+  for (const [name, resolved] of Object.entries(server.env)) env[name] = resolved.value;
+  return {
+    root: ctx.root,
+    writePaths: server.def.writePaths.map((p) => configuredPath(p, ctx)),
+    network: server.def.network,
+    env,
+    baseEnv: ctx.env,
+    home: ctx.userHome,
+    garudaHome: ctx.home,
+    tempDirs: ctx.tempDirs,
+    readPaths: ctx.sandboxReadPaths,
+    ...(server.def.cwd === undefined ? {} : { cwd: configuredPath(server.def.cwd, ctx) }),
+  };
+}
+
+function consentContext(ctx: StartContext) {
+  return { sandbox: ctx.sandbox, root: ctx.root, home: ctx.userHome, tempDirs: ctx.tempDirs };
+}
+
+function sessionEntry(def: string, tools: readonly Tool[]): McpTrustEntry {
+  return {
+    def,
+    tools: hashTools(tools),
+    toolHashes: toolHashes(tools),
+    at: new Date().toISOString(),
+  };
+}
+
+/** Asks, turning a failing prompter into a reason and an abort into `undefined`. */
+async function ask(
+  request: ConsentRequest,
+  ctx: StartContext,
+): Promise<{ answer: ConsentAnswer } | { failed: string } | undefined> {
+  try {
+    const answer = await ctx.ask(request, ctx.signal);
+    // Anything but the three answers is a no: a prompter bug must never start a server.
+    return { answer: answer === 'once' || answer === 'remember' ? answer : 'deny' };
+  } catch (error) {
+    if (ctx.signal.aborted) return undefined;
+    return { failed: `the consent question failed: ${messageOf(error)}` };
+  }
+}
+
+async function remember(
+  ctx: StartContext,
+  key: string,
+  server: string,
+  trusted: { def: string; tools?: readonly Tool[] },
+): Promise<McpTrustEntry | undefined> {
+  try {
+    return await rememberMcpServer(ctx.store, key, trusted);
+  } catch (error) {
+    ctx.notice(
+      `Could not save your trust in MCP server "${server}" (${oneLine(messageOf(error))}). It is trusted for this session only, and you will be asked again next time.`,
+    );
+    return undefined;
+  }
+}
+
+/**
+ * One server's whole start sequence (seed 000's flowchart): disabled → consent for an untrusted
+ * project server → sandboxed start, connect and list within the time limit → the pin check (a
+ * changed user server: a notice; a changed project server: consent) → adapted tools.
+ * Never throws. @internal
+ *
+ * @param server - The server from `loadConfig`.
+ * @param ctx - The manager's side.
+ * @returns The outcome; `connected` carries the running connection.
+ */
+export async function startServer(server: ServerConfig, ctx: StartContext): Promise<StartOutcome> {
+  if (!server.def.enabled)
+    return { state: 'disabled', detail: 'it is disabled in the configuration' };
+  if (server.kind === 'remote') {
+    return {
+      state: 'failed',
+      detail: 'remote (Streamable HTTP) servers are not supported by this version yet',
+    };
+  }
+  const def = defHash(server.def);
+  const key = mcpTrustKey(
+    server.source === 'user' ? { kind: 'user' } : { kind: 'project', root: ctx.root },
+    server.name,
+  );
+
+  let stored: McpTrustEntry | undefined;
+  let storeUsable = true;
+  try {
+    stored = await getMcpTrustEntry(ctx.store, key);
+  } catch (error) {
+    if (server.source === 'project') {
+      return { state: 'failed', detail: `the trust store could not be read: ${messageOf(error)}` };
+    }
+    // A user's own server needs no consent: it runs, only its tools go unpinned this time.
+    storeUsable = false;
+    ctx.notice(
+      `Could not read the trust store (${oneLine(messageOf(error))}): the tools of MCP server "${server.name}" are not checked against their pins this time.`,
+    );
+  }
+
+  let trust: TrustSource = 'store';
+  if (server.source === 'project') {
+    // An answer given in this session wins over the store: "once" for changed tools must not
+    // be asked again on a reload, though the store still holds the old pins.
+    if (ctx.session.get(key)?.def === def) trust = 'session';
+    else if (stored?.def === def) trust = 'store';
+    else {
+      const asked = await ask(serverConsentRequest(server, consentContext(ctx)), ctx);
+      if (asked === undefined) return CANCELLED;
+      if ('failed' in asked) return { state: 'failed', detail: asked.failed };
+      if (asked.answer === 'deny') return { state: 'denied', detail: 'you did not allow it' };
+      if (asked.answer === 'remember') stored = await remember(ctx, key, server.name, { def });
+      if (asked.answer === 'once' || stored === undefined) {
+        trust = 'session';
+        ctx.session.set(key, { def, at: new Date().toISOString() });
+      }
+    }
+  }
+  if (ctx.signal.aborted) return CANCELLED;
+
+  const opened = await ServerConnection.open({
+    server: server.name,
+    argv: [server.def.command, ...server.def.args],
+    policy: sandboxPolicy(server, ctx),
+    sandbox: ctx.sandbox,
+    clientInfo: ctx.clientInfo,
+    timeoutMs: ctx.startTimeoutMs,
+    signal: ctx.signal,
+    onSkip: (notice) => ctx.notice(notice),
+    track: ctx.track,
+    logger: ctx.logger,
+  });
+  if (!opened.ok) return opened.cancelled ? CANCELLED : { state: 'failed', detail: opened.reason };
+  const { connection } = opened;
+  const raw = opened.tools;
+
+  // Pins are only compared with a record of this very definition: a user who edits their own
+  // server's command gets it pinned afresh, not a warning about their own change.
+  const pinned =
+    trust === 'session' ? ctx.session.get(key) : stored?.def === def ? stored : undefined;
+  const check: ToolPinCheck = storeUsable ? checkToolPins(pinned, raw) : { state: 'unchanged' };
+  const savePins = async () => {
+    if (trust === 'session') ctx.session.set(key, sessionEntry(def, raw));
+    else await remember(ctx, key, server.name, { def, tools: raw });
+  };
+
+  if (check.state === 'new') {
+    await savePins();
+  } else if (check.state === 'unchanged') {
+    if (check.entry !== undefined && trust === 'store') {
+      await upgradeMcpTrustEntry(ctx.store, key, check.entry).catch((error: unknown) =>
+        ctx.logger?.warn?.(`could not add tool pins for "${server.name}": ${messageOf(error)}`),
+      );
+    }
+  } else if (server.source === 'user') {
+    ctx.notice(
+      `MCP server "${server.name}" changed its tools since they were last used (${changeSummary(check.diff, check.detailed)}). Its new tools are in use; check them if you did not expect this.`,
+    );
+    await savePins();
+  } else {
+    const asked = await ask(
+      toolsConsentRequest(server, consentContext(ctx), {
+        diff: check.diff,
+        tools: raw,
+        detailed: check.detailed,
+      }),
+      ctx,
+    );
+    if (asked === undefined || 'failed' in asked || asked.answer === 'deny') {
+      const detail =
+        asked === undefined
+          ? CANCELLED.detail
+          : 'failed' in asked
+            ? asked.failed
+            : 'you did not allow its changed tools';
+      ctx.track(connection.close(detail));
+      if (asked === undefined) return CANCELLED;
+      return { state: 'failed' in asked ? 'failed' : 'denied', detail };
+    }
+    if (asked.answer === 'remember') {
+      const saved = await remember(ctx, key, server.name, { def, tools: raw });
+      if (saved !== undefined) ctx.session.delete(key);
+      else ctx.session.set(key, sessionEntry(def, raw));
+    } else {
+      ctx.session.set(key, sessionEntry(def, raw));
+    }
+  }
+
+  const adapted = adaptTools(server.name, raw);
+  for (const notice of adapted.notices) ctx.notice(notice);
+  return { state: 'connected', connection, tools: adapted.tools };
+}

@@ -1,0 +1,61 @@
+import { cleanLine, cleanText, neutralizeTags } from '@garuda/mcp-sanitize';
+
+/** The longest reason shown in a status row, a note or an error message, in code points. */
+export const MAX_REASON_CHARS = 300;
+
+/**
+ * Untrusted text (a server's stderr, an error that quotes one, a project file's value) made safe
+ * for one line of a message, a status row or a note for the model: cleaned to one line, its
+ * `<mcp_result`/`<garuda_note` tags neutralised (a note is wrapped in `<garuda_note>` by the
+ * host), and cut to `max` code points with `…`. @internal
+ *
+ * @param text - Anything; a non-string is shown as its type.
+ * @param max - The most code points kept.
+ * @returns One safe line.
+ */
+export function oneLine(text: unknown, max: number = MAX_REASON_CHARS): string {
+  if (typeof text !== 'string') return `(${text === null ? 'null' : typeof text})`;
+  // Cap before cleaning too, so a 4 MiB message is never scanned whole for a one-line reason.
+  const head = text.length > max * 8 ? text.slice(0, max * 8) : text;
+  const line = neutralizeTags(cleanLine(head));
+  const points = Array.from(line);
+  if (points.length <= max && head.length === text.length) return line;
+  return `${points.slice(0, Math.max(0, max - 1)).join('')}…`;
+}
+
+/**
+ * {@link oneLine}, JSON-quoted, so a quote inside cannot end the quotation. @internal
+ *
+ * @param text - Anything.
+ * @param max - The most code points kept inside the quotes.
+ * @returns A double-quoted string.
+ */
+export function quoted(text: unknown, max = 80): string {
+  return JSON.stringify(oneLine(text, max));
+}
+
+/**
+ * Text for `prompter.notice`: cleaned (escapes, bidi and invisible characters removed), lines
+ * kept. @internal
+ *
+ * @param text - The notice.
+ * @returns The cleaned notice.
+ */
+export function noticeText(text: string): string {
+  return cleanText(text);
+}
+
+/**
+ * The message of anything thrown, for a reason. @internal
+ *
+ * @param error - Anything.
+ * @returns Its message, or its string form.
+ */
+export function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'object' && error !== null && 'message' in error) {
+    const message = (error as { message: unknown }).message;
+    if (typeof message === 'string') return message;
+  }
+  return String(error);
+}

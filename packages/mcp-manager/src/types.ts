@@ -1,0 +1,161 @@
+// The shapes shared by the manager and its parts. Everything in them that came from a server or
+// a project file has been cleaned already (cleanLine for one-line fields, cleanText otherwise).
+
+/** Where a server's definition came from. */
+export type ServerSource = 'user' | 'project';
+
+/** The state of one configured server, as `status()` shows it. */
+export type ServerState = 'disabled' | 'denied' | 'starting' | 'connected' | 'failed' | 'stopped';
+
+/** An answer to a consent question: this session only, remember it, or no. */
+export type ConsentAnswer = 'once' | 'remember' | 'deny';
+
+/** One environment variable or header of a server, and where its value comes from. */
+export interface ValueSource {
+  /** The variable or header name. */
+  readonly name: string;
+  /** `literal` (written in the file), or the `${NAME}`s it takes, e.g. `${GITHUB_TOKEN}`. */
+  readonly source: string;
+}
+
+/** A tool as a consent screen lists it. */
+export interface ToolSummary {
+  /** The tool's MCP name (cleaned). */
+  readonly name: string;
+  /** Its description (cleaned, capped). */
+  readonly description: string;
+}
+
+/** A changed tool, and what changed. */
+export interface ToolChangeSummary extends ToolSummary {
+  readonly descriptionChanged: boolean;
+  readonly schemaChanged: boolean;
+}
+
+/**
+ * A consent question. `kind: 'server'` asks before a project server starts (or before a project's
+ * remote server is contacted); `kind: 'tools'` asks when a project server's tools changed since
+ * they were trusted.
+ */
+export interface ConsentRequest {
+  readonly kind: 'server' | 'tools';
+  /** Server name. */
+  readonly server: string;
+  readonly source: ServerSource;
+  /** The config file it came from. */
+  readonly file: string;
+  /** Local servers: the full command line on one line, hidden characters shown as escapes. */
+  readonly commandLine?: string;
+  /** Local servers: the working folder, when set. */
+  readonly cwd?: string;
+  /** `bubblewrap`, `seatbelt`, or `no OS sandbox: <reason>`; `none (remote server)` for remote ones. */
+  readonly sandbox: string;
+  /** Whether the server gets network access (always true for a remote server: data leaves the machine). */
+  readonly network: boolean;
+  /** Local servers: every environment variable and where its value comes from. */
+  readonly env: readonly ValueSource[];
+  /** Local servers: folders it may write besides the project and temp folders. */
+  readonly writePaths: readonly string[];
+  /** Remote servers: the URL. */
+  readonly url?: string;
+  /** Remote servers: every header and where its value comes from. */
+  readonly headers?: readonly ValueSource[];
+  /** Plain-language warnings, most serious first. */
+  readonly warnings: readonly string[];
+  /** `kind: 'tools'`: what changed since the tools were trusted. */
+  readonly toolChanges?: {
+    readonly added: readonly ToolSummary[];
+    readonly removed: readonly string[];
+    readonly changed: readonly ToolChangeSummary[];
+    /** False when the old pin cannot say which tools changed (every tool is listed as changed). */
+    readonly detailed: boolean;
+  };
+}
+
+/** What `approveCall` is shown before a tool runs. */
+export interface CallPreview {
+  /** Server name. */
+  readonly server: string;
+  /** The tool's MCP name (cleaned). */
+  readonly tool: string;
+  /** The name the model used, `mcp__<server>__<tool>`. */
+  readonly name: string;
+  /** The server's hints, each marked as not verified, e.g. `read-only (not verified)`. */
+  readonly hints: readonly string[];
+  /** The arguments as cleaned, pretty JSON, capped. */
+  readonly arguments: string;
+}
+
+/** The sign-in question for a remote server (used from the OAuth issue on). */
+export interface SignInRequest {
+  readonly server: string;
+  readonly url: string;
+  /** The origin of the sign-in page the browser will open. */
+  readonly signInOrigin: string;
+  /** The local callback address. */
+  readonly callback: string;
+}
+
+/**
+ * The user interface of a host: the manager asks through it and never prints. Every question
+ * may be cancelled through the signal.
+ */
+export interface Prompter {
+  /** Asks whether a server may start, or whether its changed tools may be used. */
+  consent(request: ConsentRequest, signal?: AbortSignal): Promise<ConsentAnswer>;
+  /** Tells the user something (a clash, a skipped tool, a changed user server, a stopped server). */
+  notice(text: string): void;
+  /** Asks whether one tool call may run. */
+  approveCall(preview: CallPreview, signal?: AbortSignal): Promise<boolean>;
+  /** Asks whether to sign in to a remote server (remote servers only). */
+  signIn?(request: SignInRequest, signal?: AbortSignal): Promise<boolean>;
+}
+
+/** A tool as given to the model. */
+export interface McpTool {
+  /** `mcp__<server>__<tool>`, matching `^[a-zA-Z0-9_-]{1,64}$`. */
+  readonly name: string;
+  /** Server name. */
+  readonly server: string;
+  /** The tool's MCP name, as the server knows it (used for the call). */
+  readonly tool: string;
+  /** `[From MCP server "x". …]` plus the cleaned description, at most 2 000 characters. */
+  readonly description: string;
+  /** The cleaned, tag-neutralised input schema (a JSON object, at most 20 000 characters as JSON). */
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  /** Never true: a server's read-only hint is not trusted. */
+  readonly readOnly: false;
+  /** The server's hints, cleaned, each marked `(not verified)`. */
+  readonly hints: readonly string[];
+}
+
+/** One row of `status()`. */
+export interface StatusRow {
+  readonly name: string;
+  readonly source: ServerSource;
+  readonly state: ServerState;
+  /** Tools registered for the model. */
+  readonly tools: number;
+  /** `bubblewrap`, `seatbelt`, `none: <reason>`, or `remote`. */
+  readonly sandbox: string;
+  /** `on`, `off`, or `remote <url> · signed in` / `remote <url> · no sign-in`. */
+  readonly network: string;
+  /** Why the server is failed or denied, cleaned (one line). */
+  readonly detail?: string;
+}
+
+/** What `call()` returns. */
+export interface CallResult {
+  /** `<mcp_result server="x" tool="y">…</mcp_result>`: cleaned, tag-neutralised, capped. */
+  readonly text: string;
+  /** The server's own `isError`. */
+  readonly isError: boolean;
+}
+
+/** An optional logger (the manager never prints). */
+export interface ManagerLogger {
+  debug?(message: string): void;
+  info?(message: string): void;
+  warn?(message: string): void;
+  error?(message: string): void;
+}

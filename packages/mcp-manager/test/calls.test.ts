@@ -1,0 +1,187 @@
+// Calls through the facade: approval, refusal, allow rules, time limits, cancellation, a server
+// that stops by itself, and close().
+import { CRASH_EXIT_CODE, EXIT_LATER_CODE, NORMAL_TOOL_NAMES, waitFor } from '@garuda/test-utils';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  CallCancelledError,
+  CallDeclinedError,
+  CallTimeoutError,
+  InvalidArgumentsError,
+  ManagerClosedError,
+  McpManagerErrorCode,
+  ServerNotConnectedError,
+  ServerStoppedError,
+} from '../src/index.js';
+import { ScriptedPrompter, Workspace, fixture, marker, pidsWith, unwrap } from './support.js';
+
+let ws: Workspace;
+let mark: string;
+beforeEach(async () => {
+  ws = await Workspace.create();
+  mark = marker();
+});
+afterEach(async () => {
+  await ws.cleanup();
+});
+
+describe('a full turn', () => {
+  it('approve → the wrapped result; decline → CallDeclinedError; an allow rule skips the question', async () => {
+    await ws.userServers({ tools: fixture('normal', mark) });
+    const prompter = new ScriptedPrompter();
+    const mcp = ws.manager(prompter, { allowRules: ['mcp.tools.add'] });
+    await mcp.start();
+
+    const result = await mcp.call('mcp__tools__echo', { text: 'hello' });
+    expect(result).toEqual({
+      text: '<mcp_result server="tools" tool="echo">\nhello\n</mcp_result>',
+      isError: false,
+    });
+    expect(prompter.approvals).toHaveLength(1);
+    expect(prompter.approvals[0]).toMatchObject({
+      server: 'tools',
+      tool: 'echo',
+      name: 'mcp__tools__echo',
+    });
+    expect(prompter.approvals[0]?.arguments).toContain('hello');
+
+    prompter.approve = false;
+    const declined = await mcp.call('mcp__tools__echo', { text: 'no' }).catch((e: unknown) => e);
+    expect(CallDeclinedError.isInstance(declined)).toBe(true);
+    expect((declined as CallDeclinedError).code).toBe(McpManagerErrorCode.CALL_DECLINED);
+    expect((declined as Error).message).toMatch(/^The user declined this call of mcp__tools__echo/);
+    expect(prompter.approvals).toHaveLength(2);
+
+    // Allowed by rule: no question, even though the prompter would say no.
+    const sum = await mcp.call('mcp__tools__add', { a: 2, b: 3 });
+    expect(unwrap(sum.text)).toBe('5');
+    expect(prompter.approvals).toHaveLength(2);
+
+    // A tool that reports an error is a result, not an exception.
+    prompter.approve = true;
+    const failed = await mcp.call('mcp__tools__fail', { message: 'nope' });
+    expect(failed.isError).toBe(true);
+    await expect(mcp.call('mcp__tools__echo', 'text')).rejects.toSatisfy(
+      InvalidArgumentsError.isInstance,
+    );
+  });
+
+  it('timeoutMs: a slow call fails with a timeout; an abort is a cancel, told apart', async () => {
+    await ws.userServers({ s: fixture('normal', mark, { timeoutMs: 1_000 }) });
+    const mcp = ws.manager(new ScriptedPrompter(), { allowRules: ['mcp.s.*'] });
+    await mcp.start();
+
+    const timedOut = await mcp.call('mcp__s__slow', { ms: 5_000 }).catch((e: unknown) => e);
+    expect(CallTimeoutError.isInstance(timedOut)).toBe(true);
+    expect((timedOut as Error).message).toMatch(/did not answer within 1000 ms/);
+
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 150);
+    const cancelled = await mcp
+      .call('mcp__s__slow', { ms: 5_000 }, { signal: controller.signal })
+      .catch((e: unknown) => e);
+    expect(CallCancelledError.isInstance(cancelled)).toBe(true);
+    expect(CallTimeoutError.isInstance(cancelled)).toBe(false);
+    expect((cancelled as CallCancelledError).code).toBe(McpManagerErrorCode.CALL_CANCELLED);
+
+    // Cancelled while waiting for approval.
+    const asking = ws.manager({
+      consent: () => Promise.resolve('deny'),
+      notice: () => {},
+      approveCall: (_preview, signal) =>
+        new Promise((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason))),
+    });
+    await asking.start();
+    const early = new AbortController();
+    setTimeout(() => early.abort(), 50);
+    await expect(
+      asking.call('mcp__s__echo', { text: 'x' }, { signal: early.signal }),
+    ).rejects.toSatisfy(CallCancelledError.isInstance);
+
+    expect(unwrap((await mcp.call('mcp__s__echo', { text: 'still here' })).text)).toBe(
+      'still here',
+    );
+    expect(mcp.status()[0]?.state).toBe('connected');
+  });
+});
+
+describe('a server that stops by itself', () => {
+  it('crash mid-call → failed, one notice, its tools leave tools(), calls fail clearly', async () => {
+    await ws.userServers({ c: fixture('crash', mark), n: fixture('normal', mark) });
+    const prompter = new ScriptedPrompter();
+    const mcp = ws.manager(prompter);
+    await mcp.start();
+    expect(mcp.takeNotes()).toEqual([]);
+
+    const crashed = await mcp.call('mcp__c__crash', {}).catch((e: unknown) => e);
+    expect(ServerStoppedError.isInstance(crashed)).toBe(true);
+    expect((crashed as Error).message).toContain(`exited with code ${CRASH_EXIT_CODE}`);
+
+    await waitFor(() => mcp.status()[0]?.state === 'failed');
+    expect(prompter.notices).toEqual(['MCP server "c" stopped. Its tools now fail.']);
+    expect(mcp.tools().every((t) => t.server === 'n')).toBe(true);
+    expect(mcp.tools()).toHaveLength(NORMAL_TOOL_NAMES.length);
+    expect(mcp.status()[0]?.detail).toMatch(/^it stopped by itself: exited with code 3/);
+
+    const after = await mcp.call('mcp__c__echo', { text: 'x' }).catch((e: unknown) => e);
+    expect(ServerNotConnectedError.isInstance(after)).toBe(true);
+    expect((after as Error).message).toMatch(/MCP server "c" is not connected \(state: failed;/);
+
+    const notes = mcp.takeNotes();
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(
+      /^MCP server "c" is not available \(it stopped by itself: exited with code 3.*\)\. Do not pretend to use it\.$/,
+    );
+    expect(mcp.takeNotes()).toEqual([]);
+    // The other server is unaffected.
+    expect(unwrap((await mcp.call('mcp__n__echo', { text: 'ok' })).text)).toBe('ok');
+  });
+
+  it('an exit with no call in flight is noticed too, and reload brings the server back', async () => {
+    await ws.userServers({ c: fixture('crash', mark) });
+    const prompter = new ScriptedPrompter();
+    const mcp = ws.manager(prompter);
+    await mcp.start();
+    await mcp.call('mcp__c__exit_later', { ms: 50 });
+    await waitFor(() => mcp.status()[0]?.state === 'failed');
+    expect(mcp.status()[0]?.detail).toContain(`exited with code ${EXIT_LATER_CODE}`);
+    expect(prompter.notices).toEqual(['MCP server "c" stopped. Its tools now fail.']);
+
+    await mcp.reload('c');
+    expect(mcp.status()[0]?.state).toBe('connected');
+    expect(unwrap((await mcp.call('mcp__c__echo', { text: 'back' })).text)).toBe('back');
+    expect(prompter.notices).toHaveLength(1);
+  });
+});
+
+describe('close()', () => {
+  it('stops every server with no notice and no process left, even one that ignores SIGTERM', async () => {
+    await ws.userServers({
+      a: fixture('normal', mark),
+      b: fixture('stubborn', mark),
+      off: fixture('normal', mark, { enabled: false }),
+    });
+    await ws.projectServers({ p: fixture('normal', mark) });
+    const prompter = new ScriptedPrompter();
+    prompter.answer = 'once';
+    const mcp = ws.manager(prompter);
+    await mcp.start();
+    // The stubborn server's child, in the same process group.
+    await mcp.call('mcp__b__spawn_child', { ms: 60_000 });
+    const before = await pidsWith(mark);
+    expect(before.length).toBeGreaterThanOrEqual(3);
+    const noticesBefore = prompter.notices.length;
+
+    const slow = mcp.call('mcp__a__slow', { ms: 10_000 }).catch((e: unknown) => e);
+    await mcp.close();
+
+    expect(prompter.notices).toHaveLength(noticesBefore);
+    expect(mcp.status().map((r) => r.state)).toEqual(['stopped', 'stopped', 'stopped', 'stopped']);
+    expect(mcp.tools()).toEqual([]);
+    expect(await pidsWith(mark)).toEqual([]);
+    expect(ManagerClosedError.isInstance(await slow)).toBe(true);
+    await expect(mcp.call('mcp__a__echo', { text: 'x' })).rejects.toSatisfy(
+      ManagerClosedError.isInstance,
+    );
+    await mcp.close(); // twice is fine
+  }, 30_000);
+});

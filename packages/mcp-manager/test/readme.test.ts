@@ -1,0 +1,65 @@
+// The README's example must run as written: its code block is taken from README.md, the one
+// line that names "your server" is pointed at the fixture server, and the result is run (with
+// the package name resolved to this source) and compared with the output the README shows.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fixtureCommand } from '@garuda/test-utils';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { HAS_SANDBOX, REPO_ROOT } from './support.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const SERVER_LINE = "const server = { command: 'node', args: ['my-mcp-server.mjs'] };";
+
+function section(readme: string, heading: string): string {
+  const start = readme.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`README has no "${heading}" section`);
+  const end = readme.indexOf('\n## ', start + heading.length + 2);
+  return readme.slice(start, end < 0 ? undefined : end);
+}
+
+function block(text: string, lang: string): string {
+  const match = new RegExp('```' + lang + '\\n([\\s\\S]*?)\\n```').exec(text);
+  if (!match?.[1]) throw new Error(`no \`\`\`${lang} block`);
+  return match[1];
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('README', () => {
+  it.skipIf(!HAS_SANDBOX)(
+    'the example runs as written and prints what the README shows',
+    async () => {
+      const readme = await readFile(path.join(here, '..', 'README.md'), 'utf8');
+      const example = section(readme, '## Example');
+      const code = block(example, 'js');
+      expect(code).toContain(SERVER_LINE);
+      const fixture = fixtureCommand('normal');
+      const runnable = code
+        .replace(
+          SERVER_LINE,
+          `const server = ${JSON.stringify({ command: fixture.command, args: fixture.args })};`,
+        )
+        // The fixture lives in this checkout, which may be under /tmp (empty inside the sandbox).
+        .replace(
+          '  prompter,\n});',
+          `  prompter,\n  sandboxReadPaths: [${JSON.stringify(REPO_ROOT)}],\n});`,
+        );
+      expect(runnable).toContain('sandboxReadPaths');
+      const dir = path.join(here, '..', 'test-results');
+      await mkdir(dir, { recursive: true });
+      const file = path.join(dir, 'readme-example.mjs');
+      await writeFile(file, runnable);
+
+      const lines: string[] = [];
+      vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+        lines.push(args.map(String).join(' '));
+      });
+      await import(/* @vite-ignore */ `${pathToFileURL(file).href}?t=${Date.now()}`);
+
+      expect(lines.join('\n')).toBe(block(example, 'text'));
+    },
+  );
+});

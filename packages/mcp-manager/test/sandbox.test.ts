@@ -1,0 +1,84 @@
+// The sandbox's limits, through the manager: the `escape` fixture tries every usual way out.
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { EscapeReport } from '@garuda/test-utils';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HAS_SANDBOX, ScriptedPrompter, Workspace, fixture, marker, unwrap } from './support.js';
+
+let ws: Workspace;
+let mark: string;
+let listener: Server;
+let port: number;
+beforeEach(async () => {
+  ws = await Workspace.create();
+  mark = marker();
+  listener = createServer((socket) => socket.end());
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  port = (listener.address() as { port: number }).port;
+});
+afterEach(async () => {
+  await ws.cleanup();
+  await new Promise((resolve) => listener.close(resolve));
+});
+
+describe.skipIf(!HAS_SANDBOX)('sandbox limits through the manager', () => {
+  it('writes only in the root and write paths; .garuda, garuda home and the network stay closed', async () => {
+    const granted = ws.path('granted');
+    await mkdir(granted);
+    const secret = path.join(ws.home, 'secret-token');
+    await writeFile(secret, 'do not read me');
+    await ws.projectServers({
+      closed: fixture('escape', mark, { writePaths: [granted] }),
+      open: fixture('escape', mark, { network: true }),
+    });
+    const prompter = new ScriptedPrompter();
+    prompter.answer = 'once';
+    const mcp = ws.manager(prompter, { allowRules: ['mcp.closed.*', 'mcp.open.*'] });
+    await mcp.start();
+
+    expect(prompter.consents.map((r) => [r.server, r.sandbox, r.network])).toEqual([
+      ['closed', 'bubblewrap', false],
+      ['open', 'bubblewrap', true],
+    ]);
+    expect(mcp.status().map((r) => [r.name, r.sandbox, r.network])).toEqual([
+      ['closed', 'bubblewrap', 'off'],
+      ['open', 'bubblewrap', 'on'],
+    ]);
+
+    // Outside the root and off /tmp (the sandbox's /tmp is private and in memory, so a write
+    // under the host's /tmp would land there and vanish): next to this test file.
+    const outside = (server: string) =>
+      path.join(path.dirname(fileURLToPath(import.meta.url)), `escape-${server}-${mark}.txt`);
+    const escape = async (server: string, extra: Record<string, unknown>) => {
+      const result = await mcp.call(`mcp__${server}__escape`, {
+        root: ws.root,
+        outside: outside(server),
+        secretFile: secret,
+        netHost: '127.0.0.1',
+        netPort: port,
+        ...extra,
+      });
+      return JSON.parse(unwrap(result.text)) as EscapeReport;
+    };
+
+    const closed = await escape('closed', { writePath: granted });
+    expect(closed.writeRoot.ok).toBe(true);
+    expect(closed.writePath.ok).toBe(true);
+    expect(closed.writeOutside).toMatchObject({ ok: false, code: 'EROFS' });
+    expect(existsSync(outside('closed'))).toBe(false);
+    expect(existsSync(path.join(ws.root, 'garuda-escape-root.txt'))).toBe(true);
+    expect(existsSync(path.join(granted, 'garuda-escape-writepath.txt'))).toBe(true);
+    expect(closed.writeGaruda.ok).toBe(false);
+    expect(closed.readSecret.ok).toBe(false);
+    expect(closed.connect.ok).toBe(false);
+
+    const open = await escape('open', {});
+    expect(open.connect.ok).toBe(true);
+    expect(open.writeOutside.ok).toBe(false);
+    expect(existsSync(outside('open'))).toBe(false);
+    expect(open.writeGaruda.ok).toBe(false);
+  });
+});

@@ -1,0 +1,408 @@
+// The start sequence through the public facade: config problems, consent, trust, names, notes,
+// concurrency. Real fixture servers in the real sandbox; config files in temp folders.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { defHash } from '@garuda/mcp-config';
+import { TrustStore, getMcpTrustEntry, mcpTrustKey } from '@garuda/mcp-trust';
+import { NORMAL_TOOL_NAMES, waitFor } from '@garuda/test-utils';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  AlreadyStartedError,
+  ManagerClosedError,
+  ServerNotConnectedError,
+  StartCancelledError,
+  TOOL_NAME_PATTERN,
+  UnknownServerError,
+  UnknownToolError,
+} from '../src/index.js';
+import {
+  ScriptedPrompter,
+  Workspace,
+  fixture,
+  marker,
+  pidsWith,
+  unwrap,
+  wrapped,
+} from './support.js';
+
+let ws: Workspace;
+let mark: string;
+beforeEach(async () => {
+  ws = await Workspace.create();
+  mark = marker();
+});
+afterEach(async () => {
+  await ws.cleanup();
+});
+
+describe('configuration', () => {
+  it('tells config problems as notices, keeps them in problems(), and starts the valid servers', async () => {
+    await ws.userServers({
+      good: fixture('normal', mark),
+      'Bad Name': fixture('normal', mark),
+      odd: { ...fixture('normal', mark), colour: 'blue' },
+    });
+    const prompter = new ScriptedPrompter();
+    const mcp = ws.manager(prompter);
+    await mcp.start();
+
+    expect(mcp.problems().map((p) => p.code)).toEqual(['INVALID_NAME', 'UNKNOWN_KEY']);
+    const configNotices = prompter.notices.filter((n) => n.startsWith('MCP configuration:'));
+    expect(configNotices).toHaveLength(2);
+    expect(configNotices[0]).toContain(`${path.join(ws.home, 'mcp.json')}:`);
+    expect(configNotices[1]).toMatch(/"colour"/);
+    expect(mcp.status().map((row) => [row.name, row.state])).toEqual([['good', 'connected']]);
+  });
+
+  it('expands ${NAME} into the server env, leaks no other host variable, and hashes the def as written', async () => {
+    await ws.userServers({
+      envy: fixture('normal', mark, {
+        env: { GREETING: 'hello ${HOST_GREETING}', PLAIN: 'as is' },
+      }),
+    });
+    const prompter = new ScriptedPrompter();
+    const mcp = ws.manager(prompter, {
+      env: {
+        PATH: process.env.PATH,
+        HOME: ws.userHome,
+        HOST_GREETING: 'world',
+        LEAKY_SECRET: 'host-secret-value',
+      },
+      allowRules: ['mcp.envy.*'],
+    });
+    await mcp.start();
+
+    const result = await mcp.call('mcp__envy__env', {
+      names: ['GREETING', 'PLAIN', 'LEAKY_SECRET'],
+    });
+    const env = JSON.parse(unwrap(result.text)) as {
+      names: string[];
+      values: Record<string, string>;
+    };
+    expect(env.values).toEqual({ GREETING: 'hello world', PLAIN: 'as is' });
+    expect(env.names).toContain('GREETING');
+    expect(env.names).not.toContain('LEAKY_SECRET');
+    expect(env.names).not.toContain('HOST_GREETING');
+
+    // A user server is pinned without a question: its def hash as written, and its tools.
+    const store = new TrustStore(path.join(ws.home, 'trust.json'));
+    const entry = await getMcpTrustEntry(store, mcpTrustKey({ kind: 'user' }, 'envy'));
+    const config = await readFile(path.join(ws.home, 'mcp.json'), 'utf8');
+    const written = (JSON.parse(config) as { servers: { envy: { command: string } } }).servers;
+    expect(entry?.def).toBe(defHash(written.envy));
+    expect(Object.keys(entry?.toolHashes ?? {}).sort()).toEqual([...NORMAL_TOOL_NAMES].sort());
+    expect(entry?.tools).toMatch(/^[0-9a-f]{64}$/);
+    // The expanded value is never stored.
+    expect(await readFile(path.join(ws.home, 'trust.json'), 'utf8')).not.toContain('hello world');
+    expect(prompter.consents).toEqual([]);
+  });
+});
+
+describe('consent', () => {
+  it('asks for a project server and not for a user server', async () => {
+    await ws.userServers({ mine: fixture('normal', mark) });
+    await ws.projectServers({ theirs: fixture('normal', mark, { env: { API_TOKEN: '${NOPE}' } }) });
+    const prompter = new ScriptedPrompter();
+    prompter.answer = 'once';
+    const mcp = ws.manager(prompter);
+    await mcp.start();
+
+    expect(prompter.consents).toHaveLength(1);
+    const [request] = prompter.consents;
+    expect(request).toMatchObject({ kind: 'server', server: 'theirs', source: 'project' });
+    expect(request?.commandLine).toContain('mcp-server.mjs');
+    expect(request?.env.map((v) => v.name)).toEqual(['API_TOKEN']);
+    expect(mcp.status().map((row) => [row.name, row.source, row.state])).toEqual([
+      ['mine', 'user', 'connected'],
+      ['theirs', 'project', 'connected'],
+    ]);
+  });
+
+  it('"once" lasts one session; "remember" is kept in the trust store', async () => {
+    await ws.projectServers({ theirs: fixture('normal', mark) });
+    const first = new ScriptedPrompter();
+    first.answer = 'once';
+    await ws.manager(first).start();
+    expect(first.consents).toHaveLength(1);
+
+    const second = new ScriptedPrompter();
+    second.answer = 'remember';
+    const mcp2 = ws.manager(second);
+    await mcp2.start();
+    expect(second.consents).toHaveLength(1);
+    // Remembered: a third session on the same trust store does not ask.
+    const third = new ScriptedPrompter();
+    third.answer = 'once';
+    const mcp3 = ws.manager(third);
+    await mcp3.start();
+    expect(third.consents).toHaveLength(0);
+    expect(mcp3.status()[0]?.state).toBe('connected');
+
+    const store = new TrustStore(path.join(ws.home, 'trust.json'));
+    const key = mcpTrustKey({ kind: 'project', root: ws.root }, 'theirs');
+    const entry = await getMcpTrustEntry(store, key);
+    expect(entry?.tools).toMatch(/^[0-9a-f]{64}$/);
+    expect(Object.keys(entry?.toolHashes ?? {})).toHaveLength(NORMAL_TOOL_NAMES.length);
+  });
+
+  it('"once" is not asked again on reload in the same session', async () => {
+    await ws.projectServers({ theirs: fixture('normal', mark) });
+    const prompter = new ScriptedPrompter();
+    prompter.answer = 'once';
+    const mcp = ws.manager(prompter);
+    await mcp.start();
+    await mcp.reload('theirs');
+    expect(prompter.consents).toHaveLength(1);
+    expect(mcp.status()[0]?.state).toBe('connected');
+  });
+
+  it('deny → denied, a note for the model, and calls fail naming the state', async () => {
+    await ws.projectServers({ fix: fixture('normal', mark) });
+    const prompter = new ScriptedPrompter();
+    const mcp = ws.manager(prompter);
+    await mcp.start();
+
+    expect(mcp.status()).toEqual([
+      expect.objectContaining({
+        name: 'fix',
+        state: 'denied',
+        tools: 0,
+        detail: 'you did not allow it',
+      }),
+    ]);
+    expect(mcp.tools()).toEqual([]);
+    expect(mcp.takeNotes()).toEqual([
+      'MCP server "fix" is not available (you did not allow it). Do not pretend to use it.',
+    ]);
+    const error = await mcp.call('mcp__fix__echo', { text: 'x' }).catch((e: unknown) => e);
+    expect(ServerNotConnectedError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain('state: denied');
+  });
+
+  it('ignores a project server that tries to replace a user server, with a notice', async () => {
+    await ws.userServers({ dup: fixture('normal', mark) });
+    await ws.projectServers({ dup: fixture('evil', mark) });
+    const prompter = new ScriptedPrompter();
+    const mcp = ws.manager(prompter);
+    await mcp.start();
+
+    expect(prompter.consents).toEqual([]);
+    expect(prompter.notices.some((n) => n.includes('cannot replace a server you configured'))).toBe(
+      true,
+    );
+    expect(mcp.status()).toEqual([
+      expect.objectContaining({ name: 'dup', source: 'user', state: 'connected' }),
+    ]);
+    expect(mcp.tools().map((t) => t.name)).not.toContain(expect.stringMatching(/evil/));
+    expect(mcp.tools()).toHaveLength(NORMAL_TOOL_NAMES.length);
+  });
+});
+
+describe('tools and notes', () => {
+  it('names tools mcp__<server>__<tool> in sorted (server, tool) order', async () => {
+    await ws.userServers({ zeta: fixture('normal', mark), alpha: fixture('normal', mark) });
+    const mcp = ws.manager(new ScriptedPrompter());
+    await mcp.start();
+
+    const names = mcp.tools().map((t) => t.name);
+    const expected = ['alpha', 'zeta'].flatMap((server) =>
+      [...NORMAL_TOOL_NAMES].sort().map((tool) => `mcp__${server}__${tool}`),
+    );
+    expect(names).toEqual(expected);
+    for (const name of names) expect(name).toMatch(TOOL_NAME_PATTERN);
+    expect(mcp.tools()[0]?.description).toMatch(/^\[From MCP server "alpha"/);
+    expect(mcp.status().map((r) => [r.name, r.tools, r.network])).toEqual([
+      ['zeta', NORMAL_TOOL_NAMES.length, 'off'],
+      ['alpha', NORMAL_TOOL_NAMES.length, 'off'],
+    ]);
+    await expect(mcp.call('mcp__nope__x', {})).rejects.toSatisfy(UnknownToolError.isInstance);
+  });
+
+  it('a name clash across servers: the first server in sorted order keeps it, a notice names the other', async () => {
+    // Server "a" gets a tool "b__echo": mcp__a__b__echo, the same name as server "a__b"'s echo.
+    await ws.userServers({
+      a__b: fixture('normal', mark),
+      a: wrapped(['--mode', 'normal', '--rename', 'echo=b__echo'], mark),
+    });
+    const prompter = new ScriptedPrompter();
+    prompter.approve = true;
+    const mcp = ws.manager(prompter);
+    await mcp.start();
+
+    const clash = mcp.tools().filter((t) => t.name === 'mcp__a__b__echo');
+    expect(clash).toHaveLength(1);
+    expect(clash[0]?.server).toBe('a');
+    expect(prompter.notices.filter((n) => n.includes('mcp__a__b__echo'))).toEqual([
+      expect.stringMatching(/"a" keeps it and the tool of "a__b" is left out/),
+    ]);
+    expect(mcp.status().map((r) => r.state)).toEqual(['connected', 'connected']);
+    const result = await mcp.call('mcp__a__b__echo', { text: 'from a' });
+    expect(result.text).toMatch(/^<mcp_result server="a" tool="b__echo">/);
+  });
+
+  it('gives each note once per state change', async () => {
+    await ws.userServers({
+      off: fixture('normal', mark, { enabled: false }),
+      on: fixture('normal', mark),
+    });
+    await ws.projectServers({ fix: fixture('normal', mark) });
+    const prompter = new ScriptedPrompter();
+    const mcp = ws.manager(prompter);
+    await mcp.start();
+
+    expect(mcp.takeNotes()).toEqual([
+      'MCP server "off" is not available (it is disabled in the configuration). Do not pretend to use it.',
+      'MCP server "fix" is not available (you did not allow it). Do not pretend to use it.',
+    ]);
+    expect(mcp.takeNotes()).toEqual([]);
+
+    prompter.answer = 'once';
+    await mcp.reload('fix');
+    expect(mcp.status().find((r) => r.name === 'fix')?.state).toBe('connected');
+    expect(mcp.takeNotes()).toEqual([]);
+
+    // Denied again is a new state change: a new note.
+    await ws.projectServers({ fix: fixture('normal', mark, { env: { CHANGED: '1' } }) });
+    prompter.answer = 'deny';
+    await mcp.reload('fix');
+    expect(mcp.takeNotes()).toEqual([
+      'MCP server "fix" is not available (you did not allow it). Do not pretend to use it.',
+    ]);
+    expect(mcp.takeNotes()).toEqual([]);
+    expect(prompter.consents).toHaveLength(3);
+  });
+});
+
+describe('lifecycle', () => {
+  it('start() only once; reload() of an unknown server is an error', async () => {
+    await ws.userServers({ one: fixture('normal', mark) });
+    const mcp = ws.manager(new ScriptedPrompter());
+    await mcp.start();
+    await expect(mcp.start()).rejects.toSatisfy(AlreadyStartedError.isInstance);
+    await expect(mcp.reload('nope')).rejects.toSatisfy(UnknownServerError.isInstance);
+  });
+
+  it('starts 10 servers concurrently: a hanging and a crashing one do not hold up the other 8', async () => {
+    const servers: Record<string, Record<string, unknown>> = {};
+    for (let i = 0; i < 8; i++) servers[`ok${i}`] = fixture('normal', mark);
+    servers.hang = fixture('hang', mark);
+    servers.boom = {
+      command: process.execPath,
+      args: ['-e', 'process.stderr.write("boom: no config\\n"); process.exit(1)', mark],
+    };
+    await ws.userServers(servers);
+    const prompter = new ScriptedPrompter();
+    // Short, but with room for ten processes starting at once on a busy two-core machine.
+    const startTimeoutMs = 8_000;
+    const mcp = ws.manager(prompter, { startTimeoutMs });
+    const began = Date.now();
+    await mcp.start();
+    const took = Date.now() - began;
+
+    expect(took).toBeLessThan(startTimeoutMs + 5_000);
+    const rows = mcp.status();
+    expect(rows.filter((r) => r.state === 'connected')).toHaveLength(8);
+    const hang = rows.find((r) => r.name === 'hang');
+    expect(hang?.state).toBe('failed');
+    expect(hang?.detail).toMatch(/did not connect and list its tools within 8 s/);
+    expect(hang?.detail).toMatch(/will never answer/);
+    const boom = rows.find((r) => r.name === 'boom');
+    expect(boom?.state).toBe('failed');
+    expect(boom?.detail).toMatch(/exited with code 1.*boom: no config/);
+    expect(prompter.notices.filter((n) => n.startsWith('MCP server "boom" failed'))).toHaveLength(
+      1,
+    );
+    expect(mcp.tools()).toHaveLength(8 * NORMAL_TOOL_NAMES.length);
+  }, 30_000);
+
+  it('a cancelled start keeps the connected servers and stops the others', async () => {
+    await ws.userServers({ ok: fixture('normal', mark), hang: fixture('hang', mark) });
+    const mcp = ws.manager(new ScriptedPrompter(), { startTimeoutMs: 20_000 });
+    const controller = new AbortController();
+    const started = mcp.start({ signal: controller.signal });
+    await waitFor(() => mcp.status().find((r) => r.name === 'ok')?.state === 'connected');
+    controller.abort();
+    await expect(started).rejects.toSatisfy(StartCancelledError.isInstance);
+    expect(mcp.status().map((r) => [r.name, r.state])).toEqual([
+      ['ok', 'connected'],
+      ['hang', 'stopped'],
+    ]);
+    await mcp.close();
+    expect(await pidsWith(mark)).toEqual([]);
+  });
+
+  it('close() during start withdraws the consent question and leaves no process', async () => {
+    await ws.userServers({ ok: fixture('normal', mark) });
+    await ws.projectServers({ theirs: fixture('normal', mark) });
+    let asked: AbortSignal | undefined;
+    const mcp = ws.manager({
+      consent: (_request, signal) => {
+        asked = signal;
+        return new Promise(() => {}); // a person who never answers
+      },
+      notice: () => {},
+      approveCall: () => Promise.resolve(true),
+    });
+    const started = mcp.start().catch((error: unknown) => error);
+    await waitFor(() => asked !== undefined && mcp.status()[0]?.state === 'connected');
+    await mcp.close();
+    expect(asked?.aborted).toBe(true);
+    expect(ManagerClosedError.isInstance(await started)).toBe(true);
+    expect(mcp.status().map((r) => r.state)).toEqual(['stopped', 'stopped']);
+    expect(await pidsWith(mark)).toEqual([]);
+  });
+
+  it('reload() starts a server added since start() and drops one removed from the config', async () => {
+    await ws.userServers({ one: fixture('normal', mark) });
+    const mcp = ws.manager(new ScriptedPrompter());
+    await mcp.start();
+    await ws.userServers({ two: fixture('normal', mark) });
+    await mcp.reload('two');
+    await mcp.reload('one');
+    expect(mcp.status().map((r) => [r.name, r.state])).toEqual([['two', 'connected']]);
+    expect(mcp.tools().every((t) => t.server === 'two')).toBe(true);
+  });
+});
+
+describe('other kinds of server and machine', () => {
+  it('a remote server is listed as failed, with the reason, until remote support lands', async () => {
+    await ws.userServers({ web: { url: 'https://mcp.example.com/mcp' } });
+    const prompter = new ScriptedPrompter();
+    const mcp = ws.manager(prompter);
+    await mcp.start();
+    expect(mcp.status()).toEqual([
+      {
+        name: 'web',
+        source: 'user',
+        state: 'failed',
+        tools: 0,
+        sandbox: 'remote',
+        network: 'remote https://mcp.example.com/mcp · no sign-in',
+        detail: 'remote (Streamable HTTP) servers are not supported by this version yet',
+      },
+    ]);
+    expect(mcp.takeNotes()).toHaveLength(1);
+  });
+
+  it('with no OS sandbox the server still runs, and consent, status and a notice say so', async () => {
+    await ws.projectServers({ bare: fixture('normal', mark) });
+    const prompter = new ScriptedPrompter();
+    prompter.answer = 'once';
+    const mcp = ws.manager(prompter, {
+      sandbox: { kind: 'none', reason: 'bubblewrap is not installed' },
+    });
+    await mcp.start();
+    expect(prompter.consents[0]?.sandbox).toBe('no OS sandbox: bubblewrap is not installed');
+    expect(prompter.consents[0]?.warnings.join('\n')).toMatch(/sandbox/i);
+    expect(prompter.notices).toEqual([
+      'No OS sandbox is available (bubblewrap is not installed): local MCP servers run without one, with only an allowlisted environment.',
+    ]);
+    expect(mcp.status()[0]).toMatchObject({
+      state: 'connected',
+      sandbox: 'none: bubblewrap is not installed',
+    });
+    const result = await mcp.call('mcp__bare__env', {});
+    const names = (JSON.parse(unwrap(result.text)) as { names: string[] }).names;
+    expect(names.every((name) => ['HOME', 'LANG', 'PATH', 'PWD'].includes(name))).toBe(true);
+  });
+});

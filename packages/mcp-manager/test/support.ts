@@ -1,0 +1,159 @@
+// Shared helpers of the manager's end-to-end tests: throwaway homes and projects, config files,
+// a scripted prompter that records every request, and a look at which processes are alive.
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { detectSandbox } from '@garuda/mcp-transport';
+import { FIXTURE_SERVER, tempDir, type StdioFixtureMode, type TempDir } from '@garuda/test-utils';
+import { McpManager, type McpManagerOptions } from '../src/index.js';
+import type { CallPreview, ConsentAnswer, ConsentRequest, Prompter } from '../src/types.js';
+
+/** The wrapper that reads the fixture's mode from a file or renames its tools. */
+export const WRAPPER = fileURLToPath(new URL('./fixtures/fixture-wrapper.mjs', import.meta.url));
+
+/** The sandbox of this machine (CI sets GARUDA_REQUIRE_SANDBOX=1: a missing one fails). */
+export const SANDBOX = await detectSandbox({ searchPath: process.env.PATH });
+export const HAS_SANDBOX = SANDBOX.kind !== 'none';
+if (!HAS_SANDBOX) {
+  if (process.env.GARUDA_REQUIRE_SANDBOX === '1') {
+    throw new Error(`GARUDA_REQUIRE_SANDBOX=1 but there is no OS sandbox: ${SANDBOX.reason}`);
+  }
+  process.stderr.write(
+    `\n*** WARNING: no OS sandbox (${SANDBOX.reason}); sandbox tests are skipped ***\n\n`,
+  );
+}
+
+/** A server entry as written in mcp.json. */
+export type Entry = Record<string, unknown>;
+
+/** A unique argument that marks the processes of one test, to find them in /proc. */
+export function marker(): string {
+  return `garuda-test-${randomUUID()}`;
+}
+
+/** A fixture server entry (its args carry `mark`, which the fixture ignores). */
+export function fixture(mode: StdioFixtureMode, mark: string, extra: Entry = {}): Entry {
+  return { command: process.execPath, args: [FIXTURE_SERVER, mode, mark], ...extra };
+}
+
+/** A wrapped fixture server entry (see fixtures/fixture-wrapper.mjs). */
+export function wrapped(args: string[], mark: string, extra: Entry = {}): Entry {
+  return {
+    command: process.execPath,
+    args: [WRAPPER, FIXTURE_SERVER, ...args, '--mark', mark],
+    ...extra,
+  };
+}
+
+/** A prompter that answers from a script and records every request. */
+export class ScriptedPrompter implements Prompter {
+  readonly consents: ConsentRequest[] = [];
+  readonly notices: string[] = [];
+  readonly approvals: CallPreview[] = [];
+  answer: ConsentAnswer | ((request: ConsentRequest) => ConsentAnswer) = 'deny';
+  approve: boolean | ((preview: CallPreview) => boolean) = true;
+
+  consent(request: ConsentRequest): Promise<ConsentAnswer> {
+    this.consents.push(request);
+    return Promise.resolve(typeof this.answer === 'function' ? this.answer(request) : this.answer);
+  }
+
+  notice(text: string): void {
+    this.notices.push(text);
+  }
+
+  approveCall(preview: CallPreview): Promise<boolean> {
+    this.approvals.push(preview);
+    return Promise.resolve(
+      typeof this.approve === 'function' ? this.approve(preview) : this.approve,
+    );
+  }
+}
+
+/** A throwaway user (home, garuda home) and project, with their config files. */
+/** This checkout (the fixture servers and their node_modules). */
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
+
+export class Workspace {
+  readonly root: string;
+  readonly home: string;
+  readonly userHome: string;
+  readonly #dir: TempDir;
+  readonly #managers: McpManager[] = [];
+
+  private constructor(dir: TempDir) {
+    this.#dir = dir;
+    this.root = path.join(dir.path, 'project');
+    this.userHome = path.join(dir.path, 'user');
+    this.home = path.join(this.userHome, '.garuda');
+  }
+
+  static async create(): Promise<Workspace> {
+    const ws = new Workspace(await tempDir('garuda-manager-'));
+    await mkdir(path.join(ws.root, '.garuda'), { recursive: true });
+    await mkdir(ws.home, { recursive: true });
+    return ws;
+  }
+
+  /** A scratch path inside the workspace (not inside the project). */
+  path(...parts: string[]): string {
+    return path.join(path.dirname(this.root), ...parts);
+  }
+
+  async userServers(servers: Record<string, Entry>): Promise<void> {
+    await writeFile(path.join(this.home, 'mcp.json'), JSON.stringify({ servers }, null, 2));
+  }
+
+  async projectServers(servers: Record<string, Entry>): Promise<void> {
+    await writeFile(
+      path.join(this.root, '.garuda', 'mcp.json'),
+      JSON.stringify({ servers }, null, 2),
+    );
+  }
+
+  /** A manager on this workspace (closed by `cleanup`). */
+  manager(prompter: Prompter, options: Partial<McpManagerOptions> = {}): McpManager {
+    const manager = new McpManager({
+      root: this.root,
+      home: this.home,
+      userHome: this.userHome,
+      env: { PATH: process.env.PATH, HOME: this.userHome, LANG: 'C.UTF-8' },
+      clientInfo: { name: 'garuda-test', version: '0.0.0' },
+      prompter,
+      sandbox: SANDBOX,
+      // The fixture servers live in this checkout, which may itself be under /tmp.
+      sandboxReadPaths: [REPO_ROOT],
+      ...options,
+    });
+    this.#managers.push(manager);
+    return manager;
+  }
+
+  async cleanup(): Promise<void> {
+    await Promise.all(this.#managers.map((manager) => manager.close()));
+    await this.#dir.cleanup();
+  }
+}
+
+/** Process ids whose command line contains `mark` (Linux: /proc). */
+export async function pidsWith(mark: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8');
+      const status = await readFile(`/proc/${entry}/status`, 'utf8');
+      // A zombie is dead already; it only waits to be reaped.
+      if (cmdline.includes(mark) && !/^State:\s+Z/m.test(status)) pids.push(Number(entry));
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return pids;
+}
+
+/** The text of a result, without its wrapper. */
+export function unwrap(text: string): string {
+  return text.replace(/^<mcp_result [^>]*>\n/, '').replace(/\n<\/mcp_result>$/, '');
+}
