@@ -124,8 +124,17 @@ function sandboxPolicy(server: LocalServerConfig, ctx: StartContext): SandboxPol
   };
 }
 
+// The system temp folders count as temp folders on the consent screen: a write path there is
+// no reason for a warning. (The sandbox gives each server its own /tmp on Linux anyway.)
+const SYSTEM_TEMP_DIRS = process.platform === 'win32' ? [] : ['/tmp', '/var/tmp'];
+
 function consentContext(ctx: StartContext) {
-  return { sandbox: ctx.sandbox, root: ctx.root, home: ctx.userHome, tempDirs: ctx.tempDirs };
+  return {
+    sandbox: ctx.sandbox,
+    root: ctx.root,
+    home: ctx.userHome,
+    tempDirs: [...SYSTEM_TEMP_DIRS, ...ctx.tempDirs],
+  };
 }
 
 function sessionEntry(def: string, tools: readonly Tool[]): McpTrustEntry {

@@ -1,6 +1,6 @@
 // The start sequence through the public facade: config problems, consent, trust, names, notes,
 // concurrency. Real fixture servers in the real sandbox; config files in temp folders.
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { defHash } from '@garuda/mcp-config';
 import { TrustStore, getMcpTrustEntry, mcpTrustKey } from '@garuda/mcp-trust';
@@ -116,6 +116,26 @@ describe('consent', () => {
       ['mine', 'user', 'connected'],
       ['theirs', 'project', 'connected'],
     ]);
+  });
+
+  it('warns about a write path outside the project and temp folders, not about one in /tmp', async () => {
+    const granted = await mkdtemp(path.join('/tmp', 'garuda-granted-'));
+    try {
+      await ws.projectServers({
+        temp: fixture('normal', mark, { writePaths: [granted] }),
+        // Denied below, so nothing is ever written there.
+        system: fixture('normal', mark, { writePaths: ['/usr/share'] }),
+      });
+      const prompter = new ScriptedPrompter();
+      prompter.answer = 'deny';
+      await ws.manager(prompter).start();
+      const warningsOf = (name: string) =>
+        prompter.consents.find((r) => r.server === name)?.warnings.join('\n') ?? 'not asked';
+      expect(warningsOf('system')).toMatch(/may write outside the project and temp folders/);
+      expect(warningsOf('temp')).not.toMatch(/may write outside/);
+    } finally {
+      await rm(granted, { recursive: true, force: true });
+    }
   });
 
   it('"once" lasts one session; "remember" is kept in the trust store', async () => {
