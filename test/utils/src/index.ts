@@ -1,5 +1,6 @@
 /**
- * Shared test doubles for Garuda's packages: fixture MCP servers (stdio and Streamable HTTP)
+ * Shared test doubles for Garuda's packages: fixture MCP servers (stdio and Streamable HTTP),
+ * a small OAuth authorization server with a bearer-protected MCP endpoint, a scripted browser,
  * and small helpers. Private, consumed from source by other workspaces' tests.
  */
 export {
@@ -12,6 +13,24 @@ export {
   type FixtureCommand,
 } from './fixture-server.js';
 export { startHttpFixture, type HttpFixture, type HttpFixtureOptions } from './http-fixture.js';
+export {
+  INSECURE_AUTHORIZATION_HOST,
+  OAUTH_DENY_DESCRIPTION,
+  WRONG_ISSUER,
+  startOAuthFixture,
+  type OAuthFixture,
+  type OAuthFixtureClient,
+  type OAuthFixtureCounts,
+  type OAuthFixtureOptions,
+} from './oauth-fixture.js';
+export {
+  browserThatPastes,
+  scriptedBrowser,
+  type BrowserVisit,
+  type PastingBrowser,
+  type ScriptedBrowser,
+  type ScriptedBrowserOptions,
+} from './scripted-browser.js';
 export { tempDir, type TempDir } from './temp-dir.js';
 export { waitFor, type WaitForOptions } from './wait-for.js';
 export { isProcessAlive } from './process-alive.js';
