@@ -1,2 +1,55 @@
-// Public entry of @garuda/mcp-oauth. Empty until its issue lands; see README.md.
-export {};
+// Public entry of @garuda/mcp-oauth: named re-exports only. What is not here is internal.
+export {
+  AuthStore,
+  DEFAULT_AUTH_LOCK_STALE_MS,
+  DEFAULT_AUTH_LOCK_TIMEOUT_MS,
+} from './auth-store.js';
+export type { AuthStoreOptions, AuthRecord, AuthEntryInfo } from './auth-store.js';
+export type { AuthEntry } from './auth-entry.js';
+export { SERVER_NAME_PATTERN, USER_SCOPE } from './auth-key.js';
+export type { AuthEntryId } from './auth-key.js';
+export { GarudaOAuthProvider, createOAuthProvider } from './oauth-provider.js';
+export type { GarudaOAuthProviderOptions, PendingSignIn } from './oauth-provider.js';
+export { checkAuthorizationServerMetadata } from './check-authorization-server.js';
+export type { CheckAuthorizationServerOptions } from './check-authorization-server.js';
+export { waitForCallback, DEFAULT_CALLBACK_TIMEOUT_MS } from './wait-for-callback.js';
+export type { WaitForCallbackOptions } from './wait-for-callback.js';
+export { freePort } from './free-port.js';
+export { openBrowser, DEFAULT_OPENER_TIMEOUT_MS } from './open-browser.js';
+export type {
+  OpenBrowserOptions,
+  ExecFileLike,
+  ChildProcessLike,
+  OpenerSpawnOptions,
+} from './open-browser.js';
+export { parseRedirectUrl, MAX_PASTED_URL_LENGTH } from './parse-redirect-url.js';
+export type { ParseRedirectUrlOptions } from './parse-redirect-url.js';
+export { revoke, DEFAULT_REVOKE_TIMEOUT_MS } from './revoke.js';
+export type { RevokeOptions, RevokeResult, RevocationOutcome } from './revoke.js';
+export type { OAuthLogger } from './logger.js';
+export {
+  OAuthFlowError,
+  OAuthFlowErrorCode,
+  InvalidOptionError,
+  InvalidEntryError,
+  AuthFileUnreadableError,
+  AuthFileWriteError,
+  LockTimeoutError,
+  LockFailedError,
+  LockCompromisedError,
+  CorruptFileMoveError,
+  ProviderNotReadyError,
+  InsecureAuthorizationServerError,
+  PkceNotSupportedError,
+  UnsafeAuthorizationUrlError,
+  NoSignInInProgressError,
+  CallbackPortChangedError,
+  CallbackPortInUseError,
+  CallbackServerError,
+  CallbackTimeoutError,
+  SignInAbortedError,
+  AuthorizationDeniedError,
+  StateMismatchError,
+  InvalidRedirectUrlError,
+  UnsafeBrowserUrlError,
+} from './errors.js';

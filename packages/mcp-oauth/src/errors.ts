@@ -1,0 +1,518 @@
+import { cleanLine } from '@garuda/mcp-sanitize';
+
+/** Stable codes of the errors this package throws. */
+export const OAuthFlowErrorCode = {
+  /** An argument or option is not usable (a bad path, name, URL, port, time limit…). */
+  INVALID_OPTION: 'INVALID_OPTION',
+  /** A value given to `AuthStore.update` cannot be stored (not plain JSON, or a bad field). */
+  INVALID_ENTRY: 'INVALID_ENTRY',
+  /** The auth file exists but cannot be read (permissions, a folder at its path…). */
+  FILE_UNREADABLE: 'FILE_UNREADABLE',
+  /** The auth file or its folder could not be written. */
+  WRITE_FAILED: 'WRITE_FAILED',
+  /** The cross-process lock of the auth file was not free within the time limit. */
+  LOCK_TIMEOUT: 'LOCK_TIMEOUT',
+  /** The lock folder could not be created for another reason than a holder. */
+  LOCK_FAILED: 'LOCK_FAILED',
+  /** The lock was lost while held, so the change was not written. */
+  LOCK_COMPROMISED: 'LOCK_COMPROMISED',
+  /** A corrupt auth file could not be moved aside, so it was left untouched. */
+  MOVE_ASIDE_FAILED: 'MOVE_ASIDE_FAILED',
+  /** The provider was used before `prepare()` chose its callback port. */
+  PROVIDER_NOT_READY: 'PROVIDER_NOT_READY',
+  /** The authorization server has an endpoint that is not https (or no metadata at all). */
+  INSECURE_AUTHORIZATION_SERVER: 'INSECURE_AUTHORIZATION_SERVER',
+  /** The authorization server does not advertise PKCE with S256. */
+  PKCE_NOT_SUPPORTED: 'PKCE_NOT_SUPPORTED',
+  /** The sign-in page address built for the browser is not one this package may open. */
+  UNSAFE_AUTHORIZATION_URL: 'UNSAFE_AUTHORIZATION_URL',
+  /** A code arrived but no sign-in is in progress (no code verifier is stored). */
+  NO_SIGN_IN_IN_PROGRESS: 'NO_SIGN_IN_IN_PROGRESS',
+  /** The registered callback port is now used by another program; the next attempt uses a new one. */
+  CALLBACK_PORT_CHANGED: 'CALLBACK_PORT_CHANGED',
+  /** The callback server could not listen: the port is in use. */
+  CALLBACK_PORT_IN_USE: 'CALLBACK_PORT_IN_USE',
+  /** The callback server failed for another reason. */
+  CALLBACK_SERVER_FAILED: 'CALLBACK_SERVER_FAILED',
+  /** No valid callback arrived within the time limit. */
+  CALLBACK_TIMEOUT: 'CALLBACK_TIMEOUT',
+  /** The sign-in was stopped through its `AbortSignal` (Ctrl-C). */
+  SIGN_IN_ABORTED: 'SIGN_IN_ABORTED',
+  /** The authorization server answered with an `error` (for example `access_denied`). */
+  AUTHORIZATION_DENIED: 'AUTHORIZATION_DENIED',
+  /** A pasted redirect address carries another `state` than the sign-in in progress. */
+  STATE_MISMATCH: 'STATE_MISMATCH',
+  /** A pasted redirect address is not usable (not a URL, not our callback, no code…). */
+  INVALID_REDIRECT_URL: 'INVALID_REDIRECT_URL',
+  /** `openBrowser` was asked to open an address it must not open. */
+  UNSAFE_BROWSER_URL: 'UNSAFE_BROWSER_URL',
+} as const;
+
+/** One of the {@link OAuthFlowErrorCode} values. */
+export type OAuthFlowErrorCode = (typeof OAuthFlowErrorCode)[keyof typeof OAuthFlowErrorCode];
+
+const MARKER = Symbol.for('garuda.mcp-oauth.OAuthFlowError');
+
+/**
+ * Base class of every error thrown by `@garuda/mcp-oauth`. Messages say what happened and what
+ * to do; they never contain a token, a code, a code verifier, a `state` or a client secret, and
+ * text that came from a server is cleaned and quoted.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await waitForCallback({ port, state, signal });
+ * } catch (error) {
+ *   if (OAuthFlowError.isInstance(error) && error.code === 'SIGN_IN_ABORTED') return;
+ *   throw error;
+ * }
+ * ```
+ */
+export class OAuthFlowError extends Error {
+  /** A stable string from {@link OAuthFlowErrorCode}. */
+  readonly code: OAuthFlowErrorCode;
+  // A symbol marker rather than `instanceof`, so two copies of this package recognise each other.
+  readonly [MARKER] = true;
+
+  /**
+   * @param code - one of {@link OAuthFlowErrorCode}
+   * @param message - what happened and what to do, free of secrets
+   * @param options - `cause`, passed through
+   */
+  constructor(code: OAuthFlowErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'OAuthFlowError';
+    this.code = code;
+  }
+
+  /**
+   * Whether `value` is an `OAuthFlowError` from any copy of this package.
+   * @param value - anything, typically a caught error
+   * @returns true when `value` carries this package's error marker
+   */
+  static isInstance(value: unknown): value is OAuthFlowError {
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[MARKER] === true
+    );
+  }
+}
+
+// Controls, bidi and zero-width characters from a path must not reach a terminal through a
+// message: JSON quoting escapes C0 controls, this escapes the rest.
+const UNSAFE = /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
+
+/**
+ * Quotes our own text (a path, a server name) for a message: JSON-quoted, invisible and control
+ * characters escaped, long text shortened.
+ * @internal
+ */
+export function quote(text: string, max = 200): string {
+  const short = text.length > max ? `${text.slice(0, max)}…` : text;
+  return JSON.stringify(short).replace(
+    UNSAFE,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/**
+ * Quotes text that came from a server (an endpoint address, an error code) for a message:
+ * cleaned to one line of visible text, shortened, JSON-quoted.
+ * @internal
+ */
+export function quoteUntrusted(text: string, max = 120): string {
+  const line = cleanLine(text);
+  return JSON.stringify(line.length > max ? `${line.slice(0, max)}…` : line);
+}
+
+/** Describes a non-string for a message without printing it. @internal */
+export function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (value === undefined) return 'undefined';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** The `code` of a Node.js system error, if any. @internal */
+export function errnoCode(error: unknown): string | undefined {
+  if (typeof error === 'object' && error !== null && 'code' in error) {
+    const code = (error as { code: unknown }).code;
+    return typeof code === 'string' ? code : undefined;
+  }
+  return undefined;
+}
+
+/** An argument or option is unusable (code `INVALID_OPTION`). */
+export class InvalidOptionError extends OAuthFlowError {
+  /** @param reason - which option, what was wrong, what is expected */
+  constructor(reason: string) {
+    super(OAuthFlowErrorCode.INVALID_OPTION, reason);
+    this.name = 'InvalidOptionError';
+  }
+}
+
+/** A value given to the auth store cannot be stored (code `INVALID_ENTRY`). */
+export class InvalidEntryError extends OAuthFlowError {
+  /** @param reason - where in the value the problem is; never the value itself */
+  constructor(reason: string) {
+    super(
+      OAuthFlowErrorCode.INVALID_ENTRY,
+      `the auth entry cannot be stored: ${reason}; use plain objects, arrays, strings, finite ` +
+        `numbers, booleans and null`,
+    );
+    this.name = 'InvalidEntryError';
+  }
+}
+
+/** The auth file exists but cannot be read (code `FILE_UNREADABLE`). */
+export class AuthFileUnreadableError extends OAuthFlowError {
+  /** The path that could not be read. */
+  readonly file: string;
+
+  /**
+   * @param file - the auth file
+   * @param cause - the file system error
+   */
+  constructor(file: string, cause: unknown) {
+    const code = errnoCode(cause);
+    let advice: string;
+    if (code === 'EISDIR') advice = 'it is a folder, not a file: move it away or pass another path';
+    else if (code === 'EACCES' || code === 'EPERM') {
+      advice = 'permission denied: it should belong to you with mode 0600 (chmod 600)';
+    } else if (code === 'ENOTDIR') {
+      advice = 'a part of its path is a file, not a folder: pass another path';
+    } else advice = `${code ?? 'unknown error'}: check the file and its folder`;
+    super(
+      OAuthFlowErrorCode.FILE_UNREADABLE,
+      `cannot read the auth file ${quote(file)}: ${advice}`,
+      {
+        cause,
+      },
+    );
+    this.name = 'AuthFileUnreadableError';
+    this.file = file;
+  }
+}
+
+/** The auth file or its folder could not be written (code `WRITE_FAILED`). */
+export class AuthFileWriteError extends OAuthFlowError {
+  /**
+   * @param what - what was being done ("write the auth file")
+   * @param target - the path
+   * @param cause - the file system error
+   */
+  constructor(what: string, target: string, cause: unknown) {
+    const code = errnoCode(cause);
+    super(
+      OAuthFlowErrorCode.WRITE_FAILED,
+      `could not ${what} ${quote(target)}${code ? ` (${code})` : ''}: check that the folder is ` +
+        `writable by you and the disk is not full; the auth file was left as it was`,
+      { cause },
+    );
+    this.name = 'AuthFileWriteError';
+  }
+}
+
+/** The cross-process lock was not free in time (code `LOCK_TIMEOUT`). */
+export class LockTimeoutError extends OAuthFlowError {
+  /** The auth file whose lock could not be taken. */
+  readonly file: string;
+  /** The lock folder (`<file>.lock`). */
+  readonly lockFile: string;
+
+  /**
+   * @param file - the auth file
+   * @param lockFile - its lock folder
+   * @param timeoutMs - how long it waited
+   * @param staleMs - after how long a lock counts as abandoned
+   */
+  constructor(file: string, lockFile: string, timeoutMs: number, staleMs: number) {
+    super(
+      OAuthFlowErrorCode.LOCK_TIMEOUT,
+      `could not lock the auth file ${quote(file)} within ${timeoutMs} ms: another garuda ` +
+        `process may be using it, so try again when it is done. A lock folder ${quote(lockFile)} ` +
+        `older than ${Math.ceil(staleMs / 1000)} s is taken over automatically`,
+    );
+    this.name = 'LockTimeoutError';
+    this.file = file;
+    this.lockFile = lockFile;
+  }
+}
+
+/** The lock folder could not be created (code `LOCK_FAILED`). */
+export class LockFailedError extends OAuthFlowError {
+  /**
+   * @param file - the auth file
+   * @param lockFile - its lock folder
+   * @param cause - the file system error
+   */
+  constructor(file: string, lockFile: string, cause: unknown) {
+    const code = errnoCode(cause);
+    super(
+      OAuthFlowErrorCode.LOCK_FAILED,
+      `could not lock the auth file ${quote(file)}: creating ${quote(lockFile)} failed` +
+        `${code ? ` (${code})` : ''}; check that its folder exists and is writable by you`,
+      { cause },
+    );
+    this.name = 'LockFailedError';
+  }
+}
+
+/** The lock was lost while held, so nothing was written (code `LOCK_COMPROMISED`). */
+export class LockCompromisedError extends OAuthFlowError {
+  /**
+   * @param file - the auth file
+   * @param cause - why the lock was lost
+   */
+  constructor(file: string, cause: unknown) {
+    super(
+      OAuthFlowErrorCode.LOCK_COMPROMISED,
+      `the lock on the auth file ${quote(file)} was lost before the change was written (this ` +
+        `process was paused for longer than the stale time, or the lock folder was removed); ` +
+        `nothing was written: try again`,
+      { cause },
+    );
+    this.name = 'LockCompromisedError';
+  }
+}
+
+/** A corrupt auth file could not be moved aside (code `MOVE_ASIDE_FAILED`). */
+export class CorruptFileMoveError extends OAuthFlowError {
+  /**
+   * @param file - the corrupt auth file
+   * @param target - where it was to be moved
+   * @param cause - the file system error
+   */
+  constructor(file: string, target: string, cause: unknown) {
+    const code = errnoCode(cause);
+    super(
+      OAuthFlowErrorCode.MOVE_ASIDE_FAILED,
+      `the auth file ${quote(file)} is corrupt and could not be moved to ${quote(target)}` +
+        `${code ? ` (${code})` : ''}: move or remove it yourself (you will be asked to sign in ` +
+        `again)`,
+      { cause },
+    );
+    this.name = 'CorruptFileMoveError';
+  }
+}
+
+/** The provider was used before its callback port was chosen (code `PROVIDER_NOT_READY`). */
+export class ProviderNotReadyError extends OAuthFlowError {
+  /** @param name - the server name */
+  constructor(name: string) {
+    super(
+      OAuthFlowErrorCode.PROVIDER_NOT_READY,
+      `the OAuth provider of ${quote(name)} has no callback port yet: call await ` +
+        `provider.prepare() (or create it with createOAuthProvider) before using it`,
+    );
+    this.name = 'ProviderNotReadyError';
+  }
+}
+
+/** The authorization server is refused: an endpoint is not https (code `INSECURE_AUTHORIZATION_SERVER`). */
+export class InsecureAuthorizationServerError extends OAuthFlowError {
+  /** The metadata field that was refused, e.g. `authorization_endpoint`; `metadata` when there is none. */
+  readonly field: string;
+
+  /**
+   * @param field - the refused metadata field
+   * @param reason - what is wrong with it (server text quoted by the caller)
+   */
+  constructor(field: string, reason: string) {
+    super(
+      OAuthFlowErrorCode.INSECURE_AUTHORIZATION_SERVER,
+      `refused the authorization server: ${reason}. No browser was opened and no code was ` +
+        `requested; ask the server's operator to publish https endpoints`,
+    );
+    this.name = 'InsecureAuthorizationServerError';
+    this.field = field;
+  }
+}
+
+/** The authorization server does not advertise PKCE S256 (code `PKCE_NOT_SUPPORTED`). */
+export class PkceNotSupportedError extends OAuthFlowError {
+  /** @param issuer - the server's issuer, as it published it */
+  constructor(issuer: string) {
+    super(
+      OAuthFlowErrorCode.PKCE_NOT_SUPPORTED,
+      `refused the authorization server ${quoteUntrusted(issuer)}: it does not advertise PKCE ` +
+        `with S256 (code_challenge_methods_supported), which MCP requires to protect the sign-in ` +
+        `code. No browser was opened; ask the server's operator to enable it`,
+    );
+    this.name = 'PkceNotSupportedError';
+  }
+}
+
+/** The sign-in address is not one we may send a browser to (code `UNSAFE_AUTHORIZATION_URL`). */
+export class UnsafeAuthorizationUrlError extends OAuthFlowError {
+  /** @param reason - what is wrong, server text already quoted */
+  constructor(reason: string) {
+    super(
+      OAuthFlowErrorCode.UNSAFE_AUTHORIZATION_URL,
+      `refused to open the sign-in page: ${reason}. No browser was opened`,
+    );
+    this.name = 'UnsafeAuthorizationUrlError';
+  }
+}
+
+/** A code must be exchanged but no sign-in is in progress (code `NO_SIGN_IN_IN_PROGRESS`). */
+export class NoSignInInProgressError extends OAuthFlowError {
+  /** @param name - the server name */
+  constructor(name: string) {
+    super(
+      OAuthFlowErrorCode.NO_SIGN_IN_IN_PROGRESS,
+      `no sign-in to ${quote(name)} is in progress (its code verifier is gone: the sign-in ` +
+        `finished, was cancelled or signed out meanwhile): start the sign-in again`,
+    );
+    this.name = 'NoSignInInProgressError';
+  }
+}
+
+/** The registered callback port is taken; the next attempt uses a new one (code `CALLBACK_PORT_CHANGED`). */
+export class CallbackPortChangedError extends OAuthFlowError {
+  /** The port that is taken. */
+  readonly oldPort: number;
+  /** The port the next attempt will use. */
+  readonly newPort: number;
+
+  /**
+   * @param name - the server name
+   * @param oldPort - the port that is taken
+   * @param newPort - the port the next attempt will use
+   * @param reRegister - whether the client must be registered again for the new port
+   */
+  constructor(name: string, oldPort: number, newPort: number, reRegister: boolean) {
+    super(
+      OAuthFlowErrorCode.CALLBACK_PORT_CHANGED,
+      `the sign-in callback port ${oldPort} of ${quote(name)} is used by another program; the ` +
+        `next attempt listens on port ${newPort}${reRegister ? ' and registers again with the authorization server' : ''}: start the sign-in again`,
+    );
+    this.name = 'CallbackPortChangedError';
+    this.oldPort = oldPort;
+    this.newPort = newPort;
+  }
+}
+
+/** The callback server could not listen because its port is taken (code `CALLBACK_PORT_IN_USE`). */
+export class CallbackPortInUseError extends OAuthFlowError {
+  /** The port. */
+  readonly port: number;
+
+  /**
+   * @param host - the loopback address
+   * @param port - the port
+   * @param cause - the listen error
+   */
+  constructor(host: string, port: number, cause: unknown) {
+    super(
+      OAuthFlowErrorCode.CALLBACK_PORT_IN_USE,
+      `cannot wait for the sign-in callback: port ${port} on ${host} is used by another ` +
+        `program. Close it, or start the sign-in again (Garuda then picks another port)`,
+      { cause },
+    );
+    this.name = 'CallbackPortInUseError';
+    this.port = port;
+  }
+}
+
+/** The callback server failed for another reason (code `CALLBACK_SERVER_FAILED`). */
+export class CallbackServerError extends OAuthFlowError {
+  /**
+   * @param host - the loopback address
+   * @param port - the port
+   * @param cause - the server error
+   */
+  constructor(host: string, port: number, cause: unknown) {
+    const code = errnoCode(cause);
+    super(
+      OAuthFlowErrorCode.CALLBACK_SERVER_FAILED,
+      `the sign-in callback server on ${host}:${port} failed${code ? ` (${code})` : ''}: ` +
+        `start the sign-in again`,
+      { cause },
+    );
+    this.name = 'CallbackServerError';
+  }
+}
+
+/** No valid callback arrived in time (code `CALLBACK_TIMEOUT`). */
+export class CallbackTimeoutError extends OAuthFlowError {
+  /** @param timeoutMs - the time limit */
+  constructor(timeoutMs: number) {
+    const minutes =
+      timeoutMs >= 60_000 ? `${Math.round(timeoutMs / 60_000)} min` : `${timeoutMs} ms`;
+    super(
+      OAuthFlowErrorCode.CALLBACK_TIMEOUT,
+      `the sign-in did not come back within ${minutes}: the callback server was stopped. Start ` +
+        `the sign-in again, or paste the address your browser ended on`,
+    );
+    this.name = 'CallbackTimeoutError';
+  }
+}
+
+/** The sign-in was stopped through its signal (code `SIGN_IN_ABORTED`). */
+export class SignInAbortedError extends OAuthFlowError {
+  /** @param cause - the signal's reason */
+  constructor(cause?: unknown) {
+    super(OAuthFlowErrorCode.SIGN_IN_ABORTED, 'the sign-in was cancelled', { cause });
+    this.name = 'SignInAbortedError';
+  }
+}
+
+/** The authorization server answered with an error (code `AUTHORIZATION_DENIED`). */
+export class AuthorizationDeniedError extends OAuthFlowError {
+  /**
+   * The short OAuth error code (`access_denied`, `invalid_scope`…), or `unrecognized_error` when
+   * the server sent something that is not a plain code. The server's `error_description` is
+   * attacker-controlled text and is never kept.
+   */
+  readonly error: string;
+
+  /** @param error - the short error code, already checked with `safeErrorCode` */
+  constructor(error: string) {
+    const advice =
+      error === 'access_denied'
+        ? 'the sign-in was declined in the browser'
+        : 'the authorization server refused the sign-in';
+    super(
+      OAuthFlowErrorCode.AUTHORIZATION_DENIED,
+      `${advice} (error ${JSON.stringify(error)}); start the sign-in again if that was a mistake`,
+    );
+    this.name = 'AuthorizationDeniedError';
+    this.error = error;
+  }
+}
+
+/** A pasted redirect carries another `state` (code `STATE_MISMATCH`). */
+export class StateMismatchError extends OAuthFlowError {
+  /** @param missing - whether the state was absent rather than different */
+  constructor(missing: boolean) {
+    super(
+      OAuthFlowErrorCode.STATE_MISMATCH,
+      `the pasted address ${missing ? 'has no state' : 'belongs to another sign-in (its state differs)'}: ` +
+        `paste the address from the sign-in you started last, or start the sign-in again`,
+    );
+    this.name = 'StateMismatchError';
+  }
+}
+
+/** A pasted redirect address is not usable (code `INVALID_REDIRECT_URL`). */
+export class InvalidRedirectUrlError extends OAuthFlowError {
+  /** @param reason - what is wrong; never the pasted text */
+  constructor(reason: string) {
+    super(
+      OAuthFlowErrorCode.INVALID_REDIRECT_URL,
+      `the pasted address cannot finish the sign-in: ${reason}`,
+    );
+    this.name = 'InvalidRedirectUrlError';
+  }
+}
+
+/** `openBrowser` refused an address (code `UNSAFE_BROWSER_URL`). */
+export class UnsafeBrowserUrlError extends OAuthFlowError {
+  /** @param reason - what is wrong with the address */
+  constructor(reason: string) {
+    super(OAuthFlowErrorCode.UNSAFE_BROWSER_URL, `refused to open the browser: ${reason}`);
+    this.name = 'UnsafeBrowserUrlError';
+  }
+}

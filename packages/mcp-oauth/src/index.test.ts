@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import * as api from './index.js';
+import { OAuthFlowError, OAuthFlowErrorCode } from './index.js';
+
+describe('public entry', () => {
+  it('exports exactly the documented names', () => {
+    expect(Object.keys(api).sort()).toEqual(
+      [
+        'AuthFileUnreadableError',
+        'AuthFileWriteError',
+        'AuthStore',
+        'AuthorizationDeniedError',
+        'CallbackPortChangedError',
+        'CallbackPortInUseError',
+        'CallbackServerError',
+        'CallbackTimeoutError',
+        'CorruptFileMoveError',
+        'DEFAULT_AUTH_LOCK_STALE_MS',
+        'DEFAULT_AUTH_LOCK_TIMEOUT_MS',
+        'DEFAULT_CALLBACK_TIMEOUT_MS',
+        'DEFAULT_OPENER_TIMEOUT_MS',
+        'DEFAULT_REVOKE_TIMEOUT_MS',
+        'GarudaOAuthProvider',
+        'InsecureAuthorizationServerError',
+        'InvalidEntryError',
+        'InvalidOptionError',
+        'InvalidRedirectUrlError',
+        'LockCompromisedError',
+        'LockFailedError',
+        'LockTimeoutError',
+        'MAX_PASTED_URL_LENGTH',
+        'NoSignInInProgressError',
+        'OAuthFlowError',
+        'OAuthFlowErrorCode',
+        'PkceNotSupportedError',
+        'ProviderNotReadyError',
+        'SERVER_NAME_PATTERN',
+        'SignInAbortedError',
+        'StateMismatchError',
+        'USER_SCOPE',
+        'UnsafeAuthorizationUrlError',
+        'UnsafeBrowserUrlError',
+        'checkAuthorizationServerMetadata',
+        'createOAuthProvider',
+        'freePort',
+        'openBrowser',
+        'parseRedirectUrl',
+        'revoke',
+        'waitForCallback',
+      ].sort(),
+    );
+  });
+
+  it('defaults match the design: a five minute callback', () => {
+    expect(api.DEFAULT_CALLBACK_TIMEOUT_MS).toBe(300_000);
+  });
+});
+
+describe('errors', () => {
+  it('carry a stable code, a name, the cause and a cross-copy marker', () => {
+    const cause = new Error('listen EADDRINUSE');
+    const error = new api.CallbackPortInUseError('127.0.0.1', 4242, cause);
+    expect(error).toBeInstanceOf(OAuthFlowError);
+    expect(error).toBeInstanceOf(Error);
+    expect(error.code).toBe(OAuthFlowErrorCode.CALLBACK_PORT_IN_USE);
+    expect(error.name).toBe('CallbackPortInUseError');
+    expect(error.cause).toBe(cause);
+    expect(error.port).toBe(4242);
+    expect(OAuthFlowError.isInstance(error)).toBe(true);
+    const foreign = {
+      [Symbol.for('garuda.mcp-oauth.OAuthFlowError')]: true,
+      code: 'CALLBACK_TIMEOUT',
+    };
+    expect(OAuthFlowError.isInstance(foreign)).toBe(true);
+    expect(OAuthFlowError.isInstance(new Error('x'))).toBe(false);
+    expect(OAuthFlowError.isInstance(null)).toBe(false);
+  });
+
+  it('has one code per failure mode, each equal to its name', () => {
+    for (const [name, code] of Object.entries(OAuthFlowErrorCode)) expect(code).toBe(name);
+  });
+
+  it('names every subclass after itself', () => {
+    const samples: OAuthFlowError[] = [
+      new api.InvalidOptionError('x'),
+      new api.InvalidEntryError('x'),
+      new api.AuthFileUnreadableError('/f', Object.assign(new Error(), { code: 'EACCES' })),
+      new api.AuthFileWriteError('write', '/f', undefined),
+      new api.LockTimeoutError('/f', '/f.lock', 1, 2000),
+      new api.LockFailedError('/f', '/f.lock', undefined),
+      new api.LockCompromisedError('/f', undefined),
+      new api.CorruptFileMoveError('/f', '/g', undefined),
+      new api.ProviderNotReadyError('x'),
+      new api.InsecureAuthorizationServerError('issuer', 'x'),
+      new api.PkceNotSupportedError('https://a'),
+      new api.UnsafeAuthorizationUrlError('x'),
+      new api.NoSignInInProgressError('x'),
+      new api.CallbackPortChangedError('x', 1, 2, true),
+      new api.CallbackServerError('127.0.0.1', 1, undefined),
+      new api.CallbackTimeoutError(300_000),
+      new api.SignInAbortedError(),
+      new api.AuthorizationDeniedError('access_denied'),
+      new api.StateMismatchError(true),
+      new api.InvalidRedirectUrlError('x'),
+      new api.UnsafeBrowserUrlError('x'),
+    ];
+    for (const error of samples) {
+      expect(error.name).toBe(error.constructor.name);
+      expect(Object.values(OAuthFlowErrorCode)).toContain(error.code);
+    }
+    expect(new api.CallbackTimeoutError(300_000).message).toContain('5 min');
+    expect(
+      new api.AuthFileUnreadableError('/f', Object.assign(new Error(), { code: 'EACCES' })).message,
+    ).toContain('chmod 600');
+  });
+});

@@ -1,0 +1,615 @@
+import { randomBytes } from 'node:crypto';
+import type {
+  OAuthClientInformationContext,
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
+import type { AuthEntry } from './auth-entry.js';
+import { normalizeId, type AuthEntryId } from './auth-key.js';
+import type { AuthStore } from './auth-store.js';
+import { checkAuthorizationServerMetadata } from './check-authorization-server.js';
+import { hasControlCharacter } from './control-characters.js';
+import {
+  CallbackPortChangedError,
+  InsecureAuthorizationServerError,
+  InvalidOptionError,
+  kindOf,
+  NoSignInInProgressError,
+  ProviderNotReadyError,
+  quote,
+  UnsafeAuthorizationUrlError,
+} from './errors.js';
+import { freePort, isPortFree } from './free-port.js';
+import { log, type OAuthLogger } from './logger.js';
+import { checkSecureUrl } from './url-policy.js';
+
+/** The sign-in in progress, as {@link GarudaOAuthProviderOptions.onRedirect} gets it. */
+export interface PendingSignIn {
+  /** The `state` to expect at the callback (for `waitForCallback` or `parseRedirectUrl`). */
+  state: string;
+  /** The callback port (for `waitForCallback`). */
+  port: number;
+  /** The redirect URI, `http://127.0.0.1:<port>/callback` (for `parseRedirectUrl`). */
+  redirectUri: string;
+}
+
+/** Options of {@link GarudaOAuthProvider}. */
+export interface GarudaOAuthProviderOptions {
+  /** Where clients, tokens, ports and the sign-in in progress are kept. */
+  store: AuthStore;
+  /** `'user'` for the person's own server, or the absolute project root for a project's server. */
+  scope: string;
+  /** The server name. */
+  name: string;
+  /** The server's MCP endpoint. */
+  serverUrl: string | URL;
+  /**
+   * Called with the checked sign-in page once the SDK wants the person to sign in: the host
+   * decides what to do (ask, open a browser, print the address, start `waitForCallback`). The
+   * address has passed every check: https (or loopback http when allowed), the published
+   * authorization endpoint, our state, our redirect URI, PKCE S256. A throw stops the sign-in.
+   */
+  onRedirect: (authorizationUrl: URL, signIn: PendingSignIn) => void | Promise<void>;
+  /** `client_name` sent at registration. Default `"Garuda"`. */
+  clientName?: string;
+  /**
+   * A client id registered beforehand with the authorization server (public client, no
+   * secret). No dynamic registration is ever attempted then.
+   */
+  clientId?: string;
+  /**
+   * A Client ID Metadata Document URL (https, not the root path), used as the client id by an
+   * authorization server that supports them; others get a dynamic registration.
+   */
+  clientMetadataUrl?: string;
+  /** Scopes to ask for when neither the server's challenge nor its metadata names any. */
+  scopes?: readonly string[];
+  /**
+   * Accept `http:` authorization server endpoints and sign-in pages on `localhost`,
+   * `127.0.0.1` or `[::1]`: only for a server the person configured themselves.
+   */
+  allowHttpLoopback?: boolean;
+  /** Receives short notes (registered again, signed in); never a secret. */
+  logger?: OAuthLogger;
+}
+
+// RFC 6749 §3.3 scope-token characters.
+const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+
+/**
+ * The SDK's `OAuthClientProvider` for one MCP server, backed by an {@link AuthStore}. The SDK
+ * runs the protocol (discovery, registration, PKCE, token exchange, refresh, issuer checks);
+ * this provider keeps its state durable and adds what the SDK leaves to the host:
+ *
+ * - a public client (`token_endpoint_auth_method: "none"`) named `clientName`, with the
+ *   redirect URI `http://127.0.0.1:<port>/callback`. The port is chosen at registration
+ *   (`freePort()`) and kept with the client. When it is taken later, the client is dropped so
+ *   the SDK registers again with a new port (at `prepare()` when possible, else at the
+ *   redirect, with {@link CallbackPortChangedError} asking for one more attempt).
+ * - a random `state` per sign-in, kept in the store, for the callback check the SDK does not do.
+ * - a stricter check of the authorization server than the SDK's
+ *   ({@link checkAuthorizationServerMetadata}: every endpoint https, PKCE S256 advertised), run
+ *   when discovery is saved — before any registration or browser — and again at the redirect.
+ * - code verifier, discovery state, client information and tokens persisted verbatim (issuer
+ *   stamps included), and `invalidateCredentials` for every scope.
+ *
+ * Call {@link GarudaOAuthProvider.prepare} (or use {@link createOAuthProvider}) before handing
+ * it to a transport; the transport's first request also prepares it.
+ *
+ * @example
+ * ```ts
+ * const provider = await createOAuthProvider({
+ *   store, scope: 'user', name: 'linear', serverUrl,
+ *   onRedirect: (url, signIn) => { pending = { url, signIn }; },
+ * });
+ * const transport = new StreamableHTTPClientTransport(new URL(serverUrl), { authProvider: provider });
+ * ```
+ */
+export class GarudaOAuthProvider implements OAuthClientProvider {
+  /** The server name. */
+  readonly name: string;
+  /** `'user'` or the project root. */
+  readonly scope: string;
+  /** The server URL, canonical. */
+  readonly serverUrl: string;
+  /** The CIMD URL from the options, read by the SDK. */
+  readonly clientMetadataUrl: string | undefined;
+
+  readonly #store: AuthStore;
+  readonly #id: AuthEntryId;
+  readonly #onRedirect: GarudaOAuthProviderOptions['onRedirect'];
+  readonly #clientName: string;
+  readonly #clientId: string | undefined;
+  readonly #scopes: readonly string[];
+  readonly #allowHttpLoopback: boolean;
+  readonly #logger: OAuthLogger | undefined;
+  #port: number | undefined;
+  #preparing: Promise<void> | undefined;
+
+  /**
+   * @param options - see {@link GarudaOAuthProviderOptions}
+   * @throws {@link InvalidOptionError} for an unusable option
+   */
+  constructor(options: GarudaOAuthProviderOptions) {
+    if (typeof options !== 'object' || options === null) {
+      throw new InvalidOptionError(
+        `the OAuth provider needs an options object, got ${kindOf(options)}`,
+      );
+    }
+    const {
+      store,
+      onRedirect,
+      clientName = 'Garuda',
+      clientId,
+      clientMetadataUrl,
+      scopes = [],
+    } = options;
+    if (
+      typeof store !== 'object' ||
+      store === null ||
+      typeof store.get !== 'function' ||
+      typeof store.update !== 'function'
+    ) {
+      throw new InvalidOptionError(`options.store must be an AuthStore, got ${kindOf(store)}`);
+    }
+    const nid = normalizeId({ scope: options.scope, name: options.name, url: options.serverUrl });
+    if (typeof onRedirect !== 'function') {
+      throw new InvalidOptionError(
+        `options.onRedirect must be a function, got ${kindOf(onRedirect)}`,
+      );
+    }
+    if (
+      typeof clientName !== 'string' ||
+      clientName.trim() === '' ||
+      clientName.length > 100 ||
+      hasControlCharacter(clientName)
+    ) {
+      throw new InvalidOptionError('options.clientName must be a short line of text');
+    }
+    if (
+      clientId !== undefined &&
+      (typeof clientId !== 'string' ||
+        clientId === '' ||
+        clientId.length > 2048 ||
+        hasControlCharacter(clientId))
+    ) {
+      throw new InvalidOptionError(
+        'options.clientId must be a non-empty string without control characters',
+      );
+    }
+    if (clientMetadataUrl !== undefined) {
+      let ok: boolean;
+      try {
+        const url = new URL(String(clientMetadataUrl));
+        ok =
+          typeof clientMetadataUrl === 'string' &&
+          url.protocol === 'https:' &&
+          url.pathname !== '/';
+      } catch {
+        ok = false;
+      }
+      if (!ok) {
+        throw new InvalidOptionError(
+          'options.clientMetadataUrl must be an https URL with a path (a Client ID Metadata Document)',
+        );
+      }
+      if (clientId !== undefined) {
+        throw new InvalidOptionError(
+          'give options.clientId or options.clientMetadataUrl, not both',
+        );
+      }
+    }
+    if (
+      !Array.isArray(scopes) ||
+      !scopes.every((s) => typeof s === 'string' && SCOPE_TOKEN.test(s))
+    ) {
+      throw new InvalidOptionError(
+        'options.scopes must be an array of OAuth scope names (no spaces or quotes)',
+      );
+    }
+    if (options.allowHttpLoopback !== undefined && typeof options.allowHttpLoopback !== 'boolean') {
+      throw new InvalidOptionError('options.allowHttpLoopback must be a boolean');
+    }
+    this.#store = store;
+    this.#id = { scope: nid.scope, name: nid.name, url: nid.url };
+    this.name = nid.name;
+    this.scope = nid.scope;
+    this.serverUrl = nid.url;
+    this.#onRedirect = onRedirect;
+    this.#clientName = clientName;
+    this.#clientId = clientId;
+    this.clientMetadataUrl = clientMetadataUrl;
+    this.#scopes = [...scopes];
+    this.#allowHttpLoopback = options.allowHttpLoopback === true;
+    this.#logger = options.logger;
+  }
+
+  /** The callback port, once {@link GarudaOAuthProvider.prepare} chose it. */
+  get callbackPort(): number | undefined {
+    return this.#port;
+  }
+
+  /**
+   * The redirect URI, `http://127.0.0.1:<port>/callback`.
+   * @throws {@link ProviderNotReadyError} before {@link GarudaOAuthProvider.prepare}
+   */
+  get redirectUrl(): string {
+    return `http://127.0.0.1:${this.#requirePort()}/callback`;
+  }
+
+  /**
+   * The metadata sent at dynamic registration: a public client with our redirect URI.
+   * @throws {@link ProviderNotReadyError} before {@link GarudaOAuthProvider.prepare}
+   */
+  get clientMetadata(): OAuthClientMetadata {
+    const metadata: OAuthClientMetadata = {
+      client_name: this.#clientName,
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+    if (this.#scopes.length > 0) metadata.scope = this.#scopes.join(' ');
+    return metadata;
+  }
+
+  /**
+   * Chooses the callback port: the one kept with the registered client when it is still free;
+   * otherwise a new free one, dropping a registered client that is bound to the taken port so
+   * the SDK registers again. A sign-in in progress keeps its port. Runs once per provider;
+   * later calls return the same promise.
+   * @returns when the port is chosen
+   * @throws store errors ({@link AuthFileUnreadableError}, {@link LockTimeoutError}…)
+   */
+  prepare(): Promise<void> {
+    this.#preparing ??= this.#prepare().catch((error: unknown) => {
+      this.#preparing = undefined;
+      throw error;
+    });
+    return this.#preparing;
+  }
+
+  async #prepare(): Promise<void> {
+    const entry = await this.#store.get(this.#id);
+    const kept = entry?.port;
+    if (kept !== undefined && entry?.codeVerifier !== undefined) {
+      this.#port = kept;
+      return;
+    }
+    if (kept !== undefined && (await isPortFree(kept))) {
+      this.#port = kept;
+      return;
+    }
+    const client = entry?.client;
+    if (client && this.#portBound(client)) {
+      if (kept !== undefined && typeof entry?.tokens?.refresh_token === 'string') {
+        // The client is still needed to refresh; only a new sign-in needs the port, and the
+        // redirect checks it again.
+        this.#port = kept;
+        return;
+      }
+      const port = await freePort();
+      await this.#store.update(this.#id, (current) => {
+        if (current?.client?.client_id !== client.client_id) return current;
+        const next = { ...current };
+        delete next.client;
+        delete next.port;
+        return next;
+      });
+      log(
+        this.#logger,
+        'info',
+        `the sign-in callback port ${kept ?? '(none)'} of ${quote(this.name)} is used by another ` +
+          `program: Garuda registers again with port ${port} at the next sign-in`,
+      );
+      this.#port = port;
+      return;
+    }
+    this.#port = await freePort();
+  }
+
+  /**
+   * A new random `state` for a sign-in, kept in the store until tokens arrive.
+   * @returns 256 random bits, base64url
+   */
+  async state(): Promise<string> {
+    const state = randomBytes(32).toString('base64url');
+    await this.#store.update(this.#id, (entry) => ({ ...entry, state }));
+    return state;
+  }
+
+  /**
+   * The client to use: the stored one, or for a pre-registered `clientId` that id.
+   * @param ctx - the authorization server's issuer, from the SDK
+   * @returns the client with its issuer stamp, or `undefined` (the SDK then registers one)
+   */
+  async clientInformation(
+    ctx?: OAuthClientInformationContext,
+  ): Promise<StoredOAuthClientInformation | undefined> {
+    const client = (await this.#store.get(this.#id))?.client;
+    if (this.#clientId !== undefined) {
+      // Never undefined here: that would make the SDK register a client dynamically.
+      if (
+        client?.client_id === this.#clientId &&
+        (client.issuer === undefined || ctx === undefined || client.issuer === ctx.issuer)
+      ) {
+        return client;
+      }
+      return { client_id: this.#clientId };
+    }
+    return client;
+  }
+
+  /**
+   * Keeps the client the SDK registered (or stamped), verbatim, with the current callback port.
+   * @param clientInformation - from the SDK, with its `issuer` stamp
+   * @param _ctx - the issuer context (the stamp is already on the value)
+   */
+  async saveClientInformation(
+    clientInformation: StoredOAuthClientInformation,
+    _ctx?: OAuthClientInformationContext,
+  ): Promise<void> {
+    const port = this.#requirePort();
+    let registered = false;
+    await this.#store.update(this.#id, (entry) => {
+      registered = entry?.client?.client_id !== clientInformation.client_id;
+      return { ...entry, client: clientInformation, port };
+    });
+    if (registered && this.#portBound(clientInformation)) {
+      log(
+        this.#logger,
+        'debug',
+        `registered Garuda with the authorization server of ${quote(this.name)} (callback port ${port})`,
+      );
+    }
+  }
+
+  /**
+   * The stored tokens (the SDK calls this before every request, without `ctx`). Prepares the
+   * provider on first use.
+   * @param _ctx - the issuer context; the SDK itself discards tokens stamped with another issuer
+   * @returns the tokens with their issuer stamp, or `undefined`
+   */
+  async tokens(_ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
+    await this.prepare();
+    return (await this.#store.get(this.#id))?.tokens;
+  }
+
+  /**
+   * Keeps new tokens verbatim. New tokens end a sign-in in progress: its verifier and `state`
+   * are dropped.
+   * @param tokens - from the SDK, with its `issuer` stamp
+   * @param _ctx - the issuer context (the stamp is already on the value)
+   */
+  async saveTokens(tokens: StoredOAuthTokens, _ctx?: OAuthClientInformationContext): Promise<void> {
+    let signedIn = false;
+    const savedAt = this.#store.now().toISOString();
+    await this.#store.update(this.#id, (entry) => {
+      const next: AuthEntry = { ...entry, tokens, tokensSavedAt: savedAt };
+      // Re-saving the same tokens (the SDK adding an issuer stamp) is not the end of a sign-in.
+      if (entry?.tokens?.access_token !== tokens.access_token) {
+        signedIn = entry?.codeVerifier !== undefined;
+        delete next.codeVerifier;
+        delete next.state;
+      }
+      return next;
+    });
+    log(
+      this.#logger,
+      signedIn ? 'info' : 'debug',
+      signedIn ? `signed in to ${quote(this.name)}` : `saved new tokens for ${quote(this.name)}`,
+    );
+  }
+
+  /**
+   * Checks the sign-in page and hands it to `onRedirect`. Refused, before anything is opened:
+   * an authorization server that fails {@link checkAuthorizationServerMetadata}; an address that
+   * is not https (loopback http only when allowed), not the published authorization endpoint,
+   * or without our `state`, redirect URI or PKCE S256. When the callback port is now taken, the
+   * sign-in is dropped and {@link CallbackPortChangedError} asks for another attempt (with a new
+   * port, and a new registration for a dynamically registered client).
+   * @param authorizationUrl - the address the SDK built
+   * @throws {@link InsecureAuthorizationServerError}, {@link PkceNotSupportedError},
+   *   {@link UnsafeAuthorizationUrlError}, {@link CallbackPortChangedError}, and whatever
+   *   `onRedirect` throws
+   */
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    const port = this.#requirePort();
+    const entry = await this.#store.get(this.#id);
+    const metadata = entry?.discovery?.authorizationServerMetadata;
+    checkAuthorizationServerMetadata(metadata, { allowHttpLoopback: this.#allowHttpLoopback });
+    const verdict = checkSecureUrl(authorizationUrl, 'the sign-in page', {
+      allowHttpLoopback: this.#allowHttpLoopback,
+    });
+    if (!verdict.ok) throw new UnsafeAuthorizationUrlError(verdict.reason);
+    const url = verdict.url;
+    const endpoint = new URL(String(metadata?.authorization_endpoint));
+    if (url.origin !== endpoint.origin || url.pathname !== endpoint.pathname) {
+      throw new UnsafeAuthorizationUrlError(
+        'it is not the authorization endpoint the server published',
+      );
+    }
+    const state = entry?.state;
+    if (
+      state === undefined ||
+      url.searchParams.getAll('state').length !== 1 ||
+      url.searchParams.get('state') !== state
+    ) {
+      throw new UnsafeAuthorizationUrlError("it does not carry this sign-in's state");
+    }
+    if (url.searchParams.get('redirect_uri') !== this.redirectUrl) {
+      throw new UnsafeAuthorizationUrlError("its redirect_uri is not this sign-in's callback");
+    }
+    if (
+      url.searchParams.get('code_challenge_method') !== 'S256' ||
+      !url.searchParams.get('code_challenge')
+    ) {
+      throw new UnsafeAuthorizationUrlError('it does not use PKCE with S256');
+    }
+    if (!(await isPortFree(port))) {
+      const newPort = await freePort();
+      const bound = entry?.client !== undefined && this.#portBound(entry.client);
+      await this.#store.update(this.#id, (current) => {
+        if (current === undefined) return current;
+        const next = { ...current };
+        delete next.codeVerifier;
+        delete next.state;
+        if (bound) {
+          delete next.client;
+          delete next.port;
+        }
+        return next;
+      });
+      this.#port = newPort;
+      throw new CallbackPortChangedError(this.name, port, newPort, bound);
+    }
+    await this.#onRedirect(new URL(url.href), { state, port, redirectUri: this.redirectUrl });
+  }
+
+  /**
+   * Keeps the PKCE code verifier of the sign-in that is starting.
+   * @param codeVerifier - from the SDK
+   */
+  async saveCodeVerifier(codeVerifier: string): Promise<void> {
+    await this.#store.update(this.#id, (entry) => ({ ...entry, codeVerifier }));
+  }
+
+  /**
+   * The PKCE code verifier of the sign-in in progress.
+   * @returns the verifier
+   * @throws {@link NoSignInInProgressError} when none is stored
+   */
+  async codeVerifier(): Promise<string> {
+    const verifier = (await this.#store.get(this.#id))?.codeVerifier;
+    if (verifier === undefined) throw new NoSignInInProgressError(this.name);
+    return verifier;
+  }
+
+  /**
+   * Forgets what the SDK says is no longer valid.
+   * @param scope - `all` (the whole entry), `client` (with its port), `tokens`, `verifier` (with
+   *   the `state`), or `discovery`
+   */
+  async invalidateCredentials(
+    scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery',
+  ): Promise<void> {
+    const fields: Record<typeof scope, (keyof AuthEntry)[]> = {
+      all: [],
+      client: ['client', 'port'],
+      tokens: ['tokens', 'tokensSavedAt'],
+      verifier: ['codeVerifier', 'state'],
+      discovery: ['discovery'],
+    };
+    const drop = fields[scope];
+    if (drop === undefined)
+      throw new InvalidOptionError(`unknown credential scope ${quote(String(scope), 20)}`);
+    await this.#store.update(this.#id, (entry) => {
+      if (scope === 'all' || entry === undefined) return undefined;
+      const next = { ...entry };
+      for (const field of drop) delete next[field];
+      return next;
+    });
+    log(
+      this.#logger,
+      'debug',
+      `forgot the stored ${scope === 'all' ? 'sign-in' : scope} of ${quote(this.name)}`,
+    );
+  }
+
+  /**
+   * Keeps which authorization server the SDK found, after checking it: refused here, before any
+   * registration is sent or any browser opens, when it fails
+   * {@link checkAuthorizationServerMetadata}.
+   * @param state - from the SDK
+   * @throws {@link InsecureAuthorizationServerError}, {@link PkceNotSupportedError}
+   */
+  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    this.#checkDiscovery(state);
+    await this.#store.update(this.#id, (entry) => ({ ...entry, discovery: state }));
+  }
+
+  /**
+   * The kept discovery state, checked again. One that no longer passes (stored by an older
+   * version, or under other options) is forgotten, so the SDK discovers again and
+   * {@link GarudaOAuthProvider.saveDiscoveryState} refuses the server with a clear error if it
+   * is still unsafe.
+   * @returns the state, or `undefined` (the SDK then discovers)
+   */
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    const discovery = (await this.#store.get(this.#id))?.discovery;
+    if (discovery === undefined) return undefined;
+    try {
+      this.#checkDiscovery(discovery);
+      return discovery;
+    } catch {
+      await this.#store.update(this.#id, (entry) => {
+        if (entry?.discovery === undefined) return entry;
+        const next = { ...entry };
+        delete next.discovery;
+        return next;
+      });
+      log(
+        this.#logger,
+        'warn',
+        `forgot the stored authorization server of ${quote(this.name)}: it no longer passes the ` +
+          `security checks; it is looked up again`,
+      );
+      return undefined;
+    }
+  }
+
+  /**
+   * The sign-in in progress, for the paste flow or a callback started later.
+   * @returns its state, port and redirect URI, or `undefined` when none is in progress
+   */
+  async pendingSignIn(): Promise<PendingSignIn | undefined> {
+    const entry = await this.#store.get(this.#id);
+    if (entry?.state === undefined || entry.codeVerifier === undefined) return undefined;
+    const port = this.#port ?? entry.port;
+    if (port === undefined) return undefined;
+    return { state: entry.state, port, redirectUri: `http://127.0.0.1:${port}/callback` };
+  }
+
+  #checkDiscovery(state: OAuthDiscoveryState): void {
+    const verdict = checkSecureUrl(state?.authorizationServerUrl, 'its address', {
+      allowHttpLoopback: this.#allowHttpLoopback,
+    });
+    if (!verdict.ok)
+      throw new InsecureAuthorizationServerError('authorizationServerUrl', verdict.reason);
+    checkAuthorizationServerMetadata(state.authorizationServerMetadata, {
+      allowHttpLoopback: this.#allowHttpLoopback,
+    });
+  }
+
+  // A dynamically registered client's redirect URI names the port; a pre-registered or CIMD
+  // client's does not (loopback redirects may use any port, RFC 8252 §7.3).
+  #portBound(client: StoredOAuthClientInformation): boolean {
+    return client.client_id !== this.#clientId && client.client_id !== this.clientMetadataUrl;
+  }
+
+  #requirePort(): number {
+    if (this.#port === undefined) throw new ProviderNotReadyError(this.name);
+    return this.#port;
+  }
+}
+
+/**
+ * Creates a {@link GarudaOAuthProvider} and prepares it (chooses its callback port).
+ * @param options - see {@link GarudaOAuthProviderOptions}
+ * @returns the ready provider
+ * @throws {@link InvalidOptionError} for an unusable option, and store errors
+ * @example
+ * ```ts
+ * const provider = await createOAuthProvider({ store, scope: 'user', name: 'linear', serverUrl, onRedirect });
+ * ```
+ */
+export async function createOAuthProvider(
+  options: GarudaOAuthProviderOptions,
+): Promise<GarudaOAuthProvider> {
+  const provider = new GarudaOAuthProvider(options);
+  await provider.prepare();
+  return provider;
+}
