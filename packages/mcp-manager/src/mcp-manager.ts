@@ -1,3 +1,4 @@
+import path from 'node:path';
 import {
   defaultPaths,
   formatProblem,
@@ -6,6 +7,8 @@ import {
   type ServerConfig,
 } from '@garuda/mcp-config';
 import { detectSandbox, type SandboxInfo } from '@garuda/mcp-transport';
+import { createPinnedFetch } from '@garuda/pinned-fetch';
+import { AuthStore, openBrowser, revoke, type RevokeResult } from '@garuda/mcp-oauth';
 import { TrustStore, type McpTrustEntry, type TrustStoreLike } from '@garuda/mcp-trust';
 import { QuestionQueue, linkSignals, within } from './abort.js';
 import { matchesAllowRule, validateAllowRule } from './allow-rules.js';
@@ -66,6 +69,8 @@ interface ServerRecord {
   /** The adapted tools of its last successful start (kept after a stop, for clear call errors). */
   tools: readonly McpTool[];
   attempt: Attempt | undefined;
+  /** A remote server that connected with OAuth tokens. */
+  signedIn?: boolean;
 }
 
 interface ToolView {
@@ -125,6 +130,10 @@ export class McpManager {
   readonly #stopping = new Set<Promise<void>>();
   #problems: readonly ConfigProblem[] = [];
   #sandbox: SandboxInfo | undefined;
+  /** The default pinned fetch for project remote servers, made on first use. */
+  #pinnedFetch: ReturnType<typeof createPinnedFetch> | undefined;
+  /** The sign-ins of remote servers, `<home>/mcp-auth.json`. */
+  readonly #authStore: AuthStore;
   #view: ToolView | undefined;
   #started = false;
   #closed = false;
@@ -145,6 +154,9 @@ export class McpManager {
           ...(this.#options.logger ? { logger: this.#options.logger } : {}),
         },
       );
+    this.#authStore = new AuthStore(path.join(this.#options.home, 'mcp-auth.json'), {
+      ...(this.#options.logger ? { logger: this.#options.logger } : {}),
+    });
   }
 
   /**
@@ -339,6 +351,45 @@ export class McpManager {
   }
 
   /**
+   * Signs out of a remote server: every stored sign-in of `name` is removed from
+   * `<home>/mcp-auth.json` first, then its tokens are revoked at the authorization server
+   * (RFC 7009) where it offers that. The next connect asks to sign in again. A running
+   * connection keeps going until it is reloaded or closed.
+   *
+   * @param name - The server's name, as configured.
+   * @param options - `signal` stops the revocation requests (the local entries are gone already).
+   * @returns What was removed and revoked; a failed revocation is reported there, not thrown.
+   * @throws {@link UnknownServerError} when no remote server of that name is configured (after
+   *   `start()`), {@link ManagerClosedError}.
+   */
+  async logout(name: string, options: { signal?: AbortSignal } = {}): Promise<RevokeResult> {
+    if (this.#closed) throw new ManagerClosedError('logout()');
+    const record = this.#records.get(name);
+    if (record !== undefined && record.config.kind !== 'remote')
+      throw new UnknownServerError(name, quoted(name));
+    const config = record?.config.kind === 'remote' ? record.config : undefined;
+    const user = config === undefined || config.source === 'user';
+    const result = await revoke({
+      serverUrl: config?.url ?? (await this.#storedUrl(name)) ?? 'https://invalid.invalid/',
+      store: this.#authStore,
+      name,
+      fetch: user
+        ? (input, init) => fetch(input, init)
+        : (this.#options.fetchForProject ?? ((input, init) => this.#projectFetch(input, init))),
+      allowHttpLoopback: user,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(this.#options.logger ? { logger: this.#options.logger } : {}),
+    });
+    if (record !== undefined) record.signedIn = false;
+    return result;
+  }
+
+  async #storedUrl(name: string): Promise<string | undefined> {
+    const entries = await this.#authStore.list().catch(() => []);
+    return entries.find((entry) => entry.name === name)?.url;
+  }
+
+  /**
    * Stops one server (a planned stop: no notice) and runs its whole start sequence again with
    * its configuration read anew: consent and pins apply again ("once" trust lasts for this
    * manager's session). A server removed from the configuration is stopped and leaves
@@ -428,6 +479,7 @@ export class McpManager {
         this.#options.logger?.warn?.('some MCP servers took too long to stop');
       }
       for (const record of this.#records.values()) this.#setState(record, 'stopped', undefined);
+      await this.#pinnedFetch?.close().catch(() => {});
     })();
     return this.#closing;
   }
@@ -491,7 +543,34 @@ export class McpManager {
       notice: (text) => this.#notice(text),
       track: (stopping) => this.#track(stopping),
       logger: options.logger,
+      projectFetch: options.fetchForProject ?? ((input, init) => this.#projectFetch(input, init)),
+      authStore: this.#authStore,
+      signIn:
+        options.prompter.signIn === undefined
+          ? undefined
+          : (request, askSignal) =>
+              this.#questions.ask(
+                () => options.prompter.signIn?.(request, askSignal) ?? Promise.resolve(false),
+                askSignal,
+              ),
+      pasteRedirect:
+        options.prompter.pasteRedirect === undefined
+          ? undefined
+          : (request, askSignal) =>
+              options.prompter.pasteRedirect?.(request, askSignal) ?? Promise.resolve(undefined),
+      openBrowser:
+        options.openBrowser ??
+        ((url, { allowHttpLocalhost }) =>
+          openBrowser(url, {
+            allowHttpLocalhost,
+            ...(options.logger ? { logger: options.logger } : {}),
+          })),
     };
+  }
+
+  #projectFetch(input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> {
+    this.#pinnedFetch ??= createPinnedFetch();
+    return this.#pinnedFetch(input, init);
   }
 
   #launch(record: ServerRecord, signal: AbortSignal | undefined): Promise<void> {
@@ -519,6 +598,7 @@ export class McpManager {
           return;
         }
         record.tools = outcome.tools;
+        record.signedIn = outcome.signedIn;
         this.#connections.set(name, connection);
         this.#setState(record, 'connected', undefined);
         connection.onExit((reason) => this.#exited(record, connection, reason));

@@ -70,6 +70,22 @@ export interface McpManagerOptions {
    * there would not start otherwise. Each must exist. Default none.
    */
   readonly sandboxReadPaths?: readonly string[];
+  /**
+   * The fetch for a project's remote servers, for their MCP and OAuth traffic alike. Default: a
+   * pinned fetch from `@garuda/pinned-fetch` (`createPinnedFetch()`), which reaches public
+   * addresses only. Replace it only with an equally strict one (e.g. `createPinnedFetch({ lookup })`
+   * in tests); a user's own servers always use the global fetch.
+   */
+  readonly fetchForProject?: typeof fetch;
+  /**
+   * Opens a remote server's sign-in page. Default: `openBrowser` from `@garuda/mcp-oauth`
+   * (https only; `http://localhost` only for a user's own server). The URL is also told through
+   * `prompter.notice`, so a headless host may pass a function that does nothing.
+   */
+  readonly openBrowser?: (
+    url: string,
+    options: { readonly allowHttpLocalhost: boolean },
+  ) => unknown;
 }
 
 /** The options after checking, with paths resolved. @internal */
@@ -89,6 +105,9 @@ export interface CheckedOptions {
   readonly startTimeoutMs: number;
   readonly tempDirs: readonly string[];
   readonly sandboxReadPaths: readonly string[];
+  readonly fetchForProject: typeof fetch | undefined;
+  readonly openBrowser:
+    ((url: string, options: { readonly allowHttpLocalhost: boolean }) => unknown) | undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -165,6 +184,12 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
   ) {
     throw new InvalidOptionsError('sandbox', 'must be what detectSandbox() returns');
   }
+  if (options.fetchForProject !== undefined && typeof options.fetchForProject !== 'function') {
+    throw new InvalidOptionsError('fetchForProject', 'must be a fetch function');
+  }
+  if (options.openBrowser !== undefined && typeof options.openBrowser !== 'function') {
+    throw new InvalidOptionsError('openBrowser', 'must be a function (url, options)');
+  }
   const allowRules = options.allowRules ?? [];
   if (!Array.isArray(allowRules) || allowRules.some((rule) => typeof rule !== 'string')) {
     throw new InvalidOptionsError('allowRules', 'must be an array of strings');
@@ -202,5 +227,7 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
     sandboxReadPaths: sandboxReadPaths.map((dir, index) =>
       folder(`sandboxReadPaths[${index}]`, dir),
     ),
+    fetchForProject: options.fetchForProject,
+    openBrowser: options.openBrowser,
   };
 }

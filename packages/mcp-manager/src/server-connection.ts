@@ -13,6 +13,7 @@ import {
   SdkErrorCode,
   type CallToolResult,
   type Tool,
+  type Transport,
 } from '@modelcontextprotocol/client';
 import { linkSignals, raceAbort, within } from './abort.js';
 import {
@@ -31,16 +32,29 @@ const CLOSE_STEP_MS = 8_000;
 /** stderr lines quoted in a start failure. */
 const STDERR_LINES_SHOWN = 3;
 
-/** What {@link ServerConnection.open} needs. @internal */
-export interface OpenOptions {
-  /** The server's name (a valid config name). */
-  readonly server: string;
+/** How a local server is started. @internal */
+export interface LocalLaunch {
+  readonly kind: 'local';
   /** The server's command and arguments, as configured. */
   readonly argv: readonly string[];
   /** The sandbox policy (expanded env, write paths, network…). */
   readonly policy: SandboxPolicy;
   /** What `detectSandbox` found. */
   readonly sandbox: SandboxInfo;
+}
+
+/** How a remote server is reached: a fresh HTTP transport (one per connection attempt). @internal */
+export interface RemoteLaunch {
+  readonly kind: 'remote';
+  readonly transport: Transport;
+}
+
+/** What {@link ServerConnection.open} needs. @internal */
+export interface OpenOptions {
+  /** The server's name (a valid config name). */
+  readonly server: string;
+  /** A local process in its sandbox, or a remote transport. */
+  readonly launch: LocalLaunch | RemoteLaunch;
   /** `{ name, version }` of the host, sent to the server. */
   readonly clientInfo: { readonly name: string; readonly version: string };
   /** The limit for start + connect + list. */
@@ -60,7 +74,13 @@ export interface OpenOptions {
 /** The outcome of {@link ServerConnection.open}. @internal */
 export type OpenResult =
   | { readonly ok: true; readonly connection: ServerConnection; readonly tools: readonly Tool[] }
-  | { readonly ok: false; readonly reason: string; readonly cancelled: boolean };
+  | {
+      readonly ok: false;
+      readonly reason: string;
+      readonly cancelled: boolean;
+      /** The error that ended the start, when there was one (e.g. the SDK's `UnauthorizedError`). */
+      readonly error?: unknown;
+    };
 
 interface InFlight {
   readonly controller: AbortController;
@@ -85,7 +105,7 @@ function isDroppedResponse(error: MessageTooLargeError): boolean {
 }
 
 /**
- * One running local server: its sandboxed process, its transport and its SDK client. Opening it
+ * One running server: its transport (a sandboxed process, or HTTP) and its SDK client. Opening it
  * runs spawn + connect + list tools within one time limit; afterwards it runs calls and tells
  * the manager when the process stops by itself. @internal
  */
@@ -93,7 +113,9 @@ export class ServerConnection {
   /** The server's name. */
   readonly server: string;
   readonly #client: Client;
-  readonly #transport: ProcessTransport;
+  readonly #transport: Transport;
+  /** The local process, for a local server. */
+  readonly #process: ProcessTransport | undefined;
   readonly #logger: ManagerLogger | undefined;
   readonly #inFlight = new Set<InFlight>();
   /** Why the server is gone (planned or not); undefined while it runs. */
@@ -105,21 +127,23 @@ export class ServerConnection {
   private constructor(
     server: string,
     client: Client,
-    transport: ProcessTransport,
+    transport: Transport,
     logger: ManagerLogger | undefined,
   ) {
     this.server = server;
     this.#client = client;
     this.#transport = transport;
+    this.#process = transport instanceof ProcessTransport ? transport : undefined;
     this.#logger = logger;
     client.onerror = (error) => this.#handleError(error);
     client.onclose = () => this.#handleClose();
   }
 
   /**
-   * Starts the server in its sandbox, connects and lists its tools, all within
-   * `options.timeoutMs`. Never throws: a failure comes back with a reason in words (the last
-   * stderr lines included), and the process is stopped.
+   * Starts a local server in its sandbox (or takes a remote server's transport), connects and
+   * lists its tools, all within `options.timeoutMs`. Never throws: a failure comes back with a
+   * reason in words (a local server's last stderr lines included) and the error itself, and the
+   * process or transport is stopped.
    *
    * @param options - What to start and how.
    * @returns The connection and the raw tool list, or why it failed.
@@ -127,17 +151,22 @@ export class ServerConnection {
   static async open(options: OpenOptions): Promise<OpenResult> {
     const { server, signal, timeoutMs } = options;
     if (signal.aborted) return { ok: false, reason: 'its start was cancelled', cancelled: true };
-    let spawnable;
-    try {
-      spawnable = buildSandbox(options.argv, options.policy, options.sandbox);
-    } catch (error) {
-      return {
-        ok: false,
-        reason: `it could not be started: ${messageOf(error)}`,
-        cancelled: false,
-      };
+    const { launch } = options;
+    let transport: Transport;
+    if (launch.kind === 'remote') transport = launch.transport;
+    else {
+      let spawnable;
+      try {
+        spawnable = buildSandbox(launch.argv, launch.policy, launch.sandbox);
+      } catch (error) {
+        return {
+          ok: false,
+          reason: `it could not be started: ${messageOf(error)}`,
+          cancelled: false,
+        };
+      }
+      transport = new ProcessTransport({ ...spawnable });
     }
-    const transport = new ProcessTransport({ ...spawnable });
     const client = new Client(
       { name: options.clientInfo.name, version: options.clientInfo.version },
       { capabilities: {}, versionNegotiation: { mode: 'auto' } },
@@ -163,7 +192,7 @@ export class ServerConnection {
             `it did not connect and list its tools within ${seconds(timeoutMs)}`,
           )
         : connection.#failure(error);
-      return { ok: false, reason, cancelled: false };
+      return { ok: false, reason, cancelled: false, error };
     } finally {
       clearTimeout(timer);
       detach();
@@ -172,7 +201,7 @@ export class ServerConnection {
 
   /** The process id of the sandbox (or of the server when there is none), while it runs. */
   get pid(): number | undefined {
-    return this.#transport.pid;
+    return this.#process?.pid;
   }
 
   /**
@@ -252,8 +281,8 @@ export class ServerConnection {
         CLOSE_STEP_MS,
       );
       await within(this.#transport.close(), CLOSE_STEP_MS);
-      const pid = this.#transport.pid;
-      if (this.#transport.exit === undefined && pid !== undefined) {
+      const pid = this.#process?.pid;
+      if (this.#process?.exit === undefined && pid !== undefined) {
         try {
           process.kill(-pid, 'SIGKILL');
         } catch {
@@ -287,13 +316,13 @@ export class ServerConnection {
 
   /** How the process ended by itself, once it has; `undefined` while it runs or after close(). */
   #exitDescription(): string | undefined {
-    const exit = this.#transport.exit;
+    const exit = this.#process?.exit;
     if (exit === undefined || exit.requested) return undefined;
-    return describeExit(exit, this.#transport.stderrTail());
+    return describeExit(exit, this.#process?.stderrTail() ?? []);
   }
 
   #withStderr(reason: string): string {
-    const tail = this.#transport.stderrTail().slice(-STDERR_LINES_SHOWN);
+    const tail = (this.#process?.stderrTail() ?? []).slice(-STDERR_LINES_SHOWN);
     return tail.length > 0 ? `${reason}; last stderr lines: ${tail.join(' | ')}` : reason;
   }
 

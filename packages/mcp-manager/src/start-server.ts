@@ -14,10 +14,12 @@ import {
   type ToolPinCheck,
   type TrustStoreLike,
 } from '@garuda/mcp-trust';
+import { findBlockedAddressError } from '@garuda/pinned-fetch';
 import type { Tool } from '@modelcontextprotocol/client';
 import { adaptTools } from './adapt-tools.js';
 import { serverConsentRequest, toolsConsentRequest } from './consent-request.js';
-import { ServerConnection } from './server-connection.js';
+import { openRemote, type RemoteContext } from './remote-connect.js';
+import { ServerConnection, type OpenOptions } from './server-connection.js';
 import { messageOf, oneLine } from './text.js';
 import type { ConsentAnswer, ConsentRequest, ManagerLogger, McpTool } from './types.js';
 
@@ -25,7 +27,7 @@ import type { ConsentAnswer, ConsentRequest, ManagerLogger, McpTool } from './ty
 const MAX_NAMES_LISTED = 10;
 
 /** Everything one server's start sequence needs from the manager. @internal */
-export interface StartContext {
+export interface StartContext extends RemoteContext {
   /** The project root (absolute). */
   readonly root: string;
   /** Garuda's home folder (hidden from servers). */
@@ -59,6 +61,8 @@ export type StartOutcome =
       readonly state: 'connected';
       readonly connection: ServerConnection;
       readonly tools: readonly McpTool[];
+      /** A remote server that uses OAuth tokens. */
+      readonly signedIn: boolean;
     }
   | { readonly state: 'disabled' | 'denied' | 'failed' | 'stopped'; readonly detail: string };
 
@@ -190,12 +194,6 @@ async function remember(
 export async function startServer(server: ServerConfig, ctx: StartContext): Promise<StartOutcome> {
   if (!server.def.enabled)
     return { state: 'disabled', detail: 'it is disabled in the configuration' };
-  if (server.kind === 'remote') {
-    return {
-      state: 'failed',
-      detail: 'remote (Streamable HTTP) servers are not supported by this version yet',
-    };
-  }
   const def = defHash(server.def);
   const key = mcpTrustKey(
     server.source === 'user' ? { kind: 'user' } : { kind: 'project', root: ctx.root },
@@ -237,19 +235,41 @@ export async function startServer(server: ServerConfig, ctx: StartContext): Prom
   }
   if (ctx.signal.aborted) return CANCELLED;
 
-  const opened = await ServerConnection.open({
+  const common: Omit<OpenOptions, 'launch'> = {
     server: server.name,
-    argv: [server.def.command, ...server.def.args],
-    policy: sandboxPolicy(server, ctx),
-    sandbox: ctx.sandbox,
     clientInfo: ctx.clientInfo,
     timeoutMs: ctx.startTimeoutMs,
     signal: ctx.signal,
     onSkip: (notice) => ctx.notice(notice),
     track: ctx.track,
     logger: ctx.logger,
-  });
-  if (!opened.ok) return opened.cancelled ? CANCELLED : { state: 'failed', detail: opened.reason };
+  };
+  const opened =
+    server.kind === 'remote'
+      ? await openRemote(server, ctx, (transport) =>
+          ServerConnection.open({ ...common, launch: { kind: 'remote', transport } }),
+        )
+      : {
+          ...(await ServerConnection.open({
+            ...common,
+            launch: {
+              kind: 'local',
+              argv: [server.def.command, ...server.def.args],
+              policy: sandboxPolicy(server, ctx),
+              sandbox: ctx.sandbox,
+            },
+          })),
+          signedIn: false,
+        };
+  if (!opened.ok) {
+    if (opened.cancelled) return CANCELLED;
+    // A refused address says why in words; the SDK's own message only says "fetch failed".
+    const blocked = server.kind === 'remote' ? findBlockedAddressError(opened.error) : undefined;
+    return {
+      state: 'failed',
+      detail: blocked ? `it could not connect: ${blocked.message}` : opened.reason,
+    };
+  }
   const { connection } = opened;
   const raw = opened.tools;
 
@@ -307,5 +327,5 @@ export async function startServer(server: ServerConfig, ctx: StartContext): Prom
 
   const adapted = adaptTools(server.name, raw);
   for (const notice of adapted.notices) ctx.notice(notice);
-  return { state: 'connected', connection, tools: adapted.tools };
+  return { state: 'connected', connection, tools: adapted.tools, signedIn: opened.signedIn };
 }

@@ -26,6 +26,8 @@ export interface StatusSubject {
   readonly config: ServerConfig;
   readonly state: ServerState;
   readonly detail: string | undefined;
+  /** A remote server that connected with OAuth tokens. */
+  readonly signedIn?: boolean | undefined;
 }
 
 /**
@@ -50,7 +52,7 @@ export function statusRow(
     tools,
     sandbox: remote ? 'remote' : sandboxName(sandbox),
     network: remote
-      ? `remote ${oneLine(config.url.href, 200)} · no sign-in`
+      ? `remote ${oneLine(config.url.href, 200)} · ${server.signedIn === true ? 'signed in' : 'no sign-in'}`
       : config.def.network
         ? 'on'
         : 'off',

@@ -109,6 +109,12 @@ export interface Prompter {
   approveCall(preview: CallPreview, signal?: AbortSignal): Promise<boolean>;
   /** Asks whether to sign in to a remote server (remote servers only). */
   signIn?(request: SignInRequest, signal?: AbortSignal): Promise<boolean>;
+  /**
+   * For a browser on another machine: asked while a sign-in waits for its callback, resolves
+   * with the address the browser ended on (pasted by the user), or `undefined` to keep waiting.
+   * The signal aborts when the callback arrived first. Optional.
+   */
+  pasteRedirect?(request: SignInRequest, signal?: AbortSignal): Promise<string | undefined>;
 }
 
 /** A tool as given to the model. */

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { defHash } from '@garuda/mcp-config';
 import { TrustStore, getMcpTrustEntry, mcpTrustKey } from '@garuda/mcp-trust';
-import { NORMAL_TOOL_NAMES, waitFor } from '@garuda/test-utils';
+import { NORMAL_TOOL_NAMES, startHttpFixture, waitFor } from '@garuda/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   AlreadyStartedError,
@@ -385,22 +385,24 @@ describe('lifecycle', () => {
 });
 
 describe('other kinds of server and machine', () => {
-  it('a remote server is listed as failed, with the reason, until remote support lands', async () => {
-    await ws.userServers({ web: { url: 'https://mcp.example.com/mcp' } });
+  it('a remote server that cannot be reached is listed as failed, with the reason', async () => {
+    // A port that was just free: nothing listens there.
+    const gone = await startHttpFixture();
+    await gone.close();
+    await ws.userServers({ web: { url: String(gone.url) } });
     const prompter = new ScriptedPrompter();
     const mcp = ws.manager(prompter);
     await mcp.start();
-    expect(mcp.status()).toEqual([
-      {
-        name: 'web',
-        source: 'user',
-        state: 'failed',
-        tools: 0,
-        sandbox: 'remote',
-        network: 'remote https://mcp.example.com/mcp · no sign-in',
-        detail: 'remote (Streamable HTTP) servers are not supported by this version yet',
-      },
-    ]);
+    const [row] = mcp.status();
+    expect(row).toMatchObject({
+      name: 'web',
+      source: 'user',
+      state: 'failed',
+      tools: 0,
+      sandbox: 'remote',
+      network: `remote ${String(gone.url)} · no sign-in`,
+    });
+    expect(row?.detail).toMatch(/^it could not connect: /);
     expect(mcp.takeNotes()).toHaveLength(1);
   });
 
