@@ -78,6 +78,41 @@ describe('a project remote server', () => {
     expect(fixture.requests).toBe(0);
   });
 
+  it.each([
+    ['a private address', ['10.0.0.7'], /private/],
+    ['a mixed public and loopback answer', ['93.184.216.34', '127.0.0.1'], /loopback/],
+    ['the cloud metadata address', ['169.254.169.254'], /metadata/],
+  ])(
+    'is refused when its name resolves to %s, before any request',
+    async (_what, addresses, reason) => {
+      await ws.projectServers({ web: { url: 'https://mcp.example.test/mcp' } });
+      const prompter = new ScriptedPrompter();
+      prompter.answer = 'once';
+      const lookup = (
+        _name: string,
+        _options: unknown,
+        callback: (error: Error | null, found: { address: string; family: number }[]) => void,
+      ) =>
+        callback(
+          null,
+          addresses.map((address) => ({ address, family: 4 })),
+        );
+      const dialled: string[] = [];
+      const pinned = createPinnedFetch({ lookup: lookup as never });
+      closers.push(() => pinned.close());
+      const fetchForProject: typeof fetch = (input, init) => {
+        dialled.push(String(input));
+        return pinned(input as never, init as never) as unknown as Promise<Response>;
+      };
+      const mcp = ws.manager(prompter, { fetchForProject });
+      await mcp.start();
+      const [row] = mcp.status();
+      expect(row?.state).toBe('failed');
+      expect(row?.detail).toMatch(reason);
+      expect(dialled.length).toBeGreaterThan(0);
+    },
+  );
+
   it('a denied project remote server is never contacted', async () => {
     const fixture = await httpFixture();
     await ws.projectServers({ web: { url: 'https://mcp.example.test/mcp' } });
