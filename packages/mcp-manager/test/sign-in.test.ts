@@ -1,8 +1,19 @@
 // Sign-in to remote servers with OAuth, against the OAuth fixture and a scripted browser.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { browserThatPastes, scriptedBrowser, startOAuthFixture } from '@garuda/test-utils';
+import net from 'node:net';
+import { createPinnedFetch } from '@garuda/pinned-fetch';
+import {
+  INSECURE_AUTHORIZATION_HOST,
+  browserThatPastes,
+  makeCertificate,
+  scriptedBrowser,
+  startOAuthFixture,
+  waitFor,
+  type TestCertificate,
+} from '@garuda/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { StartCancelledError } from '../src/index.js';
 import type { SignInRequest } from '../src/types.js';
 import { ScriptedPrompter, Workspace, unwrap } from './support.js';
 
@@ -203,5 +214,210 @@ describe('sign-in to a user remote server', () => {
       state: 'connected',
       network: `remote ${String(oauth.url)} · signed in`,
     });
+  });
+});
+
+describe('sign-in limits, refresh and cancel (user server)', () => {
+  it('a server that keeps refusing fresh tokens stops after 3 sign-ins', async () => {
+    const oauth = await oauthFixture({ rejectEveryToken: true });
+    await ws.userServers({ linear: { url: oauth.url } });
+    const browser = scriptedBrowser();
+    const prompter = new SignInPrompter();
+    const mcp = ws.manager(prompter, { openBrowser: (url) => browser.open(url) });
+    await mcp.start();
+    expect(mcp.status()[0]).toMatchObject({
+      state: 'failed',
+      detail: 'it still asked for a sign-in after 3 sign-ins',
+    });
+    expect(prompter.signIns).toHaveLength(3);
+    expect(browser.visits).toHaveLength(3);
+    expect(oauth.counts.codesIssued).toBe(3);
+  });
+
+  it('an expired access token is refreshed during a call, without a question', async () => {
+    const oauth = await oauthFixture();
+    await ws.userServers({ linear: { url: oauth.url } });
+    const browser = scriptedBrowser();
+    const prompter = new SignInPrompter();
+    const { lines, logger } = recordingLogger();
+    const mcp = ws.manager(prompter, { openBrowser: (url) => browser.open(url), logger });
+    await mcp.start();
+    expect(mcp.status()[0]?.state).toBe('connected');
+    const before = await storedSecrets(ws.home);
+
+    oauth.expireAllTokens();
+    const result = await mcp.call('mcp__linear__echo', { text: 'after expiry' });
+    expect(unwrap(result.text)).toBe('after expiry');
+    expect(oauth.counts.refreshes).toBe(1);
+    expect(oauth.counts.rejectedTokens).toBeGreaterThan(0);
+    expect(prompter.signIns).toHaveLength(1);
+    expect(browser.visits).toHaveLength(1);
+    // The rotated tokens replaced the old ones on disk; none of them reached a log line.
+    const after = await storedSecrets(ws.home);
+    expect(after).toHaveLength(2);
+    expect(after.some((secret) => before.includes(secret))).toBe(false);
+    const visible = [...lines, ...prompter.notices, ...mcp.takeNotes()].join('\n');
+    for (const secret of [...before, ...after]) expect(visible).not.toContain(secret);
+  });
+
+  it('Ctrl-C while waiting for the browser ends the start, frees the callback port, and keeps nothing half done', async () => {
+    const oauth = await oauthFixture();
+    await ws.userServers({ linear: { url: oauth.url } });
+    const prompter = new SignInPrompter();
+    const opened: string[] = [];
+    // The browser "opens" but the user never finishes the sign-in.
+    const mcp = ws.manager(prompter, { openBrowser: (url) => void opened.push(url) });
+    const stop = new AbortController();
+    const started = mcp.start({ signal: stop.signal });
+    await waitFor(() => opened.length === 1, { timeoutMs: 10_000 });
+    const callback = new URL(prompter.signIns[0]?.callback ?? '');
+    const port = Number(callback.port);
+    expect(await canListen(port)).toBe(false);
+
+    const at = Date.now();
+    stop.abort();
+    const failure = await started.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(StartCancelledError.isInstance(failure)).toBe(true);
+    expect(Date.now() - at).toBeLessThan(5_000);
+    expect(mcp.status()[0]?.state).not.toBe('connected');
+    await waitFor(() => canListen(port), { timeoutMs: 5_000 });
+    // The sign-in never finished: no tokens on disk, and no code was redeemed.
+    expect(await storedSecrets(ws.home)).toEqual([]);
+    expect(oauth.counts.tokensIssued).toBe(0);
+  });
+});
+
+/** True when something can listen on 127.0.0.1:`port` right now. */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+describe("sign-in to a project's remote server (https, pinned fetch)", () => {
+  const HOST = 'mcp.oauth-fixture.test';
+  let certificate: TestCertificate;
+  beforeEach(async () => {
+    certificate ??= await makeCertificate(HOST);
+  });
+
+  /** A pinned fetch that resolves HOST to the fixture (loopback allowed) and trusts its certificate. */
+  function projectFetch(resolved: string[] = []) {
+    const lookup = (
+      name: string,
+      _options: unknown,
+      callback: (error: Error | null, found: { address: string; family: number }[]) => void,
+    ) => {
+      resolved.push(name);
+      callback(null, [{ address: '127.0.0.1', family: 4 }]);
+    };
+    const pinned = createPinnedFetch({
+      lookup: lookup as never,
+      allowLoopback: true,
+      tls: { ca: certificate.cert },
+    });
+    closers.push(() => pinned.close());
+    return pinned as unknown as typeof fetch;
+  }
+
+  it('asks consent, then signs in over https through the pinned fetch, and calls', async () => {
+    const oauth = await oauthFixture({ tls: { ...certificate, hostname: HOST } });
+    expect(oauth.url.href).toMatch(/^https:\/\/mcp\.oauth-fixture\.test:\d+\/mcp$/);
+    await ws.projectServers({ remote: { url: oauth.url.href } });
+    const resolved: string[] = [];
+    const fetchForProject = projectFetch(resolved);
+    const browser = scriptedBrowser({ extraHosts: [HOST], fetch: fetchForProject });
+    const prompter = new SignInPrompter();
+    prompter.answer = 'remember';
+    const { lines, logger } = recordingLogger();
+    const mcp = ws.manager(prompter, {
+      fetchForProject,
+      openBrowser: (url, options) => {
+        // A project server's sign-in page may never be plain http.
+        expect(options.allowHttpLocalhost).toBe(false);
+        return browser.open(url);
+      },
+      logger,
+    });
+    await mcp.start();
+
+    expect(prompter.consents).toHaveLength(1);
+    expect(prompter.signIns).toEqual([
+      {
+        server: 'remote',
+        url: oauth.url.href,
+        signInOrigin: oauth.issuer,
+        callback: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/callback$/),
+      },
+    ]);
+    expect(browser.visits[0]).toMatchObject({ authorizationStatus: 302, callbackStatus: 200 });
+    expect(mcp.status()[0]).toMatchObject({
+      source: 'project',
+      state: 'connected',
+      network: `remote ${oauth.url.href} · signed in`,
+    });
+    const result = await mcp.call('mcp__remote__echo', { text: 'over tls' });
+    expect(unwrap(result.text)).toBe('over tls');
+    // Discovery, registration, token and MCP requests all went through the pinned fetch.
+    expect(resolved.length).toBeGreaterThan(0);
+    expect(new Set(resolved)).toEqual(new Set([HOST]));
+    expect(oauth.counts).toMatchObject({ registrations: 1, tokensIssued: 1 });
+    const secrets = await storedSecrets(ws.home);
+    expect(secrets).toHaveLength(2);
+    const visible = [...lines, ...prompter.notices, ...mcp.takeNotes()].join('\n');
+    for (const secret of secrets) expect(visible).not.toContain(secret);
+    const config = await readFile(path.join(ws.root, '.garuda', 'mcp.json'), 'utf8');
+    for (const secret of secrets) expect(config).not.toContain(secret);
+  });
+
+  it('an http: authorization endpoint is refused before any question or browser', async () => {
+    const oauth = await oauthFixture({
+      tls: { ...certificate, hostname: HOST },
+      httpAuthorizationEndpoint: true,
+    });
+    await ws.projectServers({ remote: { url: oauth.url.href } });
+    const fetchForProject = projectFetch();
+    const browser = scriptedBrowser({ extraHosts: [HOST], fetch: fetchForProject });
+    const prompter = new SignInPrompter();
+    prompter.answer = 'once';
+    const mcp = ws.manager(prompter, {
+      fetchForProject,
+      openBrowser: (url) => browser.open(url),
+    });
+    await mcp.start();
+    const [row] = mcp.status();
+    expect(row?.state).toBe('failed');
+    expect(row?.detail).toMatch(/https/);
+    expect(row?.detail).toContain(INSECURE_AUTHORIZATION_HOST);
+    expect(prompter.signIns).toHaveLength(0);
+    expect(browser.visits).toHaveLength(0);
+    expect(oauth.counts.authorizations).toBe(0);
+  });
+
+  it('a certificate the pinned fetch does not trust fails the server before any sign-in', async () => {
+    const oauth = await oauthFixture({ tls: { ...certificate, hostname: HOST } });
+    await ws.projectServers({ remote: { url: oauth.url.href } });
+    const lookup = (
+      _name: string,
+      _options: unknown,
+      callback: (error: Error | null, found: { address: string; family: number }[]) => void,
+    ) => callback(null, [{ address: '127.0.0.1', family: 4 }]);
+    const untrusting = createPinnedFetch({ lookup: lookup as never, allowLoopback: true });
+    closers.push(() => untrusting.close());
+    const prompter = new SignInPrompter();
+    prompter.answer = 'once';
+    const mcp = ws.manager(prompter, {
+      fetchForProject: untrusting as unknown as typeof fetch,
+      openBrowser: () => undefined,
+    });
+    await mcp.start();
+    expect(mcp.status()[0]?.state).toBe('failed');
+    expect(prompter.signIns).toHaveLength(0);
+    expect(oauth.counts.mcpRequests).toBe(0);
   });
 });

@@ -1,3 +1,4 @@
+import { makeCertificate } from '@garuda/test-utils';
 import { Agent, FormData as UndiciFormData, Request as UndiciRequest } from 'undici';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findBlockedAddressError, isBlockedAddressError } from './find-blocked-address-error.js';
@@ -8,7 +9,6 @@ import {
   fakeLookup,
   guardLoopbackOnly,
   hasIPv6Loopback,
-  makeCertificate,
   startHttpServer,
   startHttpsServer,
 } from './test-support.js';

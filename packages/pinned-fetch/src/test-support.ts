@@ -1,16 +1,11 @@
 // Test helpers shared by the *.test.ts files (not part of the package: index.ts does not
 // export them, so tsup leaves them out). Real servers on loopback, a table-driven fake
-// resolver, a certificate made by openssl, and a guard that keeps every test on loopback.
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+// resolver, and a guard that keeps every test on loopback.
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { promisify } from 'node:util';
 import type { LookupFunction } from './pinned-agent-options.js';
 
 /** What a test server saw. */
@@ -153,35 +148,6 @@ export function fakeLookup(table: Record<string, readonly string[] | Error>): {
     });
   };
   return { lookup, calls };
-}
-
-/** Makes a self-signed certificate for `name` with openssl, in a temporary folder. */
-export async function makeCertificate(name: string): Promise<{ key: string; cert: string }> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'pinned-fetch-cert-'));
-  try {
-    const keyFile = path.join(dir, 'key.pem');
-    const certFile = path.join(dir, 'cert.pem');
-    await promisify(execFile)('/usr/bin/openssl', [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      `/CN=${name}`,
-      '-addext',
-      `subjectAltName=DNS:${name}`,
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-    ]);
-    return { key: await readFile(keyFile, 'utf8'), cert: await readFile(certFile, 'utf8') };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
 }
 
 function isLoopbackLiteral(host: string): boolean {

@@ -31,6 +31,7 @@ export {
   type ScriptedBrowser,
   type ScriptedBrowserOptions,
 } from './scripted-browser.js';
+export { makeCertificate, type TestCertificate } from './certificate.js';
 export { tempDir, type TempDir } from './temp-dir.js';
 export { waitFor, type WaitForOptions } from './wait-for.js';
 export { isProcessAlive } from './process-alive.js';

@@ -10,6 +10,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { HttpFixtureMode } from '../fixtures/tools.mjs';
 import { answerFailure, assertHttpMode, createMcpEndpoint } from './mcp-endpoint.js';
@@ -45,6 +46,18 @@ export interface OAuthFixtureOptions {
   httpAuthorizationEndpoint?: boolean;
   /** Scopes the server supports (metadata and resource metadata). Default `["mcp:tools"]`. */
   scopes?: readonly string[];
+  /**
+   * Serve https with this key and certificate, under `hostname` (every URL of the fixture uses
+   * it, e.g. `https://mcp.oauth-fixture.test:<port>/mcp`). The server still listens on
+   * 127.0.0.1 only: the client must resolve `hostname` there itself (a `lookup`) and trust the
+   * certificate (see {@link makeCertificate}). Default: plain http on `127.0.0.1`.
+   */
+  tls?: { readonly key: string; readonly cert: string; readonly hostname: string };
+  /**
+   * The MCP endpoint refuses every token, even fresh ones, with `invalid_token`, and refresh
+   * grants fail with `invalid_grant`: a server that keeps asking for a new sign-in. Default `false`.
+   */
+  rejectEveryToken?: boolean;
 }
 
 /** What the fixture counted so far; a snapshot, so `before`/`after` comparisons work. */
@@ -81,8 +94,13 @@ export interface OAuthFixtureClient {
 
 /** A running authorization server plus bearer-protected MCP endpoint on one loopback port. */
 export interface OAuthFixture {
-  /** The protected MCP endpoint (and the RFC 8707 resource), `http://127.0.0.1:<port>/mcp`. */
+  /**
+   * The protected MCP endpoint (and the RFC 8707 resource), `http://127.0.0.1:<port>/mcp`
+   * (with `tls`: `https://<hostname>:<port>/mcp`).
+   */
   readonly url: URL;
+  /** The port it listens on, on 127.0.0.1. */
+  readonly port: number;
   /** The authorization server's issuer, `http://127.0.0.1:<port>` (no trailing slash). */
   readonly issuer: string;
   /** RFC 9728 metadata URL, `http://127.0.0.1:<port>/.well-known/oauth-protected-resource/mcp`. */
@@ -194,6 +212,8 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     deny = false,
     httpAuthorizationEndpoint = false,
     scopes = ['mcp:tools'],
+    tls,
+    rejectEveryToken = false,
   } = options;
   assertHttpMode(mode);
   if (!(Number.isFinite(tokenTtlSeconds) && tokenTtlSeconds > 0)) {
@@ -207,6 +227,11 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     }
   }
   const supportedScopes = [...scopes];
+  if (tls && !/^[a-z0-9-]+(?:\.[a-z0-9-]+)+$/.test(tls.hostname)) {
+    throw new TypeError(
+      `tls.hostname must be a lower-case DNS name, got ${JSON.stringify(tls.hostname)}`,
+    );
+  }
 
   const counts: OAuthFixtureCounts = {
     registrations: 0,
@@ -240,6 +265,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
 
   const verifier = {
     async verifyAccessToken(token: string): Promise<AuthInfo> {
+      if (rejectEveryToken) throw new OAuthError(OAuthErrorCode.InvalidToken, 'Token refused');
       const issued = accessTokens.get(token);
       if (!issued) throw new OAuthError(OAuthErrorCode.InvalidToken, 'Unknown token');
       if (issued.revoked) throw new OAuthError(OAuthErrorCode.InvalidToken, 'Token was revoked');
@@ -512,6 +538,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
       if (!current || current.revoked || current.grant.clientId !== client.clientId) {
         return fail(400, 'invalid_grant', 'refresh token unknown, rotated or revoked');
       }
+      if (rejectEveryToken) return fail(400, 'invalid_grant', 'refresh refused (rejectEveryToken)');
       if (resource === null) return fail(400, 'invalid_target', 'resource is required');
       if (resource !== current.grant.resource) {
         return fail(400, 'invalid_target', 'resource differs from the original grant');
@@ -627,9 +654,12 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     await route[1](req, res);
   }
 
-  const server = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res).catch((error: unknown) => answerFailure(res, error));
-  });
+  };
+  const server = tls
+    ? createHttpsServer({ key: tls.key, cert: tls.cert }, listener)
+    : createServer(listener);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -643,7 +673,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     throw error;
   }
   const { port } = server.address() as AddressInfo;
-  issuer = `http://127.0.0.1:${port}`;
+  issuer = tls ? `https://${tls.hostname}:${port}` : `http://127.0.0.1:${port}`;
   mcpUrl = new URL(`${issuer}/mcp`);
   resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(mcpUrl);
   metadata = {
@@ -672,6 +702,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     get url() {
       return new URL(mcpUrl);
     },
+    port,
     issuer,
     resourceMetadataUrl,
     authorizationServerMetadataUrl: `${issuer}/.well-known/oauth-authorization-server`,

@@ -22,6 +22,12 @@ export interface ScriptedBrowserOptions {
   fetch?: typeof fetch;
   /** Give up on a request after this long. Default 10 000 ms. */
   timeoutMs?: number;
+  /**
+   * Host names it may visit besides the loopback ones, e.g. the `tls.hostname` of an OAuth
+   * fixture. The test's `fetch` must resolve them to loopback itself (a pinned fetch with a
+   * `lookup` does). Default: none.
+   */
+  extraHosts?: readonly string[];
 }
 
 /** A stand-in for the user's browser, usable as a client's `openBrowser`. */
@@ -55,7 +61,7 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
  * A scripted browser for OAuth tests. `open(url)` GETs the authorization URL (the fixture
  * approves at once with a 302), takes the `Location`, then GETs that callback URL, i.e. the
  * client's loopback server, and records `{ authorizationUrl, redirectedTo, callbackStatus,
- * callbackBody }`. It only ever talks to `127.0.0.1`, `localhost` and `[::1]` over http(s), so
+ * callbackBody }`. It only ever talks to `127.0.0.1`, `localhost`, `[::1]` (and `extraHosts`) over http(s), so
  * tests stay offline: any other URL, first or redirected, is refused and recorded in `error`
  * without a request. It follows exactly one redirect and no redirect of the callback.
  *
@@ -148,7 +154,7 @@ async function followAuthorization(
   visit: MutableVisit,
   options: ScriptedBrowserOptions,
 ): Promise<URL | undefined> {
-  const start = loopbackUrl(visit.authorizationUrl);
+  const start = loopbackUrl(visit.authorizationUrl, options);
   if (typeof start === 'string') {
     visit.error = `refused to open: ${start}`;
     return undefined;
@@ -176,7 +182,7 @@ async function followAuthorization(
     return undefined;
   }
   visit.redirectedTo = target.href;
-  const checked = loopbackUrl(target.href);
+  const checked = loopbackUrl(target.href, options);
   if (typeof checked === 'string') {
     visit.error = `refused to follow the redirect: ${checked}`;
     return undefined;
@@ -184,8 +190,8 @@ async function followAuthorization(
   return checked;
 }
 
-/** The URL when it is http(s) on a loopback host, else the reason it is not. */
-function loopbackUrl(text: string): URL | string {
+/** The URL when it is http(s) on a loopback (or extra) host, else the reason it is not. */
+function loopbackUrl(text: string, options: ScriptedBrowserOptions): URL | string {
   let url: URL;
   try {
     url = new URL(text);
@@ -193,7 +199,9 @@ function loopbackUrl(text: string): URL | string {
     return 'not a URL';
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `${url.protocol} URL`;
-  if (!LOOPBACK_HOSTS.has(url.hostname)) return 'not a loopback host';
+  if (!LOOPBACK_HOSTS.has(url.hostname) && !(options.extraHosts ?? []).includes(url.hostname)) {
+    return 'not a loopback host';
+  }
   return url;
 }
 
