@@ -353,8 +353,9 @@ export class McpManager {
   /**
    * Signs out of a remote server: every stored sign-in of `name` is removed from
    * `<home>/mcp-auth.json` first, then its tokens are revoked at the authorization server
-   * (RFC 7009) where it offers that. The next connect asks to sign in again. A running
-   * connection keeps going until it is reloaded or closed.
+   * (RFC 7009) where it offers that. A connection signed in with OAuth is stopped (state
+   * `stopped`, its tools fail with `SERVER_NOT_CONNECTED`); the next connect (`reload(name)`,
+   * another manager) asks to sign in again.
    *
    * @param name - The server's name, as configured.
    * @param options - `signal` stops the revocation requests (the local entries are gone already).
@@ -380,6 +381,12 @@ export class McpManager {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(this.#options.logger ? { logger: this.#options.logger } : {}),
     });
+    if (record !== undefined && record.signedIn === true) {
+      // Its connection holds the signed-in session: end it, so no tool of a signed-out server
+      // still answers. `reload(name)` signs in again.
+      await this.#stop(record, 'you signed out');
+      this.#setState(record, 'stopped', 'you signed out (reload it to sign in again)');
+    }
     if (record !== undefined) record.signedIn = false;
     return result;
   }

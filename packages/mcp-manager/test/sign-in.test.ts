@@ -171,6 +171,15 @@ describe('sign-in to a user remote server', () => {
     expect(mcp.status()[0]?.state).toBe('connected');
     const result = await mcp.logout('linear');
     expect(result.ok).toBe(true);
+    // The signed-in connection ends with the sign-in: its tools fail, status says why.
+    expect(mcp.status()[0]).toMatchObject({
+      state: 'stopped',
+      detail: 'you signed out (reload it to sign in again)',
+      network: `remote ${String(oauth.url)} · no sign-in`,
+    });
+    await expect(mcp.call('mcp__linear__echo', { text: 'x' })).rejects.toMatchObject({
+      code: 'SERVER_NOT_CONNECTED',
+    });
     expect(oauth.counts.revocations).toBeGreaterThan(0);
     expect(await storedSecrets(ws.home)).toEqual([]);
 
