@@ -47,6 +47,13 @@ export interface StartOptions {
    * (state `stopped`), and the promise rejects with `StartCancelledError`.
    */
   readonly signal?: AbortSignal;
+  /**
+   * `start()` only: start just these servers (by name), e.g. the one server a command needs.
+   * The others are listed by `status()` as `stopped` ("not started") and can be started later
+   * with `reload(name)`. A name that no file configures throws `UnknownServerError`. Default:
+   * every server.
+   */
+  readonly only?: readonly string[];
 }
 
 /** Options of {@link McpManager.call}. */
@@ -166,8 +173,9 @@ export class McpManager {
    * or breaks the others (consent questions are asked one at a time). Resolves when every server
    * is connected, disabled, denied or failed.
    *
-   * @param options - `signal` cancels the start.
-   * @throws {@link AlreadyStartedError} on a second call, {@link ManagerClosedError} after (or
+   * @param options - `signal` cancels the start; `only` starts just the named servers.
+   * @throws {@link UnknownServerError} when `only` names a server no file configures,
+   *   {@link AlreadyStartedError} on a second call, {@link ManagerClosedError} after (or
    *   during) `close()`, {@link StartCancelledError} when the signal aborts.
    */
   async start(options: StartOptions = {}): Promise<void> {
@@ -181,6 +189,12 @@ export class McpManager {
     }
     const { servers } = await this.#loadConfig(undefined);
     if (this.#closed) throw new ManagerClosedError('start()');
+    const only = options.only === undefined ? undefined : new Set(options.only);
+    for (const name of only ?? []) {
+      if (typeof name !== 'string' || !servers.some((config) => config.name === name)) {
+        throw new UnknownServerError(String(name), quoted(String(name)));
+      }
+    }
     for (const config of servers) {
       this.#records.set(config.name, {
         config,
@@ -200,7 +214,12 @@ export class McpManager {
       if (signal?.aborted || this.#closed) throw new StartCancelledError('start()');
       throw error;
     }
-    await Promise.all([...this.#records.values()].map((record) => this.#launch(record, signal)));
+    const launched = [...this.#records.values()].filter((record) => {
+      if (only === undefined || only.has(record.config.name)) return true;
+      this.#setState(record, 'stopped', 'not started (this run needs other servers)');
+      return false;
+    });
+    await Promise.all(launched.map((record) => this.#launch(record, signal)));
     if (this.#closed) throw new ManagerClosedError('start()');
     this.#reportClashes();
     if (signal?.aborted) throw new StartCancelledError('start()');

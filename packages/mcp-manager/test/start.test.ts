@@ -428,3 +428,30 @@ describe('other kinds of server and machine', () => {
     expect(names.every((name) => ['HOME', 'LANG', 'PATH', 'PWD'].includes(name))).toBe(true);
   });
 });
+
+describe('start({ only })', () => {
+  it('starts just the named servers; the others are stopped until reload(name)', async () => {
+    await ws.userServers({ one: fixture('normal', mark), two: fixture('normal', mark) });
+    const prompter = new ScriptedPrompter();
+    const mcp = ws.manager(prompter);
+    await mcp.start({ only: ['two'] });
+    expect(mcp.status().map((row) => [row.name, row.state, row.detail])).toEqual([
+      ['one', 'stopped', 'not started (this run needs other servers)'],
+      ['two', 'connected', undefined],
+    ]);
+    expect(mcp.tools().every((tool) => tool.server === 'two')).toBe(true);
+    // One server's processes run (with the sandbox: bwrap and the server); the reload doubles them.
+    const oneServer = (await pidsWith(mark)).length;
+    expect(oneServer).toBeGreaterThan(0);
+    await mcp.reload('one');
+    expect(mcp.status().map((row) => row.state)).toEqual(['connected', 'connected']);
+    expect(await pidsWith(mark)).toHaveLength(2 * oneServer);
+  });
+
+  it('a name no file configures throws UnknownServerError and starts nothing', async () => {
+    await ws.userServers({ one: fixture('normal', mark) });
+    const mcp = ws.manager(new ScriptedPrompter());
+    await expect(mcp.start({ only: ['nope'] })).rejects.toBeInstanceOf(UnknownServerError);
+    expect(await pidsWith(mark)).toEqual([]);
+  });
+});
