@@ -8,7 +8,7 @@ import {
 } from '@garuda/mcp-config';
 import { detectSandbox, type SandboxInfo } from '@garuda/mcp-transport';
 import { createPinnedFetch } from '@garuda/pinned-fetch';
-import { AuthStore, openBrowser, revoke, type RevokeResult } from '@garuda/mcp-oauth';
+import { AuthStore, USER_SCOPE, openBrowser, revoke, type RevokeResult } from '@garuda/mcp-oauth';
 import { TrustStore, type McpTrustEntry, type TrustStoreLike } from '@garuda/mcp-trust';
 import { QuestionQueue, linkSignals, within } from './abort.js';
 import { matchesAllowRule, validateAllowRule } from './allow-rules.js';
@@ -388,9 +388,19 @@ export class McpManager {
     if (record !== undefined && record.config.kind !== 'remote')
       throw new UnknownServerError(name, quoted(name));
     const config = record?.config.kind === 'remote' ? record.config : undefined;
-    const user = config === undefined || config.source === 'user';
+    // Before start() (or for a server no longer configured) the stored sign-ins say where the
+    // server came from: a project's sign-in is revoked through the strict fetch, and so is a
+    // mix of both.
+    const stored =
+      config === undefined
+        ? (await this.#authStore.list().catch(() => [])).filter((entry) => entry.name === name)
+        : [];
+    const user =
+      config !== undefined
+        ? config.source === 'user'
+        : stored.every((entry) => entry.scope === USER_SCOPE);
     const result = await revoke({
-      serverUrl: config?.url ?? (await this.#storedUrl(name)) ?? 'https://invalid.invalid/',
+      serverUrl: config?.url ?? stored[0]?.url ?? 'https://invalid.invalid/',
       store: this.#authStore,
       name,
       fetch: user
@@ -408,11 +418,6 @@ export class McpManager {
     }
     if (record !== undefined) record.signedIn = false;
     return result;
-  }
-
-  async #storedUrl(name: string): Promise<string | undefined> {
-    const entries = await this.#authStore.list().catch(() => []);
-    return entries.find((entry) => entry.name === name)?.url;
   }
 
   /**

@@ -384,6 +384,34 @@ describe("sign-in to a project's remote server (https, pinned fetch)", () => {
     for (const secret of secrets) expect(config).not.toContain(secret);
   });
 
+  it('logout before start() revokes a project sign-in through the strict fetch, never the global one', async () => {
+    const oauth = await oauthFixture({ tls: { ...certificate, hostname: HOST } });
+    await ws.projectServers({ remote: { url: oauth.url.href } });
+    const pinned = projectFetch();
+    const browser = scriptedBrowser({ extraHosts: [HOST], fetch: pinned });
+    const prompter = new SignInPrompter();
+    prompter.answer = 'once';
+    const first = ws.manager(prompter, {
+      fetchForProject: pinned,
+      openBrowser: (url) => browser.open(url),
+    });
+    await first.start();
+    expect(first.status()[0]?.state).toBe('connected');
+    await first.close();
+
+    const strict: string[] = [];
+    const fetchForProject: typeof fetch = (input, init) => {
+      strict.push(String(input instanceof Request ? input.url : input));
+      return pinned(input, init);
+    };
+    const second = ws.manager(new SignInPrompter(), { fetchForProject });
+    const result = await second.logout('remote');
+    expect(result).toMatchObject({ removed: 1, ok: true });
+    expect(strict.some((url) => url.startsWith(`${oauth.issuer}/revoke`))).toBe(true);
+    expect(oauth.counts.revocations).toBeGreaterThan(0);
+    expect(await storedSecrets(ws.home)).toEqual([]);
+  });
+
   it('an http: authorization endpoint is refused before any question or browser', async () => {
     const oauth = await oauthFixture({
       tls: { ...certificate, hostname: HOST },
