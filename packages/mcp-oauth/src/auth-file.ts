@@ -1,26 +1,17 @@
+import type { JsonFileCheck } from '@garuda/mcp-trust';
 import { isPlainObject } from './auth-entry.js';
 
 /** The only file format version this package reads and writes. @internal */
 export const AUTH_FILE_VERSION = 1;
 
-/** What an auth file's text holds: its raw entries by key, or why it cannot be used. @internal */
-export type ParsedAuthFile =
-  { ok: true; entries: Map<string, unknown> } | { ok: false; reason: string };
-
 /**
- * Parses the text of an auth file: `{ "version": 1, "entries": { "<key>": { … } } }`. A file
- * of another shape is reported with a reason (never with its content), never thrown. Entries
- * are kept as they are: the store checks each one when it reads it, and writes back the ones
- * it does not understand untouched.
+ * Reads the parsed JSON of an auth file: `{ "version": 1, "entries": { "<key>": { … } } }`. A
+ * file of another shape is reported with a reason (never with its content), never thrown.
+ * Entries are kept as they are: the store checks each one when it reads it, and writes back the
+ * ones it does not understand untouched.
  * @internal
  */
-export function parseAuthFile(text: string): ParsedAuthFile {
-  let data: unknown;
-  try {
-    data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch {
-    return { ok: false, reason: text.trim() === '' ? 'it is empty' : 'it is not valid JSON' };
-  }
+export function authFileFromJson(data: unknown): JsonFileCheck<Map<string, unknown>> {
   if (!isPlainObject(data)) return { ok: false, reason: 'it is not a JSON object' };
   if (data.version !== AUTH_FILE_VERSION) {
     return {
@@ -33,11 +24,11 @@ export function parseAuthFile(text: string): ParsedAuthFile {
   }
   if (!isPlainObject(data.entries)) return { ok: false, reason: 'its "entries" is not an object' };
   // Object.entries sees a "__proto__" key as the own data property JSON.parse created.
-  return { ok: true, entries: new Map(Object.entries(data.entries)) };
+  return { ok: true, value: new Map(Object.entries(data.entries)) };
 }
 
-/** The text of an auth file holding `entries`, keys sorted. @internal */
-export function serializeAuthFile(entries: ReadonlyMap<string, unknown>): string {
+/** The JSON of an auth file holding `entries`, keys sorted. @internal */
+export function authFileToJson(entries: ReadonlyMap<string, unknown>): unknown {
   const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `${JSON.stringify({ version: AUTH_FILE_VERSION, entries: Object.fromEntries(sorted) }, null, 2)}\n`;
+  return { version: AUTH_FILE_VERSION, entries: Object.fromEntries(sorted) };
 }

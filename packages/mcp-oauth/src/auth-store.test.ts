@@ -3,12 +3,16 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { caught, filesUnder, recordingLogger, tempDir, type TempDir } from '../test/helpers.js';
 import { AuthStore } from './auth-store.js';
+import { LockTimeoutError as TrustLockTimeoutError } from '@garuda/mcp-trust';
 import {
   AuthFileUnreadableError,
+  AuthFileWriteError,
+  CorruptFileMoveError,
   InvalidEntryError,
   InvalidOptionError,
+  LockFailedError,
   LockTimeoutError,
-  type OAuthFlowError,
+  OAuthFlowError,
 } from './errors.js';
 
 let home: TempDir;
@@ -278,6 +282,65 @@ describe('AuthStore entries', () => {
     const error = await caught(() => store.update(user(), () => ({ port: 1 })));
     expect(error).toBeInstanceOf(LockTimeoutError);
     expect((error as Error).message).toMatch(/within 200 ms/);
+    expect((error as Error).message).toBe(
+      `could not lock the auth file ${JSON.stringify(file)} within 200 ms: another garuda ` +
+        `process may be using it, so try again when it is done. A lock folder ` +
+        `${JSON.stringify(`${file}.lock`)} older than 60 s is taken over automatically`,
+    );
+  });
+
+  it("reports the file's other failures with this package's errors and codes", async () => {
+    // A folder that cannot be created.
+    const blocker = path.join(home.path, 'blocker');
+    await fs.writeFile(blocker, 'x');
+    const write = await caught(() =>
+      new AuthStore(path.join(blocker, 'mcp-auth.json')).update(user(), () => ({ port: 1 })),
+    );
+    expect(write).toBeInstanceOf(AuthFileWriteError);
+    expect(write).toMatchObject({ code: 'WRITE_FAILED' });
+    expect((write as Error).message).toContain(
+      `could not create the folder ${JSON.stringify(blocker)}`,
+    );
+    expect((write as Error).message).toContain('the auth file was left as it was');
+
+    // A lock path that cannot be used: a stale-looking file where the lock folder goes.
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(`${file}.lock`, 'x');
+    const old = new Date(Date.now() - 60_000);
+    await fs.utimes(`${file}.lock`, old, old);
+    const lock = await caught(() => new AuthStore(file).update(user(), () => ({ port: 1 })));
+    expect(lock).toBeInstanceOf(LockFailedError);
+    expect(lock).toMatchObject({ code: 'LOCK_FAILED' });
+    expect((lock as Error).message).toContain(
+      `could not lock the auth file ${JSON.stringify(file)}`,
+    );
+    await fs.rm(`${file}.lock`);
+
+    // A corrupt file that cannot be moved aside: every name it could take is a folder.
+    await fs.writeFile(file, 'not json');
+    const aside = `${file}.corrupt-2030-01-02T03-04-05-678Z`;
+    await fs.mkdir(aside);
+    for (let i = 1; i < 1000; i++) await fs.mkdir(`${aside}-${i}`);
+    const now = () => new Date('2030-01-02T03:04:05.678Z');
+    const move = await caught(() => new AuthStore(file, { now }).get(user()));
+    expect(move).toBeInstanceOf(CorruptFileMoveError);
+    expect(move).toMatchObject({ code: 'MOVE_ASIDE_FAILED' });
+    expect((move as Error).message).toContain('(you will be asked to sign in again)');
+    expect(await fs.readFile(file, 'utf8')).toBe('not json');
+
+    for (const error of [write, lock, move]) expect(OAuthFlowError.isInstance(error)).toBe(true);
+  });
+
+  it('lets an error thrown by the update function out unchanged', async () => {
+    const store = new AuthStore(file);
+    const thrown = new TrustLockTimeoutError('/elsewhere', '/elsewhere.lock', 1, 2_000);
+    expect(
+      await caught(() =>
+        store.update(user(), () => {
+          throw thrown;
+        }),
+      ),
+    ).toBe(thrown);
   });
 
   it('serialises changes from one instance and keeps every one', async () => {

@@ -1,7 +1,4 @@
-import { constants as fsConstants } from 'node:fs';
-import * as fs from 'node:fs/promises';
-import * as path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { LockedJsonFile } from '@garuda/mcp-trust';
 import {
   ENTRY_FIELDS,
   isPlainObject,
@@ -9,19 +6,9 @@ import {
   toStoredEntry,
   type AuthEntry,
 } from './auth-entry.js';
-import { parseAuthFile, serializeAuthFile } from './auth-file.js';
+import { authFileFromJson, authFileToJson } from './auth-file.js';
 import { checkServerName, normalizeId, type AuthEntryId } from './auth-key.js';
-import {
-  AuthFileUnreadableError,
-  AuthFileWriteError,
-  CorruptFileMoveError,
-  errnoCode,
-  InvalidOptionError,
-  kindOf,
-  LockCompromisedError,
-  quote,
-} from './errors.js';
-import { acquireLock, type HeldLock } from './file-lock.js';
+import { InvalidOptionError, kindOf, quote, toAuthFileError } from './errors.js';
 import { log, type OAuthLogger } from './logger.js';
 
 /** Options of {@link AuthStore}. */
@@ -81,16 +68,6 @@ export interface AuthEntryInfo {
 export const DEFAULT_AUTH_LOCK_TIMEOUT_MS = 10_000;
 /** Default of {@link AuthStoreOptions.lockStaleMs}. */
 export const DEFAULT_AUTH_LOCK_STALE_MS = 5_000;
-// proper-lockfile refuses anything shorter.
-const MIN_LOCK_STALE_MS = 2_000;
-
-const FILE_MODE = 0o600;
-const FOLDER_MODE = 0o700;
-
-type ReadResult =
-  | { kind: 'missing' }
-  | { kind: 'ok'; entries: Map<string, unknown> }
-  | { kind: 'corrupt'; reason: string };
 
 /**
  * The sign-ins of MCP servers, in one file (`<home>/mcp-auth.json`) that only this store writes:
@@ -123,13 +100,7 @@ export class AuthStore {
   /** The logger given in the options. */
   readonly logger: OAuthLogger | undefined;
 
-  readonly #lockTimeoutMs: number;
-  readonly #lockStaleMs: number;
-  readonly #now: () => Date;
-  // Changes from this instance run one after the other instead of polling each other's lock.
-  #queue: Promise<unknown> = Promise.resolve();
-  #folderChecked = false;
-  #modeChecked = false;
+  readonly #store: LockedJsonFile<Map<string, unknown>>;
   readonly #reported = new Set<string>();
 
   /**
@@ -138,30 +109,29 @@ export class AuthStore {
    * @throws {@link InvalidOptionError} when `file` is empty or an option is out of range
    */
   constructor(file: string, options: AuthStoreOptions = {}) {
-    if (typeof file !== 'string' || file.length === 0 || file.includes('\0')) {
-      throw new InvalidOptionError(
-        `the auth file path must be a non-empty string, got ${typeof file === 'string' ? quote(file) : kindOf(file)}`,
-      );
-    }
     if (typeof options !== 'object' || options === null) {
       throw new InvalidOptionError(`options must be an object, got ${kindOf(options)}`);
     }
-    this.file = path.resolve(file);
-    this.lockFile = `${this.file}.lock`;
+    try {
+      this.#store = new LockedJsonFile(file, {
+        label: 'auth file',
+        fromJson: authFileFromJson,
+        toJson: authFileToJson,
+        logger: options.logger,
+        lockTimeoutMs: options.lockTimeoutMs ?? DEFAULT_AUTH_LOCK_TIMEOUT_MS,
+        lockStaleMs: options.lockStaleMs ?? DEFAULT_AUTH_LOCK_STALE_MS,
+        now: options.now,
+        warnIfReadableByOthers: true,
+        afterMoveAside:
+          'the store starts empty: you will be asked to sign in to your MCP servers again. ' +
+          'The moved file may hold tokens: delete it when you no longer need it',
+      });
+    } catch (error) {
+      throw toAuthFileError(error);
+    }
+    this.file = this.#store.file;
+    this.lockFile = this.#store.lockFile;
     this.logger = options.logger;
-    this.#lockTimeoutMs = checkMs(
-      'lockTimeoutMs',
-      options.lockTimeoutMs ?? DEFAULT_AUTH_LOCK_TIMEOUT_MS,
-      0,
-    );
-    this.#lockStaleMs = checkMs(
-      'lockStaleMs',
-      options.lockStaleMs ?? DEFAULT_AUTH_LOCK_STALE_MS,
-      MIN_LOCK_STALE_MS,
-    );
-    const now = options.now ?? (() => new Date());
-    if (typeof now !== 'function') throw new InvalidOptionError('options.now must be a function');
-    this.#now = now;
   }
 
   /**
@@ -170,11 +140,11 @@ export class AuthStore {
    * @throws {@link InvalidOptionError} when the clock returns something else
    */
   now(): Date {
-    const date: unknown = this.#now();
-    if (!(date instanceof Date) || Number.isNaN(date.getTime())) {
-      throw new InvalidOptionError('options.now must return a valid Date');
+    try {
+      return this.#store.now();
+    } catch (error) {
+      throw toAuthFileError(error);
     }
-    return date;
   }
 
   /**
@@ -299,154 +269,35 @@ export class AuthStore {
     );
   }
 
-  // Plain reads need no lock: the file is only ever replaced by rename, which is atomic. Only a
-  // corrupt file needs the lock, to move it aside without racing a writer.
+  // Plain reads need no lock: the file is only ever replaced by an atomic rename.
   async #read(): Promise<Map<string, unknown>> {
-    const first = await this.#readFile();
-    if (first.kind === 'missing') return new Map();
-    if (first.kind === 'ok') return first.entries;
-    const lock = await this.#lock();
     try {
-      return await this.#readLocked();
-    } finally {
-      await lock.release();
+      return (await this.#store.load()) ?? new Map();
+    } catch (error) {
+      throw toAuthFileError(error);
     }
   }
 
   async #change<R>(
     op: (entries: Map<string, unknown>) => { changed: boolean; result: R },
   ): Promise<R> {
-    const run = this.#queue.then(() => this.#changeNow(op));
-    this.#queue = run.catch(() => undefined);
-    return run;
-  }
-
-  async #changeNow<R>(
-    op: (entries: Map<string, unknown>) => { changed: boolean; result: R },
-  ): Promise<R> {
-    await this.#ensureFolder();
-    const lock = await this.#lock();
+    // What `op` throws (a caller's `update` function included) comes out unchanged.
+    let failed: { error: unknown } | undefined;
     try {
-      const entries = await this.#readLocked();
-      const { changed, result } = op(entries);
-      if (changed) {
-        const lost = lock.compromised();
-        if (lost) throw new LockCompromisedError(this.file, lost);
-        await this.#write(entries);
-      }
-      return result;
-    } finally {
-      await lock.release();
-    }
-  }
-
-  #lock(): Promise<HeldLock> {
-    return acquireLock(this.file, {
-      lockFile: this.lockFile,
-      timeoutMs: this.#lockTimeoutMs,
-      staleMs: this.#lockStaleMs,
-      logger: this.logger,
-    });
-  }
-
-  // Call only while holding the lock.
-  async #readLocked(): Promise<Map<string, unknown>> {
-    const result = await this.#readFile();
-    if (result.kind === 'ok') return result.entries;
-    if (result.kind === 'corrupt') await this.#moveAside(result.reason);
-    return new Map();
-  }
-
-  async #readFile(): Promise<ReadResult> {
-    let text: string;
-    let handle: fs.FileHandle | undefined;
-    try {
-      handle = await fs.open(this.file, fsConstants.O_RDONLY);
-      if (!this.#modeChecked) {
-        this.#modeChecked = true;
-        const { mode } = await handle.stat();
-        if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
-          log(
-            this.logger,
-            'warn',
-            `the auth file ${quote(this.file)} can be read by other users (mode ` +
-              `${(mode & 0o777).toString(8).padStart(3, '0')}): run chmod 600 on it; its next ` +
-              `change writes it with mode 600`,
-          );
+      return await this.#store.update((current) => {
+        const entries = current ?? new Map<string, unknown>();
+        try {
+          const { changed, result } = op(entries);
+          return { write: changed ? entries : undefined, result };
+        } catch (error) {
+          failed = { error };
+          throw error;
         }
-      }
-      text = await handle.readFile('utf8');
-    } catch (error) {
-      if (errnoCode(error) === 'ENOENT') return { kind: 'missing' };
-      throw new AuthFileUnreadableError(this.file, error);
-    } finally {
-      await handle?.close().catch(() => undefined);
-    }
-    const parsed = parseAuthFile(text);
-    return parsed.ok
-      ? { kind: 'ok', entries: parsed.entries }
-      : { kind: 'corrupt', reason: parsed.reason };
-  }
-
-  async #moveAside(reason: string): Promise<void> {
-    // ISO time without ":" and ".", which some file systems refuse in names.
-    const stamp = this.now().toISOString().replace(/[:.]/g, '-');
-    const base = `${this.file}.corrupt-${stamp}`;
-    let target = base;
-    // rename() replaces an existing target: never let one corrupt file replace another.
-    for (let i = 1; i < 1000 && (await exists(target)); i++) target = `${base}-${i}`;
-    try {
-      await fs.rename(this.file, target);
-    } catch (error) {
-      throw new CorruptFileMoveError(this.file, target, error);
-    }
-    log(
-      this.logger,
-      'warn',
-      `the auth file ${quote(this.file)} could not be used (${reason}). It was moved to ` +
-        `${quote(target)} and the store starts empty: you will be asked to sign in to your MCP ` +
-        `servers again. The moved file may hold tokens: delete it when you no longer need it`,
-    );
-  }
-
-  async #ensureFolder(): Promise<void> {
-    const dir = path.dirname(this.file);
-    let created: string | undefined;
-    try {
-      created = await fs.mkdir(dir, { recursive: true, mode: FOLDER_MODE });
-    } catch (error) {
-      throw new AuthFileWriteError('create the folder', dir, error);
-    }
-    if (this.#folderChecked) return;
-    this.#folderChecked = true;
-    // A folder we did not create is the person's choice and is not chmod-ed, but one that
-    // others can write to lets them replace the auth file, so say so.
-    if (created !== undefined || process.platform === 'win32') return;
-    try {
-      const stat = await fs.stat(dir);
-      if ((stat.mode & 0o022) !== 0) {
-        log(
-          this.logger,
-          'warn',
-          `the folder ${quote(dir)} of the auth file can be written by other users (mode ` +
-            `${(stat.mode & 0o777).toString(8).padStart(3, '0')}): run chmod 700 on it`,
-        );
-      }
-    } catch {
-      // mkdir just succeeded; a failing stat changes nothing about the write.
-    }
-  }
-
-  async #write(entries: ReadonlyMap<string, unknown>): Promise<void> {
-    try {
-      await writeFileAtomic(this.file, serializeAuthFile(entries), {
-        mode: FILE_MODE,
-        fsync: true,
       });
     } catch (error) {
-      throw new AuthFileWriteError('write the auth file', this.file, error);
+      if (failed && failed.error === error) throw error;
+      throw toAuthFileError(error);
     }
-    await syncFolder(path.dirname(this.file));
   }
 }
 
@@ -484,37 +335,4 @@ function infoOf(record: AuthRecord): AuthEntryInfo {
   }
   if (entry.updatedAt !== undefined) info.updatedAt = entry.updatedAt;
   return info;
-}
-
-function checkMs(name: string, value: unknown, min: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
-    throw new InvalidOptionError(
-      `options.${name} must be a finite number of milliseconds, at least ${min}, got ` +
-        `${typeof value === 'number' ? String(value) : kindOf(value)}`,
-    );
-  }
-  return value;
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await fs.lstat(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// The rename is atomic; flushing the folder makes it durable across a power loss too. Not every
-// platform can open a folder for that (Windows), and a failure here loses nothing.
-async function syncFolder(dir: string): Promise<void> {
-  let handle: fs.FileHandle | undefined;
-  try {
-    handle = await fs.open(dir, fsConstants.O_RDONLY);
-    await handle.sync();
-  } catch {
-    // Best effort only.
-  } finally {
-    await handle?.close().catch(() => undefined);
-  }
 }

@@ -1,4 +1,13 @@
 import { cleanLine } from '@garuda/mcp-sanitize';
+import {
+  TrustStoreError,
+  type CorruptFileMoveError as TrustCorruptFileMoveError,
+  type LockCompromisedError as TrustLockCompromisedError,
+  type LockFailedError as TrustLockFailedError,
+  type LockTimeoutError as TrustLockTimeoutError,
+  type TrustFileUnreadableError,
+  type TrustFileWriteError,
+} from '@garuda/mcp-trust';
 
 /** Stable codes of the errors this package throws. */
 export const OAuthFlowErrorCode = {
@@ -514,5 +523,42 @@ export class UnsafeBrowserUrlError extends OAuthFlowError {
   constructor(reason: string) {
     super(OAuthFlowErrorCode.UNSAFE_BROWSER_URL, `refused to open the browser: ${reason}`);
     this.name = 'UnsafeBrowserUrlError';
+  }
+}
+
+/**
+ * This package's error for a failure of the auth file's lock or storage, which the shared
+ * locked-file code of `@garuda/mcp-trust` reports with its own classes: the same failure, with
+ * this package's class, code and message (so `OAuthFlowError.isInstance` and the codes above
+ * hold for every error of `AuthStore`). Anything else is returned as it is.
+ * @internal
+ */
+export function toAuthFileError(error: unknown): unknown {
+  if (!TrustStoreError.isInstance(error)) return error;
+  switch (error.code) {
+    case 'LOCK_TIMEOUT': {
+      const e = error as TrustLockTimeoutError;
+      return new LockTimeoutError(e.file, e.lockFile, e.timeoutMs, e.staleMs);
+    }
+    case 'LOCK_FAILED': {
+      const e = error as TrustLockFailedError;
+      return new LockFailedError(e.file, e.lockFile, e.cause);
+    }
+    case 'LOCK_COMPROMISED':
+      return new LockCompromisedError((error as TrustLockCompromisedError).file, error.cause);
+    case 'FILE_UNREADABLE':
+      return new AuthFileUnreadableError((error as TrustFileUnreadableError).file, error.cause);
+    case 'WRITE_FAILED': {
+      const e = error as TrustFileWriteError;
+      return new AuthFileWriteError(e.operation, e.target, e.cause);
+    }
+    case 'MOVE_ASIDE_FAILED': {
+      const e = error as TrustCorruptFileMoveError;
+      return new CorruptFileMoveError(e.file, e.target, e.cause);
+    }
+    case 'INVALID_OPTION':
+      return new InvalidOptionError(error.message);
+    default:
+      return error;
   }
 }

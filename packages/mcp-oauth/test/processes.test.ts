@@ -1,7 +1,10 @@
-// Real processes against one real auth file: what the lock and the atomic writes are for.
+// Real processes against one real auth file: the lock and the atomic writes themselves are
+// tested in @garuda/mcp-trust; these check that the store uses them for every change.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { createInterface } from 'node:readline';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AuthStore } from '../src/auth-store.js';
 import { buildForChildren, CHILD_SCRIPT } from './build-for-children.js';
@@ -28,57 +31,27 @@ afterEach(async () => {
   await home.cleanup();
 });
 
-interface Child {
-  proc: ChildProcessWithoutNullStreams;
-  line(match: RegExp, timeoutMs?: number): Promise<string>;
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  stderr(): string;
-}
-
-function startChild(args: string[]): Child {
-  const proc = spawn(process.execPath, [CHILD_SCRIPT, built.entry, ...args], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+/** Starts the child script; `until(re)` waits for its first stdout line matching `re`. */
+function startChild(args: string[]) {
+  const proc = spawn(process.execPath, [CHILD_SCRIPT, built.entry, ...args]);
   children.add(proc);
-  let out = '';
-  let err = '';
-  const waiters: { match: RegExp; resolve: (l: string) => void }[] = [];
-  proc.stdout.setEncoding('utf8');
-  proc.stderr.setEncoding('utf8');
-  proc.stdout.on('data', (chunk: string) => {
-    out += chunk;
-    let nl: number;
-    while ((nl = out.indexOf('\n')) >= 0) {
-      const l = out.slice(0, nl);
-      out = out.slice(nl + 1);
-      for (const w of [...waiters]) {
-        if (w.match.test(l)) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve(l);
-        }
-      }
-    }
-  });
-  proc.stderr.on('data', (chunk: string) => (err += chunk));
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    proc.once('exit', (code, signal) => resolve({ code, signal })),
-  );
+  let stderr = '';
+  proc.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = once(proc, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  const lines = createInterface({ input: proc.stdout });
   return {
     proc,
-    exit,
-    stderr: () => err,
-    line: (match, timeoutMs = 30_000) =>
-      new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error(`no line ${match} within ${timeoutMs} ms; stderr: ${err}`)),
-          timeoutMs,
-        );
-        waiters.push({ match, resolve: (l) => (clearTimeout(timer), resolve(l)) });
-        void exit.then(({ code, signal }) => {
-          clearTimeout(timer);
-          reject(new Error(`child exited (${code ?? signal}) before ${match}; stderr: ${err}`));
-        });
-      }),
+    stderr: () => stderr,
+    exit: exited.then(([code, signal]) => ({ code, signal })),
+    async until(match: RegExp): Promise<void> {
+      for await (const line of lines) {
+        if (!match.test(line)) continue;
+        // Reading stops with the loop: let the rest flow away, so the child never blocks on it.
+        proc.stdout.resume();
+        return;
+      }
+      throw new Error(`the child ended before printing ${match}; stderr: ${stderr}`);
+    },
   };
 }
 
@@ -87,7 +60,7 @@ describe('two processes signing in at once', () => {
     const file = path.join(home.path, 'home', 'mcp-auth.json');
     const a = startChild(['writer', file, 'a', '60']);
     const b = startChild(['writer', file, 'b', '60']);
-    await Promise.all([a.line(/^ready$/), b.line(/^ready$/)]);
+    await Promise.all([a.until(/^ready$/), b.until(/^ready$/)]);
     a.proc.stdin.write('go\n');
     b.proc.stdin.write('go\n');
     const [ea, eb] = await Promise.all([a.exit, b.exit]);
@@ -119,7 +92,7 @@ describe('a process killed while writing', () => {
     }));
     for (let round = 0; round < 2; round++) {
       const child = startChild(['hammer', file, String(256 * 1024)]);
-      await child.line(/^wrote \d+$/);
+      await child.until(/^wrote \d+$/);
       await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 80)));
       child.proc.kill('SIGKILL');
       await child.exit;

@@ -6,17 +6,17 @@ export const TrustStoreErrorCode = {
   INVALID_VALUE: 'INVALID_VALUE',
   /** A constructor option or a helper argument is not usable. */
   INVALID_OPTION: 'INVALID_OPTION',
-  /** The cross-process lock could not be taken within `lockTimeoutMs`. */
+  /** The cross-process lock could not be taken within the time limit (`lockTimeoutMs`). */
   LOCK_TIMEOUT: 'LOCK_TIMEOUT',
   /** The lock folder could not be created for another reason than a holder (permissions…). */
   LOCK_FAILED: 'LOCK_FAILED',
   /** The lock was lost while held (taken over as stale or removed), so nothing was written. */
   LOCK_COMPROMISED: 'LOCK_COMPROMISED',
-  /** The trust file exists but cannot be read (permissions, a folder at its path…). */
+  /** The trust file (or another locked file) exists but cannot be read (permissions, a folder…). */
   FILE_UNREADABLE: 'FILE_UNREADABLE',
-  /** The trust file or its folder could not be written. */
+  /** The trust file (or another locked file) or its folder could not be written. */
   WRITE_FAILED: 'WRITE_FAILED',
-  /** A corrupt trust file could not be moved aside, so it was left untouched. */
+  /** A corrupt trust file (or another locked file) could not be moved aside, so it was left untouched. */
   MOVE_ASIDE_FAILED: 'MOVE_ASIDE_FAILED',
 } as const;
 
@@ -116,18 +116,42 @@ export class InvalidOptionError extends TrustStoreError {
   }
 }
 
-/** The cross-process lock was not free within `lockTimeoutMs` (code `LOCK_TIMEOUT`). */
+/**
+ * What a file is called in messages when no label is given: the errors below are shared by
+ * `TrustStore` and by every store built on `LockedJsonFile`, which pass their own.
+ * @internal
+ */
+export const DEFAULT_LABEL = 'trust file';
+
+/** The cross-process lock was not free within the time limit (code `LOCK_TIMEOUT`). */
 export class LockTimeoutError extends TrustStoreError {
-  /** The trust file whose lock could not be taken. */
+  /** The file whose lock could not be taken. */
   readonly file: string;
   /** The lock folder (`<file>.lock`). */
   readonly lockFile: string;
+  /** How long it waited, in milliseconds. */
+  readonly timeoutMs: number;
+  /** After how long an untouched lock counts as abandoned, in milliseconds. */
+  readonly staleMs: number;
 
-  constructor(file: string, lockFile: string, timeoutMs: number, staleMs: number) {
+  /**
+   * @param file - the locked file
+   * @param lockFile - its lock folder
+   * @param timeoutMs - how long it waited
+   * @param staleMs - after how long a lock counts as abandoned
+   * @param label - what the file is, for the message (default `'trust file'`)
+   */
+  constructor(
+    file: string,
+    lockFile: string,
+    timeoutMs: number,
+    staleMs: number,
+    label: string = DEFAULT_LABEL,
+  ) {
     const stale = Math.ceil(staleMs / 1000);
     super(
       TrustStoreErrorCode.LOCK_TIMEOUT,
-      `could not lock the trust file ${quote(file)} within ${timeoutMs} ms: another garuda process ` +
+      `could not lock the ${label} ${quote(file)} within ${timeoutMs} ms: another garuda process ` +
         `may be using it, so try again when it is done. If no other garuda process is running, ` +
         `a lock folder ${quote(lockFile)} older than ${stale} s is stale: it is taken over ` +
         `automatically, or you can remove it`,
@@ -135,43 +159,72 @@ export class LockTimeoutError extends TrustStoreError {
     this.name = 'LockTimeoutError';
     this.file = file;
     this.lockFile = lockFile;
+    this.timeoutMs = timeoutMs;
+    this.staleMs = staleMs;
   }
 }
 
 /** The lock folder could not be created, for another reason than a holder (code `LOCK_FAILED`). */
 export class LockFailedError extends TrustStoreError {
-  constructor(file: string, lockFile: string, cause: unknown) {
+  /** The file whose lock could not be taken. */
+  readonly file: string;
+  /** The lock folder that could not be created. */
+  readonly lockFile: string;
+
+  /**
+   * @param file - the locked file
+   * @param lockFile - its lock folder
+   * @param cause - the file system error
+   * @param label - what the file is, for the message (default `'trust file'`)
+   */
+  constructor(file: string, lockFile: string, cause: unknown, label: string = DEFAULT_LABEL) {
     super(
       TrustStoreErrorCode.LOCK_FAILED,
-      `could not lock the trust file ${quote(file)}: creating ${quote(lockFile)} failed` +
+      `could not lock the ${label} ${quote(file)}: creating ${quote(lockFile)} failed` +
         `${errnoCode(cause) ? ` (${errnoCode(cause)})` : ''}; check that its folder exists and is ` +
         `writable by you`,
       { cause },
     );
     this.name = 'LockFailedError';
+    this.file = file;
+    this.lockFile = lockFile;
   }
 }
 
 /** The lock was lost while held, so the change was not written (code `LOCK_COMPROMISED`). */
 export class LockCompromisedError extends TrustStoreError {
-  constructor(file: string, cause: unknown) {
+  /** The file whose lock was lost. */
+  readonly file: string;
+
+  /**
+   * @param file - the locked file
+   * @param cause - why the lock was lost
+   * @param label - what the file is, for the message (default `'trust file'`)
+   */
+  constructor(file: string, cause: unknown, label: string = DEFAULT_LABEL) {
     super(
       TrustStoreErrorCode.LOCK_COMPROMISED,
-      `the lock on the trust file ${quote(file)} was lost before the change was written ` +
+      `the lock on the ${label} ${quote(file)} was lost before the change was written ` +
         `(this process was paused for longer than the stale time, or the lock folder was ` +
         `removed); nothing was written: try again`,
       { cause },
     );
     this.name = 'LockCompromisedError';
+    this.file = file;
   }
 }
 
-/** The trust file exists but cannot be read (code `FILE_UNREADABLE`). */
+/** The trust file (or another locked file) exists but cannot be read (code `FILE_UNREADABLE`). */
 export class TrustFileUnreadableError extends TrustStoreError {
   /** The path that could not be read. */
   readonly file: string;
 
-  constructor(file: string, cause: unknown) {
+  /**
+   * @param file - the file
+   * @param cause - the file system error
+   * @param label - what the file is, for the message (default `'trust file'`)
+   */
+  constructor(file: string, cause: unknown, label: string = DEFAULT_LABEL) {
     const code = errnoCode(cause);
     let advice: string;
     if (code === 'EISDIR') {
@@ -185,7 +238,7 @@ export class TrustFileUnreadableError extends TrustStoreError {
     }
     super(
       TrustStoreErrorCode.FILE_UNREADABLE,
-      `cannot read the trust file ${quote(file)}: ${advice}`,
+      `cannot read the ${label} ${quote(file)}: ${advice}`,
       {
         cause,
       },
@@ -195,31 +248,58 @@ export class TrustFileUnreadableError extends TrustStoreError {
   }
 }
 
-/** The trust file or its folder could not be written (code `WRITE_FAILED`). */
+/** The trust file (or another locked file) or its folder could not be written (code `WRITE_FAILED`). */
 export class TrustFileWriteError extends TrustStoreError {
-  constructor(what: string, target: string, cause: unknown) {
+  /** What was being done: `'create the folder'` or `'write the <label>'`. */
+  readonly operation: string;
+  /** The path that could not be created or written. */
+  readonly target: string;
+
+  /**
+   * @param operation - what was being done ("write the trust file")
+   * @param target - the path
+   * @param cause - the file system error
+   * @param label - what the file is, for the message (default `'trust file'`)
+   */
+  constructor(operation: string, target: string, cause: unknown, label: string = DEFAULT_LABEL) {
     const code = errnoCode(cause);
     super(
       TrustStoreErrorCode.WRITE_FAILED,
-      `could not ${what} ${quote(target)}${code ? ` (${code})` : ''}: check that the folder is ` +
-        `writable by you and the disk is not full; the trust file was left as it was`,
+      `could not ${operation} ${quote(target)}${code ? ` (${code})` : ''}: check that the folder ` +
+        `is writable by you and the disk is not full; the ${label} was left as it was`,
       { cause },
     );
     this.name = 'TrustFileWriteError';
+    this.operation = operation;
+    this.target = target;
   }
 }
 
-/** A corrupt trust file could not be moved aside (code `MOVE_ASIDE_FAILED`). */
+/** A corrupt file could not be moved aside, so it was left untouched (code `MOVE_ASIDE_FAILED`). */
 export class CorruptFileMoveError extends TrustStoreError {
-  constructor(file: string, target: string, cause: unknown) {
+  /** The corrupt file. */
+  readonly file: string;
+  /** Where it was to be moved. */
+  readonly target: string;
+
+  /**
+   * @param file - the corrupt file
+   * @param target - where it was to be moved
+   * @param cause - the file system error
+   * @param label - what the file is, for the message (default `'trust file'`)
+   */
+  constructor(file: string, target: string, cause: unknown, label: string = DEFAULT_LABEL) {
     const code = errnoCode(cause);
+    const after =
+      label === DEFAULT_LABEL ? ' (the servers you trusted will be asked about again)' : '';
     super(
       TrustStoreErrorCode.MOVE_ASIDE_FAILED,
-      `the trust file ${quote(file)} is corrupt and could not be moved to ${quote(target)}` +
-        `${code ? ` (${code})` : ''}: move or remove it yourself (the servers you trusted will ` +
-        `be asked about again)`,
+      `the ${label} ${quote(file)} is corrupt and could not be moved to ${quote(target)}` +
+        `${code ? ` (${code})` : ''}: move or remove it yourself${after}`,
       { cause },
     );
     this.name = 'CorruptFileMoveError';
+    this.file = file;
+    this.target = target;
   }
 }

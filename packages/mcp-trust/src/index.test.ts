@@ -15,6 +15,7 @@ describe('public entry', () => {
         'LockCompromisedError',
         'LockFailedError',
         'LockTimeoutError',
+        'LockedJsonFile',
         'MAX_KEY_LENGTH',
         'MAX_VALUE_DEPTH',
         'MCP_TRUST_PREFIX',
@@ -35,6 +36,7 @@ describe('public entry', () => {
         'rememberMcpServer',
         'toolHashes',
         'upgradeMcpTrustEntry',
+        'withFileLock',
       ].sort(),
     );
   });

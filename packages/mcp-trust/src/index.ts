@@ -1,6 +1,15 @@
-export { TrustStore, DEFAULT_LOCK_STALE_MS, DEFAULT_LOCK_TIMEOUT_MS } from './trust-store.js';
+export { TrustStore } from './trust-store.js';
 export type { TrustStoreOptions } from './trust-store.js';
 export type { TrustStoreLike } from './trust-store-like.js';
+export { withFileLock, DEFAULT_LOCK_STALE_MS, DEFAULT_LOCK_TIMEOUT_MS } from './file-lock.js';
+export type { FileLockOptions, HeldFileLock } from './file-lock.js';
+export { LockedJsonFile } from './locked-json-file.js';
+export type {
+  LockedJsonFileOptions,
+  LockedJsonFileContent,
+  LockedJsonFileChange,
+  JsonFileCheck,
+} from './locked-json-file.js';
 export type { TrustStoreLogger } from './logger.js';
 export type { JsonValue } from './json-value.js';
 export { MAX_VALUE_DEPTH } from './json-value.js';

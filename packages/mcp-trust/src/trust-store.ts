@@ -1,21 +1,8 @@
-import { constants as fsConstants } from 'node:fs';
-import * as fs from 'node:fs/promises';
-import * as path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
-import {
-  CorruptFileMoveError,
-  errnoCode,
-  InvalidOptionError,
-  kindOf,
-  LockCompromisedError,
-  quote,
-  TrustFileUnreadableError,
-  TrustFileWriteError,
-} from './errors.js';
-import { acquireLock, type HeldLock } from './file-lock.js';
+import { InvalidOptionError, kindOf } from './errors.js';
 import { toStoredValue, type JsonValue } from './json-value.js';
-import { log, type TrustStoreLogger } from './logger.js';
-import { parseTrustFile, serializeTrustFile } from './trust-file.js';
+import { LockedJsonFile } from './locked-json-file.js';
+import type { TrustStoreLogger } from './logger.js';
+import { trustFileFromJson, trustFileToJson } from './trust-file.js';
 import { validateKey, validatePrefix } from './validate-key.js';
 
 /** Options of {@link TrustStore}. */
@@ -33,21 +20,6 @@ export interface TrustStoreOptions {
   /** The clock, for the names of moved-aside files and for `at` in MCP entries. */
   now?: () => Date;
 }
-
-/** Default of {@link TrustStoreOptions.lockTimeoutMs}. */
-export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
-/** Default of {@link TrustStoreOptions.lockStaleMs}. */
-export const DEFAULT_LOCK_STALE_MS = 5_000;
-// proper-lockfile refuses anything shorter.
-const MIN_LOCK_STALE_MS = 2_000;
-
-const FILE_MODE = 0o600;
-const FOLDER_MODE = 0o700;
-
-type ReadResult =
-  | { kind: 'missing' }
-  | { kind: 'ok'; entries: Map<string, JsonValue> }
-  | { kind: 'corrupt'; reason: string };
 
 /**
  * A small key-value store of JSON values in one file, safe to share between processes: the
@@ -76,12 +48,7 @@ export class TrustStore {
   /** The logger given in the options, so helpers built on the store can report through it. */
   readonly logger: TrustStoreLogger | undefined;
 
-  readonly #lockTimeoutMs: number;
-  readonly #lockStaleMs: number;
-  readonly #now: () => Date;
-  // Changes from this instance run one after the other instead of polling each other's lock.
-  #queue: Promise<unknown> = Promise.resolve();
-  #folderChecked = false;
+  readonly #store: LockedJsonFile<Map<string, JsonValue>>;
 
   /**
    * @param file - path of the trust file, for example `<home>/trust.json`; made absolute here
@@ -89,27 +56,19 @@ export class TrustStore {
    * @throws {@link InvalidOptionError} when `file` is empty or an option is out of range
    */
   constructor(file: string, options: TrustStoreOptions = {}) {
-    if (typeof file !== 'string' || file.length === 0 || file.includes('\0')) {
-      throw new InvalidOptionError(
-        `the trust file path must be a non-empty string, got ${typeof file === 'string' ? quote(file) : kindOf(file)}`,
-      );
-    }
-    this.file = path.resolve(file);
-    this.lockFile = `${this.file}.lock`;
+    this.#store = new LockedJsonFile(file, {
+      label: 'trust file',
+      fromJson: trustFileFromJson,
+      toJson: trustFileToJson,
+      logger: options.logger,
+      lockTimeoutMs: options.lockTimeoutMs,
+      lockStaleMs: options.lockStaleMs,
+      now: options.now,
+      afterMoveAside: 'the store starts empty: the servers you trusted will be asked about again.',
+    });
+    this.file = this.#store.file;
+    this.lockFile = this.#store.lockFile;
     this.logger = options.logger;
-    this.#lockTimeoutMs = checkMs(
-      'lockTimeoutMs',
-      options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
-      0,
-    );
-    this.#lockStaleMs = checkMs(
-      'lockStaleMs',
-      options.lockStaleMs ?? DEFAULT_LOCK_STALE_MS,
-      MIN_LOCK_STALE_MS,
-    );
-    const now = options.now ?? (() => new Date());
-    if (typeof now !== 'function') throw new InvalidOptionError('options.now must be a function');
-    this.#now = now;
   }
 
   /**
@@ -118,11 +77,7 @@ export class TrustStore {
    * @throws {@link InvalidOptionError} when the clock returns something else
    */
   now(): Date {
-    const date: unknown = this.#now();
-    if (!(date instanceof Date) || Number.isNaN(date.getTime())) {
-      throw new InvalidOptionError('options.now must return a valid Date');
-    }
-    return date;
+    return this.#store.now();
   }
 
   /**
@@ -220,169 +175,15 @@ export class TrustStore {
     });
   }
 
-  // Plain reads need no lock: the file is only ever replaced by rename, which is atomic. Only a
-  // corrupt file needs the lock, to move it aside without racing a writer.
   async #read(): Promise<Map<string, JsonValue>> {
-    const first = await this.#readFile();
-    if (first.kind === 'missing') return new Map();
-    if (first.kind === 'ok') return first.entries;
-    const lock = await this.#lock();
-    try {
-      return await this.#readLocked();
-    } finally {
-      await lock.release();
-    }
+    return (await this.#store.load()) ?? new Map();
   }
 
-  async #change<R>(
-    op: (entries: Map<string, JsonValue>) => { changed: boolean; result: R },
-  ): Promise<R> {
-    const run = this.#queue.then(() => this.#changeNow(op));
-    this.#queue = run.catch(() => undefined);
-    return run;
-  }
-
-  async #changeNow<R>(
-    op: (entries: Map<string, JsonValue>) => { changed: boolean; result: R },
-  ): Promise<R> {
-    await this.#ensureFolder();
-    const lock = await this.#lock();
-    try {
-      const entries = await this.#readLocked();
+  #change<R>(op: (entries: Map<string, JsonValue>) => { changed: boolean; result: R }): Promise<R> {
+    return this.#store.update((current) => {
+      const entries = current ?? new Map<string, JsonValue>();
       const { changed, result } = op(entries);
-      if (changed) {
-        const lost = lock.compromised();
-        if (lost) throw new LockCompromisedError(this.file, lost);
-        await this.#write(entries);
-      }
-      return result;
-    } finally {
-      await lock.release();
-    }
-  }
-
-  #lock(): Promise<HeldLock> {
-    return acquireLock(this.file, {
-      lockFile: this.lockFile,
-      timeoutMs: this.#lockTimeoutMs,
-      staleMs: this.#lockStaleMs,
-      logger: this.logger,
+      return { write: changed ? entries : undefined, result };
     });
-  }
-
-  // Call only while holding the lock.
-  async #readLocked(): Promise<Map<string, JsonValue>> {
-    const result = await this.#readFile();
-    if (result.kind === 'ok') return result.entries;
-    if (result.kind === 'corrupt') await this.#moveAside(result.reason);
-    return new Map();
-  }
-
-  async #readFile(): Promise<ReadResult> {
-    let text: string;
-    try {
-      text = await fs.readFile(this.file, 'utf8');
-    } catch (error) {
-      if (errnoCode(error) === 'ENOENT') return { kind: 'missing' };
-      throw new TrustFileUnreadableError(this.file, error);
-    }
-    const parsed = parseTrustFile(text);
-    return parsed.ok
-      ? { kind: 'ok', entries: parsed.entries }
-      : { kind: 'corrupt', reason: parsed.reason };
-  }
-
-  async #moveAside(reason: string): Promise<void> {
-    // ISO time without ":" and ".", which some filesystems refuse in names.
-    const stamp = this.now().toISOString().replace(/[:.]/g, '-');
-    const base = `${this.file}.corrupt-${stamp}`;
-    let target = base;
-    // rename() replaces an existing target: never let one corrupt file replace another.
-    for (let i = 1; i < 1000 && (await exists(target)); i++) target = `${base}-${i}`;
-    try {
-      await fs.rename(this.file, target);
-    } catch (error) {
-      throw new CorruptFileMoveError(this.file, target, error);
-    }
-    log(
-      this.logger,
-      'warn',
-      `the trust file ${quote(this.file)} could not be used (${reason}). It was moved to ` +
-        `${quote(target)} and the store starts empty: the servers you trusted will be asked ` +
-        `about again.`,
-    );
-  }
-
-  async #ensureFolder(): Promise<void> {
-    const dir = path.dirname(this.file);
-    let created: string | undefined;
-    try {
-      created = await fs.mkdir(dir, { recursive: true, mode: FOLDER_MODE });
-    } catch (error) {
-      throw new TrustFileWriteError('create the folder', dir, error);
-    }
-    if (this.#folderChecked) return;
-    this.#folderChecked = true;
-    // A folder we did not create is the person's choice: it is not chmod-ed, but a folder
-    // others can write to lets them replace the trust file, so say so.
-    if (created !== undefined) return;
-    try {
-      const stat = await fs.stat(dir);
-      if ((stat.mode & 0o022) !== 0) {
-        log(
-          this.logger,
-          'warn',
-          `the folder ${quote(dir)} of the trust file can be written by other users ` +
-            `(mode ${(stat.mode & 0o777).toString(8).padStart(3, '0')}), who could replace ` +
-            `what you trusted: run chmod 700 on it`,
-        );
-      }
-    } catch {
-      // mkdir just succeeded; a failing stat changes nothing about the write.
-    }
-  }
-
-  async #write(entries: ReadonlyMap<string, JsonValue>): Promise<void> {
-    try {
-      await writeFileAtomic(this.file, serializeTrustFile(entries), {
-        mode: FILE_MODE,
-        fsync: true,
-      });
-    } catch (error) {
-      throw new TrustFileWriteError('write the trust file', this.file, error);
-    }
-    await syncFolder(path.dirname(this.file));
-  }
-}
-
-function checkMs(name: string, value: unknown, min: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
-    throw new InvalidOptionError(
-      `options.${name} must be a finite number of milliseconds, at least ${min}, got ${typeof value === 'number' ? String(value) : kindOf(value)}`,
-    );
-  }
-  return value;
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await fs.lstat(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// The rename is atomic; flushing the folder makes it durable across a power loss too. Not every
-// platform can open a folder for that (Windows), and a failure here loses nothing.
-async function syncFolder(dir: string): Promise<void> {
-  let handle: fs.FileHandle | undefined;
-  try {
-    handle = await fs.open(dir, fsConstants.O_RDONLY);
-    await handle.sync();
-  } catch {
-    // Best effort only.
-  } finally {
-    await handle?.close().catch(() => undefined);
   }
 }

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 
 /** A fresh temporary folder, removed by the returned `cleanup`. */
 export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
@@ -35,4 +36,25 @@ export async function caught(fn: () => unknown): Promise<unknown> {
     return error;
   }
   throw new Error('expected an error, none was thrown');
+}
+
+/**
+ * A fresh temporary folder for each test of the calling file, removed after it. Call at the top
+ * level of a test file; read `dir` inside a test.
+ */
+export function tempDirEachTest(): { readonly dir: string } {
+  let current: { dir: string; cleanup: () => Promise<void> } | undefined;
+  beforeEach(async () => {
+    current = await tempDir();
+  });
+  afterEach(async () => {
+    await current?.cleanup();
+    current = undefined;
+  });
+  return {
+    get dir() {
+      if (!current) throw new Error('tempDirEachTest: read dir inside a test');
+      return current.dir;
+    },
+  };
 }

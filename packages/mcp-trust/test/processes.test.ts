@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { withFileLock } from '../src/file-lock.js';
 import { TrustStore } from '../src/trust-store.js';
 import { buildForChildren, CHILD_SCRIPT } from './build-for-children.js';
 import { tempDir } from './helpers.js';
@@ -95,18 +96,24 @@ function startChild(args: string[]): Child {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Starts one child per argument list, lets them all go at once (so their read-modify-writes
+ * race each other) and checks that every one ended cleanly.
+ */
+async function runTogether(...argLists: string[][]): Promise<void> {
+  const started = argLists.map(startChild);
+  await Promise.all(started.map((c) => c.line(/^ready$/)));
+  for (const c of started) c.proc.stdin.write('go\n');
+  for (const c of started) {
+    const { code } = await c.exit;
+    expect({ code, stderr: c.stderr() }).toEqual({ code: 0, stderr: '' });
+  }
+}
+
 describe('two processes writing at once', () => {
   it('keeps all 400 keys that two processes wrote at the same time', async () => {
     const file = path.join(dir, 'home', 'trust.json');
-    const a = startChild(['writer', file, 'a', '200']);
-    const b = startChild(['writer', file, 'b', '200']);
-    await Promise.all([a.line(/^ready$/), b.line(/^ready$/)]);
-    // Both start together, so their read-modify-writes interleave.
-    a.proc.stdin.write('go\n');
-    b.proc.stdin.write('go\n');
-    const [ea, eb] = await Promise.all([a.exit, b.exit]);
-    expect({ code: ea.code, stderr: a.stderr() }).toEqual({ code: 0, stderr: '' });
-    expect({ code: eb.code, stderr: b.stderr() }).toEqual({ code: 0, stderr: '' });
+    await runTogether(['writer', file, 'a', '200'], ['writer', file, 'b', '200']);
 
     const entries = await new TrustStore(file).entries();
     const expected = ['a', 'b']
@@ -175,5 +182,32 @@ describe('a process killed while writing', () => {
     });
     // The value the holder was writing never landed.
     expect((entries['big-0'] as { seq?: number } | undefined)?.seq).not.toBe(-1);
+  }, 60_000);
+});
+
+describe('LockedJsonFile and withFileLock across processes', () => {
+  it('two processes adding one at a time to the same number lose no update', async () => {
+    const file = path.join(dir, 'home', 'count.json');
+    await runTogether(['count', file, '150'], ['count', file, '150']);
+    expect(await fs.readFile(file, 'utf8')).toBe('300\n');
+    expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
+    expect(await fs.readdir(path.dirname(file))).toEqual(['count.json']);
+  }, 120_000);
+
+  it('a lock held by a process that was killed is taken over once stale', async () => {
+    const file = path.join(dir, 'count.json');
+    const holder = startChild(['hold-lock', file]);
+    await holder.line(/^held$/);
+    // While the holder lives, its lock is refreshed and never stale.
+    await expect(
+      withFileLock(file, { timeoutMs: 2_500, staleMs: 2_000 }, () => 'too early'),
+    ).rejects.toMatchObject({ code: 'LOCK_TIMEOUT' });
+    holder.proc.kill('SIGKILL');
+    await holder.exit;
+    expect((await fs.stat(`${file}.lock`)).isDirectory()).toBe(true);
+    expect(
+      await withFileLock(file, { timeoutMs: 10_000, staleMs: 2_000 }, () => 'taken over'),
+    ).toBe('taken over');
+    await expect(fs.stat(`${file}.lock`)).rejects.toMatchObject({ code: 'ENOENT' });
   }, 60_000);
 });

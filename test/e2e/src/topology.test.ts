@@ -9,9 +9,9 @@ const ALLOWED: Record<string, string[]> = {
   '@garuda/mcp-sanitize': [],
   '@garuda/pinned-fetch': [],
   '@garuda/mcp-trust': [],
-  '@garuda/mcp-config': ['@garuda/pinned-fetch', '@garuda/mcp-sanitize'],
+  '@garuda/mcp-config': ['@garuda/pinned-fetch', '@garuda/mcp-sanitize', '@garuda/mcp-trust'],
   '@garuda/mcp-transport': ['@garuda/mcp-sanitize'],
-  '@garuda/mcp-oauth': ['@garuda/pinned-fetch', '@garuda/mcp-sanitize'],
+  '@garuda/mcp-oauth': ['@garuda/pinned-fetch', '@garuda/mcp-sanitize', '@garuda/mcp-trust'],
   '@garuda/mcp-manager': [
     '@garuda/mcp-sanitize',
     '@garuda/pinned-fetch',
