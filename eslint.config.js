@@ -39,6 +39,8 @@ export default tseslint.config(
         setTimeout: 'readonly',
         clearTimeout: 'readonly',
         performance: 'readonly',
+        fetch: 'readonly',
+        AbortSignal: 'readonly',
       },
     },
     rules: {
@@ -59,6 +61,23 @@ export default tseslint.config(
     rules: {
       'no-console': 'error',
       'import-x/no-extraneous-dependencies': ['error', { devDependencies: false }],
+    },
+  },
+  {
+    // The CLI ships too: its code imports only what it declares as dependencies.
+    files: ['apps/cli/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'import-x/no-extraneous-dependencies': ['error', { devDependencies: false }],
+    },
+  },
+  {
+    // The one exception: the demo runs on the private test fixtures (@garuda/test-utils, a
+    // devDependency). tsup bundles them into dist, and the topology test checks that the built
+    // CLI imports none of them at run time.
+    files: ['apps/cli/src/demo/**/*.ts'],
+    rules: {
+      'import-x/no-extraneous-dependencies': ['error', { devDependencies: true }],
     },
   },
   {

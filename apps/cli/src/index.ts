@@ -1,2 +1,4 @@
-// Entry of the garuda-mcp CLI. Empty until the CLI issue lands; see README.md.
-export {};
+// Public entry of garuda-mcp, for running the CLI from code (tests, wrappers): `main(argv, io)`.
+export { main, cliVersion } from './main.js';
+export type { CliIo, InStream, OutStream } from './io.js';
+export { ExitCode } from './exit-codes.js';

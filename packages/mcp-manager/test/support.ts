@@ -1,7 +1,7 @@
 // Shared helpers of the manager's end-to-end tests: throwaway homes and projects, config files,
 // a scripted prompter that records every request, and a look at which processes are alive.
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { detectSandbox } from '@garuda/mcp-transport';
@@ -136,22 +136,7 @@ export class Workspace {
   }
 }
 
-/** Process ids whose command line contains `mark` (Linux: /proc). */
-export async function pidsWith(mark: string): Promise<number[]> {
-  const pids: number[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8');
-      const status = await readFile(`/proc/${entry}/status`, 'utf8');
-      // A zombie is dead already; it only waits to be reaped.
-      if (cmdline.includes(mark) && !/^State:\s+Z/m.test(status)) pids.push(Number(entry));
-    } catch {
-      // Gone while we looked.
-    }
-  }
-  return pids;
-}
+export { pidsWith } from '@garuda/test-utils';
 
 /** The text of a result, without its wrapper. */
 export function unwrap(text: string): string {

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importsOf, shippedWorkspaces, sourceFiles } from './workspace.js';
@@ -36,6 +37,20 @@ const TEST_ONLY = ['@garuda/test-utils', '@garuda/e2e'];
 
 function isTestFile(file: string): boolean {
   return file.includes('.test.') || file.startsWith('test/');
+}
+
+/**
+ * The one exception: `garuda-mcp demo` runs on the test fixtures (the stdio fixture's tools, the
+ * OAuth server, the scripted browser). tsup bundles them into the CLI's dist, so the published
+ * CLI never imports @garuda/test-utils at run time (checked on the build below). Only the CLI's
+ * demo folder, only @garuda/test-utils, its entry or a file of its fixtures folder.
+ */
+function isBundledDemoFixture(workspace: string, file: string, spec: string): boolean {
+  return (
+    workspace === 'garuda-mcp' &&
+    file.startsWith('src/demo/') &&
+    /^@garuda\/test-utils(\/fixtures\/[\w.-]+)?$/.test(spec)
+  );
 }
 
 const workspaces = shippedWorkspaces();
@@ -81,6 +96,7 @@ describe('workspace topology', () => {
             }
             const m = /^(@garuda\/[^/]+|garuda-mcp)(\/.*)?$/.exec(spec);
             if (!m) continue;
+            if (isBundledDemoFixture(ws.name, file, spec)) continue;
             expect(m[2], `${ws.name}/${file} reaches into ${spec}`).toBeUndefined();
             expect(m[1], `${ws.name}/${file} imports ${spec}`).not.toBe(ws.name);
             if (TEST_ONLY.includes(m[1] as string) && !isTestFile(file)) {
@@ -100,6 +116,33 @@ describe('workspace topology', () => {
       });
     });
   }
+
+  it('the built CLI imports only its dependencies and Node built-ins (the demo fixtures are bundled)', () => {
+    const cli = workspaces.find((w) => w.name === 'garuda-mcp')!;
+    const dist = join(cli.dir, 'dist');
+    expect(
+      existsSync(join(dist, 'bin.js')),
+      `${dist}/bin.js is missing: build the CLI first (pnpm --filter garuda-mcp build)`,
+    ).toBe(true);
+    // The demo's stdio server is a file of its own: the manager spawns it.
+    expect(existsSync(join(dist, 'demo-server.js'))).toBe(true);
+    const files = readdirSync(dist).filter((name) => name.endsWith('.js'));
+    for (const file of files) {
+      for (const spec of importsOf(readFileSync(join(dist, file), 'utf8'))) {
+        if (spec.startsWith('./')) continue;
+        expect(
+          TEST_ONLY.some((name) => spec === name || spec.startsWith(`${name}/`)),
+          `dist/${file} imports the test-only ${spec} at run time`,
+        ).toBe(false);
+        if (isBuiltin(spec)) continue;
+        const name = spec.startsWith('@')
+          ? spec.split('/').slice(0, 2).join('/')
+          : spec.split('/')[0];
+        expect(Object.keys(cli.deps), `dist/${file} imports undeclared ${spec}`).toContain(name);
+      }
+    }
+    expect(files.length).toBeGreaterThan(2);
+  });
 
   it('the stand-alone packages import no other @garuda package (their tests: test-utils only)', () => {
     for (const name of ['@garuda/mcp-sanitize', '@garuda/pinned-fetch']) {

@@ -34,7 +34,7 @@ export {
 export { makeCertificate, type TestCertificate } from './certificate.js';
 export { tempDir, type TempDir } from './temp-dir.js';
 export { waitFor, type WaitForOptions } from './wait-for.js';
-export { isProcessAlive } from './process-alive.js';
+export { isProcessAlive, pidsWith } from './process-alive.js';
 export {
   CHANGED_DIFF,
   CRASH_EXIT_CODE,

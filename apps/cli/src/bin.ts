@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// The garuda-mcp command: builds the CLI's view of this process and runs it.
+import os from 'node:os';
+import process from 'node:process';
+import { main } from './main.js';
+
+const controller = new AbortController();
+let interrupts = 0;
+const onSignal = (signal: NodeJS.Signals) => {
+  interrupts++;
+  // A second Ctrl-C while servers are being stopped ends at once.
+  if (interrupts > 1) process.exit(130);
+  controller.abort(new Error(`interrupted by ${signal}`));
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+// A closed pipe (`garuda-mcp status | head -1`) ends the command like Ctrl-C, so servers and
+// temporary files are still cleaned up; nothing more is written.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (!controller.signal.aborted)
+      controller.abort(new Error(`output closed (${error.code ?? 'error'})`));
+  });
+}
+
+const code = await main(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: process.stdin,
+  env: process.env,
+  cwd: process.cwd(),
+  userHome: os.homedir(),
+  signal: controller.signal,
+});
+process.exitCode = code;
+// Anything the servers' clients left open (timers, sockets) must not keep the command alive.
+setTimeout(() => process.exit(code), 2_000).unref();

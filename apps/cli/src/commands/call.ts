@@ -1,0 +1,111 @@
+import { defaultPaths, loadConfig } from '@garuda/mcp-config';
+import { McpManagerError, McpManagerErrorCode } from '@garuda/mcp-manager';
+import type { CommandContext } from '../context.js';
+import { CliError, ExitCode, usageError } from '../exit-codes.js';
+import { withManager } from '../open-manager.js';
+
+/** The JSON arguments of a call: an object, or nothing. */
+export function parseArguments(text: string | undefined): Record<string, unknown> {
+  if (text === undefined || text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw usageError(
+      `The tool arguments are not valid JSON (${error instanceof Error ? error.message : 'parse error'}). ` +
+        `Quote them for your shell, e.g. '{"text":"hello"}'.`,
+    );
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw usageError('The tool arguments must be a JSON object, e.g. \'{"text":"hello"}\'.');
+  }
+  return value as Record<string, unknown>;
+}
+
+/**
+ * Which server a tool name belongs to: `<server>/<tool>`, or the model's name
+ * `mcp__<server>__<tool>` matched against the configured server names (the longest that fits,
+ * since a server name may itself contain underscores).
+ */
+export function serverOfTool(name: string, servers: readonly string[]): string | undefined {
+  const slash = name.indexOf('/');
+  if (slash > 0) return name.slice(0, slash);
+  if (!name.startsWith('mcp__')) return undefined;
+  return servers
+    .filter((server) => name.startsWith(`mcp__${server}__`))
+    .sort((a, b) => b.length - a.length)[0];
+}
+
+/**
+ * `garuda-mcp call <tool> [json-args]`: starts the tool's server only, shows the call preview,
+ * asks approval (`--yes` approves), and prints the wrapped, cleaned result on stdout. Exit 1 when
+ * the tool reports an error, 4 when the call was declined or the server is not connected, 2 for
+ * an unknown tool or bad arguments.
+ */
+export async function callCommand(
+  ctx: CommandContext,
+  tool: string,
+  argsText: string | undefined,
+): Promise<number> {
+  const input = parseArguments(argsText);
+  const paths = defaultPaths({ home: ctx.globals.home, root: ctx.globals.root });
+  const { servers } = await loadConfig({
+    userFile: paths.userFile,
+    projectFile: paths.projectFile,
+    env: ctx.io.env,
+  });
+  const names = servers.map((server) => server.name);
+  const server = serverOfTool(tool, names);
+  if (server === undefined || !names.includes(server)) {
+    throw usageError(
+      `No configured MCP server has a tool "${tool}". Name it as <server>/<tool> or ` +
+        `mcp__<server>__<tool> (see garuda-mcp tools).`,
+    );
+  }
+  return withManager(ctx, { only: [server] }, async (mcp) => {
+    const row = mcp.status().find((r) => r.name === server);
+    if (row?.state !== 'connected') {
+      throw new CliError(
+        `MCP server "${server}" is ${row?.state ?? 'not configured'}${row?.detail ? `: ${row.detail}` : ''}.`,
+        ExitCode.SERVER,
+      );
+    }
+    const slash = tool.indexOf('/');
+    const found =
+      slash > 0
+        ? mcp.tools().find((t) => t.server === server && t.tool === tool.slice(slash + 1))
+        : mcp.tools().find((t) => t.name === tool);
+    if (found === undefined) {
+      throw usageError(
+        `MCP server "${server}" has no tool "${tool}". Its tools: ${mcp
+          .tools()
+          .filter((t) => t.server === server)
+          .map((t) => t.name)
+          .join(', ')}.`,
+      );
+    }
+    try {
+      const result = await mcp.call(found.name, input, { signal: ctx.signal });
+      if (ctx.globals.json) {
+        ctx.output.out(
+          JSON.stringify({ tool: found.name, isError: result.isError, text: result.text }, null, 2),
+        );
+      } else {
+        ctx.output.out(result.text);
+      }
+      return result.isError ? ExitCode.TOOL_ERROR : ExitCode.OK;
+    } catch (error) {
+      if (McpManagerError.isInstance(error)) {
+        if (error.code === McpManagerErrorCode.CALL_CANCELLED && ctx.signal.aborted) {
+          throw new CliError('Interrupted.', ExitCode.INTERRUPTED);
+        }
+        if (error.code === McpManagerErrorCode.INVALID_ARGUMENTS) throw usageError(error.message);
+        if (error.code === McpManagerErrorCode.CALL_DECLINED) {
+          throw new CliError('The call was declined; nothing ran.', ExitCode.SERVER);
+        }
+        throw new CliError(error.message, ExitCode.SERVER);
+      }
+      throw error;
+    }
+  });
+}

@@ -1,0 +1,133 @@
+import { access } from 'node:fs/promises';
+import { defaultPaths, formatProblem, loadConfig } from '@garuda/mcp-config';
+import type { StatusRow } from '@garuda/mcp-manager';
+import { detectSandbox } from '@garuda/mcp-transport';
+import { TrustStore, getMcpTrustEntry, mcpTrustKey } from '@garuda/mcp-trust';
+import type { CommandContext } from '../context.js';
+import { ExitCode } from '../exit-codes.js';
+import { stateWord, table } from '../format.js';
+import { withManager } from '../open-manager.js';
+
+/** One server's check. */
+interface ServerCheck {
+  readonly name: string;
+  readonly source: StatusRow['source'];
+  readonly state: StatusRow['state'];
+  readonly starts: boolean;
+  readonly tools: number;
+  /** `signed in`, `no sign-in`, or `-` for a local server. */
+  readonly signIn: string;
+  /** `pinned (N tools)`, `trusted, no tools pinned yet`, or `not pinned`. */
+  readonly pin: string;
+  readonly detail?: string;
+}
+
+async function exists(file: string): Promise<boolean> {
+  return access(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * `garuda-mcp doctor`: whether servers work, without starting an agent. The OS sandbox (or why
+ * there is none), each config file and its problems, then every server started for real: does
+ * it start, how many tools, signed in, pinned. Exit 0 when all is well, 3 when a config file
+ * has problems, 4 when a server failed or was denied.
+ */
+export async function doctorCommand(ctx: CommandContext): Promise<number> {
+  const { globals, io, output } = ctx;
+  const c = output.colour;
+  const paths = defaultPaths({ home: globals.home, root: globals.root });
+  const sandbox = await detectSandbox({ searchPath: io.env.PATH, signal: ctx.signal });
+  const { problems } = await loadConfig({
+    userFile: paths.userFile,
+    projectFile: paths.projectFile,
+    env: io.env,
+  });
+  const files = [
+    { which: 'user', file: paths.userFile, exists: await exists(paths.userFile) },
+    { which: 'project', file: paths.projectFile, exists: await exists(paths.projectFile) },
+  ];
+  const trust = new TrustStore(paths.trustFile);
+  const servers = await withManager(ctx, { progress: 'Starting every MCP server' }, async (mcp) => {
+    const checks: ServerCheck[] = [];
+    for (const row of mcp.status()) {
+      const key = mcpTrustKey(
+        row.source === 'user' ? { kind: 'user' } : { kind: 'project', root: globals.root },
+        row.name,
+      );
+      const entry = await getMcpTrustEntry(trust, key).catch(() => undefined);
+      const pinned = entry?.toolHashes === undefined ? 0 : Object.keys(entry.toolHashes).length;
+      checks.push({
+        name: row.name,
+        source: row.source,
+        state: row.state,
+        starts: row.state === 'connected',
+        tools: row.tools,
+        signIn:
+          row.sandbox === 'remote'
+            ? row.network.endsWith('· signed in')
+              ? 'signed in'
+              : 'no sign-in'
+            : '-',
+        pin:
+          entry === undefined
+            ? 'not pinned'
+            : entry.tools === undefined
+              ? 'trusted, no tools pinned yet'
+              : `pinned (${pinned} tools)`,
+        ...(row.detail === undefined ? {} : { detail: row.detail }),
+      });
+    }
+    return checks;
+  });
+
+  const failed = servers.filter((s) => s.state === 'failed' || s.state === 'denied');
+  const code =
+    problems.length > 0 ? ExitCode.CONFIG : failed.length > 0 ? ExitCode.SERVER : ExitCode.OK;
+  if (globals.json) {
+    output.out(
+      JSON.stringify({ sandbox, files, problems, servers, ok: code === ExitCode.OK }, null, 2),
+    );
+    return code;
+  }
+  output.out(c.bold('Sandbox'));
+  output.out(
+    sandbox.kind === 'none'
+      ? `  ${c.yellow('none')}: ${sandbox.reason ?? 'no OS sandbox found'}`
+      : `  ${c.green(sandbox.kind)}${sandbox.version ? ` ${sandbox.version}` : ''}${sandbox.command ? ` (${sandbox.command})` : ''}`,
+  );
+  output.out('');
+  output.out(c.bold('Configuration'));
+  for (const file of files) {
+    output.out(`  ${file.which.padEnd(8)} ${file.file}${file.exists ? '' : c.dim(' (none)')}`);
+  }
+  for (const problem of problems) output.out(`  ${c.red('problem:')} ${formatProblem(problem)}`);
+  if (problems.length === 0) output.out(`  ${c.green('no problems')}`);
+  output.out('');
+  output.out(c.bold('Servers'));
+  if (servers.length === 0) {
+    output.out('  none configured');
+  } else {
+    output.out(
+      table(
+        ['  NAME', 'SOURCE', 'STATE', 'TOOLS', 'SIGN-IN', 'PIN'],
+        servers.map((s) => [`  ${s.name}`, s.source, s.state, String(s.tools), s.signIn, s.pin]),
+        (column, cell, index) =>
+          column === 2 ? stateWord(servers[index]?.state ?? 'failed', c) : cell,
+      ),
+    );
+    for (const s of servers) {
+      if (s.detail !== undefined && s.state !== 'connected')
+        output.out(`  ${c.bold(s.name)}: ${s.detail}`);
+    }
+  }
+  output.out('');
+  output.out(
+    code === ExitCode.OK
+      ? c.green('All good.')
+      : c.yellow(`${problems.length} config problem(s), ${failed.length} server(s) not working.`),
+  );
+  return code;
+}

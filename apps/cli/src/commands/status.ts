@@ -1,0 +1,21 @@
+import type { CommandContext } from '../context.js';
+import { ExitCode } from '../exit-codes.js';
+import { formatStatus } from '../format.js';
+import { withManager } from '../open-manager.js';
+
+/**
+ * `garuda-mcp status`: starts every server (asking what must be asked) and prints the table:
+ * name, source, state, tools, sandbox, network (remote URL and sign-in), and why a server failed
+ * or was denied. `--json`: `{ servers, problems }`. Exit 0; the table tells the story.
+ */
+export async function statusCommand(ctx: CommandContext): Promise<number> {
+  return withManager(ctx, {}, (mcp) => {
+    const rows = mcp.status();
+    if (ctx.globals.json) {
+      ctx.output.out(JSON.stringify({ servers: rows, problems: mcp.problems() }, null, 2));
+    } else {
+      ctx.output.out(formatStatus(rows, ctx.output.colour));
+    }
+    return Promise.resolve(ExitCode.OK);
+  });
+}

@@ -1,0 +1,49 @@
+import type { CommandContext } from '../context.js';
+import { CliError, ExitCode } from '../exit-codes.js';
+import { table } from '../format.js';
+import { withManager } from '../open-manager.js';
+
+/** The first line of a description, shortened for a table. */
+function summary(description: string): string {
+  const body = description.replace(/^\[From MCP server "[^"]*"\.[^\]]*\]\s*/, '');
+  const line = body.split('\n', 1)[0] ?? '';
+  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
+}
+
+/**
+ * `garuda-mcp tools [server]`: the tools a model would get (from one server, or all), as the
+ * model sees them: name, server, and the first line of the cleaned description. `--json`: the
+ * whole tools, input schemas included. Exit 4 when the named server is not connected.
+ */
+export async function toolsCommand(
+  ctx: CommandContext,
+  server: string | undefined,
+): Promise<number> {
+  return withManager(ctx, server === undefined ? {} : { only: [server] }, (mcp) => {
+    const tools = mcp.tools();
+    if (ctx.globals.json) {
+      ctx.output.out(JSON.stringify({ tools }, null, 2));
+    } else if (tools.length === 0) {
+      ctx.output.out('No tools: no server is connected (see garuda-mcp status).');
+    } else {
+      const c = ctx.output.colour;
+      ctx.output.out(
+        table(
+          ['TOOL', 'SERVER', 'DESCRIPTION'],
+          tools.map((tool) => [tool.name, tool.server, summary(tool.description)]),
+          (column, cell) => (column === 0 ? c.bold(cell) : cell),
+        ),
+      );
+    }
+    if (server !== undefined) {
+      const row = mcp.status().find((r) => r.name === server);
+      if (row?.state !== 'connected') {
+        throw new CliError(
+          `MCP server "${server}" is ${row?.state ?? 'not configured'}${row?.detail ? `: ${row.detail}` : ''}.`,
+          ExitCode.SERVER,
+        );
+      }
+    }
+    return Promise.resolve(ExitCode.OK);
+  });
+}

@@ -1,0 +1,77 @@
+import { defaultPaths } from '@garuda/mcp-config';
+import {
+  MCP_TRUST_PREFIX,
+  TrustStore,
+  forgetMcpServer,
+  mcpTrustKey,
+  parseMcpTrustKey,
+  readMcpTrustEntry,
+} from '@garuda/mcp-trust';
+import type { CommandContext } from '../context.js';
+import { ExitCode } from '../exit-codes.js';
+import { table } from '../format.js';
+
+function store(ctx: CommandContext): TrustStore {
+  return new TrustStore(defaultPaths({ home: ctx.globals.home, root: ctx.globals.root }).trustFile);
+}
+
+/**
+ * `garuda-mcp trust list`: every server whose consent or pins are remembered: where (user, or
+ * which project), name, when, and how many tools are pinned.
+ */
+export async function trustListCommand(ctx: CommandContext): Promise<number> {
+  const entries = await store(ctx).entries(MCP_TRUST_PREFIX);
+  const rows = entries.flatMap(([key, value]) => {
+    const parsed = parseMcpTrustKey(key);
+    const entry = readMcpTrustEntry(value);
+    if (parsed === undefined || entry === undefined) return [];
+    return [
+      {
+        scope: parsed.kind === 'user' ? 'user' : `project ${parsed.root ?? '?'}`,
+        name: parsed.name,
+        trustedAt: entry.at,
+        pinnedTools: entry.toolHashes === undefined ? 0 : Object.keys(entry.toolHashes).length,
+        definition: entry.def,
+      },
+    ];
+  });
+  if (ctx.globals.json) {
+    ctx.output.out(JSON.stringify({ trusted: rows }, null, 2));
+  } else if (rows.length === 0) {
+    ctx.output.out('No MCP server is remembered.');
+  } else {
+    ctx.output.out(
+      table(
+        ['NAME', 'WHERE', 'TRUSTED AT', 'PINNED TOOLS'],
+        rows.map((row) => [row.name, row.scope, row.trustedAt, String(row.pinnedTools)]),
+        (column, cell) => (column === 0 ? ctx.output.colour.bold(cell) : cell),
+      ),
+    );
+  }
+  return ExitCode.OK;
+}
+
+/**
+ * `garuda-mcp trust forget <server>`: forgets the consent and pins of `server` for this project
+ * and for the user's own file. A project server asks for consent again at its next start.
+ */
+export async function trustForgetCommand(ctx: CommandContext, name: string): Promise<number> {
+  const trust = store(ctx);
+  const forgotten: string[] = [];
+  if (
+    await forgetMcpServer(trust, mcpTrustKey({ kind: 'project', root: ctx.globals.root }, name))
+  ) {
+    forgotten.push(`project ${ctx.globals.root}`);
+  }
+  if (await forgetMcpServer(trust, mcpTrustKey({ kind: 'user' }, name))) forgotten.push('user');
+  if (ctx.globals.json) {
+    ctx.output.out(JSON.stringify({ server: name, forgotten }, null, 2));
+  } else if (forgotten.length === 0) {
+    ctx.output.out(`Nothing remembered for MCP server ${ctx.output.colour.bold(name)} here.`);
+  } else {
+    ctx.output.out(
+      `Forgot MCP server ${ctx.output.colour.bold(name)} (${forgotten.join(', ')}): it asks again before its next start.`,
+    );
+  }
+  return ExitCode.OK;
+}

@@ -1,0 +1,33 @@
+import type { CliIo } from './io.js';
+import type { Output } from './output.js';
+
+/** The global options, resolved. */
+export interface Globals {
+  /** The project root (`--root`, default: the current folder), absolute. */
+  readonly root: string;
+  /** The Garuda home (`--home`, else `$GARUDA_HOME`, else `~/.garuda`), absolute. */
+  readonly home: string;
+  /** `--json`: machine-readable output on stdout. */
+  readonly json: boolean;
+  /** `--browser` / `$GARUDA_BROWSER`: the program (and arguments) that opens a sign-in page. */
+  readonly browser: readonly string[] | undefined;
+  /** `--yes`: approve tool calls without asking. */
+  readonly yes: boolean;
+  /** `--trust-project`: allow a project's servers for this run without asking. */
+  readonly trustProject: boolean;
+  /** Whether questions can be asked: stdin and stderr are terminals. */
+  readonly interactive: boolean;
+}
+
+/** What every command gets. */
+export interface CommandContext {
+  readonly io: CliIo;
+  readonly output: Output;
+  readonly globals: Globals;
+  /** Aborts on Ctrl-C. */
+  readonly signal: AbortSignal;
+  /** Ends the command as if Ctrl-C was pressed (a prompt saw it in raw mode). */
+  readonly interrupt: () => void;
+  /** The CLI's version. */
+  readonly version: string;
+}

@@ -1,0 +1,6 @@
+// The test doubles the demo runs on, loaded only by the demo (a chunk of its own in dist, so the
+// other commands never load them): the small OAuth server with its protected MCP endpoint, and
+// the scripted browser. tsup bundles them from @garuda/test-utils, which is not shipped.
+export { scriptedBrowser, startOAuthFixture, type OAuthFixture } from '@garuda/test-utils';
+export { ESCAPE_ATTEMPTS, type EscapeReport } from '@garuda/test-utils';
+export { POISONED_DESCRIPTION, POISONED_TOOL } from './poisoned-tool.js';

@@ -1,0 +1,165 @@
+// How the CLI shows what the manager hands it. Every string from a server or a config file has
+// been cleaned by the manager already (no escapes, no bidi or invisible characters); these
+// functions only lay it out.
+import type { CallPreview, ConsentRequest, SignInRequest, StatusRow } from '@garuda/mcp-manager';
+import type { Colours } from './output.js';
+
+/** Display width of a cleaned string (wide East Asian characters count two). */
+function width(text: string): number {
+  let total = 0;
+  for (const ch of text) {
+    const code = ch.codePointAt(0) ?? 0;
+    total +=
+      (code >= 0x1100 && code <= 0x115f) ||
+      (code >= 0x2e80 && code <= 0xa4cf) ||
+      (code >= 0xac00 && code <= 0xd7a3) ||
+      (code >= 0xf900 && code <= 0xfaff) ||
+      (code >= 0xfe30 && code <= 0xfe4f) ||
+      (code >= 0xff00 && code <= 0xff60) ||
+      (code >= 0xffe0 && code <= 0xffe6) ||
+      (code >= 0x1f300 && code <= 0x1faff) ||
+      (code >= 0x20000 && code <= 0x3fffd)
+        ? 2
+        : 1;
+  }
+  return total;
+}
+
+function pad(text: string, size: number): string {
+  return text + ' '.repeat(Math.max(0, size - width(text)));
+}
+
+/**
+ * A plain text table: a header row, then one row per entry, columns padded to the widest cell.
+ * `style(column, cell)` may colour a cell (padding is computed on the plain text).
+ */
+export function table(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  style: (column: number, cell: string, row: number) => string = (_c, cell) => cell,
+): string {
+  const widths = header.map((title, column) =>
+    Math.max(width(title), ...rows.map((row) => width(row[column] ?? ''))),
+  );
+  const line = (cells: readonly string[], row: number) =>
+    cells
+      .map((cell, column) => {
+        const padded = column === cells.length - 1 ? cell : pad(cell, widths[column] ?? 0);
+        return row < 0 ? padded : padded.replace(cell, style(column, cell, row));
+      })
+      .join('  ')
+      .trimEnd();
+  return [line(header, -1), ...rows.map((row, index) => line(row, index))].join('\n');
+}
+
+/** The state word, coloured by how good it is. */
+export function stateWord(state: StatusRow['state'], c: Colours): string {
+  switch (state) {
+    case 'connected':
+      return c.green(state);
+    case 'failed':
+      return c.red(state);
+    case 'denied':
+    case 'stopped':
+    case 'starting':
+      return c.yellow(state);
+    default:
+      return c.dim(state);
+  }
+}
+
+/**
+ * The `/mcp` status table: name, source, state, tools, sandbox, network (with the remote URL and
+ * sign-in), then the reason for each failed or denied server below the table.
+ */
+export function formatStatus(rows: readonly StatusRow[], c: Colours): string {
+  if (rows.length === 0) {
+    return 'No MCP servers are configured. Add one with: garuda-mcp add <name> -- <command> [args…]';
+  }
+  const body = table(
+    ['NAME', 'SOURCE', 'STATE', 'TOOLS', 'SANDBOX', 'NETWORK'],
+    rows.map((row) => [
+      row.name,
+      row.source,
+      row.state,
+      String(row.tools),
+      row.sandbox,
+      row.network,
+    ]),
+    (column, cell, index) => {
+      if (column === 0) return c.bold(cell);
+      if (column === 2) return stateWord(rows[index]?.state ?? 'failed', c);
+      return cell;
+    },
+  );
+  const details = rows
+    .filter((row) => row.detail !== undefined && row.state !== 'connected')
+    .map((row) => `  ${c.bold(row.name)}: ${row.detail ?? ''}`);
+  return details.length > 0 ? `${body}\n\n${details.join('\n')}` : body;
+}
+
+/** The consent screen: every field and warning the manager gives, nothing left out. */
+export function formatConsent(request: ConsentRequest, c: Colours): string {
+  const lines: string[] = [];
+  if (request.kind === 'tools') {
+    lines.push(
+      c.bold(
+        `The tools of MCP server "${request.server}" changed since you trusted them (${request.source} file).`,
+      ),
+    );
+  } else {
+    lines.push(
+      c.bold(
+        `The ${request.source === 'project' ? 'project' : 'user'} file asks to ${request.url === undefined ? 'start' : 'connect to'} MCP server "${request.server}".`,
+      ),
+    );
+  }
+  const field = (name: string, value: string) => lines.push(`  ${c.dim(pad(name, 9))} ${value}`);
+  field('file', request.file);
+  if (request.commandLine !== undefined) field('command', request.commandLine);
+  if (request.cwd !== undefined) field('folder', request.cwd);
+  if (request.url !== undefined) field('url', `${request.url}  (data leaves this machine)`);
+  field('sandbox', request.sandbox);
+  field('network', request.network ? 'yes' : 'no');
+  if (request.writePaths.length > 0) field('writes', request.writePaths.join(', '));
+  for (const value of request.env) field('env', `${value.name} = ${value.source}`);
+  for (const value of request.headers ?? []) field('header', `${value.name}: ${value.source}`);
+  const changes = request.toolChanges;
+  if (changes !== undefined) {
+    for (const tool of changes.added)
+      lines.push(`  ${c.green('+ added')}   ${tool.name}: ${tool.description}`);
+    for (const name of changes.removed) lines.push(`  ${c.red('- removed')} ${name}`);
+    for (const tool of changes.changed) {
+      const what = [tool.descriptionChanged && 'description', tool.schemaChanged && 'input schema']
+        .filter(Boolean)
+        .join(' and ');
+      lines.push(
+        `  ${c.yellow('~ changed')} ${tool.name}${what ? ` (${what})` : ''}: ${tool.description}`,
+      );
+    }
+    if (!changes.detailed)
+      lines.push(c.dim('  (the old pin cannot say which tools changed: all are listed)'));
+  }
+  for (const warning of request.warnings) lines.push(`  ${c.yellow('warning:')} ${warning}`);
+  return lines.join('\n');
+}
+
+/** What a tool call will do, before the approval question. */
+export function formatCallPreview(preview: CallPreview, c: Colours): string {
+  const lines = [c.bold(`Run tool "${preview.tool}" of MCP server "${preview.server}"?`)];
+  lines.push(`  ${c.dim('name     ')} ${preview.name}`);
+  if (preview.hints.length > 0) lines.push(`  ${c.dim('hints    ')} ${preview.hints.join(', ')}`);
+  lines.push(`  ${c.dim('arguments')}`);
+  for (const line of preview.arguments.split('\n')) lines.push(`    ${line}`);
+  return lines.join('\n');
+}
+
+/** The sign-in question's context: server, where the browser goes, where it comes back. */
+export function formatSignIn(request: SignInRequest, c: Colours): string {
+  return [
+    c.bold(`MCP server "${request.server}" needs a sign-in.`),
+    `  ${c.dim('server   ')} ${request.url}`,
+    `  ${c.dim('sign-in  ')} ${request.signInOrigin}  (your browser opens this page)`,
+    `  ${c.dim('callback ')} ${request.callback}  (this computer; it receives the result)`,
+  ].join('\n');
+}

@@ -1,0 +1,228 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { addCommand, removeCommand } from './commands/add-remove.js';
+import { callCommand } from './commands/call.js';
+import { doctorCommand } from './commands/doctor.js';
+import { loginCommand, logoutCommand } from './commands/login.js';
+import { statusCommand } from './commands/status.js';
+import { toolsCommand } from './commands/tools.js';
+import { trustForgetCommand, trustListCommand } from './commands/trust.js';
+import type { CommandContext, Globals } from './context.js';
+import { CliError, ExitCode, usageError } from './exit-codes.js';
+import { COMMANDS, helpText } from './help.js';
+import type { CliIo } from './io.js';
+import { Output } from './output.js';
+
+const OPTIONS = {
+  root: { type: 'string' },
+  home: { type: 'string' },
+  json: { type: 'boolean' },
+  browser: { type: 'string' },
+  yes: { type: 'boolean', short: 'y' },
+  'trust-project': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'V' },
+  // add / remove
+  project: { type: 'boolean' },
+  url: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  env: { type: 'string', multiple: true },
+  network: { type: 'boolean' },
+  cwd: { type: 'string' },
+  replace: { type: 'boolean' },
+  // demo
+  interactive: { type: 'boolean' },
+} as const;
+
+/** Options that belong to one command only. */
+const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  project: ['add', 'remove'],
+  url: ['add'],
+  header: ['add'],
+  env: ['add'],
+  network: ['add'],
+  cwd: ['add'],
+  replace: ['add'],
+  interactive: ['demo'],
+};
+
+/** The CLI's version, from its package.json (one folder up from dist/ and src/). */
+export function cliVersion(): string {
+  try {
+    const file = new URL('../package.json', import.meta.url);
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown };
+    return typeof parsed.version === 'string' ? parsed.version : '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+function splitCommandLine(text: string): string[] {
+  return text.split(/\s+/).filter((part) => part !== '');
+}
+
+function positionalCount(args: readonly string[], min: number, max: number, command: string): void {
+  if (args.length < min || args.length > max) {
+    throw usageError(
+      `${args.length < min ? 'Missing' : 'Too many'} arguments. Usage: ${COMMANDS[command]?.usage ?? command}`,
+    );
+  }
+}
+
+/**
+ * Runs `garuda-mcp` with `argv` (without `node` and the script) and returns the exit code. All
+ * output goes through `io`; nothing here reads `process`.
+ */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const output = new Output(io);
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(io.signal.reason);
+  if (io.signal.aborted) onAbort();
+  else io.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await run(argv, io, output, controller);
+  } catch (error) {
+    if (error instanceof CliError) {
+      output.err(
+        error.exitCode === ExitCode.INTERRUPTED ? error.message : `garuda-mcp: ${error.message}`,
+      );
+      return error.exitCode;
+    }
+    if (controller.signal.aborted) {
+      output.err('Interrupted.');
+      return ExitCode.INTERRUPTED;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    output.err(`garuda-mcp: ${message}`);
+    return ExitCode.SERVER;
+  } finally {
+    io.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+async function run(
+  argv: readonly string[],
+  io: CliIo,
+  output: Output,
+  controller: AbortController,
+): Promise<number> {
+  const dashes = argv.indexOf('--');
+  const before = dashes === -1 ? [...argv] : argv.slice(0, dashes);
+  const after = dashes === -1 ? [] : argv.slice(dashes + 1);
+  let parsed;
+  try {
+    parsed = parseArgs({ args: before, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw usageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  if (values.version === true) {
+    output.out(cliVersion());
+    return ExitCode.OK;
+  }
+  if (command === 'help') {
+    output.out(helpText(rest[0]));
+    return ExitCode.OK;
+  }
+  if (values.help === true || command === undefined) {
+    output.out(helpText(command));
+    return command === undefined && values.help !== true ? ExitCode.USAGE : ExitCode.OK;
+  }
+  if (COMMANDS[command] === undefined) throw usageError(`Unknown command "${command}".`);
+  for (const [option, commands] of Object.entries(COMMAND_OPTIONS)) {
+    if ((values as Record<string, unknown>)[option] !== undefined && !commands.includes(command)) {
+      throw usageError(`--${option} is an option of ${commands.join(' and ')}, not of ${command}.`);
+    }
+  }
+  if (after.length > 0 && command !== 'add') {
+    throw usageError(`Only add takes -- <command> [args…].`);
+  }
+
+  const browser = values.browser ?? io.env.GARUDA_BROWSER;
+  if (values.root === '' || values.home === '')
+    throw usageError('--root and --home need a folder.');
+  const home =
+    values.home ??
+    (io.env.GARUDA_HOME !== undefined && io.env.GARUDA_HOME !== ''
+      ? io.env.GARUDA_HOME
+      : path.join(io.userHome, '.garuda'));
+  const globals: Globals = {
+    root: path.resolve(io.cwd, values.root ?? '.'),
+    home: path.resolve(io.cwd, home),
+    json: values.json === true,
+    browser: browser === undefined || browser.trim() === '' ? undefined : splitCommandLine(browser),
+    yes: values.yes === true,
+    trustProject: values['trust-project'] === true,
+    interactive: io.stdin.isTTY === true && io.stderr.isTTY === true,
+  };
+  const ctx: CommandContext = {
+    io,
+    output,
+    globals,
+    signal: controller.signal,
+    interrupt: () => controller.abort(new Error('interrupted')),
+    version: cliVersion(),
+  };
+
+  switch (command) {
+    case 'status':
+      positionalCount(rest, 0, 0, command);
+      return statusCommand(ctx);
+    case 'tools':
+      positionalCount(rest, 0, 1, command);
+      return toolsCommand(ctx, rest[0]);
+    case 'call':
+      positionalCount(rest, 1, 2, command);
+      return callCommand(ctx, rest[0] ?? '', rest[1]);
+    case 'add':
+      positionalCount(rest, 1, 1, command);
+      return addCommand(ctx, {
+        name: rest[0] ?? '',
+        project: values.project === true,
+        command: after,
+        url: values.url,
+        headers: values.header ?? [],
+        env: values.env ?? [],
+        network: values.network === true,
+        cwd: values.cwd,
+        replace: values.replace === true,
+      });
+    case 'remove':
+      positionalCount(rest, 1, 1, command);
+      return removeCommand(ctx, rest[0] ?? '', values.project === true);
+    case 'login':
+      positionalCount(rest, 1, 1, command);
+      return loginCommand(ctx, rest[0] ?? '');
+    case 'logout':
+      positionalCount(rest, 1, 1, command);
+      return logoutCommand(ctx, rest[0] ?? '');
+    case 'trust': {
+      const [sub, ...names] = rest;
+      if (sub === 'list') {
+        positionalCount(names, 0, 0, command);
+        return trustListCommand(ctx);
+      }
+      if (sub === 'forget') {
+        positionalCount(names, 1, 1, command);
+        return trustForgetCommand(ctx, names[0] ?? '');
+      }
+      throw usageError(`trust takes list or forget <server>.`);
+    }
+    case 'doctor':
+      positionalCount(rest, 0, 0, command);
+      return doctorCommand(ctx);
+    case 'demo': {
+      positionalCount(rest, 0, 0, command);
+      const { runDemo } = await import('./demo/run-demo.js');
+      return runDemo(output, {
+        interactive: values.interactive === true,
+        browser: globals.browser,
+        signal: controller.signal,
+      });
+    }
+    default:
+      throw usageError(`Unknown command "${command}".`);
+  }
+}

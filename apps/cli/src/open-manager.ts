@@ -1,0 +1,86 @@
+import { McpManager, StartCancelledError, UnknownServerError } from '@garuda/mcp-manager';
+import { openBrowser } from '@garuda/mcp-oauth';
+import type { CommandContext } from './context.js';
+import { CliError, ExitCode } from './exit-codes.js';
+import { createPrompter, type CliPrompter, type PrompterOptions } from './prompter.js';
+
+/** Options of {@link withManager}. */
+export interface WithManagerOptions {
+  /** Start only these servers. */
+  readonly only?: readonly string[];
+  /** Answer the sign-in question with yes (`login`). */
+  readonly signIn?: boolean;
+  /** The progress line while servers start. */
+  readonly progress?: string;
+}
+
+/** A manager for this run: the CLI's prompter, the user's environment, `--browser`. */
+export function createManager(ctx: CommandContext, prompter: CliPrompter): McpManager {
+  const { globals, io } = ctx;
+  const command = globals.browser;
+  return new McpManager({
+    root: globals.root,
+    home: globals.home,
+    userHome: io.userHome,
+    env: io.env,
+    clientInfo: { name: 'garuda-mcp', version: ctx.version },
+    prompter,
+    openBrowser: (url, options) =>
+      openBrowser(url, {
+        allowHttpLocalhost: options.allowHttpLocalhost,
+        ...(command === undefined ? {} : { command }),
+      }),
+  });
+}
+
+/** The prompter of this run, from the global flags. */
+export function cliPrompter(
+  ctx: CommandContext,
+  extra: Partial<PrompterOptions> = {},
+): CliPrompter {
+  return createPrompter(ctx.output, {
+    interactive: ctx.globals.interactive,
+    yes: ctx.globals.yes,
+    trustProject: ctx.globals.trustProject,
+    onInterrupt: ctx.interrupt,
+    ...extra,
+  });
+}
+
+/**
+ * Starts a manager (all servers, or `only`), runs `work`, and always closes it: no server process
+ * outlives the command. Ctrl-C during the start ends with exit 130; an unknown server name with
+ * exit 2.
+ */
+export async function withManager<T>(
+  ctx: CommandContext,
+  options: WithManagerOptions,
+  work: (mcp: McpManager, prompter: CliPrompter) => Promise<T>,
+): Promise<T> {
+  const prompter = cliPrompter(ctx, options.signIn === true ? { signIn: true } : {});
+  const mcp = createManager(ctx, prompter);
+  try {
+    try {
+      await ctx.output.progress(options.progress ?? 'Starting MCP servers', () =>
+        mcp.start({
+          signal: ctx.signal,
+          ...(options.only === undefined ? {} : { only: options.only }),
+        }),
+      );
+    } catch (error) {
+      if (StartCancelledError.isInstance(error) || ctx.signal.aborted) {
+        throw new CliError('Interrupted.', ExitCode.INTERRUPTED);
+      }
+      if (UnknownServerError.isInstance(error)) {
+        throw new CliError(
+          `${error.message.replace('status()', 'garuda-mcp status')}.`,
+          ExitCode.USAGE,
+        );
+      }
+      throw error;
+    }
+    return await work(mcp, prompter);
+  } finally {
+    await mcp.close();
+  }
+}

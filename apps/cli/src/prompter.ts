@@ -1,0 +1,161 @@
+import { confirm, input, select } from '@inquirer/prompts';
+import type {
+  CallPreview,
+  ConsentAnswer,
+  ConsentRequest,
+  Prompter,
+  SignInRequest,
+} from '@garuda/mcp-manager';
+import { formatCallPreview, formatConsent, formatSignIn } from './format.js';
+import type { Output } from './output.js';
+
+/** How the CLI answers questions. */
+export interface PrompterOptions {
+  /** Ask a person (stdin and stderr are terminals). Otherwise every question is answered by flags. */
+  readonly interactive: boolean;
+  /** `--yes`: approve tool calls without asking. */
+  readonly yes: boolean;
+  /** `--trust-project`: allow a project's servers (and their changed tools) for this run. */
+  readonly trustProject: boolean;
+  /** Answer the sign-in question with yes (the `login` command). */
+  readonly signIn?: boolean;
+  /** Called when the person presses Ctrl-C inside a prompt (the terminal is in raw mode then). */
+  readonly onInterrupt?: () => void;
+}
+
+/** One question the CLI answered "no" because nobody could be asked, and the flag that would answer it. */
+export interface DeclinedQuestion {
+  readonly question: string;
+  readonly flag: string;
+}
+
+/** The manager's prompter, plus what was declined for lack of a terminal. */
+export interface CliPrompter extends Prompter {
+  readonly declined: readonly DeclinedQuestion[];
+}
+
+function isPromptExit(error: unknown): boolean {
+  return error instanceof Error && error.name === 'ExitPromptError';
+}
+
+/**
+ * The CLI's {@link Prompter}. On a terminal, real prompts (consent: once / remember / deny; call
+ * approval; sign-in with an optional pasted address); the context of each question is printed
+ * first, in full, on stderr. Without a terminal, each question is answered "no" unless a flag
+ * answers it, and the refusal is printed with the flag that would answer it.
+ */
+export function createPrompter(output: Output, options: PrompterOptions): CliPrompter {
+  const c = output.errColour;
+  const declined: DeclinedQuestion[] = [];
+  const context = (signal: AbortSignal | undefined) => ({
+    input: output.io.stdin,
+    output: output.io.stderr as unknown as NodeJS.WritableStream,
+    ...(signal === undefined ? {} : { signal }),
+  });
+  const decline = (question: string, flag: string): void => {
+    declined.push({ question, flag });
+    output.err(c.yellow(`Declined: ${question} (no terminal to ask; ${flag}).`));
+  };
+  // One prompt on the terminal at a time: the manager asks its questions one by one, but the
+  // paste prompt of a sign-in waits beside them, and two prompts would share the screen.
+  let turn: Promise<unknown> = Promise.resolve();
+  /** Runs a prompt when the terminal is free; Ctrl-C inside it interrupts the whole command. */
+  async function ask<T>(prompt: () => Promise<T>, fallback: T): Promise<T> {
+    const previous = turn;
+    let done = () => {};
+    turn = new Promise<void>((resolve) => (done = resolve));
+    try {
+      await previous;
+      return await output.suspend(prompt);
+    } catch (error) {
+      if (isPromptExit(error)) options.onInterrupt?.();
+      if (error instanceof Error && error.name === 'AbortPromptError') throw error;
+      if (isPromptExit(error)) throw error;
+      return fallback;
+    } finally {
+      done();
+    }
+  }
+
+  const prompter: CliPrompter = {
+    declined,
+    async consent(request: ConsentRequest, signal?: AbortSignal): Promise<ConsentAnswer> {
+      output.err(formatConsent(request, c));
+      const what =
+        request.kind === 'tools'
+          ? `the changed tools of MCP server "${request.server}"`
+          : `MCP server "${request.server}" from the ${request.source} file`;
+      if (options.trustProject && request.source === 'project') {
+        output.err(c.dim(`→ allowed for this run (--trust-project)`));
+        return 'once';
+      }
+      if (!options.interactive) {
+        decline(`allow ${what}`, 'pass --trust-project to allow project servers for this run');
+        return 'deny';
+      }
+      return ask(
+        () =>
+          select<ConsentAnswer>(
+            {
+              message: `Allow ${what}?`,
+              choices: [
+                { name: 'Yes, this time', value: 'once' },
+                { name: 'Yes, and remember it', value: 'remember' },
+                { name: 'No', value: 'deny' },
+              ],
+              default: 'deny',
+            },
+            context(signal),
+          ),
+        'deny',
+      );
+    },
+
+    notice(text: string): void {
+      output.err(c.dim(`note: ${text}`));
+    },
+
+    async approveCall(preview: CallPreview, signal?: AbortSignal): Promise<boolean> {
+      output.err(formatCallPreview(preview, c));
+      if (options.yes) {
+        output.err(c.dim('→ approved (--yes)'));
+        return true;
+      }
+      if (!options.interactive) {
+        decline(`run tool "${preview.name}"`, 'pass --yes to approve tool calls');
+        return false;
+      }
+      return ask(() => confirm({ message: 'Run it?', default: false }, context(signal)), false);
+    },
+
+    async signIn(request: SignInRequest, signal?: AbortSignal): Promise<boolean> {
+      output.err(formatSignIn(request, c));
+      if (options.signIn === true) return true;
+      if (!options.interactive) {
+        decline(
+          `sign in to MCP server "${request.server}"`,
+          `run garuda-mcp login ${request.server}`,
+        );
+        return false;
+      }
+      return ask(() => confirm({ message: 'Sign in now?', default: true }, context(signal)), false);
+    },
+  };
+  if (options.interactive) {
+    prompter.pasteRedirect = async (request: SignInRequest, signal?: AbortSignal) => {
+      const text = await ask(
+        () =>
+          input(
+            {
+              message:
+                'Waiting for the browser. If it runs on another machine, paste the address it ended on:',
+            },
+            context(signal),
+          ),
+        '',
+      );
+      return text.trim() === '' ? undefined : text;
+    };
+  }
+  return prompter;
+}

@@ -1,0 +1,118 @@
+// Runs the built garuda-mcp as a subprocess on a throwaway home and project.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FIXTURE_SERVER, tempDir, type TempDir } from '@garuda/test-utils';
+
+/** The built command. */
+export const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+/** A browser stand-in for --browser. */
+export const FETCH_BROWSER = fileURLToPath(
+  new URL('./fixtures/fetch-browser.mjs', import.meta.url),
+);
+/** @modelcontextprotocol/server-everything, a real third-party server. */
+export const EVERYTHING = fileURLToPath(
+  import.meta
+    .resolve('@modelcontextprotocol/server-everything/package.json')
+    .replace(/package\.json$/, 'dist/index.js'),
+);
+
+/** What a run printed and how it ended. */
+export interface RunResult {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** A throwaway user and project, and a way to run the CLI on them. */
+export class CliWorld {
+  readonly home: string;
+  readonly root: string;
+  readonly userHome: string;
+  readonly #dir: TempDir;
+
+  private constructor(dir: TempDir) {
+    this.#dir = dir;
+    this.userHome = path.join(dir.path, 'user');
+    this.home = path.join(this.userHome, '.garuda');
+    this.root = path.join(dir.path, 'project');
+  }
+
+  static async create(): Promise<CliWorld> {
+    const world = new CliWorld(await tempDir('garuda-cli-'));
+    await mkdir(world.home, { recursive: true });
+    await mkdir(path.join(world.root, '.garuda'), { recursive: true });
+    return world;
+  }
+
+  /** The environment of a run: nothing of the test's own but PATH. */
+  env(extra: Record<string, string> = {}): Record<string, string> {
+    return {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: this.userHome,
+      LANG: 'C.UTF-8',
+      GARUDA_HOME: this.home,
+      ...extra,
+    };
+  }
+
+  /** Starts `garuda-mcp args…` in the project folder (stdin a pipe: not a terminal). */
+  spawn(args: readonly string[], options: { env?: Record<string, string> } = {}): ChildProcess {
+    return spawn(process.execPath, [BIN, ...args], {
+      cwd: this.root,
+      env: this.env(options.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+  }
+
+  /** Runs `garuda-mcp args…` to the end (at most `timeoutMs`). */
+  run(
+    args: readonly string[],
+    options: { env?: Record<string, string>; input?: string; timeoutMs?: number } = {},
+  ): Promise<RunResult> {
+    const child = this.spawn(args, options);
+    return collect(child, options.input, options.timeoutMs ?? 60_000);
+  }
+
+  async userServers(servers: Record<string, unknown>): Promise<void> {
+    await writeFile(path.join(this.home, 'mcp.json'), JSON.stringify({ servers }, null, 2));
+  }
+
+  async projectServers(servers: Record<string, unknown>): Promise<void> {
+    await writeFile(
+      path.join(this.root, '.garuda', 'mcp.json'),
+      JSON.stringify({ servers }, null, 2),
+    );
+  }
+
+  async cleanup(): Promise<void> {
+    await this.#dir.cleanup();
+  }
+}
+
+/** The fixture server as a config entry (mark: a unique argument to find its processes). */
+export function fixtureEntry(mode: string, mark = 'garuda-cli-test'): Record<string, unknown> {
+  return { command: process.execPath, args: [FIXTURE_SERVER, mode, mark] };
+}
+
+/** Waits for a child to end and collects what it printed. */
+export function collect(child: ChildProcess, input: string | undefined, timeoutMs: number) {
+  return new Promise<RunResult>((resolve, reject) => {
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`garuda-mcp did not end within ${timeoutMs} ms\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+    child.stdin?.end(input ?? '');
+  });
+}

@@ -1,0 +1,390 @@
+// garuda-mcp's commands, run as the built command in a subprocess, without a terminal.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pidsWith, startOAuthFixture, waitFor } from '@garuda/test-utils';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CliWorld, EVERYTHING, FETCH_BROWSER, fixtureEntry, collect } from './cli-support.js';
+
+let world: CliWorld;
+const closers: (() => Promise<void>)[] = [];
+beforeEach(async () => {
+  world = await CliWorld.create();
+});
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+  await world.cleanup();
+});
+
+/** No escape sequence or other control character except line breaks. */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+describe('usage', () => {
+  it('--help lists every command, the options and the exit codes; exit 0', async () => {
+    const result = await world.run(['--help']);
+    expect(result.code).toBe(0);
+    for (const command of [
+      'status',
+      'tools',
+      'call',
+      'add',
+      'remove',
+      'login',
+      'logout',
+      'trust',
+      'doctor',
+      'demo',
+    ]) {
+      expect(result.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    }
+    expect(result.stdout).toContain('--trust-project');
+    expect(result.stdout).toContain('130 interrupted');
+  });
+
+  it('<command> --help shows that command', async () => {
+    const result = await world.run(['call', '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: garuda-mcp call <tool>/);
+  });
+
+  it('--version prints the package version', async () => {
+    const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    const result = await world.run(['--version']);
+    expect(result).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
+  });
+
+  it.each([
+    [['frob'], /Unknown command "frob"/],
+    [['status', '--frob'], /Unknown option '--frob'/],
+    [['status', '--url', 'https://x.test'], /--url is an option of add, not of status/],
+    [['call'], /Missing arguments/],
+    [['remove', 'a', 'b'], /Too many arguments/],
+    [['trust', 'maybe'], /trust takes list or forget/],
+    [['status', '--', 'x'], /Only add takes --/],
+    [[], /Usage: garuda-mcp <command>/],
+  ])('%j is a usage error: exit 2 and what to do', async (args, message) => {
+    const result = await world.run(args);
+    expect(result.code).toBe(2);
+    expect(result.stdout + result.stderr).toMatch(message);
+  });
+});
+
+describe('add and remove', () => {
+  it('round trip: add a command server and a remote one, list them, remove one; other bytes stay', async () => {
+    const added = await world.run([
+      'add',
+      'files',
+      '--env',
+      'TOKEN=${MY_TOKEN}',
+      '--',
+      'node',
+      'server.js',
+      '--flag',
+    ]);
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain('Added MCP server files');
+    const remote = await world.run([
+      'add',
+      'web',
+      '--url',
+      'https://mcp.example.com/mcp',
+      '--header',
+      'X-Team=core',
+    ]);
+    expect(remote.code).toBe(0);
+    const file = path.join(world.home, 'mcp.json');
+    const written = JSON.parse(await readFile(file, 'utf8')) as {
+      servers: Record<string, unknown>;
+    };
+    expect(written.servers).toEqual({
+      files: { command: 'node', args: ['server.js', '--flag'], env: { TOKEN: '${MY_TOKEN}' } },
+      web: { url: 'https://mcp.example.com/mcp', headers: { 'X-Team': 'core' } },
+    });
+    const before = await readFile(file, 'utf8');
+
+    const again = await world.run(['add', 'files', '--', 'node', 'other.js']);
+    expect(again.code).toBe(3);
+    expect(again.stderr).toContain('--replace');
+    expect(await readFile(file, 'utf8')).toBe(before);
+
+    const removed = await world.run(['remove', 'files']);
+    expect(removed.code).toBe(0);
+    const after = JSON.parse(await readFile(file, 'utf8')) as { servers: Record<string, unknown> };
+    expect(Object.keys(after.servers)).toEqual(['web']);
+    const gone = await world.run(['remove', 'files']);
+    expect(gone.code).toBe(3);
+    expect(gone.stderr).toContain('With --project it looks in');
+  });
+
+  it('--project writes the project file and refuses what a project may not have', async () => {
+    const local = await world.run(['add', 'tool', '--project', '--', 'node', 'x.js']);
+    expect(local.code).toBe(0);
+    expect(local.stderr).toContain('ask for consent');
+    const project = JSON.parse(
+      await readFile(path.join(world.root, '.garuda', 'mcp.json'), 'utf8'),
+    ) as {
+      servers: Record<string, unknown>;
+    };
+    expect(project.servers).toEqual({ tool: { command: 'node', args: ['x.js'] } });
+    const loopback = await world.run([
+      'add',
+      'web',
+      '--project',
+      '--url',
+      'http://127.0.0.1:9/mcp',
+    ]);
+    expect(loopback.code).toBe(3);
+    expect(loopback.stderr).toMatch(/https|loopback|localhost/);
+  });
+
+  it('refuses a bad name, both or neither of command and URL, and warns about a written-out secret', async () => {
+    expect((await world.run(['add', 'Bad Name', '--', 'node'])).code).toBe(3);
+    expect((await world.run(['add', 'x'])).code).toBe(2);
+    expect((await world.run(['add', 'x', '--url', 'https://a.example', '--', 'node'])).code).toBe(
+      2,
+    );
+    expect(
+      (await world.run(['add', 'x', '--header', 'nope', '--url', 'https://a.example'])).code,
+    ).toBe(2);
+    const secret = await world.run([
+      'add',
+      'api',
+      '--url',
+      'https://api.example.com/mcp',
+      '--header',
+      'Authorization=Bearer sk_live_0123456789abcdefghijklmnop',
+    ]);
+    expect(secret.code).toBe(0);
+    expect(secret.stderr).toMatch(/Authorization looks like a secret written out/);
+    expect(secret.stderr).not.toContain('sk_live_0123456789abcdefghijklmnop');
+  });
+});
+
+describe('status, tools and call', () => {
+  it('status --json: every server with its state; a project server is declined without a terminal', async () => {
+    await world.userServers({ mine: fixtureEntry('normal') });
+    await world.projectServers({ theirs: fixtureEntry('normal') });
+    const result = await world.run(['status', '--json']);
+    expect(result.code).toBe(0);
+    const parsed = JSON.parse(result.stdout) as {
+      servers: { name: string; state: string; tools: number }[];
+    };
+    expect(parsed.servers.map((row) => [row.name, row.state])).toEqual([
+      ['mine', 'connected'],
+      ['theirs', 'denied'],
+    ]);
+    expect(result.stderr).toContain('Declined: allow MCP server "theirs" from the project file');
+    expect(result.stderr).toContain('pass --trust-project');
+    // The consent screen was shown in full anyway.
+    expect(result.stderr).toContain('The project file asks to start MCP server "theirs"');
+
+    const trusted = await world.run(['status', '--trust-project']);
+    expect(trusted.code).toBe(0);
+    expect(trusted.stdout).toMatch(/^theirs\s+project\s+connected\s+7\s/m);
+    expect(trusted.stdout).toMatch(/^NAME\s+SOURCE\s+STATE\s+TOOLS\s+SANDBOX\s+NETWORK$/m);
+    // Not a terminal: no colours.
+    expect(CONTROL.test(trusted.stdout)).toBe(false);
+  });
+
+  it('tools: the cleaned list; --json has the schemas; an unknown server is a usage error', async () => {
+    await world.userServers({ evil: fixtureEntry('evil') });
+    const table = await world.run(['tools']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^mcp__evil__\w+\s+evil\s/m);
+    expect(CONTROL.test(table.stdout)).toBe(false);
+    const json = await world.run(['tools', 'evil', '--json']);
+    const parsed = JSON.parse(json.stdout) as { tools: { name: string; inputSchema: unknown }[] };
+    expect(parsed.tools.length).toBeGreaterThan(0);
+    expect(parsed.tools.every((tool) => typeof tool.inputSchema === 'object')).toBe(true);
+    expect(JSON.stringify(parsed)).not.toMatch(/\\u001b|\\u202e/i);
+    const unknown = await world.run(['tools', 'nope']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no MCP server named "nope"');
+  });
+
+  it('call: declined without --yes (exit 4, says which flag); with --yes the wrapped result; isError exits 1', async () => {
+    await world.userServers({ fx: fixtureEntry('normal') });
+    const declined = await world.run(['call', 'fx/echo', '{"text":"hi"}']);
+    expect(declined.code).toBe(4);
+    expect(declined.stderr).toContain('Declined: run tool "mcp__fx__echo"');
+    expect(declined.stderr).toContain('pass --yes');
+    expect(declined.stdout).toBe('');
+
+    const approved = await world.run(['call', 'mcp__fx__echo', '{"text":"hi"}', '--yes']);
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toBe('<mcp_result server="fx" tool="echo">\nhi\n</mcp_result>\n');
+    expect(approved.stderr).toContain('"text": "hi"');
+
+    const failing = await world.run(['call', 'fx/fail', '--yes', '--json']);
+    expect(failing.code).toBe(1);
+    expect(JSON.parse(failing.stdout)).toMatchObject({ tool: 'mcp__fx__fail', isError: true });
+
+    const badJson = await world.run(['call', 'fx/echo', '{text:', '--yes']);
+    expect(badJson.code).toBe(2);
+    expect(badJson.stderr).toContain('not valid JSON');
+    const notObject = await world.run(['call', 'fx/echo', '[1]', '--yes']);
+    expect(notObject.code).toBe(2);
+    const unknownTool = await world.run(['call', 'fx/nope', '--yes']);
+    expect(unknownTool.code).toBe(2);
+    expect(unknownTool.stderr).toContain('mcp__fx__echo');
+    const unknownServer = await world.run(['call', 'mcp__zz__echo', '--yes']);
+    expect(unknownServer.code).toBe(2);
+  });
+
+  it('call works against @modelcontextprotocol/server-everything over stdio', async () => {
+    await world.userServers({
+      everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] },
+    });
+    const echo = await world.run([
+      'call',
+      'everything/echo',
+      '{"message":"hello from garuda"}',
+      '--yes',
+    ]);
+    expect(echo.stderr).not.toContain('garuda-mcp:');
+    expect(echo.code).toBe(0);
+    expect(echo.stdout).toContain('<mcp_result server="everything" tool="echo">');
+    expect(echo.stdout).toContain('Echo: hello from garuda');
+    const sum = await world.run([
+      'call',
+      'mcp__everything__get-sum',
+      '{"a":2,"b":40}',
+      '--yes',
+      '--json',
+    ]);
+    expect(sum.code).toBe(0);
+    expect(JSON.parse(sum.stdout)).toMatchObject({
+      isError: false,
+      text: expect.stringContaining('42'),
+    });
+  });
+
+  it('Ctrl-C during a call ends with 130 and leaves no server process', async () => {
+    const mark = `garuda-cli-sigint-${process.pid}-${Date.now()}`;
+    await world.userServers({ fx: fixtureEntry('normal', mark) });
+    const child = world.spawn(['call', 'fx/slow', '{"ms":60000}', '--yes']);
+    let stderr = '';
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    await waitFor(() => stderr.includes('approved (--yes)'), { timeoutMs: 20_000 });
+    child.kill('SIGINT');
+    const result = await collect(child, undefined, 20_000);
+    expect(result.code).toBe(130);
+    expect(stderr + result.stderr).toContain('Interrupted');
+    await waitFor(async () => (await pidsWith(mark)).length === 0, { timeoutMs: 5_000 });
+  });
+});
+
+describe('doctor and trust', () => {
+  it('doctor reports the sandbox, config problems and each server; a broken server exits 4', async () => {
+    await world.userServers({
+      good: fixtureEntry('normal'),
+      broken: { command: '/nonexistent/garuda-no-such-server' },
+    });
+    const result = await world.run(['doctor', '--json']);
+    expect(result.code).toBe(4);
+    const report = JSON.parse(result.stdout) as {
+      sandbox: { kind: string };
+      problems: unknown[];
+      servers: { name: string; state: string; tools: number; pin: string; detail?: string }[];
+      ok: boolean;
+    };
+    expect(report.ok).toBe(false);
+    expect(report.problems).toEqual([]);
+    expect(report.servers.find((s) => s.name === 'good')).toMatchObject({
+      state: 'connected',
+      tools: 7,
+    });
+    expect(report.servers.find((s) => s.name === 'broken')).toMatchObject({ state: 'failed' });
+    expect(report.servers.find((s) => s.name === 'broken')?.detail).toMatch(
+      /garuda-no-such-server/,
+    );
+
+    const text = await world.run(['doctor']);
+    expect(text.code).toBe(4);
+    expect(text.stdout).toMatch(/^Sandbox$/m);
+    expect(text.stdout).toMatch(/^\s+good\s+user\s+connected\s+7\s+-\s+pinned \(7 tools\)$/m);
+    expect(text.stdout).toContain('1 server(s) not working');
+  });
+
+  it('doctor exits 3 for a config problem and names file and line', async () => {
+    await world.userServers({ 'Bad Name': fixtureEntry('normal') });
+    const result = await world.run(['doctor']);
+    expect(result.code).toBe(3);
+    expect(result.stdout).toContain(`${path.join(world.home, 'mcp.json')}:`);
+  });
+
+  it('trust list shows what status pinned; trust forget removes it', async () => {
+    await world.userServers({ fx: fixtureEntry('normal') });
+    expect((await world.run(['status'])).code).toBe(0);
+    const list = await world.run(['trust', 'list', '--json']);
+    const parsed = JSON.parse(list.stdout) as {
+      trusted: { name: string; scope: string; pinnedTools: number }[];
+    };
+    expect(parsed.trusted).toEqual([
+      expect.objectContaining({ name: 'fx', scope: 'user', pinnedTools: 7 }),
+    ]);
+    const forget = await world.run(['trust', 'forget', 'fx']);
+    expect(forget.code).toBe(0);
+    expect(forget.stdout).toContain('Forgot MCP server fx (user)');
+    expect(JSON.parse((await world.run(['trust', 'list', '--json'])).stdout)).toEqual({
+      trusted: [],
+    });
+    expect((await world.run(['trust', 'forget', 'fx'])).stdout).toContain('Nothing remembered');
+  });
+});
+
+describe('login and logout', () => {
+  it('login signs in through --browser; status shows it; logout revokes; then status declines the sign-in', async () => {
+    const oauth = await startOAuthFixture();
+    closers.push(() => oauth.close());
+    await world.userServers({ linear: { url: oauth.url.href } });
+    const browser = `${process.execPath} ${FETCH_BROWSER}`;
+
+    const login = await world.run(['login', 'linear', '--browser', browser]);
+    expect(login.stderr).not.toContain('garuda-mcp:');
+    expect(login.code).toBe(0);
+    expect(login.stdout).toContain('Signed in to MCP server linear');
+    expect(login.stderr).toContain('needs a sign-in');
+    expect(oauth.counts.tokensIssued).toBe(1);
+
+    const status = await world.run(['status', '--json']);
+    const rows = (JSON.parse(status.stdout) as { servers: { network: string; state: string }[] })
+      .servers;
+    expect(rows[0]).toMatchObject({
+      state: 'connected',
+      network: `remote ${oauth.url.href} · signed in`,
+    });
+
+    const call = await world.run(['call', 'linear/echo', '{"text":"remote"}', '--yes']);
+    expect(call.stdout).toContain('remote');
+
+    const logout = await world.run(['logout', 'linear']);
+    expect(logout.code).toBe(0);
+    expect(logout.stdout).toContain('Signed out of MCP server linear');
+    expect(oauth.counts.revocations).toBeGreaterThan(0);
+
+    const after = await world.run(['status']);
+    expect(after.stdout).toMatch(/^linear\s+user\s+failed/m);
+    expect(after.stderr).toContain('Declined: sign in to MCP server "linear"');
+    expect(after.stderr).toContain('run garuda-mcp login linear');
+
+    // No token reached any output or the config file.
+    const auth = await readFile(path.join(world.home, 'mcp-auth.json'), 'utf8').catch(() => '');
+    const config = await readFile(path.join(world.home, 'mcp.json'), 'utf8');
+    const everything = [login, status, call, logout, after]
+      .map((r) => r.stdout + r.stderr)
+      .join('\n');
+    expect(everything).not.toMatch(
+      /\bat_[A-Za-z0-9_-]{20,}|\brt_[A-Za-z0-9_-]{20,}|\bcode_[A-Za-z0-9_-]{20,}/,
+    );
+    expect(config).not.toMatch(/at_|rt_/);
+    expect(auth).not.toMatch(/"access_token"/);
+  });
+
+  it('login of a local server or an unknown name is a usage error', async () => {
+    await world.userServers({ fx: fixtureEntry('normal') });
+    expect((await world.run(['login', 'fx'])).stderr).toContain('only remote servers sign in');
+    expect((await world.run(['login', 'nope'])).code).toBe(2);
+  });
+});

@@ -1,0 +1,84 @@
+// garuda-mcp on a real terminal: a pseudo-terminal from util-linux `script`, answering the
+// consent prompt with the arrow keys as a person would, and colours on and off.
+import { spawn } from 'node:child_process';
+import { waitFor } from '@garuda/test-utils';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, CliWorld, collect, fixtureEntry } from './cli-support.js';
+
+let world: CliWorld;
+beforeEach(async () => {
+  world = await CliWorld.create();
+});
+afterEach(async () => {
+  await world.cleanup();
+});
+
+/** The terminal output without its CSI sequences (colours, cursor moves). */
+function plain(text: string): string {
+  return text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Runs `garuda-mcp args…` on a pseudo-terminal; `output` grows as the terminal shows more. */
+function onTerminal(args: readonly string[], env: Record<string, string> = {}) {
+  const command = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
+  const child = spawn('script', ['-q', '-e', '-f', '-c', command, '/dev/null'], {
+    cwd: world.root,
+    env: { ...world.env(env), TERM: 'xterm-256color', COLUMNS: '160', LINES: '50' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const screen = { output: '' };
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (screen.output += chunk));
+  return { child, screen };
+}
+
+describe('on a terminal', () => {
+  it('asks the consent question; "remember" (arrow up, Enter) starts the server and is kept', async () => {
+    await world.projectServers({ theirs: fixtureEntry('normal') });
+    const { child, screen } = onTerminal(['status']);
+    await waitFor(() => screen.output.includes('Allow MCP server "theirs"'), { timeoutMs: 20_000 });
+    // The full consent screen came first.
+    expect(screen.output).toContain('The project file asks to start MCP server "theirs"');
+    expect(screen.output).toMatch(/Yes, and remember it/);
+    child.stdin.write('\u001b[A'); // from "No" (the default) up to "Yes, and remember it"
+    await waitFor(() => /❯ Yes, and remember it/.test(screen.output), { timeoutMs: 5_000 });
+    child.stdin.write('\r');
+    const result = await collect(child, undefined, 30_000);
+    expect(result.code).toBe(0);
+    expect(plain(screen.output)).toMatch(/theirs\s+project\s+connected/);
+    // On a terminal the state is coloured.
+    expect(screen.output).toContain('\u001b[32mconnected');
+
+    // Remembered: without a terminal it now starts with no question.
+    const again = await world.run(['status', '--json']);
+    const rows = (JSON.parse(again.stdout) as { servers: { name: string; state: string }[] })
+      .servers;
+    expect(rows).toEqual([expect.objectContaining({ name: 'theirs', state: 'connected' })]);
+    expect(again.stderr).not.toContain('Declined');
+  });
+
+  it('"No" denies the server; NO_COLOR turns colours off', async () => {
+    await world.projectServers({ theirs: fixtureEntry('normal') });
+    const { child, screen } = onTerminal(['status'], { NO_COLOR: '1' });
+    await waitFor(() => screen.output.includes('Allow MCP server "theirs"'), { timeoutMs: 20_000 });
+    child.stdin.write('\r'); // the default is "No"
+    const result = await collect(child, undefined, 30_000);
+    expect(result.code).toBe(0);
+    const table = screen.output.slice(screen.output.indexOf('NAME'));
+    expect(table).toMatch(/theirs\s+project\s+denied/);
+    expect(table).not.toMatch(/\u001b\[3\dm/);
+  });
+
+  it('Ctrl-C at the consent prompt ends with 130 and starts nothing', async () => {
+    await world.projectServers({ theirs: fixtureEntry('normal') });
+    const { child, screen } = onTerminal(['status']);
+    await waitFor(() => screen.output.includes('Allow MCP server "theirs"'), { timeoutMs: 20_000 });
+    child.stdin.write('\u0003');
+    const result = await collect(child, undefined, 30_000);
+    expect(result.code).toBe(130);
+    expect(plain(screen.output)).not.toMatch(/theirs\s+project\s+connected/);
+  });
+});
