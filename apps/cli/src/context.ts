@@ -15,6 +15,11 @@ export interface Globals {
   readonly yes: boolean;
   /** `--trust-project`: allow a project's servers for this run without asking. */
   readonly trustProject: boolean;
+  /**
+   * `--sandbox-read` / `$GARUDA_SANDBOX_READ`: folders under /tmp that sandboxed servers may
+   * still read (the sandbox gives each server an empty private /tmp), absolute.
+   */
+  readonly sandboxRead: readonly string[];
   /** Whether questions can be asked: stdin and stderr are terminals. */
   readonly interactive: boolean;
 }

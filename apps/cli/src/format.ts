@@ -52,6 +52,14 @@ export function table(
   return [line(header, -1), ...rows.map((row, index) => line(row, index))].join('\n');
 }
 
+/** A server's detail as the CLI shows it: the manager's advice in the CLI's own words. */
+export function cliDetail(detail: string): string {
+  return detail.replace(
+    "add its folder to the sandbox's read paths",
+    'allow its folder with --sandbox-read <folder>',
+  );
+}
+
 /** The state word, coloured by how good it is. */
 export function stateWord(state: StatusRow['state'], c: Colours): string {
   switch (state) {
@@ -94,7 +102,7 @@ export function formatStatus(rows: readonly StatusRow[], c: Colours): string {
   );
   const details = rows
     .filter((row) => row.detail !== undefined && row.state !== 'connected')
-    .map((row) => `  ${c.bold(row.name)}: ${row.detail ?? ''}`);
+    .map((row) => `  ${c.bold(row.name)}: ${cliDetail(row.detail ?? '')}`);
   return details.length > 0 ? `${body}\n\n${details.join('\n')}` : body;
 }
 

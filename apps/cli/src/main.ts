@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { addCommand, removeCommand } from './commands/add-remove.js';
@@ -21,6 +22,7 @@ const OPTIONS = {
   browser: { type: 'string' },
   yes: { type: 'boolean', short: 'y' },
   'trust-project': { type: 'boolean' },
+  'sandbox-read': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
   // add / remove
@@ -155,8 +157,20 @@ async function run(
     browser: browser === undefined || browser.trim() === '' ? undefined : splitCommandLine(browser),
     yes: values.yes === true,
     trustProject: values['trust-project'] === true,
+    sandboxRead: [
+      ...(io.env.GARUDA_SANDBOX_READ ?? '').split(':'),
+      ...(values['sandbox-read'] ?? []),
+    ]
+      .filter((folder) => folder !== '')
+      .map((folder) => path.resolve(io.cwd, folder)),
     interactive: io.stdin.isTTY === true && io.stderr.isTTY === true,
   };
+  for (const folder of globals.sandboxRead) {
+    const info = await stat(folder).catch(() => undefined);
+    if (info?.isDirectory() !== true) {
+      throw usageError(`--sandbox-read ${JSON.stringify(folder)} is not a folder.`);
+    }
+  }
   const ctx: CommandContext = {
     io,
     output,

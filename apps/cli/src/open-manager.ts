@@ -25,6 +25,7 @@ export function createManager(ctx: CommandContext, prompter: CliPrompter): McpMa
     env: io.env,
     clientInfo: { name: 'garuda-mcp', version: ctx.version },
     prompter,
+    sandboxReadPaths: globals.sandboxRead,
     openBrowser: (url, options) =>
       openBrowser(url, {
         allowHttpLocalhost: options.allowHttpLocalhost,

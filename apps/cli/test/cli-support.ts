@@ -5,6 +5,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FIXTURE_SERVER, tempDir, type TempDir } from '@garuda/test-utils';
 
+/** This checkout. */
+export const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url)).replace(/\/$/, '');
+
 /** The built command. */
 export const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 /** A browser stand-in for --browser. */
@@ -54,6 +57,9 @@ export class CliWorld {
       HOME: this.userHome,
       LANG: 'C.UTF-8',
       GARUDA_HOME: this.home,
+      // This checkout (fixture servers, server-everything) may itself be under /tmp, which the
+      // sandbox replaces with an empty folder.
+      GARUDA_SANDBOX_READ: REPO_ROOT,
       ...extra,
     };
   }

@@ -1,9 +1,18 @@
 // garuda-mcp's commands, run as the built command in a subprocess, without a terminal.
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pidsWith, startOAuthFixture, waitFor } from '@garuda/test-utils';
+import { pathToFileURL } from 'node:url';
+import { detectSandbox } from '@garuda/mcp-transport';
+import { FIXTURE_SERVER, pidsWith, startOAuthFixture, waitFor } from '@garuda/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CliWorld, EVERYTHING, FETCH_BROWSER, fixtureEntry, collect } from './cli-support.js';
+
+/** Whether servers run in an OS sandbox here (CI requires one: GARUDA_REQUIRE_SANDBOX=1). */
+const SANDBOXED = (await detectSandbox({ searchPath: process.env.PATH })).kind !== 'none';
+if (!SANDBOXED && process.env.GARUDA_REQUIRE_SANDBOX === '1') {
+  throw new Error('GARUDA_REQUIRE_SANDBOX=1 but there is no OS sandbox here');
+}
 
 let world: CliWorld;
 const closers: (() => Promise<void>)[] = [];
@@ -162,6 +171,30 @@ describe('add and remove', () => {
 });
 
 describe('status, tools and call', () => {
+  it('--root and --home choose the project and the home, whatever the current folder', async () => {
+    await world.projectServers({ theirs: fixtureEntry('normal') });
+    const elsewhere = await CliWorld.create();
+    try {
+      const result = await elsewhere.run([
+        'status',
+        '--json',
+        '--trust-project',
+        '--root',
+        world.root,
+        '--home',
+        world.home,
+      ]);
+      const rows = (JSON.parse(result.stdout) as { servers: { name: string; state: string }[] })
+        .servers;
+      expect(rows).toEqual([expect.objectContaining({ name: 'theirs', state: 'connected' })]);
+      // Without --root the other world's (empty) project is used.
+      const own = await elsewhere.run(['status', '--json']);
+      expect(JSON.parse(own.stdout)).toEqual({ servers: [], problems: [] });
+    } finally {
+      await elsewhere.cleanup();
+    }
+  });
+
   it('status --json: every server with its state; a project server is declined without a terminal', async () => {
     await world.userServers({ mine: fixtureEntry('normal') });
     await world.projectServers({ theirs: fixtureEntry('normal') });
@@ -275,6 +308,35 @@ describe('status, tools and call', () => {
   });
 });
 
+describe('the sandbox and /tmp', () => {
+  it('a server under /tmp needs --sandbox-read (or $GARUDA_SANDBOX_READ) to start; a missing folder is a usage error', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'garuda-cli-server-'));
+    try {
+      const server = path.join(dir, 'server.mjs');
+      await writeFile(server, `import ${JSON.stringify(pathToFileURL(FIXTURE_SERVER).href)};\n`);
+      await world.userServers({ tmp: { command: process.execPath, args: [server, 'normal'] } });
+      const hidden = await world.run(['status', '--json'], { env: { GARUDA_SANDBOX_READ: '' } });
+      const rows = (JSON.parse(hidden.stdout) as { servers: { state: string; detail?: string }[] })
+        .servers;
+      if (SANDBOXED) {
+        expect(rows[0]).toMatchObject({ state: 'failed' });
+        expect(rows[0]?.detail).toContain(`${server} is under /tmp`);
+        const table = await world.run(['status'], { env: { GARUDA_SANDBOX_READ: '' } });
+        expect(table.stdout).toContain('allow its folder with --sandbox-read <folder>');
+      }
+      const shown = await world.run(['status', '--json', '--sandbox-read', dir]);
+      expect((JSON.parse(shown.stdout) as { servers: { state: string }[] }).servers[0]?.state).toBe(
+        'connected',
+      );
+      const missing = await world.run(['status', '--sandbox-read', path.join(dir, 'nope')]);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain('is not a folder');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('doctor and trust', () => {
   it('doctor reports the sandbox, config problems and each server; a broken server exits 4', async () => {
     await world.userServers({
@@ -380,6 +442,17 @@ describe('login and logout', () => {
     );
     expect(config).not.toMatch(/at_|rt_/);
     expect(auth).not.toMatch(/"access_token"/);
+  });
+
+  it('GARUDA_BROWSER chooses the program when --browser is not given', async () => {
+    const oauth = await startOAuthFixture();
+    closers.push(() => oauth.close());
+    await world.userServers({ linear: { url: oauth.url.href } });
+    const login = await world.run(['login', 'linear', '--json'], {
+      env: { GARUDA_BROWSER: `${process.execPath} ${FETCH_BROWSER}` },
+    });
+    expect(login.code).toBe(0);
+    expect(JSON.parse(login.stdout)).toEqual({ server: 'linear', connected: true, signedIn: true });
   });
 
   it('login of a local server or an unknown name is a usage error', async () => {

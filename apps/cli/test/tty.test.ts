@@ -1,7 +1,10 @@
 // garuda-mcp on a real terminal: a pseudo-terminal from util-linux `script`, answering the
 // consent prompt with the arrow keys as a person would, and colours on and off.
 import { spawn } from 'node:child_process';
-import { waitFor } from '@garuda/test-utils';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startOAuthFixture, waitFor } from '@garuda/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, CliWorld, collect, fixtureEntry } from './cli-support.js';
 
@@ -80,5 +83,39 @@ describe('on a terminal', () => {
     const result = await collect(child, undefined, 30_000);
     expect(result.code).toBe(130);
     expect(plain(screen.output)).not.toMatch(/theirs\s+project\s+connected/);
+  });
+});
+
+describe('sign-in on a terminal', () => {
+  it('login: the address a browser on another machine ended on, pasted at the prompt, signs in', async () => {
+    const oauth = await startOAuthFixture();
+    try {
+      await world.userServers({ linear: { url: oauth.url.href } });
+      const pasteFile = path.join(world.root, 'redirect.txt');
+      const browser = fileURLToPath(new URL('./fixtures/paste-browser.mjs', import.meta.url));
+      const { child, screen } = onTerminal([
+        'login',
+        'linear',
+        '--browser',
+        `${process.execPath} ${browser} ${pasteFile}`,
+      ]);
+      await waitFor(() => plain(screen.output).includes('paste the address'), {
+        timeoutMs: 20_000,
+      });
+      // The "browser" stopped at the redirect; the person copies its address and pastes it.
+      let pasted = '';
+      await waitFor(
+        async () => (pasted = await readFile(pasteFile, 'utf8').catch(() => '')) !== '',
+        { timeoutMs: 10_000 },
+      );
+      expect(pasted).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?code=/);
+      child.stdin.write(`${pasted}\r`);
+      const result = await collect(child, undefined, 30_000);
+      expect(result.code).toBe(0);
+      expect(plain(screen.output)).toContain('Signed in to MCP server linear');
+      expect(oauth.counts.tokensIssued).toBe(1);
+    } finally {
+      await oauth.close();
+    }
   });
 });

@@ -18,6 +18,7 @@ import { findBlockedAddressError } from '@garuda/pinned-fetch';
 import type { Tool } from '@modelcontextprotocol/client';
 import { adaptTools } from './adapt-tools.js';
 import { serverConsentRequest, toolsConsentRequest } from './consent-request.js';
+import { hiddenTempHint } from './tmp-hint.js';
 import { openRemote, type RemoteContext } from './remote-connect.js';
 import { ServerConnection, type OpenOptions } from './server-connection.js';
 import { messageOf, oneLine } from './text.js';
@@ -265,9 +266,17 @@ export async function startServer(server: ServerConfig, ctx: StartContext): Prom
     if (opened.cancelled) return CANCELLED;
     // A refused address says why in words; the SDK's own message only says "fetch failed".
     const blocked = server.kind === 'remote' ? findBlockedAddressError(opened.error) : undefined;
+    const hint =
+      server.kind === 'local' && ctx.sandbox.kind !== 'none'
+        ? hiddenTempHint(server, [ctx.root, ...ctx.sandboxReadPaths])
+        : undefined;
     return {
       state: 'failed',
-      detail: blocked ? `it could not connect: ${blocked.message}` : opened.reason,
+      detail: blocked
+        ? `it could not connect: ${blocked.message}`
+        : hint === undefined
+          ? opened.reason
+          : `${opened.reason} (note: ${hint})`,
     };
   }
   const { connection } = opened;

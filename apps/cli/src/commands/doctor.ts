@@ -5,7 +5,7 @@ import { detectSandbox } from '@garuda/mcp-transport';
 import { TrustStore, getMcpTrustEntry, mcpTrustKey } from '@garuda/mcp-trust';
 import type { CommandContext } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
-import { stateWord, table } from '../format.js';
+import { cliDetail, stateWord, table } from '../format.js';
 import { withManager } from '../open-manager.js';
 
 /** One server's check. */
@@ -120,7 +120,7 @@ export async function doctorCommand(ctx: CommandContext): Promise<number> {
     );
     for (const s of servers) {
       if (s.detail !== undefined && s.state !== 'connected')
-        output.out(`  ${c.bold(s.name)}: ${s.detail}`);
+        output.out(`  ${c.bold(s.name)}: ${cliDetail(s.detail)}`);
     }
   }
   output.out('');
