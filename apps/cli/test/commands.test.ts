@@ -369,6 +369,17 @@ describe('doctor and trust', () => {
     expect(text.stdout).toContain('1 server(s) not working');
   });
 
+  it('status and tools exit 3 when a config file has problems, and still show the valid servers', async () => {
+    await world.userServers({ good: fixtureEntry('normal'), 'Bad Name': fixtureEntry('normal') });
+    const status = await world.run(['status']);
+    expect(status.code).toBe(3);
+    expect(status.stdout).toMatch(/^good\s+user\s+connected/m);
+    expect(status.stderr).toContain('MCP configuration:');
+    const tools = await world.run(['tools', '--json']);
+    expect(tools.code).toBe(3);
+    expect((JSON.parse(tools.stdout) as { tools: unknown[] }).tools.length).toBe(7);
+  });
+
   it('doctor exits 3 for a config problem and names file and line', async () => {
     await world.userServers({ 'Bad Name': fixtureEntry('normal') });
     const result = await world.run(['doctor']);

@@ -6,7 +6,8 @@ import { withManager } from '../open-manager.js';
 /**
  * `garuda-mcp status`: starts every server (asking what must be asked) and prints the table:
  * name, source, state, tools, sandbox, network (remote URL and sign-in), and why a server failed
- * or was denied. `--json`: `{ servers, problems }`. Exit 0; the table tells the story.
+ * or was denied. `--json`: `{ servers, problems }`. Exit 0, or 3 when a config file has
+ * problems (they are told on stderr; the valid servers are still shown).
  */
 export async function statusCommand(ctx: CommandContext): Promise<number> {
   return withManager(ctx, {}, (mcp) => {
@@ -16,6 +17,6 @@ export async function statusCommand(ctx: CommandContext): Promise<number> {
     } else {
       ctx.output.out(formatStatus(rows, ctx.output.colour));
     }
-    return Promise.resolve(ExitCode.OK);
+    return Promise.resolve(mcp.problems().length > 0 ? ExitCode.CONFIG : ExitCode.OK);
   });
 }

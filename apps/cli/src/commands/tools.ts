@@ -13,7 +13,8 @@ function summary(description: string): string {
 /**
  * `garuda-mcp tools [server]`: the tools a model would get (from one server, or all), as the
  * model sees them: name, server, and the first line of the cleaned description. `--json`: the
- * whole tools, input schemas included. Exit 4 when the named server is not connected.
+ * whole tools, input schemas included. Exit 4 when the named server is not connected, 3 when
+ * a config file has problems (listing all tools).
  */
 export async function toolsCommand(
   ctx: CommandContext,
@@ -44,6 +45,8 @@ export async function toolsCommand(
         );
       }
     }
-    return Promise.resolve(ExitCode.OK);
+    return Promise.resolve(
+      server === undefined && mcp.problems().length > 0 ? ExitCode.CONFIG : ExitCode.OK,
+    );
   });
 }
