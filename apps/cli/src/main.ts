@@ -229,6 +229,9 @@ async function run(
       return doctorCommand(ctx);
     case 'demo': {
       positionalCount(rest, 0, 0, command);
+      if (values.interactive === true && !globals.interactive) {
+        throw usageError('demo --interactive needs a terminal to ask on (stdin and stderr).');
+      }
       const { runDemo } = await import('./demo/run-demo.js');
       return runDemo(output, {
         interactive: values.interactive === true,

@@ -72,6 +72,7 @@ describe('usage', () => {
     [['trust', 'maybe'], /trust takes list or forget/],
     [['status', '--', 'x'], /Only add takes --/],
     [[], /Usage: garuda-mcp <command>/],
+    [['demo', '--interactive'], /--interactive needs a terminal/],
   ])('%j is a usage error: exit 2 and what to do', async (args, message) => {
     const result = await world.run(args);
     expect(result.code).toBe(2);

@@ -119,3 +119,41 @@ describe('sign-in on a terminal', () => {
     }
   });
 });
+
+describe('the demo on a terminal', () => {
+  it('demo --interactive: a person answers each question, and the story follows the answers', async () => {
+    const { child, screen } = onTerminal(['demo', '--interactive'], { NO_COLOR: '1' });
+    /** Waits for `question` to be asked after `context` was shown, then types `keys`. */
+    const answer = async (context: string, question: string, keys: string) => {
+      await waitFor(
+        () => {
+          const text = plain(screen.output);
+          const at = text.lastIndexOf(context);
+          return at !== -1 && text.includes(question, at);
+        },
+        { timeoutMs: 30_000 },
+      ).catch((error: unknown) => {
+        throw new Error(
+          `no "${question}" after "${context}" in:\n${plain(screen.output).slice(-1500)}`,
+          {
+            cause: error,
+          },
+        );
+      });
+      child.stdin.write(keys);
+    };
+    await answer('The project file asks to start', 'Allow MCP server "files"', '\u001b[A\r'); // remember
+    await answer('"Hello from the Garuda demo"', 'Run it?', 'y\r');
+    await answer('"secretFile"', 'Run it?', 'y\r');
+    await answer('needs a sign-in', 'Sign in now?', '\r'); // yes is the default
+    await answer('"Hello over signed-in HTTP"', 'Run it?', 'y\r');
+    await answer('changed since you trusted them', 'Allow the changed tools', '\r'); // no: the default
+    const result = await collect(child, undefined, 60_000);
+    const text = plain(screen.output);
+    expect(result.code).toBe(0);
+    expect(text).toContain('Hello from the Garuda demo\r\n</mcp_result>');
+    expect(text).toMatch(/Hello over signed-in HTTP\s*\r?\n<\/mcp_result>/);
+    expect(text).toMatch(/files\s+project\s+denied/);
+    expect(text).toMatch(/Done in [\d.]+ s/);
+  });
+});
