@@ -983,7 +983,8 @@ describe('loadConfig env and header expansion', () => {
       userFile: file,
       env: { BIG: 'x'.repeat(50_000) },
     });
-    expect(performance.now() - started).toBeLessThan(5000);
+    // A guard against runaway expansion, not a speed test: loose, so a busy machine cannot fail it.
+    expect(performance.now() - started).toBeLessThan(30_000);
     expect(servers.map((s) => s.name)).toEqual(['ok']);
     expect(problems[0]).toMatchObject({ code: ConfigProblemCode.VALUE_TOO_LONG, server: 'bomb' });
   });

@@ -248,10 +248,12 @@ describe('commandWarnings: inside command lines', () => {
     );
   });
 
-  it('stays fast on long hostile arguments', () => {
+  // A guard against quadratic matching (which would take minutes here), not a speed test: loose,
+  // so a busy shared machine cannot fail it.
+  it('stays linear on long hostile arguments', { timeout: 90_000 }, () => {
     const start = performance.now();
     commandWarnings(['sh', '-c', 'a|'.repeat(200_000)]);
     commandWarnings(['x', `${'|a/'.repeat(100_000)}sh`]);
-    expect(performance.now() - start).toBeLessThan(3_000);
+    expect(performance.now() - start).toBeLessThan(30_000);
   });
 });
