@@ -14,6 +14,8 @@ const onSignal = (signal: NodeJS.Signals) => {
 };
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
+// The terminal went away (its window closed): stop servers and clean up the same way.
+process.on('SIGHUP', onSignal);
 // A closed pipe (`garuda-mcp status | head -1`) ends the command like Ctrl-C, so servers and
 // temporary files are still cleaned up; nothing more is written.
 for (const stream of [process.stdout, process.stderr]) {

@@ -1,6 +1,7 @@
 // garuda-mcp on a real terminal: a pseudo-terminal from util-linux `script`, answering the
 // consent prompt with the arrow keys as a person would, and colours on and off.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +13,16 @@ let world: CliWorld;
 beforeEach(async () => {
   world = await CliWorld.create();
 });
+/** Every terminal a test opened: closed after it (a failed test must leave nothing running). */
+const terminals: ChildProcess[] = [];
 afterEach(async () => {
+  for (const child of terminals.splice(0)) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const closed = new Promise((resolve) => child.once('close', resolve));
+    // Closing the terminal hangs up on garuda-mcp, which then stops its servers and cleans up.
+    child.kill('SIGTERM');
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  }
   await world.cleanup();
 });
 
@@ -35,6 +45,7 @@ function onTerminal(args: readonly string[], env: Record<string, string> = {}) {
   });
   const screen = { output: '' };
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (screen.output += chunk));
+  terminals.push(child);
   return { child, screen };
 }
 
@@ -155,5 +166,20 @@ describe('the demo on a terminal', () => {
     expect(text).toMatch(/Hello over signed-in HTTP\s*\r?\n<\/mcp_result>/);
     expect(text).toMatch(/files\s+project\s+denied/);
     expect(text).toMatch(/Done in [\d.]+ s/);
+  });
+});
+
+describe('a terminal that goes away', () => {
+  it('closing the terminal mid-question (SIGHUP) stops the demo and removes its throwaway folder', async () => {
+    const { child, screen } = onTerminal(['demo', '--interactive'], { NO_COLOR: '1' });
+    await waitFor(() => plain(screen.output).includes('Allow MCP server "files"'), {
+      timeoutMs: 30_000,
+    });
+    const folder = /folder\s+(\/\S+garuda-demo-\S+)/.exec(plain(screen.output))?.[1];
+    expect(folder).toBeDefined();
+    expect(existsSync(folder ?? '')).toBe(true);
+    child.kill('SIGTERM'); // script closes the terminal: garuda-mcp gets SIGHUP
+    await collect(child, undefined, 30_000);
+    await waitFor(() => !existsSync(folder ?? ''), { timeoutMs: 15_000 });
   });
 });
