@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import path from 'node:path';
 import {
   defaultPaths,
@@ -153,6 +154,9 @@ export class McpManager {
    */
   constructor(options: McpManagerOptions) {
     this.#options = checkOptions(options);
+    // Every server start and call in flight listens to the manager's lifetime: more than ten is
+    // normal here, and Node's "possible leak" warning would print on the host's stderr.
+    setMaxListeners(0, this.#lifetime.signal);
     this.#store =
       this.#options.trustStore ??
       new TrustStore(
@@ -219,7 +223,17 @@ export class McpManager {
       this.#setState(record, 'stopped', 'not started (this run needs other servers)');
       return false;
     });
-    await Promise.all(launched.map((record) => this.#launch(record, signal)));
+    // One listener on the caller's signal, however many servers start: each server links to
+    // this one (ours, so it may have any number of listeners without Node warning the host).
+    const startLink = linkSignals(signal);
+    setMaxListeners(0, startLink.controller.signal);
+    try {
+      await Promise.all(
+        launched.map((record) => this.#launch(record, signal && startLink.controller.signal)),
+      );
+    } finally {
+      startLink.detach();
+    }
     if (this.#closed) throw new ManagerClosedError('start()');
     this.#reportClashes();
     if (signal?.aborted) throw new StartCancelledError('start()');

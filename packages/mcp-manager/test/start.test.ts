@@ -455,3 +455,35 @@ describe('start({ only })', () => {
     expect(await pidsWith(mark)).toEqual([]);
   });
 });
+
+describe('many servers', () => {
+  it('12 servers and a caller signal: Node prints no "possible leak" warning for the host', async () => {
+    const servers: Record<string, Record<string, unknown>> = {};
+    for (let k = 0; k < 12; k++) servers[`s${k}`] = fixture('normal', mark);
+    await ws.userServers(servers);
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => void warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const mcp = ws.manager(new ScriptedPrompter(), {
+        sandbox: { kind: 'none', reason: 'this test counts listeners, not sandboxes' },
+      });
+      await mcp.start({ signal: new AbortController().signal });
+      expect(mcp.status().filter((row) => row.state === 'connected')).toHaveLength(12);
+      await Promise.all(
+        Array.from({ length: 12 }, (_, k) =>
+          mcp.call(
+            `mcp__s${k}__echo`,
+            { text: String(k) },
+            { signal: AbortSignal.timeout(20_000) },
+          ),
+        ),
+      );
+      // Node reports the warning on the next tick.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.map((warning) => warning.name)).not.toContain('MaxListenersExceededWarning');
+  });
+});
