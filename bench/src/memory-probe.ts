@@ -1,0 +1,183 @@
+// One memory measurement in a fresh process (the memory suite starts one per run, so what earlier
+// suites left on the heap or in RSS does not count): `node --expose-gc --import tsx
+// memory-probe.ts '<scenario JSON>'` prints one JSON line with the readings.
+import process from 'node:process';
+import { FIXTURE_SERVER } from '@garuda/test-utils';
+import type { Client } from '@modelcontextprotocol/client';
+import {
+  BenchWorkspace,
+  FLOOD_SERVER,
+  connectSdkClients,
+  machineSandbox,
+  serverNames,
+  type ServerEntry,
+} from './support.js';
+
+/** What one probe measures. */
+export type Scenario =
+  | { readonly kind: 'idle'; readonly client: 'manager' | 'sdk'; readonly servers: number }
+  | {
+      readonly kind: 'flood';
+      readonly client: 'manager' | 'sdk';
+      readonly count: number;
+      readonly mb: number;
+    };
+
+/** A reading of this process's memory, in bytes. */
+export interface Reading {
+  readonly rss: number;
+  readonly heapUsed: number;
+  /** Memory outside the JS heap held by JS objects (Buffers included). */
+  readonly external: number;
+}
+
+/** What a probe prints. */
+export type ProbeResult =
+  | { readonly kind: 'idle'; readonly before: Reading; readonly after: Reading }
+  | {
+      readonly kind: 'flood';
+      readonly before: Reading;
+      readonly peak: Reading;
+      /** After the flood, after a full GC. */
+      readonly after: Reading;
+      readonly bytes: number;
+      readonly floodMs: number;
+      readonly samples: number;
+      /** The longest gap between two samples (the event loop was busy), ms. */
+      readonly maxGapMs: number;
+    };
+
+const SAMPLE_EVERY_MS = 5;
+
+function read(): Reading {
+  const { rss, heapUsed, external } = process.memoryUsage();
+  return { rss, heapUsed, external };
+}
+
+/** A reading after two full GCs with a pause between (V8 gives pages back lazily). */
+async function settled(): Promise<Reading> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) throw new Error('run with --expose-gc');
+  gc();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  gc();
+  return read();
+}
+
+/** A connected client with a `call(tool, args)` that returns the result's text, and `close`. */
+interface Connected {
+  call(tool: string, args: Record<string, unknown>): Promise<string>;
+  close(): Promise<void>;
+}
+
+async function connectManager(ws: BenchWorkspace, entries: Record<string, ServerEntry>) {
+  await ws.servers(entries);
+  const manager = ws.manager(await machineSandbox());
+  const connected: Connected = {
+    call: async (tool, args) => {
+      const server = Object.keys(entries)[0] as string;
+      const result = await manager.call(`mcp__${server}__${tool}`, args);
+      return result.text.replace(/^<mcp_result [^>]*>\n/, '').replace(/\n<\/mcp_result>$/, '');
+    },
+    close: () => manager.close(),
+  };
+  try {
+    await manager.start();
+    const failed = manager.status().filter((row) => row.state !== 'connected');
+    if (failed.length > 0) throw new Error(`not connected: ${JSON.stringify(failed)}`);
+  } catch (error) {
+    await manager.close();
+    throw error;
+  }
+  return connected;
+}
+
+async function connectSdk(entries: Record<string, ServerEntry>): Promise<Connected> {
+  const { clients, close } = await connectSdkClients(entries);
+  return {
+    call: async (tool, args) => {
+      const result = await (clients[0] as Client).callTool({ name: tool, arguments: args });
+      const first = result.content[0];
+      return first?.type === 'text' ? first.text : '';
+    },
+    close,
+  };
+}
+
+async function probe(scenario: Scenario): Promise<ProbeResult> {
+  const ws = await BenchWorkspace.create();
+  let connected: Connected | undefined;
+  try {
+    const entries: Record<string, ServerEntry> =
+      scenario.kind === 'idle'
+        ? Object.fromEntries(
+            serverNames(scenario.servers).map((name) => [
+              name,
+              { command: process.execPath, args: [FIXTURE_SERVER, 'normal'] },
+            ]),
+          )
+        : { flood: { command: process.execPath, args: [FLOOD_SERVER] } };
+    const connect = (servers: Record<string, ServerEntry>) =>
+      scenario.client === 'manager' ? connectManager(ws, servers) : connectSdk(servers);
+    if (scenario.kind === 'idle') {
+      // A first connection, closed again, so that code compiled and tables built once (the
+      // same for 1 or 30 servers) are in the baseline and the reading is what each server adds.
+      const warm = await connect({
+        warm: { command: process.execPath, args: [FIXTURE_SERVER, 'normal'] },
+      });
+      await warm.close();
+      const before = await settled();
+      connected = await connect(entries);
+      return { kind: 'idle', before, after: await settled() };
+    }
+    connected = await connect(entries);
+
+    // One call first, so that what the first call allocates is in the baseline.
+    await connected.call('echo', { text: 'hello' });
+    const base = await settled();
+    let peak = base;
+    let samples = 0;
+    let maxGapMs = 0;
+    let last = performance.now();
+    const sample = () => {
+      const now = performance.now();
+      maxGapMs = Math.max(maxGapMs, now - last);
+      last = now;
+      samples++;
+      const r = read();
+      peak = {
+        rss: Math.max(peak.rss, r.rss),
+        heapUsed: Math.max(peak.heapUsed, r.heapUsed),
+        external: Math.max(peak.external, r.external),
+      };
+    };
+    const timer = setInterval(sample, SAMPLE_EVERY_MS);
+    const t = performance.now();
+    let text: string;
+    try {
+      text = await connected.call('flood', { count: scenario.count, mb: scenario.mb });
+    } finally {
+      clearInterval(timer);
+    }
+    const floodMs = performance.now() - t;
+    sample();
+    const bytes = Number(text);
+    if (!Number.isFinite(bytes) || bytes <= 0) throw new Error(`unexpected flood answer: ${text}`);
+    return {
+      kind: 'flood',
+      before: base,
+      peak,
+      after: await settled(),
+      bytes,
+      floodMs,
+      samples,
+      maxGapMs,
+    };
+  } finally {
+    await connected?.close();
+    await ws.cleanup();
+  }
+}
+
+const scenario = JSON.parse(process.argv[2] ?? '{}') as Scenario;
+process.stdout.write(`${JSON.stringify(await probe(scenario))}\n`);

@@ -1,0 +1,355 @@
+// Call round trip: the same trivial tool (`echo` of the fixture server) called through
+// McpManager.call (approval, sanitising, wrapping; sandbox on and off), through an SDK Client over
+// our ProcessTransport, and through a plain SDK Client over the SDK's StdioClientTransport (the
+// baseline; bench is the one workspace allowed to import it). Sequential calls, then batches of
+// 8 calls in flight at once. All clients run side by side, round by round, so drift on a shared
+// machine hits them alike.
+import process from 'node:process';
+import { ProcessTransport } from '@garuda/mcp-transport';
+import { FIXTURE_SERVER } from '@garuda/test-utils';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { busyMs, diffLine, profile, profileDiff, type ProfileSummary } from '../profile.js';
+import { summarize, type Row, type Section } from '../report.js';
+import {
+  BenchWorkspace,
+  CLIENT_INFO,
+  NO_SANDBOX,
+  SERVER_ENV,
+  machineSandbox,
+  ms,
+} from '../support.js';
+
+/** The negotiation every client here uses: what McpManager uses (DESIGN: client options). */
+const VERSION_NEGOTIATION = { mode: 'auto' } as const;
+const WARMUP_CALLS = 300;
+const ROUNDS = 10;
+const CALLS_PER_ROUND = 200;
+const BATCHES_PER_ROUND = 40;
+const IN_FLIGHT = 8;
+const PROFILE_CALLS = 2_000;
+const BREAKDOWN_ROUNDS = 6;
+const MANAGER_TARGET = 1.15;
+const TRANSPORT_TARGET = 1.05;
+
+interface Subject {
+  readonly name: string;
+  readonly call: () => Promise<unknown>;
+  readonly close: () => Promise<void>;
+  /** Client-side CPU spent in this subject's measured calls, µs. */
+  cpuMicros: number;
+  calls: number;
+  readonly sequential: number[];
+  readonly batches: number[];
+}
+
+function subject(name: string, call: () => Promise<unknown>, close: () => Promise<void>): Subject {
+  return { name, call, close, cpuMicros: 0, calls: 0, sequential: [], batches: [] };
+}
+
+async function sdkClient(transport: StdioClientTransport | ProcessTransport): Promise<Client> {
+  const client = new Client(CLIENT_INFO, { versionNegotiation: VERSION_NEGOTIATION });
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    await transport.close().catch(() => {});
+    throw error;
+  }
+  return client;
+}
+
+function echoOnClient(client: Client): () => Promise<unknown> {
+  return async () => {
+    const result = await client.callTool({ name: 'echo', arguments: { text: 'hello' } });
+    if (result.isError) throw new Error('echo failed');
+    return result;
+  };
+}
+
+function cpuMicros(): number {
+  const usage = process.cpuUsage();
+  return usage.user + usage.system;
+}
+
+/** One call of each subject in turn, `CALLS_PER_ROUND` times: neighbouring samples see the same load. */
+async function sequentialRound(subjects: readonly Subject[]): Promise<void> {
+  for (let i = 0; i < CALLS_PER_ROUND; i++) {
+    for (const s of subjects) {
+      const cpu = cpuMicros();
+      const t = performance.now();
+      await s.call();
+      s.sequential.push((performance.now() - t) * 1000);
+      s.cpuMicros += cpuMicros() - cpu;
+      s.calls += 1;
+    }
+  }
+}
+
+/** One batch of `IN_FLIGHT` concurrent calls of each subject in turn, `BATCHES_PER_ROUND` times. */
+async function batchRound(subjects: readonly Subject[]): Promise<void> {
+  for (let i = 0; i < BATCHES_PER_ROUND; i++) {
+    for (const s of subjects) {
+      const t = performance.now();
+      await Promise.all(Array.from({ length: IN_FLIGHT }, () => s.call()));
+      s.batches.push((performance.now() - t) * 1000);
+    }
+  }
+}
+
+function rows(
+  subjects: readonly Subject[],
+  pick: (s: Subject) => readonly number[],
+  baseline: Subject,
+  label: string,
+  note: (s: Subject) => string,
+): Row[] {
+  const base = summarize(pick(baseline)).median;
+  return subjects.map((s) => {
+    const { median, p95 } = summarize(pick(s));
+    const isBase = s === baseline;
+    const limit = s.name.startsWith('McpManager')
+      ? MANAGER_TARGET
+      : s.name.startsWith('ProcessTransport')
+        ? TRANSPORT_TARGET
+        : undefined;
+    const ratio = median / base;
+    return {
+      name: `${s.name}${label}`,
+      median,
+      p95,
+      unit: 'µs',
+      samples: pick(s).length,
+      note: note(s),
+      ...(isBase
+        ? {}
+        : {
+            baseline: `${baseline.name}${label}`,
+            ratio,
+            higherIsBetter: false,
+            ...(limit === undefined
+              ? {}
+              : { target: `≤ ${limit}× the plain SDK client`, met: ratio <= limit }),
+          }),
+    };
+  });
+}
+
+/**
+ * Runs the call round-trip comparison.
+ *
+ * @returns Two sections: sequential calls, and batches of 8 calls in flight.
+ */
+export async function callsSuite(): Promise<Section[]> {
+  const sandbox = await machineSandbox();
+  const subjects: Subject[] = [];
+  const workspaces: BenchWorkspace[] = [];
+  const extra: Subject[] = [];
+  let transportClient: Client | undefined;
+  try {
+    const sdkTransport = new StdioClientTransport({
+      command: process.execPath,
+      args: [FIXTURE_SERVER, 'normal'],
+      env: SERVER_ENV,
+      stderr: 'ignore',
+    });
+    const sdk = await sdkClient(sdkTransport);
+    subjects.push(
+      subject('SDK Client + StdioClientTransport', echoOnClient(sdk), () => sdk.close()),
+    );
+
+    const ours = (transportClient = await sdkClient(
+      new ProcessTransport({
+        command: process.execPath,
+        args: [FIXTURE_SERVER, 'normal'],
+        env: SERVER_ENV,
+      }),
+    ));
+    subjects.push(subject('ProcessTransport + SDK Client', echoOnClient(ours), () => ours.close()));
+
+    const kinds = sandbox.kind === 'none' ? [NO_SANDBOX] : [NO_SANDBOX, sandbox];
+    for (const kind of kinds) {
+      const ws = await BenchWorkspace.create();
+      workspaces.push(ws);
+      await ws.servers({ bench: { command: process.execPath, args: [FIXTURE_SERVER, 'normal'] } });
+      const manager = ws.manager(kind);
+      const label = kind.kind === 'none' ? 'sandbox off' : `sandbox on (${kind.kind})`;
+      subjects.push(
+        subject(
+          `McpManager.call, ${label}`,
+          async () => {
+            const result = await manager.call('mcp__bench__echo', { text: 'hello' });
+            if (result.isError || !result.text.includes('hello')) throw new Error('echo failed');
+            return result;
+          },
+          () => manager.close(),
+        ),
+      );
+      await manager.start();
+      const state = manager.status()[0]?.state;
+      if (state !== 'connected') throw new Error(`the bench server did not connect: ${state}`);
+    }
+
+    for (const s of subjects) for (let i = 0; i < WARMUP_CALLS; i++) await s.call();
+    for (let round = 0; round < ROUNDS; round++) {
+      // Each round starts with another client, so none always runs first.
+      const order = subjects.map((_, i) => subjects[(i + round) % subjects.length] as Subject);
+      await sequentialRound(order);
+      await batchRound(order);
+    }
+
+    const baseline = subjects[0] as Subject;
+    const cpuNote = (s: Subject) => `client CPU ${(s.cpuMicros / s.calls).toFixed(0)} µs/call`;
+    const sequentialRows = rows(subjects, (s) => s.sequential, baseline, '', cpuNote);
+    const batchRows = rows(
+      subjects,
+      (s) => s.batches,
+      baseline,
+      ' ×8',
+      (s) => `${s.batches.length} batches in ${ms(s.batches.reduce((a, b) => a + b, 0) / 1000)}`,
+    );
+
+    const notes = [
+      `Every client negotiates with versionNegotiation ${JSON.stringify(VERSION_NEGOTIATION)} (what McpManager uses), so all of them talk the 2026-07-28 era to the same fixture server (\`normal\` mode, tool \`echo\`).`,
+      `Sequential: ${WARMUP_CALLS} warm-up calls per client, then ${ROUNDS} rounds of ${CALLS_PER_ROUND} calls per client, the clients taking turns call by call (so neighbouring samples of different clients see the same machine load) and each round starting with another client; one sample per call. In flight: ${ROUNDS} rounds of ${BATCHES_PER_ROUND} batches of ${IN_FLIGHT} concurrent calls per client, taking turns batch by batch; one sample per batch (time until all 8 answered).`,
+      'McpManager.call includes the approval question (a prompter that approves at once), argument checks, the SDK call, cleaning, tag neutralising, capping and wrapping of the result. "client CPU" is this process\'s CPU time per sequential call (user + system): the server process runs on the other core.',
+      sandbox.kind === 'none'
+        ? `No OS sandbox on this machine (${sandbox.reason ?? 'unknown'}): only "sandbox off" is measured.`
+        : `"sandbox on" runs the same server inside ${sandbox.kind}; the baselines run it unsandboxed.`,
+    ];
+
+    const missed = [...sequentialRows, ...batchRows].filter((row) => row.met === false);
+    if (missed.length > 0) {
+      notes.push(...(await breakdown(subjects, transportClient as Client, workspaces, extra)));
+      notes.push(...(await evidence(subjects)));
+    }
+
+    return [
+      {
+        id: 'calls-sequential',
+        title: 'Call round trip: sequential calls of echo',
+        rows: sequentialRows,
+        notes,
+      },
+      {
+        id: 'calls-in-flight',
+        title: `Call round trip: ${IN_FLIGHT} calls in flight at once`,
+        rows: batchRows,
+        notes: [
+          'Time until all 8 calls of a batch answered; the ratio compares medians per batch. Notes on the clients: see the sequential table.',
+        ],
+      },
+    ];
+  } finally {
+    await Promise.allSettled([...subjects, ...extra].map((s) => s.close()));
+    await Promise.allSettled(workspaces.map((ws) => ws.cleanup()));
+  }
+}
+
+/**
+ * Where the manager's time goes, by timing the parts side by side: the transport client as the
+ * baseline; the same client with the options the manager's connection passes (its own abort
+ * signal and the server's time limit); a manager whose allow rule skips the approval question;
+ * and the manager as measured. Each step's extra time is what that part costs.
+ */
+async function breakdown(
+  subjects: readonly Subject[],
+  client: Client,
+  workspaces: BenchWorkspace[],
+  extra: Subject[],
+): Promise<string[]> {
+  const transport = subjects.find((s) => s.name.startsWith('ProcessTransport'));
+  const manager = subjects.find((s) => s.name === 'McpManager.call, sandbox off');
+  if (transport === undefined || manager === undefined) return [];
+  const withOptions = subject(
+    'ProcessTransport + SDK Client, with a signal and a timeout',
+    async () => {
+      const result = await client.callTool(
+        { name: 'echo', arguments: { text: 'hello' } },
+        { signal: new AbortController().signal, timeout: 60_000 },
+      );
+      if (result.isError) throw new Error('echo failed');
+      return result;
+    },
+    () => Promise.resolve(),
+  );
+  const ws = await BenchWorkspace.create();
+  workspaces.push(ws);
+  await ws.servers({ bench: { command: process.execPath, args: [FIXTURE_SERVER, 'normal'] } });
+  const allowed = ws.manager(NO_SANDBOX, { allowRules: ['mcp.bench.echo'] });
+  const noApproval = subject(
+    'McpManager.call, sandbox off, allow rule (no approval question)',
+    async () => {
+      const result = await allowed.call('mcp__bench__echo', { text: 'hello' });
+      if (result.isError) throw new Error('echo failed');
+      return result;
+    },
+    () => allowed.close(),
+  );
+  extra.push(noApproval);
+  await allowed.start();
+  const parts = [transport, withOptions, noApproval, manager].map((s) =>
+    subject(s.name, s.call, s.close),
+  );
+  for (const s of parts) for (let i = 0; i < WARMUP_CALLS; i++) await s.call();
+  for (let round = 0; round < BREAKDOWN_ROUNDS; round++) {
+    const order = parts.map((_, i) => parts[(i + round) % parts.length] as Subject);
+    await sequentialRound(order);
+    await batchRound(order);
+  }
+  const figures = parts.map((s) => ({
+    name: s.name,
+    sequential: summarize(s.sequential).median,
+    batch: summarize(s.batches).median,
+    cpu: s.cpuMicros / s.calls,
+  }));
+  const steps = figures.slice(1).map((f, i) => {
+    const before = figures[i] as (typeof figures)[number];
+    return `${f.name}: client CPU ${f.cpu.toFixed(0)} µs/call (${signed(f.cpu - before.cpu)}), ${f.sequential.toFixed(0)} µs per call (${signed(f.sequential - before.sequential)}), ${f.batch.toFixed(0)} µs per ×8 batch (${signed(f.batch - before.batch)})`;
+  });
+  const first = figures[0] as (typeof figures)[number];
+  return [
+    `Breakdown by parts (another ${BREAKDOWN_ROUNDS} rounds side by side, sandbox off, medians; each step against the one before it): ${first.name}: client CPU ${first.cpu.toFixed(0)} µs/call, ${first.sequential.toFixed(0)} µs per call, ${first.batch.toFixed(0)} µs per ×8 batch → ${steps.join(' → ')}. The step to the allow-rule manager is the manager's own work on a call (tool lookup, argument check, its own AbortController and in-flight bookkeeping, cleaning, neutralising, capping and wrapping the result); the last step is the approval question (call preview with cleanJson of the arguments, the one-question-at-a-time queue, linked abort signals, the prompter's promise), which also makes the 8 calls of a batch wait for each other's approval. On this loaded machine the CPU figures are the steadier ones; wall-time steps within about ±50 µs are noise.`,
+  ];
+}
+
+function signed(value: number): string {
+  return `${value >= 0 ? '+' : ''}${value.toFixed(0)}`;
+}
+
+/**
+ * Where the time goes: CPU profiles of the same number of sequential calls through the baseline,
+ * ProcessTransport alone and the manager (sandbox off: the client code is the same with it on),
+ * and what each adds per call over the one below it.
+ */
+async function evidence(subjects: readonly Subject[]): Promise<string[]> {
+  const find = (prefix: string) => subjects.find((s) => s.name.startsWith(prefix));
+  const picked = [
+    find('SDK Client'),
+    find('ProcessTransport'),
+    find('McpManager.call, sandbox off'),
+  ].filter((s): s is Subject => s !== undefined);
+  const profiles: { subject: Subject; summary: ProfileSummary; wall: number }[] = [];
+  for (const s of picked) {
+    const t = performance.now();
+    const summary = await profile(async () => {
+      for (let i = 0; i < PROFILE_CALLS; i++) await s.call();
+    });
+    profiles.push({ subject: s, summary, wall: performance.now() - t });
+  }
+  const notes = [
+    `CPU profiles (V8 sampler, 100 µs) of ${PROFILE_CALLS} sequential calls each: ${profiles
+      .map(
+        (p) =>
+          `${p.subject.name} ${((p.wall * 1000) / PROFILE_CALLS).toFixed(0)} µs/call wall, ${((busyMs(p.summary) * 1000) / PROFILE_CALLS).toFixed(0)} µs/call busy in this process`,
+      )
+      .join('; ')}.`,
+  ];
+  for (let i = 1; i < profiles.length; i++) {
+    const a = profiles[i] as (typeof profiles)[number];
+    const b = profiles[i - 1] as (typeof profiles)[number];
+    notes.push(
+      `${a.subject.name} over ${b.subject.name}, extra CPU per call by package: ${diffLine(profileDiff(a.summary, b.summary, PROFILE_CALLS, 'packages'))}; by function: ${diffLine(profileDiff(a.summary, b.summary, PROFILE_CALLS, 'functions'))}.`,
+    );
+  }
+  return notes;
+}

@@ -1,0 +1,180 @@
+// Memory: the client process's heap and RSS per connected server with 1 and with 30 servers,
+// McpManager against a plain SDK client on the same servers; and the peak while a server floods
+// its client with messages over the transport's 4 MiB per-message cap. Every reading runs in a
+// fresh Node process (memory-probe.ts), so nothing an earlier suite left behind counts.
+import { execFile } from 'node:child_process';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { DEFAULT_MAX_MESSAGE_BYTES } from '@garuda/mcp-transport';
+import type { ProbeResult, Reading, Scenario } from '../memory-probe.js';
+import { summarize, type Row, type Section } from '../report.js';
+import { machineSandbox, mib } from '../support.js';
+
+const PROBE = fileURLToPath(new URL('../memory-probe.ts', import.meta.url));
+const BENCH_DIR = fileURLToPath(new URL('../../', import.meta.url));
+const PROBE_TIMEOUT_MS = 120_000;
+const KIB = 1024;
+const MIB = 1024 * 1024;
+
+/** Server counts for the per-server figures, with the runs for each. */
+const IDLE: readonly { servers: number; runs: number }[] = [
+  { servers: 1, runs: 3 },
+  { servers: 30, runs: 2 },
+];
+/** Message size of the flood, in MiB: over the transport's 4 MiB cap. */
+const FLOOD_MB = 5;
+const FLOOD_COUNT = 100;
+/** A smaller flood, to see whether the peak grows with the flood. */
+const SMALL_FLOOD_COUNT = 25;
+const FLOOD_RUNS = 3;
+const SDK_FLOOD_RUNS = 2;
+/** "Bounded": the peak may exceed the baseline by at most this many per-message caps. */
+const BOUND_CAPS = 16;
+
+const exec = promisify(execFile);
+
+async function runProbe(scenario: Scenario): Promise<ProbeResult> {
+  try {
+    const { stdout } = await exec(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', PROBE, JSON.stringify(scenario)],
+      { cwd: BENCH_DIR, timeout: PROBE_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: MIB },
+    );
+    const last = stdout.trim().split('\n').pop() ?? '';
+    return JSON.parse(last) as ProbeResult;
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr ?? '';
+    throw new Error(
+      `memory probe ${JSON.stringify(scenario)} failed: ${(error as Error).message}\n${stderr.slice(-2000)}`,
+      { cause: error },
+    );
+  }
+}
+
+function row(name: string, values: readonly number[], unit: string, extra: Partial<Row> = {}): Row {
+  const { median, p95 } = summarize(values);
+  return { name, median, p95, unit, samples: values.length, ...extra };
+}
+
+const CLIENTS = [
+  { id: 'sdk', name: 'SDK Client + StdioClientTransport' },
+  { id: 'manager', name: 'McpManager' },
+] as const;
+
+/**
+ * Runs the memory comparison.
+ *
+ * @returns Two sections: memory per connected server, and the peak during a flood.
+ */
+export async function memorySuite(): Promise<Section[]> {
+  const sandbox = await machineSandbox();
+
+  const idle = new Map<string, { heap: number[]; rss: number[] }>();
+  for (const { servers, runs } of IDLE) {
+    for (let run = 0; run < runs; run++) {
+      for (const client of CLIENTS) {
+        const result = await runProbe({ kind: 'idle', client: client.id, servers });
+        if (result.kind !== 'idle') throw new Error('the probe measured something else');
+        const key = `${client.id}:${servers}`;
+        const entry = idle.get(key) ?? { heap: [], rss: [] };
+        entry.heap.push((result.after.heapUsed - result.before.heapUsed) / servers / KIB);
+        entry.rss.push((result.after.rss - result.before.rss) / servers / KIB);
+        idle.set(key, entry);
+      }
+    }
+  }
+  const idleRows: Row[] = [];
+  for (const { servers } of IDLE) {
+    for (const measure of ['heap', 'rss'] as const) {
+      const base = idle.get(`sdk:${servers}`)?.[measure] ?? [];
+      for (const client of CLIENTS) {
+        const values = idle.get(`${client.id}:${servers}`)?.[measure] ?? [];
+        const name = `${client.name}, ${servers} server${servers === 1 ? '' : 's'}: ${measure === 'heap' ? 'JS heap' : 'RSS'} per server`;
+        idleRows.push(
+          row(
+            name,
+            values,
+            'KiB',
+            client.id === 'sdk' || !(summarize(base).median > 0)
+              ? {}
+              : {
+                  baseline: name.replace(client.name, CLIENTS[0].name),
+                  ratio: summarize(values).median / summarize(base).median,
+                  higherIsBetter: false,
+                },
+          ),
+        );
+      }
+    }
+  }
+
+  const floods: { client: (typeof CLIENTS)[number]; count: number; runs: number }[] = [
+    { client: CLIENTS[1], count: SMALL_FLOOD_COUNT, runs: FLOOD_RUNS },
+    { client: CLIENTS[1], count: FLOOD_COUNT, runs: FLOOD_RUNS },
+    { client: CLIENTS[0], count: FLOOD_COUNT, runs: SDK_FLOOD_RUNS },
+  ];
+  const floodRows: Row[] = [];
+  const floodNotes: string[] = [];
+  const bound = (BOUND_CAPS * DEFAULT_MAX_MESSAGE_BYTES) / MIB;
+  for (const flood of floods) {
+    const results: Extract<ProbeResult, { kind: 'flood' }>[] = [];
+    for (let run = 0; run < flood.runs; run++) {
+      const result = await runProbe({
+        kind: 'flood',
+        client: flood.client.id,
+        count: flood.count,
+        mb: FLOOD_MB,
+      });
+      if (result.kind !== 'flood') throw new Error('the probe measured something else');
+      results.push(result);
+    }
+    const growth = (pick: (r: Reading) => number) =>
+      results.map((r) => (pick(r.peak) - pick(r.before)) / MIB);
+    const label = `${flood.client.name}, ${flood.count} × ${FLOOD_MB} MiB`;
+    const ours = flood.client.id === 'manager';
+    const rss = growth((r) => r.rss);
+    floodRows.push(
+      row(`${label}: peak RSS over baseline`, rss, 'MiB', {
+        note: `baseline ${mib(summarize(results.map((r) => r.before.rss)).median)}`,
+        ...(ours && flood.count === FLOOD_COUNT
+          ? {
+              target: `bounded: ≤ ${bound} MiB (${BOUND_CAPS}× the ${DEFAULT_MAX_MESSAGE_BYTES / MIB} MiB cap)`,
+              met: Math.max(...rss) <= bound,
+            }
+          : {}),
+      }),
+      row(
+        `${label}: peak JS heap + external over baseline`,
+        growth((r) => r.heapUsed + r.external),
+        'MiB',
+      ),
+    );
+    const first = results[0];
+    floodNotes.push(
+      `${label}: ${mib(first?.bytes ?? Number.NaN)} flooded in ${summarize(results.map((r) => r.floodMs)).median.toFixed(0)} ms (median of ${results.length} runs); after the flood and a full GC, RSS is ${mib(summarize(results.map((r) => r.after.rss - r.before.rss)).median)} over the baseline and the JS heap ${mib(summarize(results.map((r) => r.after.heapUsed - r.before.heapUsed)).median)}; ${summarize(results.map((r) => r.samples)).median.toFixed(0)} samples, longest gap between two samples ${Math.max(...results.map((r) => r.maxGapMs)).toFixed(0)} ms.`,
+    );
+  }
+
+  return [
+    {
+      id: 'memory-per-server',
+      title: 'Memory: client process per connected server',
+      rows: idleRows,
+      notes: [
+        `Each figure is (reading with the servers connected − reading before connecting) ÷ servers, both read after two full GCs (global.gc(), 100 ms apart), in a fresh Node process per run (runs: ${IDLE.map((s) => `${s.servers} server${s.servers === 1 ? '' : 's'}: ${s.runs}`).join(', ')}). Before the first reading the client connects one server and closes it again, so what is compiled or built once (the same for 1 or 30 servers) is in the baseline; the figures are what each further server adds.`,
+        `Both clients use versionNegotiation {"mode":"auto"} on the same fixture server (\`normal\` mode). McpManager runs its servers ${sandbox.kind === 'none' ? 'without a sandbox (none on this machine)' : `in ${sandbox.kind}`}, which costs the client no memory of its own. The RSS of a process includes memory the allocator keeps after a GC, so it moves in steps: compare the medians, not single runs.`,
+      ],
+    },
+    {
+      id: 'memory-flood',
+      title: `Memory: peak while a server floods ${FLOOD_COUNT} messages of ${FLOOD_MB} MiB`,
+      rows: floodRows,
+      notes: [
+        `A tool call makes the server (bench/fixtures/flood-server.mjs) write ${FLOOD_COUNT} JSON-RPC notifications of ${FLOOD_MB} MiB each to stdout, over McpManager's ${DEFAULT_MAX_MESSAGE_BYTES / MIB} MiB per-message cap, then answer; memory is sampled every 5 ms (process.memoryUsage()) from the call until the answer, in a fresh process per run. The baseline is read after a first call and two full GCs. The SDK's StdioClientTransport caps its whole buffer at 10 MiB, so it reads and parses every 5 MiB message.`,
+        `"Bounded" is our reading of the issue's "must stay bounded": the peak RSS of the ${FLOOD_COUNT}-message flood may exceed the baseline by at most ${BOUND_CAPS} per-message caps (${bound} MiB), whatever the flood's size; the ${SMALL_FLOOD_COUNT}-message row shows whether the peak grows with the flood.`,
+        ...floodNotes,
+      ],
+    },
+  ];
+}

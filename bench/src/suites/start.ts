@@ -1,0 +1,317 @@
+// Start: time until the tools of 1, 10 and 30 local servers are ready, side by side for
+// McpManager (sandbox on and off), a plain SDK loop (StdioClientTransport, connect + listTools,
+// all servers at once) and @langchain/mcp-adapters' MultiServerMCPClient (getTools()), on the
+// same fixture servers. Each server is started through counted-server.mjs, which logs its pid,
+// so the launches per server are counted exactly, the SDK's short-lived version probe included.
+import os from 'node:os';
+import process from 'node:process';
+import { MultiServerMCPClient } from '@langchain/mcp-adapters';
+import type { McpManager } from '@garuda/mcp-manager';
+import type { SandboxInfo } from '@garuda/mcp-transport';
+import { NORMAL_TOOL_NAMES } from '@garuda/test-utils';
+import { summarize, type Row, type Section } from '../report.js';
+import {
+  BenchWorkspace,
+  NO_SANDBOX,
+  SERVER_ENV,
+  connectSdkClients,
+  countedFixture,
+  descendants,
+  newDescendants,
+  launches,
+  machineSandbox,
+  noChildrenLeft,
+  processesCpuMs,
+  reapedChildrenCpuMs,
+  resetLog,
+  serverNames,
+  type ServerEntry,
+} from '../support.js';
+
+const VERSION_NEGOTIATION = { mode: 'auto' } as const;
+/** The most servers started at once. */
+const LARGEST = 30;
+/** Server counts, with the measured rounds for each. */
+const SIZES: readonly { servers: number; rounds: number }[] = [
+  { servers: 1, rounds: 8 },
+  { servers: 10, rounds: 3 },
+  { servers: LARGEST, rounds: 3 },
+];
+const SCALE_TARGET = 2;
+
+/** One client's way to bring `entries` up; resolves once every tool is listed. */
+interface Starter {
+  readonly name: string;
+  /** Ours: the target applies to it. */
+  readonly ours: boolean;
+  start(entries: Record<string, ServerEntry>, ws: BenchWorkspace): Promise<() => Promise<void>>;
+}
+
+interface Run {
+  readonly readyMs: number;
+  readonly launches: number;
+  readonly live: number;
+  readonly clientCpuMs: number;
+  readonly serverCpuMs: number;
+}
+
+function cpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
+
+function expectTools(count: number, servers: number, who: string): void {
+  const expected = servers * NORMAL_TOOL_NAMES.length;
+  if (count !== expected) throw new Error(`${who}: ${count} tools ready, expected ${expected}`);
+}
+
+function managerStarter(label: string, sandbox: SandboxInfo): Starter {
+  return {
+    name: `McpManager, ${label}`,
+    ours: true,
+    async start(entries, ws) {
+      await ws.servers(entries);
+      const manager: McpManager = ws.manager(sandbox);
+      try {
+        await manager.start();
+        expectTools(manager.tools().length, Object.keys(entries).length, this.name);
+      } catch (error) {
+        await manager.close();
+        throw error;
+      }
+      return () => manager.close();
+    },
+  };
+}
+
+const sdkLoop: Starter = {
+  name: 'SDK loop (StdioClientTransport)',
+  ours: false,
+  async start(entries) {
+    const { toolCounts, close } = await connectSdkClients(entries);
+    try {
+      expectTools(
+        toolCounts.reduce((a, b) => a + b, 0),
+        Object.keys(entries).length,
+        this.name,
+      );
+    } catch (error) {
+      await close();
+      throw error;
+    }
+    return close;
+  },
+};
+
+const langchain: Starter = {
+  name: 'LangChain MultiServerMCPClient',
+  ours: false,
+  async start(entries) {
+    const client = new MultiServerMCPClient({
+      mcpServers: Object.fromEntries(
+        Object.entries(entries).map(([name, entry]) => [
+          name,
+          {
+            transport: 'stdio' as const,
+            command: entry.command,
+            args: [...entry.args],
+            env: SERVER_ENV,
+            stderr: 'ignore' as const,
+          },
+        ]),
+      ),
+      onConnectionError: 'throw',
+    });
+    try {
+      expectTools((await client.getTools()).length, Object.keys(entries).length, this.name);
+    } catch (error) {
+      await client.close();
+      throw error;
+    }
+    return () => client.close();
+  },
+};
+
+async function measure(
+  starter: Starter,
+  servers: number,
+  ws: BenchWorkspace,
+  log: string,
+): Promise<Run> {
+  const entries = Object.fromEntries(serverNames(servers).map((n) => [n, countedFixture(log)]));
+  await resetLog(log);
+  const before = new Set(descendants());
+  const reaped = reapedChildrenCpuMs();
+  const clientCpu = cpuMs();
+  const t = performance.now();
+  const close = await starter.start(entries, ws);
+  const readyMs = performance.now() - t;
+  const clientCpuMs = cpuMs() - clientCpu;
+  // The servers' CPU until ready: the processes still running (bubblewrap included), plus
+  // those that already ended and were reaped (the SDK's version probe).
+  const live = newDescendants(before);
+  const serverCpuMs = processesCpuMs(live) + reapedChildrenCpuMs() - reaped;
+  await close();
+  if (!(await noChildrenLeft(before))) {
+    throw new Error(`${starter.name}: server processes were still running after close()`);
+  }
+  return { readyMs, launches: await launches(log), live: live.length, clientCpuMs, serverCpuMs };
+}
+
+function median(values: readonly number[]): number {
+  return summarize(values).median;
+}
+
+/**
+ * Runs the start comparison.
+ *
+ * @returns Three sections: time to ready per server count, 30 servers against one, and the
+ *   processes launched per server.
+ */
+export async function startSuite(): Promise<Section[]> {
+  const sandbox = await machineSandbox();
+  const starters: Starter[] = [
+    sdkLoop,
+    langchain,
+    managerStarter('sandbox off', NO_SANDBOX),
+    ...(sandbox.kind === 'none' ? [] : [managerStarter(`sandbox on (${sandbox.kind})`, sandbox)]),
+  ];
+  // One workspace per client: each manager keeps its own trust store (pins written once, in the
+  // warm-up round, as on a user's machine after the first start).
+  const workspaces = new Map<Starter, BenchWorkspace>();
+  const runs = new Map<string, Run[]>();
+  const key = (starter: Starter, servers: number) => `${servers}\u0000${starter.name}`;
+  try {
+    for (const starter of starters) workspaces.set(starter, await BenchWorkspace.create());
+    const run = (starter: Starter, servers: number) => {
+      const ws = workspaces.get(starter) as BenchWorkspace;
+      return measure(starter, servers, ws, ws.file(`launches-${servers}.log`));
+    };
+    // Warm-up: every client once with one server (its code loaded and compiled), and each
+    // manager once with the most servers, so its trust store holds every server's pins, as on a
+    // user's machine after the first start.
+    for (const starter of starters) await run(starter, 1);
+    for (const starter of starters.filter((s) => s.ours)) await run(starter, LARGEST);
+    for (const { servers, rounds } of SIZES) {
+      for (let round = 0; round < rounds; round++) {
+        const order = starters.map((_, i) => starters[(i + round) % starters.length] as Starter);
+        for (const starter of order) {
+          const list = runs.get(key(starter, servers)) ?? [];
+          list.push(await run(starter, servers));
+          runs.set(key(starter, servers), list);
+        }
+      }
+    }
+  } finally {
+    await Promise.allSettled([...workspaces.values()].map((ws) => ws.cleanup()));
+  }
+
+  const of = (starter: Starter, servers: number) => runs.get(key(starter, servers)) ?? [];
+  const label = (starter: Starter, servers: number) =>
+    `${servers} server${servers === 1 ? '' : 's'} · ${starter.name}`;
+
+  const readyRows: Row[] = [];
+  for (const { servers } of SIZES) {
+    const base = median(of(sdkLoop, servers).map((r) => r.readyMs));
+    for (const starter of starters) {
+      const list = of(starter, servers);
+      const { median: m, p95 } = summarize(list.map((r) => r.readyMs));
+      readyRows.push({
+        name: label(starter, servers),
+        median: m,
+        p95,
+        unit: 'ms',
+        samples: list.length,
+        note: `client CPU ${median(list.map((r) => r.clientCpuMs)).toFixed(0)} ms, servers' CPU ${median(list.map((r) => r.serverCpuMs)).toFixed(0)} ms`,
+        ...(starter === sdkLoop
+          ? {}
+          : { baseline: label(sdkLoop, servers), ratio: m / base, higherIsBetter: false }),
+      });
+    }
+  }
+
+  const largest = LARGEST;
+  const scaleRows: Row[] = starters.map((starter) => {
+    const one = median(of(starter, 1).map((r) => r.readyMs));
+    const { median: m, p95 } = summarize(of(starter, largest).map((r) => r.readyMs));
+    const ratio = m / one;
+    return {
+      name: `${starter.name}: ${largest} servers`,
+      median: m,
+      p95,
+      unit: 'ms',
+      samples: of(starter, largest).length,
+      baseline: label(starter, 1),
+      ratio,
+      higherIsBetter: false,
+      ...(starter.ours
+        ? { target: `≤ ${SCALE_TARGET}× one server`, met: ratio <= SCALE_TARGET }
+        : {}),
+    };
+  });
+
+  const processRows: Row[] = [];
+  for (const starter of starters) {
+    const perServer = SIZES.flatMap(({ servers }) =>
+      of(starter, servers).map((r) => r.launches / servers),
+    );
+    const live = SIZES.flatMap(({ servers }) => of(starter, servers).map((r) => r.live / servers));
+    const { median: m, p95 } = summarize(perServer);
+    const worst = Math.max(...perServer);
+    processRows.push({
+      name: `${starter.name}: server launches per server`,
+      median: m,
+      p95,
+      unit: 'launches',
+      samples: perServer.length,
+      note: `${median(live).toFixed(1)} live processes per server once ready`,
+      ...(starter.ours ? { target: '1 (no probe process)', met: worst === 1 } : {}),
+    });
+  }
+
+  const scaleNotes = [
+    `Time from creating the client until every tool of every server is listed (7 tools per server), ${SIZES.map((s) => `${s.servers} server${s.servers === 1 ? '' : 's'}: ${s.rounds} rounds`).join(', ')}, the clients taking turns, after a warm-up (each client once with one server, each manager once with 30 so that its trust store holds their pins). Shutdown is not included (each run closes its client and waits until no child process is left before the next starts).`,
+    `The SDK loop and McpManager use versionNegotiation ${JSON.stringify(VERSION_NEGOTIATION)}; MultiServerMCPClient brings its own SDK (@modelcontextprotocol/sdk 1.x) and its legacy 2025 handshake, and connects its servers one after the other. The baselines run the servers unsandboxed with stderr ignored; McpManager reads stderr (kept for error messages).`,
+    `"client CPU" is this process's CPU time until ready; "servers' CPU" is the CPU time the server processes of one run used until ready (bubblewrap included): /proc/<pid>/stat of those still running plus this process's reaped-children counters for those that already ended (the SDK's probe).`,
+  ];
+  for (const row of scaleRows.filter((r) => r.met === false)) {
+    const starter = starters.find((s) => row.name.startsWith(s.name)) as Starter;
+    const big = of(starter, largest);
+    const one = of(starter, 1);
+    const cores = Math.max(1, os.availableParallelism());
+    const bigCpu = median(big.map((r) => r.serverCpuMs + r.clientCpuMs));
+    const oneCpu = median(one.map((r) => r.serverCpuMs + r.clientCpuMs));
+    const floor = bigCpu / cores;
+    const measured = median(big.map((r) => r.readyMs));
+    const oneReady = median(one.map((r) => r.readyMs));
+    scaleNotes.push(
+      `Target missed by ${starter.name} (${(row.ratio ?? 0).toFixed(2)}×). Starting ${largest} servers costs ${bigCpu.toFixed(0)} ms of CPU (the servers ${median(big.map((r) => r.serverCpuMs)).toFixed(0)} ms, this client ${median(big.map((r) => r.clientCpuMs)).toFixed(0)} ms) against ${oneCpu.toFixed(0)} ms for one server. On ${cores} cores that alone takes at least ${floor.toFixed(0)} ms, ${(floor / oneReady).toFixed(1)}× the one-server time; the measured ${measured.toFixed(0)} ms is ${((measured / floor - 1) * 100).toFixed(0)} % above that floor. So the time goes into the server processes booting (Node start-up and module loading of each fixture server, about ${(median(big.map((r) => r.serverCpuMs)) / largest).toFixed(0)} ms of CPU each), not into the client, and no client can meet 2× with ${largest} Node servers on this machine: the SDK loop scales ${(scaleRows.find((r) => r.name.startsWith(sdkLoop.name))?.ratio ?? Number.NaN).toFixed(2)}× on the same servers.`,
+    );
+  }
+
+  return [
+    {
+      id: 'start-ready',
+      title: 'Start: time until tools are ready',
+      rows: readyRows,
+      notes: scaleNotes.slice(0, 3),
+    },
+    {
+      id: 'start-scale',
+      title: `Start: ${largest} servers against one`,
+      rows: scaleRows,
+      notes: [
+        `Each client's median time for ${largest} servers divided by its own median for one server.`,
+        ...scaleNotes.slice(3),
+      ],
+    },
+    {
+      id: 'start-processes',
+      title: 'Start: processes launched per server',
+      rows: processRows,
+      notes: [
+        'Launches: server processes started per configured server, counted by the server wrapper (counted-server.mjs appends its pid to a log file in the project folder before it runs the fixture), over every measured run of every size. The SDK\'s StdioClientTransport under versionNegotiation "auto" launches a second, short-lived copy of the server for its version probe. Live processes: descendants of this process once the tools are ready (from /proc), bubblewrap included when sandboxed.',
+      ],
+    },
+  ];
+}
