@@ -108,8 +108,35 @@ function ignorableLength(s: string, i: number, table: Uint8Array): number {
     return 1;
   }
   if (kind !== KEEP) return 1;
-  const ch = String.fromCharCode(c);
-  return /[\s\p{M}]/u.test(ch) ? 1 : 0;
+  let known = bmpIgnorable[c] as number;
+  if (known === 0) {
+    known = /[\s\p{M}]/u.test(String.fromCharCode(c)) ? 1 : 2;
+    bmpIgnorable[c] = known;
+  }
+  return known === 1 ? 1 : 0;
+}
+
+// What the two Unicode lookups below found for each BMP code unit, filled in as characters are
+// met: the same answers, without a regex or `normalize` per character on text that repeats a
+// few lookalikes (fullwidth letters, combining marks) thousands of times.
+/** 0: not looked up yet; 1: whitespace or a combining mark (skipped inside a tag); 2: neither. */
+const bmpIgnorable = new Uint8Array(0x10000);
+/** A code unit's folded form ('' folds to nothing) or `null` (cannot be part of a tag name). */
+const bmpFolded: (string | null | undefined)[] = new Array<string | null | undefined>(0x10000);
+
+/** The NFKD, lower-case, mark- and separator-free form of a code point: `null` if not [a-z0-9]*. */
+function foldCodePoint(cp: number): string | null {
+  if (cp < 0x10000) {
+    const cached = bmpFolded[cp];
+    if (cached !== undefined) return cached;
+  }
+  const folded = String.fromCodePoint(cp)
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[\p{M}_:.\-\s]/gu, '');
+  const result = folded === '' || /^[a-z0-9]+$/.test(folded) ? folded : null;
+  if (cp < 0x10000) bmpFolded[cp] = result;
+  return result;
 }
 
 /**
@@ -166,12 +193,9 @@ function followsListedTag(
       } else {
         // Fullwidth, mathematical and other compatibility letters fold to ASCII under NFKD;
         // accents and other marks fall away, a fullwidth separator folds to nothing.
-        const folded = String.fromCodePoint(cp)
-          .normalize('NFKD')
-          .toLowerCase()
-          .replace(/[\p{M}_:.\-\s]/gu, '');
+        const folded = foldCodePoint(cp);
+        if (folded === null) return false;
         if (folded === '') continue;
-        if (!/^[a-z0-9]+$/.test(folded)) return false;
         code = folded.charCodeAt(0);
         pending = folded.slice(1);
       }
