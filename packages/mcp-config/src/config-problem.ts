@@ -95,7 +95,7 @@ export interface ConfigProblem {
  * @example
  * ```ts
  * const { problems } = await loadConfig({ userFile, env: process.env });
- * for (const p of problems) console.warn(formatProblem(p));
+ * for (const p of problems) ui.warn(formatProblem(p)); // your UI: the package never prints
  * // /home/me/.garuda/mcp.json:4:17: server "github": "timeoutMs" must be …
  * ```
  */

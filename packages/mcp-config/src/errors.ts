@@ -10,7 +10,7 @@ import { quoteText, shortText } from './quote-text.js';
  * try {
  *   await removeServer({ file, name: 'github' });
  * } catch (e) {
- *   if (ConfigError.isInstance(e) && e.code === ConfigErrorCode.NOT_FOUND) console.log('nothing to remove');
+ *   if (ConfigError.isInstance(e) && e.code === ConfigErrorCode.NOT_FOUND) ui.show('nothing to remove');
  * }
  * ```
  */

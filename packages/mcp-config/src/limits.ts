@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * console.log(`mcp.json may be at most ${MAX_CONFIG_BYTES} bytes`);
+ * show(`mcp.json may be at most ${MAX_CONFIG_BYTES} bytes`); // your UI: the package never prints
  * ```
  */
 export const MAX_CONFIG_BYTES = 1024 * 1024;

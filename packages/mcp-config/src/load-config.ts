@@ -259,8 +259,8 @@ function loadFile(
  * ```ts
  * const paths = defaultPaths({ home: '/home/me/.garuda', root: process.cwd() });
  * const { servers, problems } = await loadConfig({ ...paths, env: process.env });
- * for (const p of problems) console.warn(formatProblem(p));
- * for (const s of servers) console.log(s.name, s.source, commandLine(s.def));
+ * for (const p of problems) ui.warn(formatProblem(p)); // your UI: the package never prints
+ * for (const s of servers) ui.show(s.name, s.source, commandLine(s.def));
  * ```
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfigResult> {
