@@ -84,7 +84,7 @@ export function errnoCode(error: unknown): string | undefined {
  * try {
  *   await addServer({ file, name: 'github', def: { command: 'github-mcp-server' }, source: 'user' });
  * } catch (e) {
- *   if (ConfigError.isInstance(e)) console.error(e.code, e.message);
+ *   if (ConfigError.isInstance(e)) ui.error(e.code, e.message);
  * }
  * ```
  */
@@ -112,7 +112,7 @@ export class ConfigError extends Error {
    * @returns `true` for errors of this package.
    * @example
    * ```ts
-   * if (ConfigError.isInstance(e)) console.log(e.code);
+   * if (ConfigError.isInstance(e)) ui.show(e.code);
    * ```
    */
   static isInstance(value: unknown): value is ConfigError {
@@ -129,7 +129,7 @@ export class ConfigError extends Error {
  * try {
  *   defaultPaths({ home: '', root: '/repo' });
  * } catch (e) {
- *   if (InvalidArgumentError.isInstance(e)) console.error(e.message);
+ *   if (InvalidArgumentError.isInstance(e)) ui.error(e.message);
  * }
  * ```
  */
@@ -166,7 +166,7 @@ export class InvalidArgumentError extends ConfigError {
  * @example
  * ```ts
  * catch (e) {
- *   if (InvalidServerError.isInstance(e)) for (const p of e.problems) console.error(p.message);
+ *   if (InvalidServerError.isInstance(e)) for (const p of e.problems) ui.error(p.message);
  * }
  * ```
  */
@@ -211,7 +211,7 @@ export class InvalidServerError extends ConfigError {
  * @example
  * ```ts
  * catch (e) {
- *   if (FileUnusableError.isInstance(e)) console.error(e.problems.map(formatProblem).join('\n'));
+ *   if (FileUnusableError.isInstance(e)) ui.error(e.problems.map(formatProblem).join('\n'));
  * }
  * ```
  */
@@ -305,7 +305,7 @@ export class ServerExistsError extends ConfigError {
  * @example
  * ```ts
  * catch (e) {
- *   if (ServerNotFoundError.isInstance(e)) console.error(e.message);
+ *   if (ServerNotFoundError.isInstance(e)) ui.error(e.message);
  * }
  * ```
  */
@@ -351,7 +351,7 @@ export class ServerNotFoundError extends ConfigError {
  * @example
  * ```ts
  * catch (e) {
- *   if (LockTimeoutError.isInstance(e)) console.error(e.message);
+ *   if (LockTimeoutError.isInstance(e)) ui.error(e.message);
  * }
  * ```
  */
@@ -392,7 +392,7 @@ export class LockTimeoutError extends ConfigError {
  * @example
  * ```ts
  * catch (e) {
- *   if (LockFailedError.isInstance(e)) console.error(e.message, e.cause);
+ *   if (LockFailedError.isInstance(e)) ui.error(e.message, e.cause);
  * }
  * ```
  */
@@ -434,7 +434,7 @@ export class LockFailedError extends ConfigError {
  * @example
  * ```ts
  * catch (e) {
- *   if (WriteFailedError.isInstance(e)) console.error(e.message);
+ *   if (WriteFailedError.isInstance(e)) ui.error(e.message);
  * }
  * ```
  */

@@ -121,7 +121,7 @@ export class McpManagerError extends Error {
    * @returns `true` for errors of this package.
    * @example
    * ```ts
-   * if (McpManagerError.isInstance(e)) console.log(e.code);
+   * if (McpManagerError.isInstance(e)) ui.show(e.code);
    * ```
    */
   static isInstance(value: unknown): value is McpManagerError {
@@ -336,7 +336,7 @@ export class UnknownToolError extends McpManagerError {
  * try {
  *   await mcp.call('mcp__fix__run', {});
  * } catch (e) {
- *   if (ServerNotConnectedError.isInstance(e)) console.log(e.server, e.state);
+ *   if (ServerNotConnectedError.isInstance(e)) ui.show(e.server, e.state);
  * }
  * ```
  */
@@ -458,7 +458,7 @@ export class CallCancelledError extends McpManagerError {
  *
  * @example
  * ```ts
- * if (CallTimeoutError.isInstance(e)) console.log(e.timeoutMs);
+ * if (CallTimeoutError.isInstance(e)) ui.show(e.timeoutMs);
  * ```
  */
 export class CallTimeoutError extends McpManagerError {
@@ -494,7 +494,7 @@ export class CallTimeoutError extends McpManagerError {
  *
  * @example
  * ```ts
- * if (ResultTooLargeError.isInstance(e)) console.log('ask for less data');
+ * if (ResultTooLargeError.isInstance(e)) ui.show('ask for less data');
  * ```
  */
 export class ResultTooLargeError extends McpManagerError {
@@ -523,7 +523,7 @@ export class ResultTooLargeError extends McpManagerError {
  *
  * @example
  * ```ts
- * if (ServerStoppedError.isInstance(e)) console.log(mcp.status());
+ * if (ServerStoppedError.isInstance(e)) ui.show(mcp.status());
  * ```
  */
 export class ServerStoppedError extends McpManagerError {

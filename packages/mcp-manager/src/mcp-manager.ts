@@ -117,7 +117,7 @@ function argumentsOf(args: unknown, name: string): Record<string, unknown> {
  * await mcp.start();
  * const tools = mcp.tools(); // give these to the model
  * const result = await mcp.call('mcp__github__search', { query: 'bug' }, { signal });
- * console.log(result.text); // <mcp_result server="github" tool="search">…</mcp_result>
+ * ui.show(result.text); // <mcp_result server="github" tool="search">…</mcp_result>
  * await mcp.close();
  * ```
  */

@@ -18,7 +18,7 @@ export type SandboxKind = 'bwrap' | 'seatbelt' | 'none';
  * @example
  * ```ts
  * const info = await detectSandbox({ searchPath: process.env.PATH });
- * if (info.kind === 'none') console.warn(`no OS sandbox: ${info.reason}`);
+ * if (info.kind === 'none') ui.warn(`no OS sandbox: ${info.reason}`);
  * ```
  */
 export interface SandboxInfo {
@@ -319,7 +319,7 @@ function waitFor<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promi
  * @example
  * ```ts
  * const sandbox = await detectSandbox({ searchPath: process.env.PATH, signal });
- * if (sandbox.kind === 'none') console.warn(`no OS sandbox: ${sandbox.reason}`);
+ * if (sandbox.kind === 'none') ui.warn(`no OS sandbox: ${sandbox.reason}`);
  * ```
  */
 export async function detectSandbox(options: DetectSandboxOptions = {}): Promise<SandboxInfo> {

@@ -10,7 +10,7 @@ import { cleanText } from '@garuda/mcp-sanitize';
  *   buildSandbox(argv, policy, sandbox);
  * } catch (e) {
  *   if (TransportError.isInstance(e) && e.code === TransportErrorCode.COMMAND_NOT_FOUND) {
- *     console.error(e.message);
+ *     ui.error(e.message);
  *   }
  * }
  * ```
@@ -98,7 +98,7 @@ export function quote(text: string): string {
  * try {
  *   buildSandbox(argv, policy, await detectSandbox());
  * } catch (e) {
- *   if (TransportError.isInstance(e)) console.error(e.code, e.message);
+ *   if (TransportError.isInstance(e)) ui.error(e.code, e.message);
  * }
  * ```
  */
@@ -126,7 +126,7 @@ export class TransportError extends Error {
    * @returns `true` for errors of this package.
    * @example
    * ```ts
-   * if (TransportError.isInstance(e)) console.log(e.code);
+   * if (TransportError.isInstance(e)) ui.show(e.code);
    * ```
    */
   static isInstance(value: unknown): value is TransportError {
@@ -144,7 +144,7 @@ export class TransportError extends Error {
  * try {
  *   await detectSandbox({ timeoutMs: -1 });
  * } catch (e) {
- *   if (InvalidOptionsError.isInstance(e)) console.error(e.option, e.message);
+ *   if (InvalidOptionsError.isInstance(e)) ui.error(e.option, e.message);
  * }
  * ```
  */
@@ -189,7 +189,7 @@ export class InvalidOptionsError extends TransportError {
  * try {
  *   buildSandbox(['server'], { ...policy, root: 'relative/path' }, sandbox);
  * } catch (e) {
- *   if (InvalidPolicyError.isInstance(e)) console.error(e.field, e.message);
+ *   if (InvalidPolicyError.isInstance(e)) ui.error(e.field, e.message);
  * }
  * ```
  */
@@ -237,7 +237,7 @@ export class InvalidPolicyError extends TransportError {
  * @example
  * ```ts
  * if (UnprotectablePathError.isInstance(e)) {
- *   console.error(`${e.path} is a symbolic link; replace it with a real folder or file`);
+ *   ui.error(`${e.path} is a symbolic link; replace it with a real folder or file`);
  * }
  * ```
  */
@@ -283,7 +283,7 @@ export class UnprotectablePathError extends TransportError {
  *
  * @example
  * ```ts
- * if (CommandNotFoundError.isInstance(e)) console.error(e.message); // command not found: "github-mcp-server" …
+ * if (CommandNotFoundError.isInstance(e)) ui.error(e.message); // command not found: "github-mcp-server" …
  * ```
  */
 export class CommandNotFoundError extends TransportError {

@@ -67,7 +67,7 @@ export interface ProcessExit {
  * const transport = new ProcessTransport({ command: 'node', args: ['server.mjs'], env: { PATH: '/usr/bin:/bin' } });
  * const client = new Client({ name: 'me', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
  * await client.connect(transport);
- * console.log((await client.listTools()).tools.map((t) => t.name));
+ * ui.show((await client.listTools()).tools.map((t) => t.name));
  * await client.close();
  * ```
  */

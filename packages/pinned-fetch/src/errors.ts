@@ -81,7 +81,7 @@ export function quote(text: string): string {
  *   await pinnedFetch(url);
  * } catch (e) {
  *   const blocked = findBlockedAddressError(e);
- *   if (blocked) console.warn(blocked.message);
+ *   if (blocked) ui.warn(blocked.message);
  * }
  * ```
  */
@@ -109,7 +109,7 @@ export class PinnedFetchError extends Error {
    * @returns `true` for errors of this package (any subclass).
    * @example
    * ```ts
-   * if (PinnedFetchError.isInstance(e)) console.log(e.code);
+   * if (PinnedFetchError.isInstance(e)) ui.show(e.code);
    * ```
    */
   static isInstance(value: unknown): value is PinnedFetchError {
@@ -164,7 +164,7 @@ function adviceFor(addressClass: BlockedAddressClass): string {
  * @example
  * ```ts
  * const blocked = findBlockedAddressError(e);
- * if (blocked) console.log(blocked.host, blocked.address, blocked.addressClass);
+ * if (blocked) ui.show(blocked.host, blocked.address, blocked.addressClass);
  * ```
  */
 export class BlockedAddressError extends PinnedFetchError {
@@ -215,7 +215,7 @@ export class BlockedAddressError extends PinnedFetchError {
  *
  * @example
  * ```ts
- * if (LookupFailedError.isInstance(e.cause)) console.log(e.cause.host);
+ * if (LookupFailedError.isInstance(e.cause)) ui.show(e.cause.host);
  * ```
  */
 export class LookupFailedError extends PinnedFetchError {
@@ -267,7 +267,7 @@ export class LookupFailedError extends PinnedFetchError {
  *
  * @example
  * ```ts
- * if (NoAddressesError.isInstance(e.cause)) console.log(`${e.cause.host} has no addresses`);
+ * if (NoAddressesError.isInstance(e.cause)) ui.show(`${e.cause.host} has no addresses`);
  * ```
  */
 export class NoAddressesError extends PinnedFetchError {
@@ -311,7 +311,7 @@ export class NoAddressesError extends PinnedFetchError {
  * try {
  *   createPinnedFetch({ connectTimeoutMs: -1 });
  * } catch (e) {
- *   if (InvalidOptionsError.isInstance(e)) console.error(e.message);
+ *   if (InvalidOptionsError.isInstance(e)) ui.error(e.message);
  * }
  * ```
  */

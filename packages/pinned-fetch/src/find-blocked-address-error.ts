@@ -21,7 +21,7 @@ const MAX_VISITED = 256;
  *   await pinnedFetch('http://169.254.169.254/');
  * } catch (e) {
  *   const blocked = findBlockedAddressError(e);
- *   if (blocked) console.log(blocked.addressClass); // 'metadata'
+ *   if (blocked) ui.show(blocked.addressClass); // 'metadata'
  *   else throw e;
  * }
  * ```

@@ -56,7 +56,7 @@ const NEXT_ADDRESS_CODES: ReadonlySet<string> = new Set([
  *
  * const agent = createPinnedAgent({ connectTimeoutMs: 5_000 });
  * const { statusCode, body } = await request('https://example.com/', { dispatcher: agent });
- * console.log(statusCode, await body.text());
+ * ui.show(statusCode, await body.text());
  * await agent.close();
  * ```
  */

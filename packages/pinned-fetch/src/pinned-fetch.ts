@@ -70,9 +70,9 @@ function redirectModeFor(requested: string | undefined): 'manual' | 'error' {
  * const pinnedFetch = createPinnedFetch();
  * try {
  *   const res = await pinnedFetch('https://example.com/hook', { method: 'POST', body: '{}' });
- *   console.log(res.status);
+ *   ui.show(res.status);
  * } catch (e) {
- *   if (isBlockedAddressError(e)) console.error('not a public address');
+ *   if (isBlockedAddressError(e)) ui.error('not a public address');
  *   else throw e;
  * } finally {
  *   await pinnedFetch.close();
