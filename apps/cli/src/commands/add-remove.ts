@@ -3,11 +3,11 @@ import {
   ConfigErrorCode,
   addServer,
   commandLine,
-  defaultPaths,
   formatProblem,
   removeServer,
   type ServerEntry,
 } from '@garuda/mcp-config';
+import { cliPaths } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, usageError } from '../exit-codes.js';
 
@@ -44,7 +44,7 @@ function looksLiteralSecret(value: string): boolean {
 }
 
 function fileOf(ctx: CommandContext, project: boolean) {
-  const paths = defaultPaths({ home: ctx.globals.home, root: ctx.globals.root });
+  const paths = cliPaths(ctx);
   return project
     ? { file: paths.projectFile, source: 'project' as const }
     : { file: paths.userFile, source: 'user' as const };

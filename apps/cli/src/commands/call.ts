@@ -1,5 +1,5 @@
-import { defaultPaths, loadConfig } from '@garuda/mcp-config';
 import { McpManagerError, McpManagerErrorCode } from '@garuda/mcp-manager';
+import { notConnected, readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, usageError } from '../exit-codes.js';
 import { withManager } from '../open-manager.js';
@@ -48,12 +48,7 @@ export async function callCommand(
   argsText: string | undefined,
 ): Promise<number> {
   const input = parseArguments(argsText);
-  const paths = defaultPaths({ home: ctx.globals.home, root: ctx.globals.root });
-  const { servers } = await loadConfig({
-    userFile: paths.userFile,
-    projectFile: paths.projectFile,
-    env: ctx.io.env,
-  });
+  const { servers } = await readConfig(ctx);
   const names = servers.map((server) => server.name);
   const server = serverOfTool(tool, names);
   if (server === undefined || !names.includes(server)) {
@@ -65,10 +60,7 @@ export async function callCommand(
   return withManager(ctx, { only: [server] }, async (mcp) => {
     const row = mcp.status().find((r) => r.name === server);
     if (row?.state !== 'connected') {
-      throw new CliError(
-        `MCP server "${server}" is ${row?.state ?? 'not configured'}${row?.detail ? `: ${row.detail}` : ''}.`,
-        ExitCode.SERVER,
-      );
+      throw notConnected(server, row);
     }
     const slash = tool.indexOf('/');
     const found =

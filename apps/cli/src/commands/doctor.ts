@@ -1,8 +1,9 @@
 import { access } from 'node:fs/promises';
-import { defaultPaths, formatProblem, loadConfig } from '@garuda/mcp-config';
+import { formatProblem } from '@garuda/mcp-config';
 import type { StatusRow } from '@garuda/mcp-manager';
 import { detectSandbox } from '@garuda/mcp-transport';
 import { TrustStore, getMcpTrustEntry, mcpTrustKey } from '@garuda/mcp-trust';
+import { cliPaths, readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { cliDetail, stateWord, table } from '../format.js';
@@ -38,13 +39,9 @@ async function exists(file: string): Promise<boolean> {
 export async function doctorCommand(ctx: CommandContext): Promise<number> {
   const { globals, io, output } = ctx;
   const c = output.colour;
-  const paths = defaultPaths({ home: globals.home, root: globals.root });
+  const paths = cliPaths(ctx);
   const sandbox = await detectSandbox({ searchPath: io.env.PATH, signal: ctx.signal });
-  const { problems } = await loadConfig({
-    userFile: paths.userFile,
-    projectFile: paths.projectFile,
-    env: io.env,
-  });
+  const { problems } = await readConfig(ctx);
   const files = [
     { which: 'user', file: paths.userFile, exists: await exists(paths.userFile) },
     { which: 'project', file: paths.projectFile, exists: await exists(paths.projectFile) },

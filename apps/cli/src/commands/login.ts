@@ -1,15 +1,10 @@
-import { defaultPaths, loadConfig } from '@garuda/mcp-config';
+import { readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, usageError } from '../exit-codes.js';
 import { cliPrompter, createManager, withManager } from '../open-manager.js';
 
 async function remoteServer(ctx: CommandContext, name: string) {
-  const paths = defaultPaths({ home: ctx.globals.home, root: ctx.globals.root });
-  const { servers } = await loadConfig({
-    userFile: paths.userFile,
-    projectFile: paths.projectFile,
-    env: ctx.io.env,
-  });
+  const { servers } = await readConfig(ctx);
   const server = servers.find((s) => s.name === name);
   if (server === undefined) {
     throw usageError(`No MCP server named "${name}" is configured (see garuda-mcp status).`);

@@ -1,5 +1,6 @@
+import { notConnected } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
-import { CliError, ExitCode } from '../exit-codes.js';
+import { ExitCode } from '../exit-codes.js';
 import { table } from '../format.js';
 import { withManager } from '../open-manager.js';
 
@@ -39,10 +40,7 @@ export async function toolsCommand(
     if (server !== undefined) {
       const row = mcp.status().find((r) => r.name === server);
       if (row?.state !== 'connected') {
-        throw new CliError(
-          `MCP server "${server}" is ${row?.state ?? 'not configured'}${row?.detail ? `: ${row.detail}` : ''}.`,
-          ExitCode.SERVER,
-        );
+        throw notConnected(server, row);
       }
     }
     return Promise.resolve(

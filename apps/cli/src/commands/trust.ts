@@ -1,4 +1,3 @@
-import { defaultPaths } from '@garuda/mcp-config';
 import {
   MCP_TRUST_PREFIX,
   TrustStore,
@@ -7,12 +6,13 @@ import {
   parseMcpTrustKey,
   readMcpTrustEntry,
 } from '@garuda/mcp-trust';
+import { cliPaths } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { table } from '../format.js';
 
 function store(ctx: CommandContext): TrustStore {
-  return new TrustStore(defaultPaths({ home: ctx.globals.home, root: ctx.globals.root }).trustFile);
+  return new TrustStore(cliPaths(ctx).trustFile);
 }
 
 /**
