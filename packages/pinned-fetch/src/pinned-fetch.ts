@@ -21,17 +21,25 @@ export type PinnedFetchInit = UndiciRequestInit | globalThis.RequestInit;
 
 /**
  * A `fetch` that connects only to checked addresses and never follows redirects, plus the
- * agent behind it.
+ * agent behind it. It can be assigned to `typeof fetch`, with or without the DOM lib.
  */
 export interface PinnedFetch {
   /**
    * Fetches like `fetch`, through the pinned agent.
    *
+   * The response is undici 7's `Response`, typed as both undici's `Response` and the global
+   * `Response` (from `lib.dom` or from `@types/node`, whichever the project loads). undici's type
+   * alone does not fit `typeof fetch` under the DOM lib (its `body` is `node:stream/web`'s
+   * `ReadableStream`, which `lib.dom` does not accept); the global type alone would drop what
+   * undici has and `@types/node` does not declare (`bytes()`). It is not an instance of Node's
+   * global `Response` class (Node bundles another undici major): do not test it with
+   * `instanceof Response`.
+   *
    * @param input - URL, string or Request.
    * @param init - The usual fetch options.
    * @returns The response; a 3xx is returned as it is.
    */
-  (input: PinnedFetchInput, init?: PinnedFetchInit): Promise<UndiciResponse>;
+  (input: PinnedFetchInput, init?: PinnedFetchInit): Promise<globalThis.Response & UndiciResponse>;
   /** The pinned undici `Agent` every request goes through. */
   readonly dispatcher: Agent;
   /** Closes the agent and its idle connections; waits for requests in flight. */
@@ -81,10 +89,12 @@ function redirectModeFor(requested: string | undefined): 'manual' | 'error' {
  */
 export function createPinnedFetch(options?: PinnedFetchOptions): PinnedFetch {
   const dispatcher = createPinnedAgent(options);
+  // No cast on the result: this file is checked with Node's globals only (types: ["node"]),
+  // where tsc confirms that undici 7's Response also fits the global Response.
   const pinnedFetch = async (
     input: PinnedFetchInput,
     init?: PinnedFetchInit,
-  ): Promise<UndiciResponse> => {
+  ): Promise<globalThis.Response & UndiciResponse> => {
     const undiciInit = toUndiciInit(init);
     const request: UndiciRequestInfo = isForeignRequest(input)
       ? await fromForeignRequest(input, undiciInit.signal)
