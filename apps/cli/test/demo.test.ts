@@ -60,13 +60,13 @@ function section(stdout: string, n: number): string {
 }
 
 describe('garuda-mcp demo', () => {
-  it('shows the whole story, exits 0 well under a minute, and leaves nothing behind', async () => {
-    const at = Date.now();
-    const { code, stdout, stderr } = await collect(demo(), undefined, 60_000);
-    const elapsed = Date.now() - at;
+  // No wall-clock bound: a busy machine stretches any run. A step that waited for a time limit
+  // instead of its event shows in the story itself (a server that did not connect in time, a
+  // call that timed out), which the sections below check; collect() stops a run that hangs.
+  it('shows the whole story, exits 0, and leaves nothing behind', async () => {
+    const { code, stdout, stderr } = await collect(demo(), undefined, 90_000);
     expect(stderr).not.toContain('The demo failed');
     expect(code, stderr).toBe(0);
-    expect(elapsed).toBeLessThan(30_000);
 
     // Where it runs: a throwaway folder under TMPDIR.
     const folder = /^ {2}folder +(\S+)/m.exec(stdout)?.[1] ?? '';
@@ -178,7 +178,7 @@ describe('garuda-mcp demo', () => {
     );
 
     // Nothing left: no process of this run, no folder in its TMPDIR.
-    await waitFor(async () => (await pidsWith(tmp)).length === 0, { timeoutMs: 5_000 });
+    await waitFor(async () => (await pidsWith(tmp)).length === 0);
     expect(existsSync(folder)).toBe(false);
     expect(await readdir(tmp)).toEqual([]);
   });
@@ -223,7 +223,7 @@ describe('garuda-mcp demo', () => {
     expect(code, stderr).toBe(130);
     expect(stderr).toContain('Interrupted');
     expect(stdout).not.toContain('9. The status table');
-    await waitFor(async () => (await pidsWith(tmp)).length === 0, { timeoutMs: 5_000 });
+    await waitFor(async () => (await pidsWith(tmp)).length === 0);
     expect(await readdir(tmp)).toEqual([]);
   });
 });

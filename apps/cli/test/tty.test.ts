@@ -58,7 +58,7 @@ describe('on a terminal', () => {
     expect(screen.output).toContain('The project file asks to start MCP server "theirs"');
     expect(screen.output).toMatch(/Yes, and remember it/);
     child.stdin.write('\u001b[A'); // from "No" (the default) up to "Yes, and remember it"
-    await waitFor(() => /❯ Yes, and remember it/.test(screen.output), { timeoutMs: 5_000 });
+    await waitFor(() => /❯ Yes, and remember it/.test(screen.output), { timeoutMs: 20_000 });
     child.stdin.write('\r');
     const result = await collect(child, undefined, 30_000);
     expect(result.code).toBe(0);
@@ -117,7 +117,7 @@ describe('sign-in on a terminal', () => {
       let pasted = '';
       await waitFor(
         async () => (pasted = await readFile(pasteFile, 'utf8').catch(() => '')) !== '',
-        { timeoutMs: 10_000 },
+        { timeoutMs: 20_000 },
       );
       expect(pasted).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?code=/);
       child.stdin.write(`${pasted}\r`);

@@ -311,8 +311,10 @@ describe('addServer', () => {
     const waited = performance.now() - started;
     expect(error).toBeInstanceOf(LockTimeoutError);
     expect(error).toMatchObject({ code: ConfigErrorCode.LOCK_TIMEOUT });
+    // It waited the given 300 ms, not the default 10 s: said by the error rather than measured
+    // from above (a busy machine adds to any wait; only the lower bound holds whatever the load).
+    expect((error as Error).message).toContain('was held for more than 300 ms');
     expect(waited).toBeGreaterThanOrEqual(250);
-    expect(waited).toBeLessThan(5000);
     expect(await snapshot(file)).toEqual(before);
   });
 

@@ -100,7 +100,11 @@ async function loadBoth(dir: string, content: string | Uint8Array): Promise<void
   checkResult(result, [userFile, projectFile]);
 }
 
-describe('loadConfig never throws for file content (property)', () => {
+// Hundreds of runs, each writing and loading real files: seconds here, many times that on a busy
+// machine. Nothing in them depends on time, so each test's limit is simply generous.
+const PROPERTY_TIMEOUT = { timeout: 240_000 };
+
+describe('loadConfig never throws for file content (property)', PROPERTY_TIMEOUT, () => {
   it('on random JSON values', async () => {
     const dir = await dirs.create();
     await fc.assert(
@@ -148,7 +152,7 @@ describe('loadConfig never throws for file content (property)', () => {
   });
 });
 
-describe('addServer and removeServer never damage a file (property)', () => {
+describe('addServer and removeServer never damage a file (property)', PROPERTY_TIMEOUT, () => {
   it('either refuse with a ConfigError or leave a file with exactly the expected servers', async () => {
     const dir = await dirs.create();
     const file = path.join(dir, 'mcp.json');

@@ -13,6 +13,16 @@ const REDIRECT = 'http://127.0.0.1:53121/callback';
 const parse = (pasted: string) => parseRedirectUrl(pasted, STATE, { redirectUri: REDIRECT });
 const good = `${REDIRECT}?code=code-abcdefghijkl&state=${STATE}`;
 
+/** What `fn` threw; fails the test when it returned instead. */
+function thrownBy(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  return expect.fail('expected it to throw, but it returned');
+}
+
 describe('parseRedirectUrl', () => {
   it.each([
     ['the plain address', good],
@@ -57,12 +67,7 @@ describe('parseRedirectUrl', () => {
     ['user and password', good.replace('http://', 'http://u:p@'), /user name or password/],
     ['too long', `${good}&x=${'a'.repeat(20_000)}`, /longer than/],
   ])('refuses %s', (_, pasted, message) => {
-    let error: unknown;
-    try {
-      parse(pasted);
-    } catch (e) {
-      error = e;
-    }
+    const error = thrownBy(() => parse(pasted));
     expect(error).toBeInstanceOf(InvalidRedirectUrlError);
     expect((error as Error).message).toMatch(message);
   });
@@ -77,12 +82,9 @@ describe('parseRedirectUrl', () => {
   });
 
   it('turns an error into AuthorizationDeniedError with only the code', () => {
-    let error: unknown;
-    try {
-      parse(`${REDIRECT}?error=access_denied&error_description=%1B%5B31mrun%20this&state=${STATE}`);
-    } catch (e) {
-      error = e;
-    }
+    const error = thrownBy(() =>
+      parse(`${REDIRECT}?error=access_denied&error_description=%1B%5B31mrun%20this&state=${STATE}`),
+    );
     expect(error).toBeInstanceOf(AuthorizationDeniedError);
     expect((error as AuthorizationDeniedError).error).toBe('access_denied');
     expect((error as Error).message).not.toContain('run this');
@@ -113,15 +115,15 @@ describe('parseRedirectUrl', () => {
           `${REDIRECT}?error=${code}&state=${STATE}&error_description=${code}`,
         ];
         const pasted = pastes[shape] as string;
-        try {
-          parse(pasted);
-        } catch (error) {
-          const text = `${(error as Error).message} ${(error as Error).stack ?? ''}`;
-          // An error code is shown when it is a plain word (it is the server's code, not ours);
-          // the description and the pasted address never are.
-          if (shape !== 4) expect(text).not.toContain(code);
-          expect(text).not.toContain(pasted.trim());
-        }
+        // Every shape is refused (a wrong state, another address, no address, two codes, an
+        // error answer): a paste that parsed would fail here, not pass unchecked.
+        const error = thrownBy(() => parse(pasted));
+        expect(error).toBeInstanceOf(Error);
+        const text = `${(error as Error).message} ${(error as Error).stack ?? ''}`;
+        // An error code is shown when it is a plain word (it is the server's code, not ours);
+        // the description and the pasted address never are.
+        if (shape !== 4) expect(text).not.toContain(code);
+        expect(text).not.toContain(pasted.trim());
       }),
       { numRuns: 300 },
     );

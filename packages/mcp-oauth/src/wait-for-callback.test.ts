@@ -60,7 +60,7 @@ async function listening(options: Partial<WaitForCallbackOptions> = {}) {
   const result = waitForCallback({
     port,
     state: STATE,
-    timeoutMs: 10_000,
+    timeoutMs: 20_000, // a safety net: every test here calls back at once
     onListening: ready,
     ...options,
   });
@@ -187,7 +187,8 @@ describe('waitForCallback', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     cleanups.push(() => new Promise((r) => server.close(r)));
     const port = (server.address() as { port: number }).port;
-    const error = await caught(() => waitForCallback({ port, state: STATE, timeoutMs: 1000 }));
+    // Refused when it starts to listen; the time limit must not come first on a busy machine.
+    const error = await caught(() => waitForCallback({ port, state: STATE, timeoutMs: 20_000 }));
     expect(error).toBeInstanceOf(CallbackPortInUseError);
     expect((error as Error).message).toContain(
       `port ${port} on 127.0.0.1 is used by another program`,

@@ -124,7 +124,8 @@ describe('no secret in any error or log line', () => {
         const waiting = waitForCallback({
           port,
           state,
-          timeoutMs: 5_000,
+          // A safety net: the error callback below ends it (a busy machine must not come first).
+          timeoutMs: 20_000,
           logger,
           onListening: ready,
         });

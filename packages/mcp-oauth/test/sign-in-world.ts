@@ -107,7 +107,8 @@ export class SignInWorld {
         pending = waitForCallback({
           port: signIn.port,
           state: signIn.state,
-          timeoutMs: 10_000,
+          // A safety net only (the scripted browser comes at once): generous for a busy machine.
+          timeoutMs: 20_000,
           logger: this.rec.logger,
           onListening: () => void visits.push(browser.open(url)),
         });

@@ -12,7 +12,9 @@ import { compileTags, DEFAULT_TAGS, MAX_TAGS, neutralizeTags } from './neutraliz
  */
 function findsListedTag(text: string, tags: readonly string[] = DEFAULT_TAGS): boolean {
   const folded = text
-    .replace(/\u2039/g, '\u0001') // our neutral bracket is not a tag opener
+    // Our neutral bracket opens no tag, and is no separator inside a name either (a control
+    // character here would be folded away below, joining `＜garuda‹note` into a tag).
+    .replace(/\u2039/g, '#')
     .normalize('NFKD')
     .replace(/[\s\p{Cf}\p{M}\p{Cc}\ufe00-\ufe0f_.:-]/gu, '')
     .replace(/\p{Cs}/gu, '')

@@ -408,10 +408,10 @@ describe.skipIf(!available)('bubblewrap sandbox (real processes)', () => {
     // The node payload itself (bwrap's own command line also holds the marker, after `--`).
     const payload = (): number[] => processesWith(marker, `${process.execPath}\0-e\0`);
     try {
-      await waitUntil(() => payload().length === 1, 5_000, 'the payload to start');
+      await waitUntil(() => payload().length === 1, 20_000, 'the payload to start');
       child.kill('SIGKILL');
       await exited;
-      await waitUntil(() => payload().length === 0, 5_000, 'the payload to stop');
+      await waitUntil(() => payload().length === 0, 20_000, 'the payload to stop');
       expect(payload()).toEqual([]);
     } finally {
       for (const pid of processesWith(marker)) {

@@ -1,5 +1,5 @@
-import { startHttpFixture, type HttpFixture } from '@garuda/test-utils';
-import { Client } from '@modelcontextprotocol/client';
+import { startHttpFixture, waitFor, type HttpFixture } from '@garuda/test-utils';
+import { Client, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResponseTooLargeError } from './errors.js';
 import { createHttpTransport } from './http-transport.js';
@@ -40,34 +40,56 @@ describe('createHttpTransport', () => {
     });
   }
 
-  it('caps a JSON response: a 5 MiB result fails the call with ResponseTooLargeError', async () => {
-    const client = await connect({ mode: 'huge', jsonResponse: true });
-    const error = await client
-      .callTool({ name: 'huge', arguments: { mb: 5 } }, { timeout: 10_000 })
-      .then(
-        () => undefined,
-        (e: unknown) => e,
+  it(
+    'caps a JSON response: a 5 MiB result fails the call with ResponseTooLargeError',
+    { timeout: 120_000 },
+    async () => {
+      const client = await connect({ mode: 'huge', jsonResponse: true });
+      // The cap fails the call itself; no timeout of ours may do it first.
+      const error = await client
+        .callTool({ name: 'huge', arguments: { mb: 5 } }, { timeout: 600_000 })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      let found: unknown = error;
+      for (let i = 0; i < 5 && found && !ResponseTooLargeError.isInstance(found); i++)
+        found = (found as Error).cause;
+      expect(ResponseTooLargeError.isInstance(found) || String(error).includes('larger than')).toBe(
+        true,
       );
-    let found: unknown = error;
-    for (let i = 0; i < 5 && found && !ResponseTooLargeError.isInstance(found); i++)
-      found = (found as Error).cause;
-    expect(ResponseTooLargeError.isInstance(found) || String(error).includes('larger than')).toBe(
-      true,
-    );
-    expect(text(await client.callTool({ name: 'echo', arguments: { text: 'after' } }))).toBe(
-      'after',
-    );
-  });
+      expect(text(await client.callTool({ name: 'echo', arguments: { text: 'after' } }))).toBe(
+        'after',
+      );
+    },
+  );
 
-  it('caps an SSE event: a 5 MiB event is refused and reported', async () => {
+  it('caps an SSE event: a 5 MiB event is refused and reported', { timeout: 120_000 }, async () => {
     const errors: Error[] = [];
     const client = await connect({ mode: 'huge', jsonResponse: false }, errors);
-    await expect(
-      client.callTool({ name: 'huge', arguments: { mb: 5 } }, { timeout: 3_000 }),
-    ).rejects.toThrow();
-    expect(
-      errors.map((e) => `${e.message} ${String((e as Error).cause ?? '')}`).join('\n'),
-    ).toMatch(/larger than|too large/i);
+    // The SDK fails no call whose SSE stream breaks: it reports the break through onerror and
+    // waits for an answer that cannot come. So wait for that report (not for a timeout), then
+    // end the call from here.
+    const stop = new SdkError(SdkErrorCode.RequestTimeout, 'ended by the test');
+    const controller = new AbortController();
+    const huge = client.callTool(
+      { name: 'huge', arguments: { mb: 5 } },
+      { signal: controller.signal, timeout: 600_000 },
+    );
+    let outcome: unknown = 'no answer';
+    huge.then(
+      () => (outcome = 'answered'),
+      (e: unknown) => (outcome = e),
+    );
+    const tooLarge = (e: Error) =>
+      /the server-sent event from .* is larger than 4 MiB/.test(e.message);
+    await waitFor(() => outcome !== 'no answer' || errors.some(tooLarge), { timeoutMs: 100_000 });
+    expect(errors.map((e) => e.message).join('\n')).toMatch(
+      /SSE stream disconnected: ResponseTooLargeError: the server-sent event from .* is larger than 4 MiB/,
+    );
+    expect(outcome).toBe('no answer');
+    controller.abort(stop);
+    await expect(huge).rejects.toBe(stop);
   });
 
   it('3 MiB stays under the 4 MiB cap', async () => {

@@ -1,5 +1,5 @@
 import { fixtureCommand, isProcessAlive, waitFor } from '@garuda/test-utils';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   BadMessageError,
@@ -12,6 +12,9 @@ import {
 import { ProcessTransport, type ProcessTransportOptions } from './process-transport.js';
 
 const PATH = '/usr/local/bin:/usr/bin:/bin';
+// Only a safety net for waits on an event: generous, so a busy machine makes a test slower,
+// never failed. Below the 30 s test timeout, so a wait that never ends says what it waited for.
+const PATIENCE = { timeoutMs: 20_000 };
 const open: { client?: Client; transport: ProcessTransport }[] = [];
 
 afterEach(async () => {
@@ -99,36 +102,60 @@ describe('ProcessTransport', () => {
     expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'still here' } }))).toBe(
       'still here',
     );
-    await waitFor(() => errors.some((e) => e instanceof BadMessageError), { timeoutMs: 5_000 });
+    await waitFor(() => errors.some((e) => e instanceof BadMessageError), PATIENCE);
     const tail = transport.stderrTail();
     expect(tail.length).toBeGreaterThan(0);
     expect(tail.length).toBeLessThanOrEqual(40);
     for (const line of tail) expect(line.length).toBeLessThanOrEqual(1_002);
   });
 
-  it('reports an oversized message, skips it, and keeps reading', async () => {
-    const { errors, connect } = fixture('huge');
-    const client = await connect();
-    expect(textOf(await client.callTool({ name: 'big_ok', arguments: {} })).length).toBeGreaterThan(
-      3_000_000,
-    );
-    await expect(
-      client.callTool({ name: 'huge', arguments: { mb: 5 } }, { timeout: 3_000 }),
-    ).rejects.toThrow();
-    const tooLarge = errors.find((e) => e instanceof MessageTooLargeError) as
-      MessageTooLargeError | undefined;
-    expect(tooLarge).toBeDefined();
-    expect(tooLarge!.message).toMatch(/larger than 4 MiB/);
-    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'after' } }))).toBe(
-      'after',
-    );
-  });
+  // Two messages of 3 and 5 MiB through a pipe: slow on a busy machine, hence its own timeout.
+  it(
+    'reports an oversized message, skips it, and keeps reading',
+    { timeout: 120_000 },
+    async () => {
+      const { errors, connect } = fixture('huge');
+      const client = await connect();
+      expect(
+        textOf(await client.callTool({ name: 'big_ok', arguments: {} })).length,
+      ).toBeGreaterThan(3_000_000);
+      // The 5 MiB answer is the line that gets skipped, so this call can never be answered: wait
+      // for the report of that line (not for a timeout), then end the call from here.
+      const stop = new SdkError(SdkErrorCode.RequestTimeout, 'ended by the test');
+      const controller = new AbortController();
+      const huge = client.callTool(
+        { name: 'huge', arguments: { mb: 5 } },
+        { signal: controller.signal, timeout: 600_000 },
+      );
+      let outcome: unknown = 'no answer';
+      huge.then(
+        () => (outcome = 'answered'),
+        (e: unknown) => (outcome = e),
+      );
+      await waitFor(
+        () => outcome !== 'no answer' || errors.some((e) => e instanceof MessageTooLargeError),
+        { timeoutMs: 100_000 },
+      );
+      const tooLarge = errors.find((e) => e instanceof MessageTooLargeError) as
+        MessageTooLargeError | undefined;
+      expect(tooLarge).toBeDefined();
+      expect(tooLarge!.message).toMatch(/larger than 4 MiB/);
+      expect(outcome).toBe('no answer');
+      controller.abort(stop);
+      await expect(huge).rejects.toBe(stop);
+      expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'after' } }))).toBe(
+        'after',
+      );
+    },
+  );
 
   it('a crash during a call closes once, with the exit code and the stderr tail', async () => {
     const { transport, errors, closes, connect } = fixture('crash');
     const client = await connect();
-    await expect(client.callTool({ name: 'crash', arguments: {} })).rejects.toThrow();
-    await waitFor(() => closes() === 1, { timeoutMs: 5_000 });
+    await expect(client.callTool({ name: 'crash', arguments: {} })).rejects.toMatchObject({
+      code: SdkErrorCode.ConnectionClosed,
+    });
+    await waitFor(() => closes() === 1, PATIENCE);
     expect(transport.exit).toMatchObject({ code: 3, requested: false });
     const exited = errors.find((e) => e instanceof ProcessExitedError) as
       ProcessExitedError | undefined;
@@ -145,7 +172,7 @@ describe('ProcessTransport', () => {
     const { transport, closes, connect } = fixture('crash');
     const client = await connect();
     await client.callTool({ name: 'exit_later', arguments: { ms: 100 } });
-    await waitFor(() => closes() === 1, { timeoutMs: 5_000 });
+    await waitFor(() => closes() === 1, PATIENCE);
     expect(transport.exit).toMatchObject({ code: 4, requested: false });
   });
 
@@ -160,9 +187,13 @@ describe('ProcessTransport', () => {
     expect(isProcessAlive(childPid)).toBe(true);
     const started = Date.now();
     await transport.close();
+    // It waited out both grace periods (a busy machine only adds to that).
     expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+    // close() waits a bounded time for the exit after SIGKILL (a helper holding the pipes must
+    // not keep it waiting): with this test's short grace, a busy machine may see the exit later.
+    await waitFor(() => transport.exit, PATIENCE);
     expect(transport.exit).toMatchObject({ signal: 'SIGKILL', requested: true });
-    await waitFor(() => !isProcessAlive(pid) && !isProcessAlive(childPid), { timeoutMs: 5_000 });
+    await waitFor(() => !isProcessAlive(pid) && !isProcessAlive(childPid), PATIENCE);
     expect(closes()).toBe(1);
   });
 
@@ -177,16 +208,19 @@ describe('ProcessTransport', () => {
 
   it('a server that never answers fails the connect, and close() still stops it', async () => {
     const { transport, connect } = fixture('hang', { closeGraceMs: 300 });
-    await expect(connect(1_500)).rejects.toThrow();
+    // Giving up is the expected end: the short limit only decides how soon.
+    await expect(connect(1_500)).rejects.toMatchObject({ code: SdkErrorCode.RequestTimeout });
     const pid = transport.pid!;
     await transport.close();
-    await waitFor(() => !isProcessAlive(pid), { timeoutMs: 5_000 });
+    await waitFor(() => !isProcessAlive(pid), PATIENCE);
   });
 
   it('honours back-pressure: a send waits while the server does not read, and fails when it goes', async () => {
+    // A server that never reads stdin and stays until the test stops it (not for a fixed time a
+    // busy machine could use up before the first send).
     const transport = new ProcessTransport({
       command: process.execPath,
-      args: ['-e', 'setTimeout(() => {}, 1500)'],
+      args: ['-e', 'setInterval(() => {}, 60_000)'],
       env: { PATH },
     });
     open.push({ transport });
@@ -206,6 +240,8 @@ describe('ProcessTransport', () => {
       if (!settled) pending = p;
     }
     expect(pending).toBeDefined();
+    // The server goes: the waiting send fails.
+    process.kill(transport.pid!, 'SIGKILL');
     await expect(pending).rejects.toBeInstanceOf(TransportClosedError);
   });
 

@@ -72,8 +72,12 @@ export function read(file: string): string {
   }
 }
 
-/** Runs what buildSandbox returned (no shell), killing it after `timeoutMs`. */
-export function run(cmd: SandboxedCommand, timeoutMs = 10_000): Promise<RunResult> {
+/**
+ * Runs what buildSandbox returned (no shell), killing it after `timeoutMs`: a safety net only
+ * (every command here ends by itself), generous so that a busy machine cannot decide a result,
+ * and below the 30 s test timeout so that a hang still shows what the command printed.
+ */
+export function run(cmd: SandboxedCommand, timeoutMs = 25_000): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd.command, cmd.args, {
       env: cmd.env,

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { waitFor } from '@garuda/test-utils';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { caught, recordingLogger, tempDirEachTest } from '../test/helpers.js';
 import {
@@ -258,13 +259,17 @@ describe('LockedJsonFile: permissions and failures', () => {
   });
 
   it('writes nothing when the lock was lost during the change', async () => {
-    const store = notes({ lockStaleMs: 2_000 });
+    const { logger, lines } = recordingLogger();
+    const store = notes({ lockStaleMs: 2_000, logger });
     await store.update(add('kept'));
     const error = await caught(() =>
       store.update(async (current) => {
         await fs.rmdir(`${file}.lock`);
-        // The lock is refreshed every lockStaleMs / 2: by then its loss is known.
-        await new Promise((r) => setTimeout(r, 1_600));
+        // The lock is refreshed every lockStaleMs / 2, which finds it gone: the change goes on
+        // once that is known (a fixed wait could end first on a busy machine).
+        await waitFor(() => lines.warn.some((line) => line.includes('lost the lock')), {
+          timeoutMs: 20_000,
+        });
         return add('lost')(current);
       }),
     );

@@ -198,15 +198,19 @@ describe('LockedJsonFile and withFileLock across processes', () => {
     const file = path.join(dir, 'count.json');
     const holder = startChild(['hold-lock', file]);
     await holder.line(/^held$/);
-    // While the holder lives, its lock is refreshed and never stale.
+    // While the holder lives, its lock is refreshed (every 2 s) and never stale. Asked to wait
+    // longer than it counts a lock as stale, this taker would take over a lock that was not
+    // refreshed; the 4 s between the holder's refreshes and that stale time are room for a
+    // busy machine, which may delay a refresh.
     await expect(
-      withFileLock(file, { timeoutMs: 2_500, staleMs: 2_000 }, () => 'too early'),
+      withFileLock(file, { timeoutMs: 8_000, staleMs: 6_000 }, () => 'too early'),
     ).rejects.toMatchObject({ code: 'LOCK_TIMEOUT' });
     holder.proc.kill('SIGKILL');
     await holder.exit;
     expect((await fs.stat(`${file}.lock`)).isDirectory()).toBe(true);
+    // Stale 2 s after its last refresh: the time limit is only a safety net.
     expect(
-      await withFileLock(file, { timeoutMs: 10_000, staleMs: 2_000 }, () => 'taken over'),
+      await withFileLock(file, { timeoutMs: 30_000, staleMs: 2_000 }, () => 'taken over'),
     ).toBe('taken over');
     await expect(fs.stat(`${file}.lock`)).rejects.toMatchObject({ code: 'ENOENT' });
   }, 60_000);

@@ -81,13 +81,16 @@ describe('waitFor', () => {
 describe('isProcessAlive', () => {
   it('is true for a running process and false once it has exited', async () => {
     expect(isProcessAlive(process.pid)).toBe(true);
-    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 200)'], {
+    // Lives until the test ends it: a short life could be over before the first look.
+    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 60_000)'], {
       stdio: 'ignore',
     });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
     const pid = child.pid!;
     expect(isProcessAlive(pid)).toBe(true);
-    await new Promise((resolve) => child.once('exit', resolve));
-    await waitFor(() => !isProcessAlive(pid), { timeoutMs: 2000 });
+    child.kill('SIGTERM');
+    await exited;
+    await waitFor(() => !isProcessAlive(pid), { timeoutMs: 20_000 });
   });
 
   it('is false for ids that cannot be a process', () => {

@@ -20,7 +20,10 @@ export interface BrowserVisit {
 export interface ScriptedBrowserOptions {
   /** The fetch to use. Default: the global one. No cookies are kept either way. */
   fetch?: typeof fetch;
-  /** Give up on a request after this long. Default 10 000 ms. */
+  /**
+   * Give up on a request after this long. Default 20 000 ms: a safety net only (the fixtures
+   * answer at once), generous so that a busy machine cannot decide a test.
+   */
   timeoutMs?: number;
   /**
    * Host names it may visit besides the loopback ones, e.g. the `tls.hostname` of an OAuth
@@ -47,7 +50,7 @@ export interface PastingBrowser extends ScriptedBrowser {
    * The oldest redirect URL not taken yet, waiting for one if needed: what the user would copy
    * from the address bar and paste into the client.
    *
-   * @throws Error after `timeoutMs` (default 5 000) without a redirect
+   * @throws Error after `timeoutMs` (default 20 000, a safety net) without a redirect
    */
   nextRedirect(options?: { timeoutMs?: number }): Promise<string>;
 }
@@ -128,7 +131,7 @@ export function browserThatPastes(options: ScriptedBrowserOptions = {}): Pasting
       }
       return visit;
     },
-    nextRedirect({ timeoutMs = 5000 } = {}) {
+    nextRedirect({ timeoutMs = 20_000 } = {}) {
       const first = ready.shift();
       if (first !== undefined) return Promise.resolve(first);
       return new Promise<string>((resolve, reject) => {
@@ -210,7 +213,7 @@ function get(url: URL, options: ScriptedBrowserOptions): Promise<Response> {
   return doFetch(url, {
     redirect: 'manual',
     headers: { accept: 'text/html,*/*' },
-    signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+    signal: AbortSignal.timeout(options.timeoutMs ?? 20_000),
   });
 }
 

@@ -1,7 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface WaitForOptions {
-  /** Give up after this long. Default 5 000 ms. */
+  /**
+   * Give up after this long. Default 20 000 ms: only a safety net for an event that should
+   * come, generous so that a busy machine makes a test slower rather than failed, and below the
+   * 30 s test timeouts, so a wait that never ends says what it waited for.
+   */
   timeoutMs?: number;
   /** Time between checks. Default 20 ms. */
   intervalMs?: number;
@@ -17,11 +21,11 @@ export interface WaitForOptions {
  * @returns the first truthy value
  * @throws Error `waitFor: timed out after N ms` when the time is up
  * @example
- * await waitFor(() => !isProcessAlive(pid), { timeoutMs: 3000 });
+ * await waitFor(() => !isProcessAlive(pid));
  */
 export async function waitFor<T>(
   predicate: () => T | Promise<T>,
-  { timeoutMs = 5000, intervalMs = 20, signal }: WaitForOptions = {},
+  { timeoutMs = 20_000, intervalMs = 20, signal }: WaitForOptions = {},
 ): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
