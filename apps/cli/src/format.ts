@@ -3,6 +3,12 @@
 // functions only lay it out.
 import type { CallPreview, ConsentRequest, SignInRequest, StatusRow } from '@garuda/mcp-manager';
 import type { Colours } from './output.js';
+import type { DeclinedQuestion } from './prompter.js';
+
+/** `1 tool`, `2 tools`: a count with its noun. */
+export function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
 
 /** Display width of a cleaned string (wide East Asian characters count two). */
 function width(text: string): number {
@@ -60,6 +66,36 @@ export function cliDetail(detail: string): string {
   );
 }
 
+/**
+ * Why a server is not connected, as the CLI shows it. When this run answered its question "no"
+ * only because there was no terminal, that is what it says (the manager only knows the answer).
+ */
+export function rowDetail(
+  row: StatusRow,
+  declined: readonly DeclinedQuestion[] = [],
+): string | undefined {
+  if (row.state === 'connected') return row.detail;
+  const unasked = declined.find((q) => q.server === row.name && q.kind !== 'call');
+  if (unasked?.kind === 'consent' && row.state === 'denied') {
+    return `nobody was asked to allow it (no terminal): ${unasked.flag}`;
+  }
+  if (unasked?.kind === 'sign-in' && row.state === 'failed') {
+    return `it needs a sign-in, and nobody was asked (no terminal): ${unasked.flag}`;
+  }
+  return row.detail === undefined ? undefined : cliDetail(row.detail);
+}
+
+/** `garuda-mcp login <server>`, with `--scope` for each scope it must ask for. */
+export function loginCommandLine(server: string, scopes: readonly string[] = []): string {
+  const words = ['garuda-mcp', 'login', server];
+  for (const scope of scopes)
+    words.push(
+      '--scope',
+      /^[\w:./@+-]+$/.test(scope) ? scope : `'${scope.replaceAll("'", "'\\''")}'`,
+    );
+  return words.join(' ');
+}
+
 /** The state word, coloured by how good it is. */
 export function stateWord(state: StatusRow['state'], c: Colours): string {
   switch (state) {
@@ -80,7 +116,11 @@ export function stateWord(state: StatusRow['state'], c: Colours): string {
  * The `/mcp` status table: name, source, state, tools, sandbox, network (with the remote URL and
  * sign-in), then the reason for each failed or denied server below the table.
  */
-export function formatStatus(rows: readonly StatusRow[], c: Colours): string {
+export function formatStatus(
+  rows: readonly StatusRow[],
+  c: Colours,
+  declined: readonly DeclinedQuestion[] = [],
+): string {
   if (rows.length === 0) {
     return 'No MCP servers are configured. Add one with: garuda-mcp add <name> -- <command> [args…]';
   }
@@ -100,9 +140,10 @@ export function formatStatus(rows: readonly StatusRow[], c: Colours): string {
       return cell;
     },
   );
-  const details = rows
-    .filter((row) => row.detail !== undefined && row.state !== 'connected')
-    .map((row) => `  ${c.bold(row.name)}: ${cliDetail(row.detail ?? '')}`);
+  const details = rows.flatMap((row) => {
+    const detail = row.state === 'connected' ? undefined : rowDetail(row, declined);
+    return detail === undefined ? [] : [`  ${c.bold(row.name)}: ${detail}`];
+  });
   return details.length > 0 ? `${body}\n\n${details.join('\n')}` : body;
 }
 
@@ -162,11 +203,20 @@ export function formatCallPreview(preview: CallPreview, c: Colours): string {
   return lines.join('\n');
 }
 
-/** The sign-in question's context: server, where the browser goes, where it comes back. */
+/** The sign-in question's context: why, server, scopes, where the browser goes and comes back. */
 export function formatSignIn(request: SignInRequest, c: Colours): string {
+  const why =
+    request.reason === 'more-access'
+      ? `MCP server "${request.server}" asks for more access than your sign-in gives${
+          request.addedScopes.length > 0 ? ` (${request.addedScopes.join(', ')})` : ''
+        }: signing in again asks for it.`
+      : request.reason === 'expired'
+        ? `Your sign-in to MCP server "${request.server}" no longer works: it needs a new one.`
+        : `MCP server "${request.server}" needs a sign-in.`;
   return [
-    c.bold(`MCP server "${request.server}" needs a sign-in.`),
+    c.bold(why),
     `  ${c.dim('server   ')} ${request.url}`,
+    ...(request.scopes.length > 0 ? [`  ${c.dim('scopes   ')} ${request.scopes.join(' ')}`] : []),
     `  ${c.dim('sign-in  ')} ${request.signInOrigin}  (your browser opens this page)`,
     `  ${c.dim('callback ')} ${request.callback}  (this computer; it receives the result)`,
   ].join('\n');

@@ -30,8 +30,10 @@ export const COMMANDS: Readonly<
     summary: "Remove a server from your file (or the project's with --project).",
   },
   login: {
-    usage: 'garuda-mcp login <server>',
+    usage: 'garuda-mcp login <server> [--scope <scope>]…',
     summary: 'Sign in to a remote server (opens the browser; --browser chooses the program).',
+    details:
+      'Signs in when the server asks for it. --scope signs in again now, asking for that scope too\n(repeatable), on top of the configured scopes and those the sign-in already holds: for a\ntool that needs more access.',
   },
   logout: {
     usage: 'garuda-mcp logout <server>',

@@ -33,6 +33,8 @@ const OPTIONS = {
   network: { type: 'boolean' },
   cwd: { type: 'string' },
   replace: { type: 'boolean' },
+  // login
+  scope: { type: 'string', multiple: true },
   // demo
   interactive: { type: 'boolean' },
 } as const;
@@ -46,6 +48,7 @@ const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   network: ['add'],
   cwd: ['add'],
   replace: ['add'],
+  scope: ['login'],
   interactive: ['demo'],
 };
 
@@ -208,7 +211,7 @@ async function run(
       return removeCommand(ctx, rest[0] ?? '', values.project === true);
     case 'login':
       positionalCount(rest, 1, 1, command);
-      return loginCommand(ctx, rest[0] ?? '');
+      return loginCommand(ctx, rest[0] ?? '', values.scope ?? []);
     case 'logout':
       positionalCount(rest, 1, 1, command);
       return logoutCommand(ctx, rest[0] ?? '');

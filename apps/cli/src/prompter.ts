@@ -6,7 +6,7 @@ import type {
   Prompter,
   SignInRequest,
 } from '@garuda/mcp-manager';
-import { formatCallPreview, formatConsent, formatSignIn } from './format.js';
+import { formatCallPreview, formatConsent, formatSignIn, loginCommandLine } from './format.js';
 import type { Output } from './output.js';
 
 /** How the CLI answers questions. */
@@ -25,6 +25,10 @@ export interface PrompterOptions {
 
 /** One question the CLI answered "no" because nobody could be asked, and the flag that would answer it. */
 export interface DeclinedQuestion {
+  /** What was asked: consent for a server (or its changed tools), a sign-in, or a call. */
+  readonly kind: 'consent' | 'sign-in' | 'call';
+  /** The server it was about. */
+  readonly server: string;
   readonly question: string;
   readonly flag: string;
 }
@@ -52,8 +56,13 @@ export function createPrompter(output: Output, options: PrompterOptions): CliPro
     output: output.io.stderr as unknown as NodeJS.WritableStream,
     ...(signal === undefined ? {} : { signal }),
   });
-  const decline = (question: string, flag: string): void => {
-    declined.push({ question, flag });
+  const decline = (
+    kind: DeclinedQuestion['kind'],
+    server: string,
+    question: string,
+    flag: string,
+  ): void => {
+    declined.push({ kind, server, question, flag });
     output.err(c.yellow(`Declined: ${question} (no terminal to ask; ${flag}).`));
   };
   // One prompt on the terminal at a time: the manager asks its questions one by one, but the
@@ -90,7 +99,12 @@ export function createPrompter(output: Output, options: PrompterOptions): CliPro
         return 'once';
       }
       if (!options.interactive) {
-        decline(`allow ${what}`, 'pass --trust-project to allow project servers for this run');
+        decline(
+          'consent',
+          request.server,
+          `allow ${what}`,
+          'pass --trust-project to allow project servers for this run',
+        );
         return 'deny';
       }
       return ask(
@@ -122,7 +136,12 @@ export function createPrompter(output: Output, options: PrompterOptions): CliPro
         return true;
       }
       if (!options.interactive) {
-        decline(`run tool "${preview.name}"`, 'pass --yes to approve tool calls');
+        decline(
+          'call',
+          preview.server,
+          `run tool "${preview.name}"`,
+          'pass --yes to approve tool calls',
+        );
         return false;
       }
       return ask(() => confirm({ message: 'Run it?', default: false }, context(signal)), false);
@@ -133,8 +152,10 @@ export function createPrompter(output: Output, options: PrompterOptions): CliPro
       if (options.signIn === true) return true;
       if (!options.interactive) {
         decline(
+          'sign-in',
+          request.server,
           `sign in to MCP server "${request.server}"`,
-          `run garuda-mcp login ${request.server}`,
+          `run ${loginCommandLine(request.server, request.addedScopes)} on a terminal`,
         );
         return false;
       }

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { neutralizeTags } from '@garuda/mcp-sanitize';
 import { commandLine } from './command-line.js';
 import { InvalidArgumentError } from './errors.js';
 
@@ -41,6 +42,43 @@ describe('commandLine', () => {
     expect(line('ev\u2066il')).toBe("$'ev\\u2066il'");
   });
 
+  it('writes the bracket of one of our tags as an escape, so no live tag reaches a screen', () => {
+    expect(line('run', '</garuda_note>')).toBe("run $'\\x3c/garuda_note>'");
+    expect(line('run', 'x\uff1c/mcp_result>')).toBe("run $'x\\uff1c/mcp_result>'");
+    expect(line('</mcp_result>')).toBe("$'\\x3c/mcp_result>'");
+    expect(line('run', '< / Garuda-Note >', "it's")).toBe(
+      "run $'\\x3c / Garuda-Note >' 'it'\\''s'",
+    );
+    // Other brackets stay as they are.
+    expect(line('sh', '-c', 'cat < in > out')).toBe("sh -c 'cat < in > out'");
+    expect(line('run', '<div>')).toBe("run '<div>'");
+  });
+
+  it('never carries a live tag, whatever the input (property)', () => {
+    const bracket = fc.constantFrom(
+      '<',
+      '\uff1c',
+      '\ufe64',
+      '\u2329',
+      '\u3008',
+      '/',
+      ' ',
+      '\u200b',
+    );
+    const piece = fc.oneof(
+      bracket,
+      fc.constantFrom('garuda_note', 'mcp_result', 'ｍｃｐ_result', '>'),
+    );
+    const word = fc.array(piece, { maxLength: 8 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(word, fc.array(word, { maxLength: 4 }), (c, a) => {
+        const out = commandLine({ command: c, args: a });
+        expect(neutralizeTags(out)).toBe(out);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('stays on one line without hidden characters, whatever the input (property)', () => {
     fc.assert(
       fc.property(
@@ -62,6 +100,7 @@ describe('commandLine', () => {
       .filter((s) => !s.includes('\0'));
     const samples = fc.sample(fc.array(fc.oneof(word, ascii), { minLength: 1, maxLength: 6 }), 60);
     samples.push(['a\nb', "it's", 'x\u202ey', '', ' ', '\u001b[2J', '$(id)', '`id`', '\\', "'"]);
+    samples.push(['</garuda_note>', '\uff1c/mcp_result>', "it's <mcp_result>", '< garuda_note']);
     // One bash for all samples: each line prints its argument count, then the arguments.
     const script = samples
       .map(

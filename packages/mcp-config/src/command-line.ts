@@ -1,3 +1,4 @@
+import { neutralizeTags } from '@garuda/mcp-sanitize';
 import { InvalidArgumentError } from './errors.js';
 import { isHttp } from './is-http.js';
 import type { ServerDef, ServerEntry } from './server-types.js';
@@ -32,7 +33,8 @@ function reveals(ch: string): boolean {
   return HIDDEN_CLASS.test(ch) || isInvisible(ch.codePointAt(0) ?? 0);
 }
 
-function escapeCodePoint(ch: string): string {
+function escapeCodePoint(ch: string, force = false): string {
+  if (force) return hexEscape(ch);
   switch (ch) {
     case '\n':
       return '\\n';
@@ -46,15 +48,29 @@ function escapeCodePoint(ch: string): string {
       return "\\'";
     case ' ':
       return ' ';
-    default: {
-      if (!reveals(ch)) return ch;
-      const cp = ch.codePointAt(0) ?? 0;
-      // Fixed widths, so a hex digit that follows cannot be read as part of the escape.
-      if (cp < 0x80) return `\\x${cp.toString(16).padStart(2, '0')}`;
-      if (cp <= 0xffff) return `\\u${cp.toString(16).padStart(4, '0')}`;
-      return `\\U${cp.toString(16).padStart(8, '0')}`;
-    }
+    default:
+      return reveals(ch) ? hexEscape(ch) : ch;
   }
+}
+
+function hexEscape(ch: string): string {
+  const cp = ch.codePointAt(0) ?? 0;
+  // Fixed widths, so a hex digit that follows cannot be read as part of the escape.
+  if (cp < 0x80) return `\\x${cp.toString(16).padStart(2, '0')}`;
+  if (cp <= 0xffff) return `\\u${cp.toString(16).padStart(4, '0')}`;
+  return `\\U${cp.toString(16).padStart(8, '0')}`;
+}
+
+/**
+ * The code unit offsets of the brackets that open one of our tags (`</garuda_note`, a fullwidth
+ * `＜mcp_result`…): `neutralizeTags` changes exactly those characters and keeps the length.
+ */
+function tagBrackets(word: string): Set<number> | undefined {
+  const neutral = neutralizeTags(word);
+  if (neutral === word) return undefined;
+  const at = new Set<number>();
+  for (let i = 0; i < word.length; i++) if (word[i] !== neutral[i]) at.add(i);
+  return at;
 }
 
 function hasHidden(word: string): boolean {
@@ -62,23 +78,42 @@ function hasHidden(word: string): boolean {
   return false;
 }
 
-/** One shell word: bare, 'single-quoted', or $'ANSI-C quoted' when it holds hidden characters. */
+/**
+ * One shell word: bare, 'single-quoted', or $'ANSI-C quoted' when it holds hidden characters or
+ * opens one of our tags (whose bracket is then written as an escape such as `\x3c`, so the line
+ * cannot close or fake a block on a screen that a model reads, and still runs when pasted).
+ */
 function quoteWord(word: string, first: boolean): string {
   if (word === '') return "''";
   // A first word with "=" would read as a variable assignment, not as the program.
   if (PLAIN.test(word) && !(first && word.includes('='))) return word;
-  if (hasHidden(word)) {
+  const brackets = tagBrackets(word);
+  if (brackets !== undefined || hasHidden(word)) {
     let out = "$'";
-    for (const ch of word) out += escapeCodePoint(ch);
+    let at = 0;
+    for (const ch of word) {
+      out += escapeCodePoint(ch, brackets?.has(at) === true);
+      at += ch.length;
+    }
     return `${out}'`;
   }
   return `'${word.replaceAll("'", "'\\''")}'`;
 }
 
-/** Hidden characters of a URL shown as \uXXXX escapes, nothing else changed. */
+/** Hidden characters (and the bracket of one of our tags) of a URL shown as escapes. */
 function revealUrl(text: string): string {
+  const brackets = tagBrackets(text);
   let out = '';
-  for (const ch of text) out += ch === ' ' ? '\\x20' : reveals(ch) ? escapeCodePoint(ch) : ch;
+  let at = 0;
+  for (const ch of text) {
+    out +=
+      ch === ' '
+        ? '\\x20'
+        : brackets?.has(at) === true || reveals(ch)
+          ? escapeCodePoint(ch, brackets?.has(at) === true)
+          : ch;
+    at += ch.length;
+  }
   return out;
 }
 
@@ -89,7 +124,10 @@ function revealUrl(text: string): string {
  * single quotes (`'\''` for a quote inside), and a word holding a control, format (bidi,
  * zero-width), other invisible character or a line break is written as an ANSI-C string such as
  * `$'evil\u202eexe'` or `$'a\nb'`, so the screen shows the character instead of hiding or
- * obeying it. Pasted into bash, the line runs the same program with the same arguments.
+ * obeying it. A word that opens one of the tags `neutralizeTags` of `@garuda/mcp-sanitize`
+ * guards (`</garuda_note>`, `＜mcp_result`…) is written the same way with that bracket as an
+ * escape (`$'\x3c/garuda_note>'`), so the line never carries a live tag. Pasted into bash, the
+ * line runs the same program with the same arguments.
  *
  * A remote server gives its URL in the form it will be used (`new URL(url).href`: host names in
  * punycode, so look-alike letters show), with any remaining hidden character escaped.

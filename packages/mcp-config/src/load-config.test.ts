@@ -408,6 +408,35 @@ const BAD_FILES: readonly BadCase[] = [
     field: 'headers.authorization',
     goodLoads: true,
   },
+  ...[
+    'http://example.com/client.json',
+    'https://example.com/',
+    'https://example.com',
+    'https://user:pw@example.com/client.json',
+    'https://example.com/client.json#x',
+    'not a url',
+  ].map((url): BadCase => ({
+    name: `the Client ID Metadata Document URL ${JSON.stringify(url)}`,
+    content: fileWith(
+      `"bad": { "url": "https://example.com", "oauth": { "clientMetadataUrl": ${JSON.stringify(url)} } }`,
+    ),
+    code: ConfigProblemCode.INVALID_VALUE,
+    server: 'bad',
+    field: 'oauth.clientMetadataUrl',
+    goodLoads: true,
+    says: 'Client ID Metadata Document with a path',
+  })),
+  {
+    name: 'both a client id and a Client ID Metadata Document',
+    content: fileWith(
+      '"bad": { "url": "https://example.com", "oauth": { "clientId": "c", "clientMetadataUrl": "https://example.com/c.json" } }',
+    ),
+    code: ConfigProblemCode.INVALID_VALUE,
+    server: 'bad',
+    field: 'oauth.clientMetadataUrl',
+    goodLoads: true,
+    says: 'not both',
+  },
   {
     name: 'oauth scopes as a string',
     content: fileWith('"bad": { "url": "https://example.com", "oauth": { "scopes": "read" } }'),
@@ -739,10 +768,14 @@ describe('loadConfig on good files', () => {
       timeoutMs: 1000,
       oauth: { clientId: 'garuda', scopes: ['mcp:tools'] },
     };
+    const cimd = {
+      url: 'https://other.example.com/mcp',
+      oauth: { clientMetadataUrl: 'https://garuda.example/oauth/client.json' },
+    };
     const file = await writeIn(
       dir,
       'mcp.json',
-      JSON.stringify({ servers: { github: entry, api: remote } }),
+      JSON.stringify({ servers: { github: entry, api: remote, other: cimd } }),
     );
     const { servers, problems } = await loadConfig({
       userFile: file,
@@ -751,6 +784,7 @@ describe('loadConfig on good files', () => {
     expect(problems).toEqual([]);
     expect(servers[0]?.def).toEqual({ kind: 'local', ...entry });
     expect(servers[1]?.def).toEqual({ kind: 'remote', enabled: true, ...remote });
+    expect(servers[2]?.def).toMatchObject({ kind: 'remote', oauth: cimd.oauth });
   });
 
   it('puts user servers first, then project servers, each in file order', async () => {

@@ -46,6 +46,7 @@ export const remoteServerSchema = z.strictObject({
   oauth: z
     .strictObject({
       clientId: z.string().min(1).regex(NO_NUL).optional(),
+      clientMetadataUrl: z.string().optional(),
       scopes: z.array(z.string().regex(SCOPE)).optional(),
     })
     .optional(),

@@ -4,11 +4,20 @@
  */
 export type ServerSource = 'user' | 'project';
 
-/** Optional OAuth settings of a remote server, for servers without dynamic registration. */
+/**
+ * Optional OAuth settings of a remote server. Which client identity is used, in order: a
+ * pre-registered `clientId`; a Client ID Metadata Document (`clientMetadataUrl`, or the host's
+ * default) when the authorization server accepts them; dynamic registration.
+ */
 export interface OAuthSettings {
-  /** A pre-registered public client id (or a Client ID Metadata Document URL). */
+  /** A public client id registered beforehand with the server's authorization server. */
   readonly clientId?: string;
-  /** Scopes to ask for. */
+  /**
+   * The https URL of a Client ID Metadata Document, used as the client id where the
+   * authorization server supports them (overrides the host's default). Not with `clientId`.
+   */
+  readonly clientMetadataUrl?: string;
+  /** Scopes to ask for at every sign-in, together with those the server's challenge names. */
   readonly scopes?: readonly string[];
 }
 

@@ -51,8 +51,9 @@ const RULES: Readonly<Record<string, string>> = {
   type: 'can only be "http" (Streamable HTTP; the older SSE transport is not supported): write "http" or remove it',
   headers: 'must be an object of Header-Name: "value" pairs',
   'headers{}': 'must be a string without line breaks or NUL characters (put numbers in quotes)',
-  oauth: 'must be an object with "clientId" and/or "scopes"',
+  oauth: 'must be an object with "clientId" or "clientMetadataUrl", and/or "scopes"',
   'oauth.clientId': 'must be a non-empty string',
+  'oauth.clientMetadataUrl': 'must be the https URL of a Client ID Metadata Document, as a string',
   'oauth.scopes': 'must be a list of strings, like ["mcp:tools"]',
   'oauth.scopes[]': 'must be a non-empty string without spaces',
 };
@@ -91,7 +92,7 @@ function issuesFromZod(error: z.ZodError, kind: 'local' | 'remote', prefix: stri
         const field = formatFieldPath(path);
         let message: string;
         if (base.length > 0) {
-          message = `unknown field ${quoteText(field)}: remove it (oauth takes clientId and scopes)`;
+          message = `unknown field ${quoteText(field)}: remove it (oauth takes clientId, clientMetadataUrl and scopes)`;
         } else if (kind === 'local' && REMOTE_KEYS.includes(key)) {
           message = `${quoteText(key)} is only for a remote server (one with "url"): remove it`;
         } else if (kind === 'remote' && LOCAL_KEYS.includes(key)) {
@@ -180,6 +181,55 @@ function headerIssues(headers: Readonly<Record<string, string>>, prefix: string)
 }
 
 /**
+ * The checks of `oauth` beyond its shape: a Client ID Metadata Document URL is https with a path
+ * (the URL is the client id an authorization server fetches), and a client has one identity.
+ */
+function oauthIssues(oauth: unknown, prefix: string): ServerIssue[] {
+  if (typeof oauth !== 'object' || oauth === null || Array.isArray(oauth)) return [];
+  const { clientId, clientMetadataUrl } = oauth as Record<string, unknown>;
+  if (typeof clientMetadataUrl !== 'string') return [];
+  const path = ['oauth', 'clientMetadataUrl'];
+  const field = formatFieldPath(path);
+  const issue = (message: string): ServerIssue => ({
+    code: ConfigProblemCode.INVALID_VALUE,
+    path,
+    field,
+    message: `${prefix}${quoteText(field)} ${message}`,
+  });
+  if (clientId !== undefined) {
+    return [
+      issue(
+        'and "oauth.clientId" are two ways to name the client: keep clientId (registered with ' +
+          "the server's operator) or clientMetadataUrl, not both",
+      ),
+    ];
+  }
+  let url: URL | undefined;
+  try {
+    url = new URL(clientMetadataUrl);
+  } catch {
+    url = undefined;
+  }
+  if (
+    url === undefined ||
+    url.protocol !== 'https:' ||
+    url.pathname === '/' ||
+    url.username !== '' ||
+    url.password !== '' ||
+    url.hash !== '' ||
+    /[\s\0]/.test(clientMetadataUrl)
+  ) {
+    return [
+      issue(
+        'must be the https URL of a Client ID Metadata Document with a path, like ' +
+          '"https://example.com/oauth/client.json" (no user name, password or #fragment)',
+      ),
+    ];
+  }
+  return [];
+}
+
+/**
  * Checks a server name and entry the way `loadConfig` and `addServer` both do, and applies the
  * defaults. Never throws. @internal
  */
@@ -260,6 +310,7 @@ export function validateServer(name: string, value: unknown, source: ServerSourc
   issues.push(
     ...headerIssues(rawHeaders, prefix),
     ...templateIssues(rawHeaders, 'headers', prefix),
+    ...oauthIssues(raw.oauth, prefix),
   );
   if (!parsed.success || issues.length > 0) return { def: undefined, issues };
   const entry = parsed.data;

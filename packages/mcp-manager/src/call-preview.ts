@@ -1,4 +1,4 @@
-import { capText, cleanJson, cleanLine } from '@garuda/mcp-sanitize';
+import { capText, cleanJson, cleanLine, neutralizeTags } from '@garuda/mcp-sanitize';
 import { capLine } from './quote-text.js';
 import type { CallPreview, McpTool } from './types.js';
 
@@ -27,11 +27,12 @@ export const MAX_PREVIEW_NAME_CHARS = 200;
  */
 export function callPreview(tool: McpTool, args: unknown): CallPreview {
   const json = JSON.stringify(cleanJson(args === undefined ? {} : args), null, 2);
+  const line = (text: string) => neutralizeTags(cleanLine(text));
   return {
-    server: capLine(cleanLine(tool.server), MAX_PREVIEW_NAME_CHARS),
-    tool: capLine(cleanLine(tool.tool), MAX_PREVIEW_NAME_CHARS),
+    server: capLine(line(tool.server), MAX_PREVIEW_NAME_CHARS),
+    tool: capLine(line(tool.tool), MAX_PREVIEW_NAME_CHARS),
     name: tool.name,
-    hints: tool.hints.map((hint) => cleanLine(hint)),
-    arguments: capText(json, MAX_PREVIEW_ARGUMENT_CHARS),
+    hints: tool.hints.map(line),
+    arguments: neutralizeTags(capText(json, MAX_PREVIEW_ARGUMENT_CHARS)),
   };
 }

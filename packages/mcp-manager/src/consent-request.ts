@@ -42,10 +42,18 @@ export interface ToolsChange {
   readonly detailed: boolean;
 }
 
+/**
+ * A value from a file (or this machine) as one line of a consent screen: cleaned, and its
+ * `<garuda_note`/`<mcp_result` tags neutralised, as for text a model reads.
+ */
+function shown(text: string): string {
+  return neutralizeTags(cleanLine(text));
+}
+
 function sandboxLabel(sandbox: SandboxInfo): string {
   if (sandbox.kind === 'bwrap') return 'bubblewrap';
   if (sandbox.kind === 'seatbelt') return 'seatbelt';
-  const reason = cleanLine(sandbox.reason ?? '');
+  const reason = shown(sandbox.reason ?? '');
   return `no OS sandbox: ${reason === '' ? 'none is available on this system' : reason}`;
 }
 
@@ -68,8 +76,8 @@ function valueSources(
           : [];
     const missing = source?.kind === 'vars' ? source.missing : [];
     return {
-      name: capLine(cleanLine(name), MAX_CONSENT_NAME_CHARS),
-      source: names.length === 0 ? 'literal' : cleanLine(varList(names, missing)),
+      name: capLine(shown(name), MAX_CONSENT_NAME_CHARS),
+      source: names.length === 0 ? 'literal' : shown(varList(names, missing)),
     };
   });
 }
@@ -172,7 +180,7 @@ function finish(warnings: readonly RankedWarning[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const { text } of [...warnings].sort((a, b) => a.rank - b.rank)) {
-    const line = cleanLine(text);
+    const line = shown(text);
     if (seen.has(line)) continue;
     seen.add(line);
     out.push(line);
@@ -190,7 +198,8 @@ function finish(warnings: readonly RankedWarning[]): string[] {
  * from (`literal` or the `${NAME}`s it takes; never the value) and its write paths. A remote
  * server shows its URL and every header the same way, `sandbox: 'none (remote server)'` and
  * `network: true`. Every field from the file passes `cleanLine`, so a line break or an escape
- * in a value cannot add a fake line to the screen.
+ * in a value cannot add a fake line to the screen, and has its `<garuda_note`/`<mcp_result`
+ * tags neutralised (the command line keeps a copyable form: such a bracket is an escape there).
  *
  * Warnings, most serious first: no OS sandbox; (remote) data leaves this machine; `sudo` or
  * `doas`; a shell command line (`sh -c`, `bash -c`, `cmd /c`, `powershell -c`, inline code
@@ -218,15 +227,16 @@ export function serverConsentRequest(
 ): ConsentRequest {
   const base = {
     kind: 'server' as const,
-    server: cleanLine(server.name),
+    server: shown(server.name),
     source: server.source,
-    file: cleanLine(server.file),
+    file: shown(server.file),
   };
   if (server.kind === 'remote') {
-    const url = cleanLine(commandLine(server.def));
+    // commandLine writes a tag's bracket as an escape already, so the URL stays as it is used.
+    const url = shown(commandLine(server.def));
     let origin = url;
     try {
-      origin = cleanLine(new URL(server.def.url).origin);
+      origin = shown(new URL(server.def.url).origin);
     } catch {
       // Never validated: the URL as shown.
     }
@@ -266,23 +276,25 @@ export function serverConsentRequest(
   }
   return {
     ...base,
-    commandLine: cleanLine(commandLine(def)),
-    ...(def.cwd === undefined ? {} : { cwd: cleanLine(def.cwd) }),
+    // Copyable: commandLine writes a tag's bracket as an escape (`$'\x3c/garuda_note>'`), so
+    // neutralising finds nothing left to change.
+    commandLine: shown(commandLine(def)),
+    ...(def.cwd === undefined ? {} : { cwd: shown(def.cwd) }),
     sandbox: sandboxLabel(context.sandbox),
     network: def.network,
     env: valueSources(def.env, server.env),
-    writePaths: def.writePaths.map((written) => cleanLine(written)),
+    writePaths: def.writePaths.map((written) => shown(written)),
     warnings: finish(warnings),
   };
 }
 
 function summaryName(name: string): string {
-  return capLine(cleanLine(name), MAX_CONSENT_NAME_CHARS);
+  return capLine(shown(name), MAX_CONSENT_NAME_CHARS);
 }
 
 function consentDescription(description: unknown): string {
   if (typeof description !== 'string') return '';
-  return capLine(neutralizeTags(cleanLine(description)), MAX_CONSENT_DESCRIPTION_CHARS);
+  return capLine(shown(description), MAX_CONSENT_DESCRIPTION_CHARS);
 }
 
 /**

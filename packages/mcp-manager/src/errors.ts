@@ -1,4 +1,4 @@
-import type { ServerState } from './types.js';
+import type { ServerState, SignInReason } from './types.js';
 
 /**
  * The stable `code` of every {@link McpManagerError}. Compare against these instead of messages
@@ -44,6 +44,11 @@ export const McpManagerErrorCode = Object.freeze({
   SERVER_STOPPED: 'SERVER_STOPPED',
   /** `call()`: the server answered with a protocol error or an invalid result. */
   CALL_FAILED: 'CALL_FAILED',
+  /**
+   * `call()` or `signIn()`: the server needs a sign-in (a first one, a new one, or one with more
+   * scopes) that was not done: declined, cancelled, or failed.
+   */
+  SIGN_IN_REQUIRED: 'SIGN_IN_REQUIRED',
 } as const);
 
 /** One of the values of {@link McpManagerErrorCode}. */
@@ -66,6 +71,7 @@ const MARKERS = {
   ResultTooLargeError: Symbol.for('garuda.mcp-manager.ResultTooLargeError'),
   ServerStoppedError: Symbol.for('garuda.mcp-manager.ServerStoppedError'),
   CallFailedError: Symbol.for('garuda.mcp-manager.CallFailedError'),
+  SignInRequiredError: Symbol.for('garuda.mcp-manager.SignInRequiredError'),
 } as const;
 
 // Markers instead of `instanceof`, so an error made by another copy of this package (two
@@ -572,5 +578,79 @@ export class CallFailedError extends McpManagerError {
   /** @param value - Anything. @returns `true` for this error, from any copy of this package. */
   static override isInstance(value: unknown): value is CallFailedError {
     return hasMarker(value, MARKERS.CallFailedError);
+  }
+}
+
+/** What {@link SignInRequiredError} reports. */
+export interface SignInRequiredDetails {
+  /** The server's name. */
+  readonly server: string;
+  /** The tool's model-facing name, when a call needed the sign-in. */
+  readonly tool?: string;
+  /** Why a sign-in was needed. */
+  readonly reason: SignInReason;
+  /** The scopes the sign-in asks for (cleaned; may be empty). */
+  readonly scopes: readonly string[];
+  /** `more-access`: the scopes the server asked for that the current sign-in lacks. */
+  readonly addedScopes: readonly string[];
+  /** Why it did not happen, e.g. `you skipped it` (cleaned, one line). */
+  readonly detail: string;
+}
+
+function scopeList(scopes: readonly string[]): string {
+  return scopes.map((scope) => JSON.stringify(scope)).join(', ');
+}
+
+/**
+ * A remote server needs a sign-in that did not happen (code `SIGN_IN_REQUIRED`): during a call,
+ * its sign-in expired or it asked for more scopes (`403 insufficient_scope`), and the sign-in
+ * was declined, cancelled or failed; or `signIn()` did not complete. `scopes` and `addedScopes`
+ * say what to sign in for (the CLI prints `garuda-mcp login <server> --scope …`).
+ *
+ * @example
+ * ```ts
+ * if (SignInRequiredError.isInstance(e)) ui.show(`sign in to ${e.server} for ${e.addedScopes.join(' ')}`);
+ * ```
+ */
+export class SignInRequiredError extends McpManagerError {
+  /** The server's name. */
+  readonly server: string;
+  /** The tool's model-facing name, when a call needed the sign-in. */
+  readonly tool: string | undefined;
+  /** Why a sign-in was needed. */
+  readonly reason: SignInReason;
+  /** The scopes the sign-in asks for. */
+  readonly scopes: readonly string[];
+  /** `more-access`: the scopes the current sign-in lacks. */
+  readonly addedScopes: readonly string[];
+
+  /**
+   * @param details - See {@link SignInRequiredDetails}; every string already cleaned.
+   * @param options - `cause`: the underlying error.
+   */
+  constructor(details: SignInRequiredDetails, options?: { cause?: unknown }) {
+    const what =
+      details.reason === 'more-access'
+        ? `more access to MCP server "${details.server}"${details.addedScopes.length > 0 ? ` (the ${details.addedScopes.length === 1 ? 'scope' : 'scopes'} ${scopeList(details.addedScopes)})` : ''}`
+        : `a ${details.reason === 'expired' ? 'new ' : ''}sign-in to MCP server "${details.server}"`;
+    super(
+      McpManagerErrorCode.SIGN_IN_REQUIRED,
+      details.tool === undefined
+        ? `The sign-in to MCP server "${details.server}" did not happen: ${details.detail}.`
+        : `The call of ${details.tool} needs ${what}, and the sign-in did not happen: ${details.detail}. The user can sign in and then call it again.`,
+      options,
+    );
+    this.name = 'SignInRequiredError';
+    this.server = details.server;
+    this.tool = details.tool;
+    this.reason = details.reason;
+    this.scopes = Object.freeze([...details.scopes]);
+    this.addedScopes = Object.freeze([...details.addedScopes]);
+    mark(this, MARKERS.SignInRequiredError);
+  }
+
+  /** @param value - Anything. @returns `true` for this error, from any copy of this package. */
+  static override isInstance(value: unknown): value is SignInRequiredError {
+    return hasMarker(value, MARKERS.SignInRequiredError);
   }
 }

@@ -20,6 +20,7 @@ const VALUES = [
   'ResultTooLargeError',
   'ServerNotConnectedError',
   'ServerStoppedError',
+  'SignInRequiredError',
   'StartCancelledError',
   'TOOL_NAME_PATTERN',
   'UnknownServerError',

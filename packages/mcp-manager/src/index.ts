@@ -19,10 +19,12 @@ export {
   ResultTooLargeError,
   ServerNotConnectedError,
   ServerStoppedError,
+  SignInRequiredError,
   StartCancelledError,
   UnknownServerError,
   UnknownToolError,
 } from './errors.js';
+export type { SignInRequiredDetails } from './errors.js';
 export type {
   CallPreview,
   CallResult,
@@ -33,6 +35,7 @@ export type {
   Prompter,
   ServerSource,
   ServerState,
+  SignInReason,
   SignInRequest,
   StatusRow,
   ToolChangeSummary,

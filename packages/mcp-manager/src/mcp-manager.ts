@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import path from 'node:path';
 import {
+  defHash,
   defaultPaths,
   formatProblem,
   loadConfig,
@@ -10,7 +11,13 @@ import {
 import { detectSandbox, type SandboxInfo } from '@garuda/mcp-transport';
 import { createPinnedFetch } from '@garuda/pinned-fetch';
 import { AuthStore, USER_SCOPE, openBrowser, revoke, type RevokeResult } from '@garuda/mcp-oauth';
-import { TrustStore, type McpTrustEntry, type TrustStoreLike } from '@garuda/mcp-trust';
+import {
+  TrustStore,
+  getMcpTrustEntry,
+  mcpTrustKey,
+  type McpTrustEntry,
+  type TrustStoreLike,
+} from '@garuda/mcp-trust';
 import { QuestionQueue, linkSignals, within } from './abort.js';
 import { matchesAllowRule, validateAllowRule } from './allow-rules.js';
 import { callPreview } from './call-preview.js';
@@ -30,12 +37,13 @@ import {
   UnknownToolError,
 } from './errors.js';
 import { formatResult } from './format-result.js';
+import { forceSignIn, hasStaticAuthorization } from './remote-connect.js';
 import { NoteTracker, unavailableReason } from './notes.js';
 import { checkOptions, type CheckedOptions, type McpManagerOptions } from './options.js';
 import type { ServerConnection } from './server-connection.js';
 import { startServer, type StartContext, type StartOutcome } from './start-server.js';
 import { statusRow } from './status.js';
-import { messageOf, noticeText, oneLine, quoted } from './text.js';
+import { forPrompter, messageOf, noticeText, oneLine, quoted } from './text.js';
 import type { CallResult, McpTool, ServerState, StatusRow } from './types.js';
 
 /** How long `close()` waits for all servers together before it gives up waiting. */
@@ -93,6 +101,13 @@ function byCodeUnit(a: string, b: string): number {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** An OAuth scope name (RFC 6749 §3.3 characters), not too long. */
+function isScopeName(value: unknown): value is string {
+  return (
+    typeof value === 'string' && value.length <= 200 && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(value)
+  );
 }
 
 function argumentsOf(args: unknown, name: string): Record<string, unknown> {
@@ -295,7 +310,11 @@ export class McpManager {
       let approved: unknown;
       try {
         approved = await this.#questions.ask(
-          () => this.#options.prompter.approveCall(callPreview(tool, input), controller.signal),
+          () =>
+            this.#options.prompter.approveCall(
+              forPrompter(callPreview(tool, input)),
+              controller.signal,
+            ),
           controller.signal,
         );
       } catch (error) {
@@ -381,6 +400,79 @@ export class McpManager {
    */
   problems(): readonly ConfigProblem[] {
     return [...this.#problems];
+  }
+
+  /**
+   * Signs in to a remote server now, even when it is signed in: asks `prompter.signIn`, opens
+   * the sign-in page and waits for its callback, asking for the server's configured scopes, the
+   * scopes its current sign-in holds, and `scopes` (e.g. the `addedScopes` of a
+   * {@link SignInRequiredError} a call ended with). Works before `start()` (the start then uses
+   * the new sign-in) and after it (a connected or failed server is reconnected with it). A
+   * project's server must have been allowed already.
+   *
+   * @param name - The remote server's name, as configured.
+   * @param options - `scopes` to ask for besides those; `signal` cancels the sign-in.
+   * @throws {@link UnknownServerError} (no server of that name), {@link InvalidOptionsError} (a
+   *   local server, one with its own `Authorization` header, or a bad scope name),
+   *   {@link ServerNotConnectedError} (a project server not allowed yet),
+   *   {@link SignInRequiredError} (the sign-in did not complete), {@link ManagerClosedError},
+   *   {@link StartCancelledError} (the reconnect was cancelled).
+   */
+  async signIn(
+    name: string,
+    options: { readonly scopes?: readonly string[]; readonly signal?: AbortSignal } = {},
+  ): Promise<void> {
+    if (this.#closed) throw new ManagerClosedError('signIn()');
+    const scopes = options.scopes ?? [];
+    if (!Array.isArray(scopes) || !scopes.every((scope) => isScopeName(scope))) {
+      throw new InvalidOptionsError(
+        'scopes',
+        'must be a list of OAuth scope names (no spaces, quotes or backslashes)',
+      );
+    }
+    const record = this.#records.get(name);
+    const config =
+      record?.config ??
+      (await this.#loadConfig(name)).servers.find((server) => server.name === name);
+    if (config === undefined) throw new UnknownServerError(String(name), quoted(name));
+    if (config.kind !== 'remote') {
+      throw new InvalidOptionsError(
+        'name',
+        `${quoted(name)} is a local server: only remote servers sign in`,
+      );
+    }
+    if (hasStaticAuthorization(config)) {
+      throw new InvalidOptionsError(
+        'name',
+        `${quoted(name)} sends its own Authorization header (in its configuration), so it does not sign in with OAuth`,
+      );
+    }
+    if (config.source === 'project' && !(await this.#allowed(config))) {
+      throw new ServerNotConnectedError(
+        name,
+        record?.state ?? 'stopped',
+        'it comes from the project file and you have not allowed it yet: start it first',
+      );
+    }
+    const { controller, detach } = linkSignals(options.signal, this.#lifetime.signal);
+    try {
+      await forceSignIn(config, this.#context(controller.signal), scopes);
+    } finally {
+      detach();
+    }
+    if (this.#closed) throw new ManagerClosedError('signIn()');
+    if (record !== undefined && (record.state === 'connected' || record.state === 'failed')) {
+      await this.reload(name, options.signal === undefined ? {} : { signal: options.signal });
+    }
+  }
+
+  /** Whether a project server's definition has been allowed (remembered, or this session). */
+  async #allowed(config: ServerConfig): Promise<boolean> {
+    const key = mcpTrustKey({ kind: 'project', root: this.#options.root }, config.name);
+    const def = defHash(config.def);
+    if (this.#session.get(key)?.def === def) return true;
+    const stored = await getMcpTrustEntry(this.#store, key).catch(() => undefined);
+    return stored?.def === def;
   }
 
   /**
@@ -584,25 +676,32 @@ export class McpManager {
       startTimeoutMs: options.startTimeoutMs,
       signal,
       ask: (request, askSignal) =>
-        this.#questions.ask(() => options.prompter.consent(request, askSignal), askSignal),
+        this.#questions.ask(
+          () => options.prompter.consent(forPrompter(request), askSignal),
+          askSignal,
+        ),
       notice: (text) => this.#notice(text),
       track: (stopping) => this.#track(stopping),
       logger: options.logger,
       projectFetch: options.fetchForProject ?? ((input, init) => this.#projectFetch(input, init)),
       authStore: this.#authStore,
+      clientMetadataUrl: options.clientMetadataUrl,
       signIn:
         options.prompter.signIn === undefined
           ? undefined
           : (request, askSignal) =>
               this.#questions.ask(
-                () => options.prompter.signIn?.(request, askSignal) ?? Promise.resolve(false),
+                () =>
+                  options.prompter.signIn?.(forPrompter(request), askSignal) ??
+                  Promise.resolve(false),
                 askSignal,
               ),
       pasteRedirect:
         options.prompter.pasteRedirect === undefined
           ? undefined
           : (request, askSignal) =>
-              options.prompter.pasteRedirect?.(request, askSignal) ?? Promise.resolve(undefined),
+              options.prompter.pasteRedirect?.(forPrompter(request), askSignal) ??
+              Promise.resolve(undefined),
       openBrowser:
         options.openBrowser ??
         ((url, { allowHttpLocalhost }) =>

@@ -14,7 +14,7 @@ describe('notes', () => {
     );
     expect(hostile).not.toMatch(/[\u001b\u202e\n]/);
     expect(hostile).not.toContain('</garuda_note');
-    expect(unavailableReason('failed', 'x'.repeat(5_000)).length).toBeLessThanOrEqual(160);
+    expect(unavailableReason('failed', 'x'.repeat(5_000)).length).toBeLessThanOrEqual(240);
   });
 
   it('gives each note once per state change, none for connected or starting servers', () => {

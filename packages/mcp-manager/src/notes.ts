@@ -2,7 +2,7 @@ import { oneLine } from './text.js';
 import type { ServerState } from './types.js';
 
 /** The longest reason inside a note for the model, in code points. */
-const MAX_NOTE_REASON_CHARS = 160;
+const MAX_NOTE_REASON_CHARS = 240;
 
 /**
  * Why a server that is not connected cannot be used, in words for a person or a model. `detail`

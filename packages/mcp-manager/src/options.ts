@@ -86,6 +86,13 @@ export interface McpManagerOptions {
     url: string,
     options: { readonly allowHttpLocalhost: boolean },
   ) => unknown;
+  /**
+   * The https URL of this host's Client ID Metadata Document: used as the OAuth client id by an
+   * authorization server that advertises `client_id_metadata_document_supported`, so no
+   * registration is needed. A server's `oauth.clientMetadataUrl` overrides it, and its
+   * `oauth.clientId` wins over both. Default none (dynamic registration).
+   */
+  readonly clientMetadataUrl?: string;
 }
 
 /** The options after checking, with paths resolved. @internal */
@@ -108,6 +115,24 @@ export interface CheckedOptions {
   readonly fetchForProject: typeof fetch | undefined;
   readonly openBrowser:
     ((url: string, options: { readonly allowHttpLocalhost: boolean }) => unknown) | undefined;
+  readonly clientMetadataUrl: string | undefined;
+}
+
+function isMetadataDocumentUrl(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  try {
+    const url = new URL(value);
+    return (
+      url.protocol === 'https:' &&
+      url.pathname !== '/' &&
+      url.username === '' &&
+      url.password === '' &&
+      url.hash === '' &&
+      !/[\s\0]/.test(value)
+    );
+  } catch {
+    return false;
+  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -190,6 +215,15 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
   if (options.openBrowser !== undefined && typeof options.openBrowser !== 'function') {
     throw new InvalidOptionsError('openBrowser', 'must be a function (url, options)');
   }
+  if (
+    options.clientMetadataUrl !== undefined &&
+    !isMetadataDocumentUrl(options.clientMetadataUrl)
+  ) {
+    throw new InvalidOptionsError(
+      'clientMetadataUrl',
+      'must be the https URL of a Client ID Metadata Document, with a path and no #fragment',
+    );
+  }
   const allowRules = options.allowRules ?? [];
   if (!Array.isArray(allowRules) || allowRules.some((rule) => typeof rule !== 'string')) {
     throw new InvalidOptionsError('allowRules', 'must be an array of strings');
@@ -229,5 +263,6 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
     ),
     fetchForProject: options.fetchForProject,
     openBrowser: options.openBrowser,
+    clientMetadataUrl: options.clientMetadataUrl,
   };
 }

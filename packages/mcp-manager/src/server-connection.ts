@@ -2,6 +2,7 @@ import {
   MessageTooLargeError,
   ProcessExitedError,
   ProcessTransport,
+  TransportClosedError,
   buildSandbox,
   type ProcessExit,
   type SandboxInfo,
@@ -22,15 +23,33 @@ import {
   CallTimeoutError,
   ResultTooLargeError,
   ServerStoppedError,
+  SignInRequiredError,
 } from './errors.js';
+import { stderrExcerpt } from './stderr-excerpt.js';
 import { messageOf, oneLine } from './text.js';
 import { filterToolLists } from './tool-list-filter.js';
 import type { ManagerLogger } from './types.js';
 
 /** How long each step of closing one server may take before we stop waiting for it. */
 const CLOSE_STEP_MS = 8_000;
-/** stderr lines quoted in a start failure. */
-const STDERR_LINES_SHOWN = 3;
+/**
+ * How long a failed start waits for the process's exit, when the failure was its pipe closing:
+ * long for a process that is already dying, short beside the start's own time limit.
+ */
+const EXIT_WAIT_MS = 3_000;
+
+/** Whether a failure is the connection or the pipe to the server closing (it may be exiting). */
+function isClosedConnection(error: unknown): boolean {
+  let current = error;
+  for (let depth = 0; depth < 6 && typeof current === 'object' && current !== null; depth++) {
+    if (TransportClosedError.isInstance(current)) return true;
+    if (current instanceof SdkError && current.code === SdkErrorCode.ConnectionClosed) return true;
+    const code = (current as { code?: unknown }).code;
+    if (code === 'EPIPE' || code === 'ECONNRESET' || code === 'ERR_STREAM_DESTROYED') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
 
 /** How a local server is started. @internal */
 export interface LocalLaunch {
@@ -43,10 +62,20 @@ export interface LocalLaunch {
   readonly sandbox: SandboxInfo;
 }
 
+/**
+ * What a call does when the server refuses it for its sign-in (an `UnauthorizedError` from the
+ * SDK: the sign-in expired, or it needs more scopes): `true` once a new sign-in is done (the call
+ * is sent again), `false` when `error` is not about the sign-in. Throws when the sign-in did not
+ * happen. @internal
+ */
+export type Reauthorize = (error: unknown, tool: string, signal: AbortSignal) => Promise<boolean>;
+
 /** How a remote server is reached: a fresh HTTP transport (one per connection attempt). @internal */
 export interface RemoteLaunch {
   readonly kind: 'remote';
   readonly transport: Transport;
+  /** Signs in again when a call needs it (OAuth servers only). */
+  readonly reauthorize?: Reauthorize | undefined;
 }
 
 /** What {@link ServerConnection.open} needs. @internal */
@@ -87,14 +116,30 @@ interface InFlight {
   tooLarge?: string;
 }
 
+/**
+ * One call attempt: the result, or the error to throw and, when a new sign-in may help, the
+ * SDK's own error.
+ */
+type Attempt =
+  | { readonly ok: true; readonly result: CallToolResult }
+  | { readonly ok: false; readonly error: Error; readonly cause?: unknown };
+
+/** Authorization attempts per connect, and new sign-ins per call (a server that keeps asking stops here). */
+export const MAX_AUTHORIZATIONS = 3;
+
 function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
+/** `reason`, and what the server's stderr says about it (the line that looks like the error). */
+function withExcerpt(reason: string, stderr: readonly string[]): string {
+  const excerpt = stderrExcerpt(stderr);
+  return excerpt === undefined ? reason : `${reason}; stderr: ${excerpt}`;
+}
+
 function describeExit(exit: ProcessExit, stderr: readonly string[]): string {
   const how = exit.signal ? `was stopped by ${exit.signal}` : `exited with code ${exit.code}`;
-  const tail = stderr.slice(-STDERR_LINES_SHOWN);
-  return tail.length > 0 ? `${how}; last stderr lines: ${tail.join(' | ')}` : how;
+  return withExcerpt(how, stderr);
 }
 
 // A message the transport dropped for its size is the answer to a call when it is not a request
@@ -117,24 +162,35 @@ export class ServerConnection {
   /** The local process, for a local server. */
   readonly #process: ProcessTransport | undefined;
   readonly #logger: ManagerLogger | undefined;
+  readonly #reauthorize: Reauthorize | undefined;
+  /** Aborts when the connection closes: a sign-in a call waits for stops then. */
+  readonly #lifetime = new AbortController();
   readonly #inFlight = new Set<InFlight>();
   /** Why the server is gone (planned or not); undefined while it runs. */
   #stopped: string | undefined;
   #planned = false;
   #onExit: ((reason: string) => void) | undefined;
   #closing: Promise<void> | undefined;
+  /** Settles when the connection has closed (the process exited, or the SDK closed it). */
+  readonly #gone: Promise<void>;
+  #markGone: () => void = () => {};
 
   private constructor(
     server: string,
     client: Client,
     transport: Transport,
     logger: ManagerLogger | undefined,
+    reauthorize: Reauthorize | undefined,
   ) {
     this.server = server;
     this.#client = client;
     this.#transport = transport;
     this.#process = transport instanceof ProcessTransport ? transport : undefined;
     this.#logger = logger;
+    this.#reauthorize = reauthorize;
+    this.#gone = new Promise((resolve) => {
+      this.#markGone = resolve;
+    });
     client.onerror = (error) => this.#handleError(error);
     client.onclose = () => this.#handleClose();
   }
@@ -171,7 +227,13 @@ export class ServerConnection {
       { name: options.clientInfo.name, version: options.clientInfo.version },
       { capabilities: {}, versionNegotiation: { mode: 'auto' } },
     );
-    const connection = new ServerConnection(server, client, transport, options.logger);
+    const connection = new ServerConnection(
+      server,
+      client,
+      transport,
+      options.logger,
+      launch.kind === 'remote' ? launch.reauthorize : undefined,
+    );
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new Error('start time limit')), timeoutMs);
     const { controller, detach } = linkSignals(signal, deadline.signal);
@@ -185,6 +247,17 @@ export class ServerConnection {
       if (connection.#stopped !== undefined) throw new Error('the server stopped');
       return { ok: true, connection, tools: listed.tools };
     } catch (error) {
+      // A server that crashed at start often fails the first write before its exit is known:
+      // wait a moment for the exit, so the reason says how it ended (and what its stderr said)
+      // rather than that a pipe closed.
+      if (
+        !signal.aborted &&
+        !deadline.signal.aborted &&
+        connection.#process?.exit === undefined &&
+        isClosedConnection(error)
+      ) {
+        await within(connection.#gone, EXIT_WAIT_MS);
+      }
       options.track(connection.close('its start failed'));
       if (signal.aborted) return { ok: false, reason: 'its start was cancelled', cancelled: true };
       const reason = deadline.signal.aborted
@@ -224,7 +297,8 @@ export class ServerConnection {
    * @param options - The caller's signal and the server's time limit.
    * @returns The server's result, unformatted.
    * @throws {@link CallCancelledError}, {@link CallTimeoutError}, {@link ResultTooLargeError},
-   *   {@link ServerStoppedError} or {@link CallFailedError}.
+   *   {@link ServerStoppedError}, {@link SignInRequiredError} (a new sign-in it needed did not
+   *   happen) or {@link CallFailedError}.
    */
   async call(
     tool: string,
@@ -232,9 +306,53 @@ export class ServerConnection {
     args: Record<string, unknown>,
     options: { readonly signal?: AbortSignal | undefined; readonly timeoutMs: number },
   ): Promise<CallToolResult> {
+    for (let signIns = 0; ; signIns++) {
+      const attempt = await this.#callOnce(tool, name, args, options);
+      if (attempt.ok) return attempt.result;
+      const { error, cause } = attempt;
+      if (cause === undefined || this.#reauthorize === undefined) throw error;
+      if (signIns >= MAX_AUTHORIZATIONS) {
+        throw new CallFailedError(
+          name,
+          `MCP server "${this.server}" still refused the call after ${MAX_AUTHORIZATIONS} new sign-ins`,
+          { cause },
+        );
+      }
+      const { controller, detach } = linkSignals(options.signal, this.#lifetime.signal);
+      let signedIn: boolean;
+      try {
+        signedIn = await this.#reauthorize(cause, name, controller.signal);
+      } catch (reason) {
+        if (options.signal?.aborted) {
+          throw new CallCancelledError(name, { cause: options.signal.reason });
+        }
+        if (this.#stopped !== undefined) {
+          throw new ServerStoppedError(name, this.server, oneLine(this.#stopped, 200));
+        }
+        if (SignInRequiredError.isInstance(reason)) throw reason;
+        throw new CallFailedError(name, `the new sign-in failed: ${oneLine(messageOf(reason))}`, {
+          cause: reason,
+        });
+      } finally {
+        detach();
+      }
+      if (!signedIn) throw error;
+    }
+  }
+
+  /** One attempt of a call. Never throws. */
+  async #callOnce(
+    tool: string,
+    name: string,
+    args: Record<string, unknown>,
+    options: { readonly signal?: AbortSignal | undefined; readonly timeoutMs: number },
+  ): Promise<Attempt> {
     const { signal, timeoutMs } = options;
-    if (signal?.aborted) throw new CallCancelledError(name, { cause: signal.reason });
-    if (this.#stopped !== undefined) throw new ServerStoppedError(name, this.server, this.#stopped);
+    const fail = (error: Error, cause?: unknown): Attempt => ({ ok: false, error, cause });
+    if (signal?.aborted) return fail(new CallCancelledError(name, { cause: signal.reason }));
+    if (this.#stopped !== undefined) {
+      return fail(new ServerStoppedError(name, this.server, this.#stopped));
+    }
     const inFlight: InFlight = { controller: new AbortController() };
     // The SDK raises the same error for an abort and a timeout, so the caller's abort is tracked
     // here: our own controller is what the SDK sees.
@@ -242,23 +360,27 @@ export class ServerConnection {
     signal?.addEventListener('abort', onAbort, { once: true });
     this.#inFlight.add(inFlight);
     try {
-      return await this.#client.callTool(
+      const result = await this.#client.callTool(
         { name: tool, arguments: args },
         { signal: inFlight.controller.signal, timeout: timeoutMs },
       );
+      return { ok: true, result };
     } catch (error) {
-      if (signal?.aborted) throw new CallCancelledError(name, { cause: signal.reason });
-      if (inFlight.tooLarge !== undefined) throw new ResultTooLargeError(name, inFlight.tooLarge);
+      if (signal?.aborted) return fail(new CallCancelledError(name, { cause: signal.reason }));
+      if (inFlight.tooLarge !== undefined) {
+        return fail(new ResultTooLargeError(name, inFlight.tooLarge));
+      }
       if (this.#stopped !== undefined) {
-        throw new ServerStoppedError(name, this.server, oneLine(this.#stopped, 200));
+        return fail(new ServerStoppedError(name, this.server, oneLine(this.#stopped, 200)));
       }
       if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
-        throw new CallTimeoutError(name, this.server, timeoutMs, { cause: error });
+        return fail(new CallTimeoutError(name, this.server, timeoutMs, { cause: error }));
       }
       if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
-        throw new ServerStoppedError(name, this.server, 'its connection closed');
+        return fail(new ServerStoppedError(name, this.server, 'its connection closed'));
       }
-      throw new CallFailedError(name, oneLine(messageOf(error)), { cause: error });
+      // Any other failure may be the server refusing the sign-in: the caller may sign in again.
+      return fail(new CallFailedError(name, oneLine(messageOf(error)), { cause: error }), error);
     } finally {
       signal?.removeEventListener('abort', onAbort);
       this.#inFlight.delete(inFlight);
@@ -275,6 +397,7 @@ export class ServerConnection {
     if (this.#closing) return this.#closing;
     this.#planned = true;
     this.#stopped ??= reason;
+    this.#lifetime.abort(new Error(reason));
     this.#closing = (async () => {
       await within(
         this.#client.close().catch(() => {}),
@@ -307,6 +430,7 @@ export class ServerConnection {
   }
 
   #handleClose(): void {
+    this.#markGone();
     if (this.#planned) return;
     this.#stopped ??= this.#exitDescription() ?? 'its connection closed';
     // The SDK may close the connection on its own (a protocol error): make sure no process stays.
@@ -322,8 +446,7 @@ export class ServerConnection {
   }
 
   #withStderr(reason: string): string {
-    const tail = (this.#process?.stderrTail() ?? []).slice(-STDERR_LINES_SHOWN);
-    return tail.length > 0 ? `${reason}; last stderr lines: ${tail.join(' | ')}` : reason;
+    return withExcerpt(reason, this.#process?.stderrTail() ?? []);
   }
 
   #failure(error: unknown): string {

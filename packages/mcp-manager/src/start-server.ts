@@ -18,6 +18,7 @@ import { findBlockedAddressError } from '@garuda/pinned-fetch';
 import type { Tool } from '@modelcontextprotocol/client';
 import { adaptTools } from './adapt-tools.js';
 import { serverConsentRequest, toolsConsentRequest } from './consent-request.js';
+import { networkReason } from './network-reason.js';
 import { hiddenTempHint } from './tmp-hint.js';
 import { openRemote, type RemoteContext } from './remote-connect.js';
 import { ServerConnection, type OpenOptions } from './server-connection.js';
@@ -247,8 +248,8 @@ export async function startServer(server: ServerConfig, ctx: StartContext): Prom
   };
   const opened =
     server.kind === 'remote'
-      ? await openRemote(server, ctx, (transport) =>
-          ServerConnection.open({ ...common, launch: { kind: 'remote', transport } }),
+      ? await openRemote(server, ctx, (transport, reauthorize) =>
+          ServerConnection.open({ ...common, launch: { kind: 'remote', transport, reauthorize } }),
         )
       : {
           ...(await ServerConnection.open({
@@ -264,8 +265,10 @@ export async function startServer(server: ServerConfig, ctx: StartContext): Prom
         };
   if (!opened.ok) {
     if (opened.cancelled) return CANCELLED;
-    // A refused address says why in words; the SDK's own message only says "fetch failed".
+    // A refused address, or a connection that failed, says why in words: the SDK's own
+    // message only says "fetch failed".
     const blocked = server.kind === 'remote' ? findBlockedAddressError(opened.error) : undefined;
+    const unreachable = server.kind === 'remote' ? networkReason(opened.error) : undefined;
     const hint =
       server.kind === 'local' && ctx.sandbox.kind !== 'none'
         ? hiddenTempHint(server, [ctx.root, ...ctx.sandboxReadPaths])
@@ -274,9 +277,11 @@ export async function startServer(server: ServerConfig, ctx: StartContext): Prom
       state: 'failed',
       detail: blocked
         ? `it could not connect: ${blocked.message}`
-        : hint === undefined
-          ? opened.reason
-          : `${opened.reason} (note: ${hint})`,
+        : unreachable !== undefined && server.kind === 'remote'
+          ? `it could not connect to ${oneLine(server.url.origin, 200)}: ${unreachable}`
+          : hint === undefined
+            ? opened.reason
+            : `${opened.reason} (note: ${hint})`,
     };
   }
   const { connection } = opened;

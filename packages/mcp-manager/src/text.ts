@@ -36,13 +36,38 @@ export function quoted(text: unknown, max = 80): string {
 
 /**
  * Text for `prompter.notice`: cleaned (escapes, bidi and invisible characters removed), lines
- * kept. @internal
+ * kept, tags neutralised. @internal
  *
  * @param text - The notice.
  * @returns The cleaned notice.
  */
 export function noticeText(text: string): string {
-  return cleanText(text);
+  return neutralizeTags(cleanText(text));
+}
+
+/**
+ * A request for the prompter (consent, sign-in, call preview) with every string in it cleaned
+ * (lines kept) and its tags neutralised — the last guard before the host shows it, whatever a
+ * builder upstream missed. Arrays and plain objects are copied; other values pass as they are.
+ * @internal
+ *
+ * @param value - The request.
+ * @returns A copy that is safe to show, of the same shape.
+ */
+export function forPrompter<T>(value: T): T {
+  return walk(value, 0) as T;
+}
+
+function walk(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') {
+    const clean = neutralizeTags(cleanText(value));
+    return clean === value ? value : clean;
+  }
+  if (depth > 8 || typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((item) => walk(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[key] = walk(item, depth + 1);
+  return out;
 }
 
 /**

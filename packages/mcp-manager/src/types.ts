@@ -86,7 +86,14 @@ export interface CallPreview {
   readonly arguments: string;
 }
 
-/** The sign-in question for a remote server (used from the OAuth issue on). */
+/**
+ * Why a remote server needs a sign-in: `required` (it has none, or its sign-in was refused),
+ * `expired` (it was signed in; that sign-in no longer works and could not be refreshed), or
+ * `more-access` (it answered `403 insufficient_scope`: the call needs scopes the sign-in lacks).
+ */
+export type SignInReason = 'required' | 'expired' | 'more-access';
+
+/** The sign-in question for a remote server. Every string is cleaned and tag-neutralised. */
 export interface SignInRequest {
   readonly server: string;
   readonly url: string;
@@ -94,6 +101,12 @@ export interface SignInRequest {
   readonly signInOrigin: string;
   /** The local callback address. */
   readonly callback: string;
+  /** Why the sign-in is needed. */
+  readonly reason: SignInReason;
+  /** The scopes the sign-in asks for (empty when the sign-in page names none). */
+  readonly scopes: readonly string[];
+  /** `more-access`: the scopes the server asked for that the current sign-in lacks. */
+  readonly addedScopes: readonly string[];
 }
 
 /**

@@ -12,7 +12,15 @@ import {
   ServerNotConnectedError,
   ServerStoppedError,
 } from '../src/index.js';
-import { ScriptedPrompter, Workspace, fixture, marker, pidsWith, unwrap } from './support.js';
+import {
+  ScriptedPrompter,
+  Workspace,
+  fixture,
+  marker,
+  pidsWith,
+  unwrap,
+  wrapped,
+} from './support.js';
 
 let ws: Workspace;
 let mark: string;
@@ -66,18 +74,21 @@ describe('a full turn', () => {
   });
 
   it('timeoutMs: a slow call fails with a timeout; an abort is a cancel, told apart', async () => {
-    await ws.userServers({ s: fixture('normal', mark, { timeoutMs: 1_000 }) });
+    // The limit applies to every call of this server, the quick ones below too: long enough that
+    // a busy machine cannot make one of those time out. The slow tool never ends by itself.
+    await ws.userServers({ s: fixture('normal', mark, { timeoutMs: 5_000 }) });
     const mcp = ws.manager(new ScriptedPrompter(), { allowRules: ['mcp.s.*'] });
     await mcp.start();
 
-    const timedOut = await mcp.call('mcp__s__slow', { ms: 5_000 }).catch((e: unknown) => e);
+    const timedOut = await mcp.call('mcp__s__slow', { ms: 600_000 }).catch((e: unknown) => e);
     expect(CallTimeoutError.isInstance(timedOut)).toBe(true);
-    expect((timedOut as Error).message).toMatch(/did not answer within 1000 ms/);
+    expect((timedOut as Error).message).toMatch(/did not answer within 5000 ms/);
 
+    // Aborted long before the limit (an earlier timer fires first, however busy the machine).
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 150);
     const cancelled = await mcp
-      .call('mcp__s__slow', { ms: 5_000 }, { signal: controller.signal })
+      .call('mcp__s__slow', { ms: 600_000 }, { signal: controller.signal })
       .catch((e: unknown) => e);
     expect(CallCancelledError.isInstance(cancelled)).toBe(true);
     expect(CallTimeoutError.isInstance(cancelled)).toBe(false);
@@ -134,6 +145,26 @@ describe('a server that stops by itself', () => {
     expect(mcp.takeNotes()).toEqual([]);
     // The other server is unaffected.
     expect(unwrap((await mcp.call('mcp__n__echo', { text: 'ok' })).text)).toBe('ok');
+  });
+
+  it('a real Node crash mid-call keeps its reason, not the stack or the Node.js banner', async () => {
+    await ws.userServers({
+      c: wrapped(['--mode', 'crash', '--crash-error', 'GITHUB_TOKEN is missing'], mark),
+    });
+    const mcp = ws.manager(new ScriptedPrompter());
+    await mcp.start();
+    const crashed = await mcp.call('mcp__c__crash', {}).catch((e: unknown) => e);
+    expect(ServerStoppedError.isInstance(crashed), JSON.stringify(crashed)).toBe(true);
+    await waitFor(() => mcp.status()[0]?.state === 'failed');
+    const shown = [
+      (crashed as Error).message,
+      mcp.status()[0]?.detail ?? '',
+      mcp.takeNotes().join('\n'),
+    ];
+    for (const text of shown) {
+      expect(text).toContain('Error: GITHUB_TOKEN is missing');
+      expect(text).not.toMatch(/Node\.js v\d|requireStack|E_CONFIG|node:internal/);
+    }
   });
 
   it('an exit with no call in flight is noticed too, and reload brings the server back', async () => {

@@ -9,8 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startOAuthFixture } from '@garuda/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SignInRequest } from '../src/types.js';
-import { ScriptedPrompter, Workspace, unwrap } from './support.js';
+import { SignInPrompter, Workspace, unwrap } from './support.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const HAS_CHROMIUM = existsSync(CHROMIUM);
@@ -27,14 +26,6 @@ afterEach(async () => {
   await ws.cleanup();
   await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
 });
-
-class SignInPrompter extends ScriptedPrompter {
-  readonly signIns: SignInRequest[] = [];
-  signIn(request: SignInRequest): Promise<boolean> {
-    this.signIns.push(request);
-    return Promise.resolve(true);
-  }
-}
 
 /** Opens a URL in a fresh headless Chromium, the way a user's browser would be opened. */
 async function chromiumOpener(): Promise<(url: string) => Promise<boolean>> {

@@ -312,19 +312,23 @@ describe('lifecycle', () => {
     };
     await ws.userServers(servers);
     const prompter = new ScriptedPrompter();
-    // Short, but with room for ten processes starting at once on a busy two-core machine.
-    const startTimeoutMs = 8_000;
+    // The hanging one ends by this limit, the others must connect well within it: room for ten
+    // processes starting at once on a busy two-core machine.
+    const startTimeoutMs = 20_000;
     const mcp = ws.manager(prompter, { startTimeoutMs });
-    const began = Date.now();
-    await mcp.start();
-    const took = Date.now() - began;
+    const starting = mcp.start();
+    // The 8 are connected while the hanging one is still starting: it holds none of them up
+    // (observed, not measured against a time a busy machine may overrun).
+    const connected = () => mcp.status().filter((r) => r.state === 'connected').length;
+    await waitFor(() => connected() === 8, { timeoutMs: startTimeoutMs });
+    expect(mcp.status().find((r) => r.name === 'hang')?.state).toBe('starting');
+    await starting;
 
-    expect(took).toBeLessThan(startTimeoutMs + 5_000);
     const rows = mcp.status();
     expect(rows.filter((r) => r.state === 'connected')).toHaveLength(8);
     const hang = rows.find((r) => r.name === 'hang');
     expect(hang?.state).toBe('failed');
-    expect(hang?.detail).toMatch(/did not connect and list its tools within 8 s/);
+    expect(hang?.detail).toMatch(/did not connect and list its tools within 20 s/);
     expect(hang?.detail).toMatch(/will never answer/);
     const boom = rows.find((r) => r.name === 'boom');
     expect(boom?.state).toBe('failed');
@@ -333,7 +337,25 @@ describe('lifecycle', () => {
       1,
     );
     expect(mcp.tools()).toHaveLength(8 * NORMAL_TOOL_NAMES.length);
-  }, 30_000);
+  }, 90_000);
+
+  it('a server that crashes at start keeps its reason in the status, the notice and the note', async () => {
+    const script =
+      'process.stderr.write("w".repeat(400) + "\\n" + "v".repeat(400) + "\\n");' +
+      'throw Object.assign(new Error("GITHUB_TOKEN is missing"), { code: "E_CONFIG" });';
+    await ws.userServers({ gh: { command: process.execPath, args: ['-e', script, mark] } });
+    const prompter = new ScriptedPrompter();
+    const mcp = ws.manager(prompter);
+    await mcp.start();
+    const row = mcp.status()[0];
+    expect(row?.state).toBe('failed');
+    const notice = prompter.notices.find((n) => n.startsWith('MCP server "gh" failed'));
+    const shown = [row?.detail ?? '', notice ?? '', mcp.takeNotes().join('\n')];
+    for (const text of shown) {
+      expect(text).toMatch(/exited with code 1; stderr: .*Error: GITHUB_TOKEN is missing/);
+      expect(text).not.toMatch(/Node\.js v\d|E_CONFIG|node:internal|www/);
+    }
+  });
 
   it('a cancelled start keeps the connected servers and stops the others', async () => {
     await ws.userServers({ ok: fixture('normal', mark), hang: fixture('hang', mark) });
@@ -402,7 +424,11 @@ describe('other kinds of server and machine', () => {
       sandbox: 'remote',
       network: `remote ${String(gone.url)} · no sign-in`,
     });
-    expect(row?.detail).toMatch(/^it could not connect: /);
+    // In words, not the SDK's "fetch failed".
+    expect(row?.detail).toBe(
+      `it could not connect to ${gone.url.origin}: the connection was refused (nothing listens at that address and port) [ECONNREFUSED]`,
+    );
+    expect(prompter.notices.join('\n')).toContain('[ECONNREFUSED]');
     expect(mcp.takeNotes()).toHaveLength(1);
   });
 

@@ -7,7 +7,13 @@ import { fileURLToPath } from 'node:url';
 import { detectSandbox } from '@garuda/mcp-transport';
 import { FIXTURE_SERVER, tempDir, type StdioFixtureMode, type TempDir } from '@garuda/test-utils';
 import { McpManager, type McpManagerOptions } from '../src/index.js';
-import type { CallPreview, ConsentAnswer, ConsentRequest, Prompter } from '../src/types.js';
+import type {
+  CallPreview,
+  ConsentAnswer,
+  ConsentRequest,
+  Prompter,
+  SignInRequest,
+} from '../src/types.js';
 
 /** The wrapper that reads the fixture's mode from a file or renames its tools. */
 export const WRAPPER = fileURLToPath(new URL('./fixtures/fixture-wrapper.mjs', import.meta.url));
@@ -68,6 +74,18 @@ export class ScriptedPrompter implements Prompter {
     return Promise.resolve(
       typeof this.approve === 'function' ? this.approve(preview) : this.approve,
     );
+  }
+}
+
+/** A {@link ScriptedPrompter} that also answers (and records) the sign-in question. */
+export class SignInPrompter extends ScriptedPrompter {
+  readonly signIns: SignInRequest[] = [];
+  signInAnswer: boolean | ((request: SignInRequest) => boolean) = true;
+
+  signIn(request: SignInRequest): Promise<boolean> {
+    this.signIns.push(request);
+    const answer = this.signInAnswer;
+    return Promise.resolve(typeof answer === 'function' ? answer(request) : answer);
   }
 }
 

@@ -33,6 +33,11 @@ export const OAuthFlowErrorCode = {
   INSECURE_AUTHORIZATION_SERVER: 'INSECURE_AUTHORIZATION_SERVER',
   /** The authorization server does not advertise PKCE with S256. */
   PKCE_NOT_SUPPORTED: 'PKCE_NOT_SUPPORTED',
+  /**
+   * No OAuth client can be had: no client id is configured, and the authorization server takes
+   * neither a Client ID Metadata Document (or none is set) nor a dynamic registration.
+   */
+  NO_CLIENT_REGISTRATION: 'NO_CLIENT_REGISTRATION',
   /** The sign-in page address built for the browser is not one this package may open. */
   UNSAFE_AUTHORIZATION_URL: 'UNSAFE_AUTHORIZATION_URL',
   /** A code arrived but no sign-in is in progress (no code verifier is stored). */
@@ -60,7 +65,22 @@ export const OAuthFlowErrorCode = {
 /** One of the {@link OAuthFlowErrorCode} values. */
 export type OAuthFlowErrorCode = (typeof OAuthFlowErrorCode)[keyof typeof OAuthFlowErrorCode];
 
-const MARKER = Symbol.for('garuda.mcp-oauth.OAuthFlowError');
+// Markers instead of `instanceof`, so an error made by another copy of this package (two
+// versions in one node_modules tree) is still recognised. Each class puts its own marker on its
+// prototype, so an instance carries the markers of its class and of every class above it: that
+// is what makes `X.isInstance` accept X and its subclasses, and never a sibling. The class name
+// is written out, not read from `cls.name`, which bundlers and minifiers rename.
+function brand<T extends object>(
+  cls: abstract new (...args: never[]) => T,
+  name: string,
+): (value: unknown) => value is T {
+  const marker = Symbol.for(`garuda.mcp-oauth.${name}`);
+  Object.defineProperty(cls.prototype, marker, { value: true });
+  return (value): value is T =>
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Record<symbol, unknown>)[marker] === true;
+}
 
 /**
  * Base class of every error thrown by `@garuda/mcp-oauth`. Messages say what happened and what
@@ -78,10 +98,23 @@ const MARKER = Symbol.for('garuda.mcp-oauth.OAuthFlowError');
  * ```
  */
 export class OAuthFlowError extends Error {
+  /**
+   * Whether `value` is an error of this package (any of its classes), also from another copy of
+   * it. Every subclass has its own `isInstance`, true for that class and its subclasses only.
+   * Each is a plain function that keeps its class, so it can be passed on as it is:
+   * `errors.filter(StateMismatchError.isInstance)`.
+   *
+   * @param value - anything, typically a caught error
+   * @returns true when `value` carries this class's marker
+   * @example
+   * ```ts
+   * if (OAuthFlowError.isInstance(e)) ui.error(e.code, e.message);
+   * ```
+   */
+  static readonly isInstance = brand(this, 'OAuthFlowError');
+
   /** A stable string from {@link OAuthFlowErrorCode}. */
   readonly code: OAuthFlowErrorCode;
-  // A symbol marker rather than `instanceof`, so two copies of this package recognise each other.
-  readonly [MARKER] = true;
 
   /**
    * @param code - one of {@link OAuthFlowErrorCode}
@@ -92,19 +125,6 @@ export class OAuthFlowError extends Error {
     super(message, options);
     this.name = 'OAuthFlowError';
     this.code = code;
-  }
-
-  /**
-   * Whether `value` is an `OAuthFlowError` from any copy of this package.
-   * @param value - anything, typically a caught error
-   * @returns true when `value` carries this package's error marker
-   */
-  static isInstance(value: unknown): value is OAuthFlowError {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[MARKER] === true
-    );
   }
 }
 
@@ -154,6 +174,12 @@ export function errnoCode(error: unknown): string | undefined {
 
 /** An argument or option is unusable (code `INVALID_OPTION`). */
 export class InvalidOptionError extends OAuthFlowError {
+  /**
+   * Whether `value` is an {@link InvalidOptionError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'InvalidOptionError');
+
   /** @param reason - which option, what was wrong, what is expected */
   constructor(reason: string) {
     super(OAuthFlowErrorCode.INVALID_OPTION, reason);
@@ -163,6 +189,12 @@ export class InvalidOptionError extends OAuthFlowError {
 
 /** A value given to the auth store cannot be stored (code `INVALID_ENTRY`). */
 export class InvalidEntryError extends OAuthFlowError {
+  /**
+   * Whether `value` is an {@link InvalidEntryError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'InvalidEntryError');
+
   /** @param reason - where in the value the problem is; never the value itself */
   constructor(reason: string) {
     super(
@@ -176,6 +208,12 @@ export class InvalidEntryError extends OAuthFlowError {
 
 /** The auth file exists but cannot be read (code `FILE_UNREADABLE`). */
 export class AuthFileUnreadableError extends OAuthFlowError {
+  /**
+   * Whether `value` is an {@link AuthFileUnreadableError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'AuthFileUnreadableError');
+
   /** The path that could not be read. */
   readonly file: string;
 
@@ -207,6 +245,12 @@ export class AuthFileUnreadableError extends OAuthFlowError {
 /** The auth file or its folder could not be written (code `WRITE_FAILED`). */
 export class AuthFileWriteError extends OAuthFlowError {
   /**
+   * Whether `value` is an {@link AuthFileWriteError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'AuthFileWriteError');
+
+  /**
    * @param what - what was being done ("write the auth file")
    * @param target - the path
    * @param cause - the file system error
@@ -225,6 +269,12 @@ export class AuthFileWriteError extends OAuthFlowError {
 
 /** The cross-process lock was not free in time (code `LOCK_TIMEOUT`). */
 export class LockTimeoutError extends OAuthFlowError {
+  /**
+   * Whether `value` is a {@link LockTimeoutError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'LockTimeoutError');
+
   /** The auth file whose lock could not be taken. */
   readonly file: string;
   /** The lock folder (`<file>.lock`). */
@@ -252,6 +302,12 @@ export class LockTimeoutError extends OAuthFlowError {
 /** The lock folder could not be created (code `LOCK_FAILED`). */
 export class LockFailedError extends OAuthFlowError {
   /**
+   * Whether `value` is a {@link LockFailedError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'LockFailedError');
+
+  /**
    * @param file - the auth file
    * @param lockFile - its lock folder
    * @param cause - the file system error
@@ -271,6 +327,12 @@ export class LockFailedError extends OAuthFlowError {
 /** The lock was lost while held, so nothing was written (code `LOCK_COMPROMISED`). */
 export class LockCompromisedError extends OAuthFlowError {
   /**
+   * Whether `value` is a {@link LockCompromisedError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'LockCompromisedError');
+
+  /**
    * @param file - the auth file
    * @param cause - why the lock was lost
    */
@@ -288,6 +350,12 @@ export class LockCompromisedError extends OAuthFlowError {
 
 /** A corrupt auth file could not be moved aside (code `MOVE_ASIDE_FAILED`). */
 export class CorruptFileMoveError extends OAuthFlowError {
+  /**
+   * Whether `value` is a {@link CorruptFileMoveError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'CorruptFileMoveError');
+
   /**
    * @param file - the corrupt auth file
    * @param target - where it was to be moved
@@ -308,6 +376,12 @@ export class CorruptFileMoveError extends OAuthFlowError {
 
 /** The provider was used before its callback port was chosen (code `PROVIDER_NOT_READY`). */
 export class ProviderNotReadyError extends OAuthFlowError {
+  /**
+   * Whether `value` is a {@link ProviderNotReadyError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'ProviderNotReadyError');
+
   /** @param name - the server name */
   constructor(name: string) {
     super(
@@ -321,6 +395,12 @@ export class ProviderNotReadyError extends OAuthFlowError {
 
 /** The authorization server is refused: an endpoint is not https (code `INSECURE_AUTHORIZATION_SERVER`). */
 export class InsecureAuthorizationServerError extends OAuthFlowError {
+  /**
+   * Whether `value` is an {@link InsecureAuthorizationServerError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'InsecureAuthorizationServerError');
+
   /** The metadata field that was refused, e.g. `authorization_endpoint`; `metadata` when there is none. */
   readonly field: string;
 
@@ -332,15 +412,66 @@ export class InsecureAuthorizationServerError extends OAuthFlowError {
     super(
       OAuthFlowErrorCode.INSECURE_AUTHORIZATION_SERVER,
       `refused the authorization server: ${reason}. No browser was opened and no code was ` +
-        `requested; ask the server's operator to publish https endpoints`,
+        `requested; ${
+          field === 'metadata'
+            ? "ask the server's operator to publish its authorization server metadata " +
+              '(/.well-known/oauth-authorization-server)'
+            : "ask the server's operator to publish https endpoints"
+        }`,
     );
     this.name = 'InsecureAuthorizationServerError';
     this.field = field;
   }
 }
 
+/**
+ * No OAuth client can be had for this server (code `NO_CLIENT_REGISTRATION`): no client id is
+ * configured, and its authorization server offers no dynamic registration and takes no Client
+ * ID Metadata Document (or none is set). Raised before any registration is sent or any browser
+ * opens; the fix is a client id from the server's operator.
+ */
+export class NoClientRegistrationError extends OAuthFlowError {
+  /**
+   * Whether `value` is a {@link NoClientRegistrationError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'NoClientRegistrationError');
+
+  /** The server name. */
+  readonly server: string;
+  /** Whether the authorization server takes Client ID Metadata Documents (none was set then). */
+  readonly metadataDocumentsSupported: boolean;
+
+  /**
+   * @param server - the server name
+   * @param metadataDocumentsSupported - whether the authorization server advertises
+   *   `client_id_metadata_document_supported`
+   */
+  constructor(server: string, metadataDocumentsSupported: boolean) {
+    super(
+      OAuthFlowErrorCode.NO_CLIENT_REGISTRATION,
+      `the authorization server of ${quote(server)} offers no dynamic client registration` +
+        (metadataDocumentsSupported
+          ? ' and no Client ID Metadata Document is set'
+          : ' and takes no Client ID Metadata Document') +
+        `, so Garuda cannot get an OAuth client there: ask the server's operator for a client id ` +
+        `and set it for this server, "oauth": { "clientId": "<id>" }` +
+        (metadataDocumentsSupported ? ' (or "clientMetadataUrl": "<https URL>")' : ''),
+    );
+    this.name = 'NoClientRegistrationError';
+    this.server = server;
+    this.metadataDocumentsSupported = metadataDocumentsSupported;
+  }
+}
+
 /** The authorization server does not advertise PKCE S256 (code `PKCE_NOT_SUPPORTED`). */
 export class PkceNotSupportedError extends OAuthFlowError {
+  /**
+   * Whether `value` is a {@link PkceNotSupportedError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'PkceNotSupportedError');
+
   /** @param issuer - the server's issuer, as it published it */
   constructor(issuer: string) {
     super(
@@ -355,6 +486,12 @@ export class PkceNotSupportedError extends OAuthFlowError {
 
 /** The sign-in address is not one we may send a browser to (code `UNSAFE_AUTHORIZATION_URL`). */
 export class UnsafeAuthorizationUrlError extends OAuthFlowError {
+  /**
+   * Whether `value` is an {@link UnsafeAuthorizationUrlError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'UnsafeAuthorizationUrlError');
+
   /** @param reason - what is wrong, server text already quoted */
   constructor(reason: string) {
     super(
@@ -367,6 +504,12 @@ export class UnsafeAuthorizationUrlError extends OAuthFlowError {
 
 /** A code must be exchanged but no sign-in is in progress (code `NO_SIGN_IN_IN_PROGRESS`). */
 export class NoSignInInProgressError extends OAuthFlowError {
+  /**
+   * Whether `value` is a {@link NoSignInInProgressError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'NoSignInInProgressError');
+
   /** @param name - the server name */
   constructor(name: string) {
     super(
@@ -380,6 +523,12 @@ export class NoSignInInProgressError extends OAuthFlowError {
 
 /** The registered callback port is taken; the next attempt uses a new one (code `CALLBACK_PORT_CHANGED`). */
 export class CallbackPortChangedError extends OAuthFlowError {
+  /**
+   * Whether `value` is a {@link CallbackPortChangedError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'CallbackPortChangedError');
+
   /** The port that is taken. */
   readonly oldPort: number;
   /** The port the next attempt will use. */
@@ -405,6 +554,12 @@ export class CallbackPortChangedError extends OAuthFlowError {
 
 /** The callback server could not listen because its port is taken (code `CALLBACK_PORT_IN_USE`). */
 export class CallbackPortInUseError extends OAuthFlowError {
+  /**
+   * Whether `value` is a {@link CallbackPortInUseError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'CallbackPortInUseError');
+
   /** The port. */
   readonly port: number;
 
@@ -428,6 +583,12 @@ export class CallbackPortInUseError extends OAuthFlowError {
 /** The callback server failed for another reason (code `CALLBACK_SERVER_FAILED`). */
 export class CallbackServerError extends OAuthFlowError {
   /**
+   * Whether `value` is a {@link CallbackServerError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'CallbackServerError');
+
+  /**
    * @param host - the loopback address
    * @param port - the port
    * @param cause - the server error
@@ -446,6 +607,12 @@ export class CallbackServerError extends OAuthFlowError {
 
 /** No valid callback arrived in time (code `CALLBACK_TIMEOUT`). */
 export class CallbackTimeoutError extends OAuthFlowError {
+  /**
+   * Whether `value` is a {@link CallbackTimeoutError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'CallbackTimeoutError');
+
   /** @param timeoutMs - the time limit */
   constructor(timeoutMs: number) {
     const minutes =
@@ -461,6 +628,12 @@ export class CallbackTimeoutError extends OAuthFlowError {
 
 /** The sign-in was stopped through its signal (code `SIGN_IN_ABORTED`). */
 export class SignInAbortedError extends OAuthFlowError {
+  /**
+   * Whether `value` is a {@link SignInAbortedError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'SignInAbortedError');
+
   /** @param cause - the signal's reason */
   constructor(cause?: unknown) {
     super(OAuthFlowErrorCode.SIGN_IN_ABORTED, 'the sign-in was cancelled', { cause });
@@ -470,6 +643,12 @@ export class SignInAbortedError extends OAuthFlowError {
 
 /** The authorization server answered with an error (code `AUTHORIZATION_DENIED`). */
 export class AuthorizationDeniedError extends OAuthFlowError {
+  /**
+   * Whether `value` is an {@link AuthorizationDeniedError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'AuthorizationDeniedError');
+
   /**
    * The short OAuth error code (`access_denied`, `invalid_scope`…), or `unrecognized_error` when
    * the server sent something that is not a plain code. The server's `error_description` is
@@ -494,6 +673,12 @@ export class AuthorizationDeniedError extends OAuthFlowError {
 
 /** A pasted redirect carries another `state` (code `STATE_MISMATCH`). */
 export class StateMismatchError extends OAuthFlowError {
+  /**
+   * Whether `value` is a {@link StateMismatchError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'StateMismatchError');
+
   /** @param missing - whether the state was absent rather than different */
   constructor(missing: boolean) {
     super(
@@ -507,6 +692,12 @@ export class StateMismatchError extends OAuthFlowError {
 
 /** A pasted redirect address is not usable (code `INVALID_REDIRECT_URL`). */
 export class InvalidRedirectUrlError extends OAuthFlowError {
+  /**
+   * Whether `value` is an {@link InvalidRedirectUrlError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'InvalidRedirectUrlError');
+
   /** @param reason - what is wrong; never the pasted text */
   constructor(reason: string) {
     super(
@@ -519,6 +710,12 @@ export class InvalidRedirectUrlError extends OAuthFlowError {
 
 /** `openBrowser` refused an address (code `UNSAFE_BROWSER_URL`). */
 export class UnsafeBrowserUrlError extends OAuthFlowError {
+  /**
+   * Whether `value` is an {@link UnsafeBrowserUrlError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'UnsafeBrowserUrlError');
+
   /** @param reason - what is wrong with the address */
   constructor(reason: string) {
     super(OAuthFlowErrorCode.UNSAFE_BROWSER_URL, `refused to open the browser: ${reason}`);

@@ -40,6 +40,7 @@ export {
   CorruptFileMoveError,
   ProviderNotReadyError,
   InsecureAuthorizationServerError,
+  NoClientRegistrationError,
   PkceNotSupportedError,
   UnsafeAuthorizationUrlError,
   NoSignInInProgressError,

@@ -7,6 +7,7 @@ import { AuthStore } from './auth-store.js';
 import {
   InsecureAuthorizationServerError,
   InvalidOptionError,
+  NoClientRegistrationError,
   NoSignInInProgressError,
   PkceNotSupportedError,
   ProviderNotReadyError,
@@ -225,6 +226,7 @@ describe('GarudaOAuthProvider', () => {
       state: b,
       port: provider.callbackPort,
       redirectUri: provider.redirectUrl,
+      scopes: [],
     });
 
     const tokens = { access_token: 'at-aaaaaaaaaaaaaaaaaaaa', token_type: 'Bearer' };
@@ -324,7 +326,63 @@ describe('GarudaOAuthProvider', () => {
       state: url.searchParams.get('state'),
       port: provider.callbackPort,
       redirectUri: provider.redirectUrl,
+      scopes: [],
     });
+  });
+
+  it.each([
+    ['nothing configured or requested: the SDK choice', [], [], 'a b', ['a', 'b']],
+    ['configured scopes replace the fallback to every listed scope', ['read'], [], 'a b', ['read']],
+    [
+      'offline_access, which the SDK adds for refresh, is kept',
+      ['read'],
+      [],
+      'a b offline_access',
+      ['read', 'offline_access'],
+    ],
+    ['a challenge joins the configured scopes', ['read'], ['a'], 'a', ['read', 'a']],
+    ['a step-up union stays whole', [], ['write'], 'read write', ['write', 'read']],
+    ['a space-separated challenge', [], ['x y'], '', ['x', 'y']],
+    ['names that are not scope tokens are ignored', [], [['ok', 'bad"quote', 'a\\b']], '', ['ok']],
+  ] as const)('the sign-in page scope: %s', async (_, configured, requested, sdk, expected) => {
+    const provider = await createOAuthProvider(options({ scopes: [...configured] }));
+    for (const scopes of requested) provider.requestScopes(scopes as string | readonly string[]);
+    await provider.saveDiscoveryState(DISCOVERY);
+    const url = await authorizationUrl(provider, sdk === '' ? {} : { scope: sdk });
+    await provider.redirectToAuthorization(url);
+    const page = redirects[0]?.url;
+    expect(page?.searchParams.get('scope')?.split(' ') ?? []).toEqual(expected);
+    expect(redirects[0]?.signIn.scopes).toEqual(expected);
+    expect((await provider.pendingSignIn())?.scopes).toEqual(expected);
+  });
+
+  it('says what to configure when the server takes neither a registration nor a metadata document', async () => {
+    const { registration_endpoint: _, ...closed } = METADATA as Record<string, unknown>;
+    const provider = await createOAuthProvider(options());
+    await provider.saveDiscoveryState({
+      ...DISCOVERY,
+      authorizationServerMetadata: closed as never,
+    });
+    const error = await caught(() =>
+      provider.clientInformation({ issuer: 'https://auth.example' }),
+    );
+    expect(NoClientRegistrationError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/"oauth": \{ "clientId": "<id>" \}/);
+    // A metadata document where the server takes them, or a client id, is fine.
+    const cimd = await createOAuthProvider(
+      options({ clientMetadataUrl: 'https://client.example/meta.json' }),
+    );
+    await cimd.saveDiscoveryState({
+      ...DISCOVERY,
+      authorizationServerMetadata: {
+        ...closed,
+        client_id_metadata_document_supported: true,
+      } as never,
+    });
+    expect(await cimd.clientInformation({ issuer: 'https://auth.example' })).toBeUndefined();
+    const fixed = await createOAuthProvider(options({ clientId: 'pre-1' }));
+    await fixed.saveDiscoveryState({ ...DISCOVERY, authorizationServerMetadata: closed as never });
+    expect(await fixed.clientInformation()).toEqual({ client_id: 'pre-1' });
   });
 
   it.each([

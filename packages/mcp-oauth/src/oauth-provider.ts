@@ -17,6 +17,7 @@ import {
   InsecureAuthorizationServerError,
   InvalidOptionError,
   kindOf,
+  NoClientRegistrationError,
   NoSignInInProgressError,
   ProviderNotReadyError,
   quote,
@@ -34,6 +35,11 @@ export interface PendingSignIn {
   port: number;
   /** The redirect URI, `http://127.0.0.1:<port>/callback` (for `parseRedirectUrl`). */
   redirectUri: string;
+  /**
+   * The scopes this sign-in asks for (the `scope` of the sign-in page), in order; empty when the
+   * page names none (or, from `pendingSignIn()`, when this provider did not make the page).
+   */
+  scopes: readonly string[];
 }
 
 /** Options of {@link GarudaOAuthProvider}. */
@@ -65,7 +71,11 @@ export interface GarudaOAuthProviderOptions {
    * authorization server that supports them; others get a dynamic registration.
    */
   clientMetadataUrl?: string;
-  /** Scopes to ask for when neither the server's challenge nor its metadata names any. */
+  /**
+   * Scopes to ask for at every sign-in, together with the scopes the server's challenges name
+   * (see {@link GarudaOAuthProvider.requestScopes}). When set, they replace the SDK's fallback
+   * of asking for every scope the server's resource metadata lists.
+   */
   scopes?: readonly string[];
   /**
    * Accept `http:` authorization server endpoints and sign-in pages on `localhost`,
@@ -124,6 +134,10 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
   readonly #clientName: string;
   readonly #clientId: string | undefined;
   readonly #scopes: readonly string[];
+  /** Scopes asked for since this provider was made: challenges and explicit requests. */
+  readonly #requested = new Set<string>();
+  /** The scopes of the latest sign-in page handed to `onRedirect`. */
+  #pendingScopes: readonly string[] = [];
   readonly #allowHttpLoopback: boolean;
   readonly #logger: OAuthLogger | undefined;
   #port: number | undefined;
@@ -233,6 +247,43 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
   }
 
   /**
+   * Adds scopes that the next sign-ins ask for, on top of the configured ones: the `scope` of a
+   * server's `WWW-Authenticate` challenge (a 401, or a 403 `insufficient_scope`), or scopes the
+   * person asked for. Names that are not OAuth scope tokens are ignored.
+   *
+   * @param scopes - scope names, or one space-separated string as a challenge carries it
+   * @example
+   * ```ts
+   * const { scope } = extractWWWAuthenticateParams(response); // from the SDK
+   * if (scope) provider.requestScopes(scope);
+   * ```
+   */
+  requestScopes(scopes: string | readonly string[]): void {
+    const list = typeof scopes === 'string' ? scopes.split(/\s+/) : scopes;
+    if (!Array.isArray(list)) return;
+    for (const scope of list) {
+      if (typeof scope === 'string' && SCOPE_TOKEN.test(scope) && scope.length <= 200) {
+        this.#requested.add(scope);
+      }
+    }
+  }
+
+  /**
+   * The scope a sign-in asks for. Without configured or requested scopes it is what the SDK
+   * chose (the challenge's scope, else every scope the server lists). Otherwise it is the
+   * configured scopes, the requested ones, and what the SDK chose — except the SDK's fallback to
+   * every listed scope, which configured scopes replace (`offline_access`, which the SDK adds
+   * for a refresh token, is kept).
+   */
+  #signInScopes(sdkScope: string | null): string[] {
+    const chosen = (sdkScope ?? '').split(' ').filter((scope) => scope !== '');
+    if (this.#scopes.length === 0 && this.#requested.size === 0) return chosen;
+    const fromSdk =
+      this.#requested.size > 0 ? chosen : chosen.filter((scope) => scope === 'offline_access');
+    return [...new Set([...this.#scopes, ...this.#requested, ...fromSdk])];
+  }
+
+  /**
    * The redirect URI, `http://127.0.0.1:<port>/callback`.
    * @throws {@link ProviderNotReadyError} before {@link GarudaOAuthProvider.prepare}
    */
@@ -324,12 +375,16 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
   /**
    * The client to use: the stored one, or for a pre-registered `clientId` that id.
    * @param ctx - the authorization server's issuer, from the SDK
-   * @returns the client with its issuer stamp, or `undefined` (the SDK then registers one)
+   * @returns the client with its issuer stamp, or `undefined` (the SDK then uses the Client ID
+   *   Metadata Document or registers one)
+   * @throws {@link NoClientRegistrationError} when there is no client and the authorization
+   *   server takes neither (checked against the discovery the SDK saved just before)
    */
   async clientInformation(
     ctx?: OAuthClientInformationContext,
   ): Promise<StoredOAuthClientInformation | undefined> {
-    const client = (await this.#store.get(this.#id))?.client;
+    const entry = await this.#store.get(this.#id);
+    const client = entry?.client;
     if (this.#clientId !== undefined) {
       // Never undefined here: that would make the SDK register a client dynamically.
       if (
@@ -339,6 +394,19 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
         return client;
       }
       return { client_id: this.#clientId };
+    }
+    if (client === undefined) {
+      // The SDK would now use a metadata document or register; when the server takes neither,
+      // say what to configure rather than letting a registration fail.
+      const metadata = entry?.discovery?.authorizationServerMetadata as
+        Record<string, unknown> | undefined;
+      if (metadata !== undefined) {
+        const documents = metadata.client_id_metadata_document_supported === true;
+        const canRegister = typeof metadata.registration_endpoint === 'string';
+        if (!canRegister && !(documents && this.clientMetadataUrl !== undefined)) {
+          throw new NoClientRegistrationError(this.name, documents);
+        }
+      }
     }
     return client;
   }
@@ -449,6 +517,9 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
     ) {
       throw new UnsafeAuthorizationUrlError('it does not use PKCE with S256');
     }
+    const scopes = this.#signInScopes(url.searchParams.get('scope'));
+    if (scopes.length > 0) url.searchParams.set('scope', scopes.join(' '));
+    this.#pendingScopes = scopes;
     if (!(await isPortFree(port))) {
       const newPort = await freePort();
       const bound = entry?.client !== undefined && this.#portBound(entry.client);
@@ -466,7 +537,12 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
       this.#port = newPort;
       throw new CallbackPortChangedError(this.name, port, newPort, bound);
     }
-    await this.#onRedirect(new URL(url.href), { state, port, redirectUri: this.redirectUrl });
+    await this.#onRedirect(new URL(url.href), {
+      state,
+      port,
+      redirectUri: this.redirectUrl,
+      scopes,
+    });
   }
 
   /**
@@ -570,7 +646,12 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
     if (entry?.state === undefined || entry.codeVerifier === undefined) return undefined;
     const port = this.#port ?? entry.port;
     if (port === undefined) return undefined;
-    return { state: entry.state, port, redirectUri: `http://127.0.0.1:${port}/callback` };
+    return {
+      state: entry.state,
+      port,
+      redirectUri: `http://127.0.0.1:${port}/callback`,
+      scopes: this.#pendingScopes,
+    };
   }
 
   #checkDiscovery(state: OAuthDiscoveryState): void {

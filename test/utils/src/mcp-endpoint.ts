@@ -12,6 +12,8 @@ import { sendWebResponse, toWebRequest } from './node-bridge.js';
 export interface McpEndpoint {
   /** Answers one HTTP request (POST, GET or DELETE) as the MCP endpoint. */
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** The same, for a request already read into a fetch `Request` (see `toWebRequest`). */
+  handleRequest(request: Request, res: ServerResponse): Promise<void>;
   /** Diagnostics of the tools, e.g. `slow: cancelled after 80 ms`. */
   readonly logs: string[];
   /** Stops the handlers and the per-request servers still in flight. */
@@ -75,6 +77,19 @@ export function createMcpEndpoint(mode: HttpFixtureMode, jsonResponse: boolean):
     }
   }
 
+  async function handleRequest(request: Request, res: ServerResponse): Promise<void> {
+    if (mode === 'hang') return; // read, never answered; close() ends the socket
+    let response: Response;
+    let cleanup = async () => {};
+    if (await isLegacyRequest(request)) [response, cleanup] = await serveLegacy(request);
+    else response = await modern.fetch(request);
+    try {
+      await sendWebResponse(response, res);
+    } finally {
+      await cleanup();
+    }
+  }
+
   return {
     logs,
     async handle(req, res) {
@@ -83,17 +98,9 @@ export function createMcpEndpoint(mode: HttpFixtureMode, jsonResponse: boolean):
         return;
       }
       const request = await toWebRequest(req, res);
-      if (!request) return;
-      let response: Response;
-      let cleanup = async () => {};
-      if (await isLegacyRequest(request)) [response, cleanup] = await serveLegacy(request);
-      else response = await modern.fetch(request);
-      try {
-        await sendWebResponse(response, res);
-      } finally {
-        await cleanup();
-      }
+      if (request) await handleRequest(request, res);
     },
+    handleRequest,
     async close() {
       await modern.close().catch(() => {});
       await Promise.all([...inFlight].map((cleanup) => cleanup()));

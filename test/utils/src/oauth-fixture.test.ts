@@ -13,7 +13,6 @@ import { X509Certificate, createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   INSECURE_AUTHORIZATION_HOST,
@@ -295,13 +294,20 @@ describe('OAuth fixture with the SDK client', () => {
   );
 
   it('refreshes on 401 after the access token expired (tokenTtlSeconds: 1, then expireAllTokens)', async () => {
+    // The fixture runs in this process and reads its clock from Date: stopped, the clock moves
+    // only when the test moves it, so a busy machine cannot use up a token's 1 s (before its
+    // first use, or a refreshed one before the call is retried with it). Timers stay real.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    cleanups.push(async () => void vi.useRealTimers());
     const w = await world({ tokenTtlSeconds: 1 });
     await signIn(w);
     const client = await connected(w);
+    vi.setSystemTime(Date.now() + 900); // still inside the token's second
     expect(await echo(client, 'one')).toBe('one');
+    expect(w.fixture.counts).toMatchObject({ refreshes: 0, rejectedTokens: 0 });
     const firstRefreshToken = w.provider.stored?.refresh_token;
 
-    await sleep(1100);
+    vi.setSystemTime(Date.now() + 200); // 1.1 s after it was issued
     expect(await echo(client, 'two')).toBe('two');
     expect(w.fixture.counts).toMatchObject({ refreshes: 1, tokensIssued: 2, rejectedTokens: 1 });
     expect(w.provider.stored?.refresh_token).not.toBe(firstRefreshToken); // rotated
@@ -651,6 +657,26 @@ describe('OAuth fixture strictness (raw HTTP)', () => {
     return { clientId, verifier, authorize, redirectUri };
   }
 
+  /** The tokens of a sign-in through `registered`'s authorization URL. */
+  async function redeem(
+    fixture: OAuthFixture,
+    client: Awaited<ReturnType<typeof registered>>,
+  ): Promise<{ access_token: string; scope: string }> {
+    const code = (await location(client.authorize)).target?.searchParams.get('code') ?? '';
+    const answer = await fetch(`${fixture.issuer}/token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: client.verifier,
+        redirect_uri: client.redirectUri,
+        client_id: client.clientId,
+        resource: fixture.url.href,
+      }),
+    });
+    return (await answer.json()) as { access_token: string; scope: string };
+  }
+
   async function location(url: URL) {
     const response = await fetch(url, { redirect: 'manual' });
     await response.body?.cancel();
@@ -751,6 +777,108 @@ describe('OAuth fixture strictness (raw HTTP)', () => {
     expect((await token({ code: fourth })).body.error).toBe('invalid_grant');
     expect((await rawMcp(fixture, String(ok.body.access_token))).status).toBe(401);
     expect(fixture.counts).toMatchObject({ codesIssued: 4, tokensIssued: 1 });
+  });
+
+  it('challengeScope names a scope in the 401; a scoped tool answers 403 insufficient_scope without it', async () => {
+    const fixture = await startOAuthFixture({
+      mode: 'scoped',
+      scopes: ['mcp:tools', 'mcp:write'],
+      challengeScope: 'mcp:tools',
+    });
+    cleanups.push(() => fixture.close());
+    const registeredScope = async (scope: string) => {
+      const client = await registered(fixture);
+      client.authorize.searchParams.set('scope', scope);
+      return client;
+    };
+    const unauthenticated = await fetch(fixture.url, { method: 'POST', body: '{}' });
+    await unauthenticated.body?.cancel();
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.headers.get('www-authenticate')).toMatch(/, scope="mcp:tools"$/);
+
+    // A token for mcp:tools only, through the raw flow.
+    const tokens = await redeem(fixture, await registeredScope('mcp:tools'));
+    expect(tokens.scope).toBe('mcp:tools');
+    const call = (name: string) =>
+      fetch(fixture.url, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${tokens.access_token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name, arguments: { text: 'x' } },
+        }),
+      });
+    const refused = await call('write_note');
+    await refused.body?.cancel();
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toMatch(
+      /^Bearer error="insufficient_scope", scope="mcp:tools mcp:write", resource_metadata="/,
+    );
+    expect(fixture.counts.insufficientScope).toBe(1);
+    // Other tools pass the scope check (the SDK's handler then answers as it does).
+    const other = await call('echo');
+    await other.body?.cancel();
+    expect(other.status).not.toBe(403);
+  });
+
+  it('dropScopes are accepted in a request but never granted', async () => {
+    const fixture = await startOAuthFixture({
+      scopes: ['mcp:tools', 'mcp:write'],
+      dropScopes: ['mcp:write'],
+    });
+    cleanups.push(() => fixture.close());
+    const client = await registered(fixture);
+    client.authorize.searchParams.set('scope', 'mcp:tools mcp:write');
+    expect((await redeem(fixture, client)).scope).toBe('mcp:tools');
+  });
+
+  it('clientMetadataDocuments: a document URL is a client id (any loopback port), advertised in the metadata', async () => {
+    const url = 'https://client.example/oauth/client.json';
+    const fixture = await startOAuthFixture({
+      registration: false,
+      clientMetadataDocuments: {
+        [url]: { client_id: url, redirect_uris: ['http://127.0.0.1/callback'] },
+        'https://client.example/wrong.json': {
+          client_id: 'https://other.example/x.json',
+          redirect_uris: ['http://127.0.0.1/callback'],
+        },
+      },
+    });
+    cleanups.push(() => fixture.close());
+    expect(fixture.metadata.client_id_metadata_document_supported).toBe(true);
+    const authorize = (clientId: string, redirectUri: string) => {
+      const target = new URL(`${fixture.issuer}/authorize`);
+      for (const [name, value] of Object.entries({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: redirectUri,
+        code_challenge: 'c'.repeat(43),
+        code_challenge_method: 'S256',
+        resource: fixture.url.href,
+      })) {
+        target.searchParams.set(name, value);
+      }
+      return location(target);
+    };
+    const ok = await authorize(url, 'http://127.0.0.1:4567/callback');
+    expect(ok.status).toBe(302);
+    expect(ok.target?.searchParams.get('code')).toBeTruthy();
+    expect((await authorize(url, 'http://127.0.0.1:4567/other')).status).toBe(400);
+    expect(
+      (await authorize('https://client.example/wrong.json', 'http://127.0.0.1:1/callback')).status,
+    ).toBe(400);
+    expect(
+      (await authorize('https://client.example/unknown.json', 'http://127.0.0.1:1/callback'))
+        .status,
+    ).toBe(400);
+    expect(fixture.counts).toMatchObject({ metadataDocuments: 1, registrations: 0 });
+    expect(fixture.clients.find((c) => c.clientId === url)?.metadataDocument).toBe(true);
   });
 
   it('close() ends connections and stops listening; twice is fine', async () => {

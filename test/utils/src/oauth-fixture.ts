@@ -14,7 +14,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { HttpFixtureMode } from '../fixtures/tools.mjs';
 import { answerFailure, assertHttpMode, createMcpEndpoint } from './mcp-endpoint.js';
-import { readBody, sendWebResponse } from './node-bridge.js';
+import { readBody, sendWebResponse, toWebRequest } from './node-bridge.js';
 
 /** Options of {@link startOAuthFixture}. Every flag defaults to a well-behaved server. */
 export interface OAuthFixtureOptions {
@@ -58,6 +58,30 @@ export interface OAuthFixtureOptions {
    * grants fail with `invalid_grant`: a server that keeps asking for a new sign-in. Default `false`.
    */
   rejectEveryToken?: boolean;
+  /**
+   * The `scope` the 401 challenge names (`WWW-Authenticate: Bearer resource_metadata="…",
+   * scope="…"`), as a server that asks for the least it needs does. Default: no scope.
+   */
+  challengeScope?: string;
+  /**
+   * Tools whose calls need one more scope: a call by a token without it is answered
+   * `403` with `WWW-Authenticate: Bearer error="insufficient_scope", scope="<the token's scopes
+   * and that one>"`. Default `{ write_note: 'mcp:write' }` (the extra tool of mode `scoped`).
+   */
+  toolScopes?: Readonly<Record<string, string>>;
+  /**
+   * Scopes the authorization server accepts in a request but never grants (the token's scope
+   * leaves them out): a server that keeps asking for more access. Default: none.
+   */
+  dropScopes?: readonly string[];
+  /**
+   * Client ID Metadata Documents this authorization server can resolve, by their URL (the
+   * fixture makes no request for them: the documents stand in for the public web). Given, the
+   * metadata advertises `client_id_metadata_document_supported: true`, and a `client_id` that is
+   * one of these URLs is a client whose `redirect_uris` are the document's (a loopback one
+   * matches any port). Default: none, and no support advertised.
+   */
+  clientMetadataDocuments?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 /** What the fixture counted so far; a snapshot, so `before`/`after` comparisons work. */
@@ -78,6 +102,10 @@ export interface OAuthFixtureCounts {
   mcpRequests: number;
   /** MCP requests that presented a token which was refused (unknown, expired, revoked, other audience). */
   rejectedTokens: number;
+  /** Tool calls refused with `403 insufficient_scope`. */
+  insufficientScope: number;
+  /** Client ID Metadata Documents resolved (first use of a document URL as a client id). */
+  metadataDocuments: number;
 }
 
 /** A client the authorization server knows. */
@@ -90,6 +118,8 @@ export interface OAuthFixtureClient {
   readonly scope?: string;
   /** `true` for {@link OAuthFixture.preRegisteredClientId}. */
   readonly preRegistered: boolean;
+  /** `true` for a client whose id is a Client ID Metadata Document URL. */
+  readonly metadataDocument?: boolean;
 }
 
 /** A running authorization server plus bearer-protected MCP endpoint on one loopback port. */
@@ -214,6 +244,10 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     scopes = ['mcp:tools'],
     tls,
     rejectEveryToken = false,
+    challengeScope,
+    toolScopes = { write_note: 'mcp:write' },
+    dropScopes = [],
+    clientMetadataDocuments,
   } = options;
   assertHttpMode(mode);
   if (!(Number.isFinite(tokenTtlSeconds) && tokenTtlSeconds > 0)) {
@@ -221,7 +255,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
       `tokenTtlSeconds must be a positive number, got ${String(tokenTtlSeconds)}`,
     );
   }
-  for (const scope of scopes) {
+  for (const scope of [...scopes, ...(challengeScope ?? '').split(' ').filter(Boolean)]) {
     if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope)) {
       throw new TypeError(`not an OAuth scope token: ${JSON.stringify(scope)}`);
     }
@@ -242,6 +276,8 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     revocations: 0,
     mcpRequests: 0,
     rejectedTokens: 0,
+    insufficientScope: 0,
+    metadataDocuments: 0,
   };
   const events: string[] = [];
   const clients = new Map<string, OAuthFixtureClient>([
@@ -278,6 +314,34 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
       };
     },
   };
+
+  /** A known client, or one made from its Client ID Metadata Document on first use. */
+  function clientFor(clientId: string): OAuthFixtureClient | undefined {
+    const known = clients.get(clientId);
+    if (known !== undefined) return known;
+    const document = clientMetadataDocuments?.[clientId];
+    if (document === undefined) return undefined;
+    const redirectUris = document.redirect_uris;
+    if (
+      document.client_id !== clientId ||
+      !Array.isArray(redirectUris) ||
+      !redirectUris.every((uri): uri is string => typeof uri === 'string')
+    ) {
+      events.push('client metadata document refused: client_id or redirect_uris wrong');
+      return undefined;
+    }
+    const client: OAuthFixtureClient = {
+      clientId,
+      redirectUris: [...redirectUris],
+      preRegistered: false,
+      metadataDocument: true,
+      ...(typeof document.client_name === 'string' && { clientName: document.client_name }),
+    };
+    clients.set(clientId, client);
+    counts.metadataDocuments++;
+    events.push(`client metadata document ${clientId}`);
+    return client;
+  }
 
   function newSecret(prefix: string): string {
     return `${prefix}_${randomBytes(24).toString('base64url')}`;
@@ -424,15 +488,19 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     lastAuthorizationRequest = parsed;
 
     // Without a known client and its exact redirect URI, nothing may be redirected (RFC 6749 §4.1.2.1).
-    const client = clients.get(parsed.client_id ?? '');
+    const client = clientFor(parsed.client_id ?? '');
     if (!client) {
       events.push('authorize refused: unknown client_id');
       return sendPlain(res, 400, 'Sign-in refused: unknown client.');
     }
     const redirectUri = parsed.redirect_uri ?? '';
+    // RFC 8252 §7.3: a loopback redirect URI of a metadata document matches any port.
     const redirectOk = client.preRegistered
       ? isLoopbackCallback(redirectUri)
-      : client.redirectUris.includes(redirectUri);
+      : client.metadataDocument === true
+        ? isLoopbackCallback(redirectUri) &&
+          client.redirectUris.some((uri) => withoutPort(uri) === withoutPort(redirectUri))
+        : client.redirectUris.includes(redirectUri);
     if (!redirectOk) {
       events.push(`authorize refused: redirect_uri not registered for ${client.clientId}`);
       return sendPlain(res, 400, 'Sign-in refused: redirect URI not registered.');
@@ -473,7 +541,9 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     codes.set(code, {
       grant: {
         clientId: client.clientId,
-        scope: (requested.length > 0 ? requested : supportedScopes).join(' '),
+        scope: (requested.length > 0 ? requested : supportedScopes)
+          .filter((scope) => !dropScopes.includes(scope))
+          .join(' '),
         resource: parsed.resource,
       },
       redirectUri,
@@ -495,7 +565,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     if (req.headers.authorization) {
       return fail(401, 'invalid_client', 'public clients do not authenticate');
     }
-    const client = clients.get(form.get('client_id') ?? '');
+    const client = clientFor(form.get('client_id') ?? '');
     if (!client) return fail(401, 'invalid_client', 'unknown client_id');
     const resource = form.get('resource');
     const grantType = form.get('grant_type');
@@ -564,7 +634,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     if (form === 'too-large') return fail(413, 'invalid_request', 'body too large');
     const value = form.get('token');
     if (!value) return fail(400, 'invalid_request', 'token is required');
-    const client = clients.get(form.get('client_id') ?? '');
+    const client = clientFor(form.get('client_id') ?? '');
     if (!client) return fail(401, 'invalid_client', 'unknown client_id');
     const asRefresh = refreshTokens.get(value);
     const asAccess = accessTokens.get(value);
@@ -590,17 +660,23 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     if (!header) {
       events.push(`mcp ${req.method ?? 'GET'} 401 no token`);
       // RFC 6750 §3.1: no error code when the request carried no credentials.
+      const scopePart = challengeScope === undefined ? '' : `, scope="${challengeScope}"`;
       res
         .writeHead(401, {
-          'www-authenticate': `Bearer resource_metadata="${resourceMetadataUrl}"`,
+          'www-authenticate': `Bearer resource_metadata="${resourceMetadataUrl}"${scopePart}`,
           'content-type': 'text/plain',
         })
         .end('Sign-in required.');
       req.resume();
       return;
     }
+    let info: AuthInfo;
     try {
-      await verifyBearerToken(header, { verifier, expectedResource: mcpUrl, resourceMetadataUrl });
+      info = await verifyBearerToken(header, {
+        verifier,
+        expectedResource: mcpUrl,
+        resourceMetadataUrl,
+      });
     } catch (error) {
       counts.rejectedTokens++;
       const reason = error instanceof OAuthError ? error.message : 'verification failed';
@@ -608,8 +684,40 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
       req.resume();
       return sendWebResponse(bearerAuthChallengeResponse(error, { resourceMetadataUrl }), res);
     }
+    const request = await toWebRequest(req, res);
+    if (!request) return;
+    const needed = await scopeNeeded(request);
+    if (needed !== undefined && !info.scopes.includes(needed)) {
+      counts.insufficientScope++;
+      events.push(`mcp ${request.method} 403 insufficient_scope: ${needed}`);
+      const wanted = [...info.scopes, needed].join(' ');
+      res
+        .writeHead(403, {
+          'www-authenticate':
+            `Bearer error="insufficient_scope", scope="${wanted}", ` +
+            `resource_metadata="${resourceMetadataUrl}"`,
+          'content-type': 'text/plain',
+        })
+        .end('More access is needed.');
+      return;
+    }
     events.push(`mcp ${req.method ?? 'GET'} ok`);
-    return mcp.handle(req, res);
+    return mcp.handleRequest(request, res);
+  }
+
+  /** The scope a `tools/call` request needs beyond a plain sign-in, from {@link toolScopes}. */
+  async function scopeNeeded(request: Request): Promise<string | undefined> {
+    if (request.method !== 'POST') return undefined;
+    let message: unknown;
+    try {
+      message = JSON.parse(await request.clone().text());
+    } catch {
+      return undefined;
+    }
+    if (typeof message !== 'object' || message === null) return undefined;
+    const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+    if (method !== 'tools/call' || typeof params?.name !== 'string') return undefined;
+    return Object.hasOwn(toolScopes, params.name) ? toolScopes[params.name] : undefined;
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -694,6 +802,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     token_endpoint_auth_methods_supported: ['none'],
     ...(advertisePkce && { code_challenge_methods_supported: ['S256'] }),
     ...(issuerInAuthorizationResponse && { authorization_response_iss_parameter_supported: true }),
+    ...(clientMetadataDocuments !== undefined && { client_id_metadata_document_supported: true }),
   };
   const served = structuredClone(metadata);
 
@@ -762,6 +871,17 @@ function isLoopbackCallback(uri: string): boolean {
     url.username === '' &&
     url.password === ''
   );
+}
+
+/** A URL without its port, to compare loopback redirect URIs whose port may vary. */
+function withoutPort(uri: string): string {
+  try {
+    const url = new URL(uri);
+    url.port = '';
+    return url.href;
+  } catch {
+    return uri;
+  }
 }
 
 function isSubsetOf(value: unknown, allowed: readonly string[]): boolean {

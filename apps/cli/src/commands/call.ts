@@ -1,7 +1,8 @@
-import { McpManagerError, McpManagerErrorCode } from '@garuda/mcp-manager';
+import { McpManagerError, McpManagerErrorCode, SignInRequiredError } from '@garuda/mcp-manager';
 import { notConnected, readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, usageError } from '../exit-codes.js';
+import { loginCommandLine } from '../format.js';
 import { withManager } from '../open-manager.js';
 
 /** The JSON arguments of a call: an object, or nothing. */
@@ -57,10 +58,10 @@ export async function callCommand(
         `mcp__<server>__<tool> (see garuda-mcp tools).`,
     );
   }
-  return withManager(ctx, { only: [server] }, async (mcp) => {
+  return withManager(ctx, { only: [server] }, async (mcp, prompter) => {
     const row = mcp.status().find((r) => r.name === server);
     if (row?.state !== 'connected') {
-      throw notConnected(server, row);
+      throw notConnected(server, row, prompter.declined);
     }
     const slash = tool.indexOf('/');
     const found =
@@ -94,6 +95,24 @@ export async function callCommand(
         if (error.code === McpManagerErrorCode.INVALID_ARGUMENTS) throw usageError(error.message);
         if (error.code === McpManagerErrorCode.CALL_DECLINED) {
           throw new CliError('The call was declined; nothing ran.', ExitCode.SERVER);
+        }
+        if (SignInRequiredError.isInstance(error)) {
+          const unasked = prompter.declined.some(
+            (q) => q.kind === 'sign-in' && q.server === error.server,
+          );
+          const scopes = error.reason === 'more-access' ? error.addedScopes : [];
+          const what =
+            error.reason === 'more-access'
+              ? `more access to MCP server "${error.server}"${scopes.length > 0 ? ` (it wants the ${scopes.length === 1 ? 'scope' : 'scopes'} ${scopes.join(', ')})` : ''}`
+              : `a new sign-in to MCP server "${error.server}"`;
+          throw new CliError(
+            `${
+              unasked
+                ? `The call of ${found.name} needs ${what}, and nobody could be asked to sign in (no terminal).`
+                : error.message
+            }\nSign in for it with: ${loginCommandLine(error.server, scopes)}`,
+            ExitCode.SERVER,
+          );
         }
         throw new CliError(error.message, ExitCode.SERVER);
       }

@@ -6,7 +6,7 @@ import { TrustStore, getMcpTrustEntry, mcpTrustKey } from '@garuda/mcp-trust';
 import { cliPaths, readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
-import { cliDetail, stateWord, table } from '../format.js';
+import { plural, rowDetail, stateWord, table } from '../format.js';
 import { withManager } from '../open-manager.js';
 
 /** One server's check. */
@@ -18,7 +18,7 @@ interface ServerCheck {
   readonly tools: number;
   /** `signed in`, `no sign-in`, or `-` for a local server. */
   readonly signIn: string;
-  /** `pinned (N tools)`, `trusted, no tools pinned yet`, or `not pinned`. */
+  /** `pinned (N tools)` (`1 tool`), `trusted, no tools pinned yet`, or `not pinned`. */
   readonly pin: string;
   readonly detail?: string;
 }
@@ -47,38 +47,43 @@ export async function doctorCommand(ctx: CommandContext): Promise<number> {
     { which: 'project', file: paths.projectFile, exists: await exists(paths.projectFile) },
   ];
   const trust = new TrustStore(paths.trustFile);
-  const servers = await withManager(ctx, { progress: 'Starting every MCP server' }, async (mcp) => {
-    const checks: ServerCheck[] = [];
-    for (const row of mcp.status()) {
-      const key = mcpTrustKey(
-        row.source === 'user' ? { kind: 'user' } : { kind: 'project', root: globals.root },
-        row.name,
-      );
-      const entry = await getMcpTrustEntry(trust, key).catch(() => undefined);
-      const pinned = entry?.toolHashes === undefined ? 0 : Object.keys(entry.toolHashes).length;
-      checks.push({
-        name: row.name,
-        source: row.source,
-        state: row.state,
-        starts: row.state === 'connected',
-        tools: row.tools,
-        signIn:
-          row.sandbox === 'remote'
-            ? row.network.endsWith('· signed in')
-              ? 'signed in'
-              : 'no sign-in'
-            : '-',
-        pin:
-          entry === undefined
-            ? 'not pinned'
-            : entry.tools === undefined
-              ? 'trusted, no tools pinned yet'
-              : `pinned (${pinned} tools)`,
-        ...(row.detail === undefined ? {} : { detail: row.detail }),
-      });
-    }
-    return checks;
-  });
+  const servers = await withManager(
+    ctx,
+    { progress: 'Starting every MCP server' },
+    async (mcp, prompter) => {
+      const checks: ServerCheck[] = [];
+      for (const row of mcp.status()) {
+        const key = mcpTrustKey(
+          row.source === 'user' ? { kind: 'user' } : { kind: 'project', root: globals.root },
+          row.name,
+        );
+        const entry = await getMcpTrustEntry(trust, key).catch(() => undefined);
+        const pinned = entry?.toolHashes === undefined ? 0 : Object.keys(entry.toolHashes).length;
+        const detail = rowDetail(row, prompter.declined);
+        checks.push({
+          name: row.name,
+          source: row.source,
+          state: row.state,
+          starts: row.state === 'connected',
+          tools: row.tools,
+          signIn:
+            row.sandbox === 'remote'
+              ? row.network.endsWith('· signed in')
+                ? 'signed in'
+                : 'no sign-in'
+              : '-',
+          pin:
+            entry === undefined
+              ? 'not pinned'
+              : entry.tools === undefined
+                ? 'trusted, no tools pinned yet'
+                : `pinned (${plural(pinned, 'tool')})`,
+          ...(detail === undefined ? {} : { detail }),
+        });
+      }
+      return checks;
+    },
+  );
 
   const failed = servers.filter((s) => s.state === 'failed' || s.state === 'denied');
   const code =
@@ -117,14 +122,16 @@ export async function doctorCommand(ctx: CommandContext): Promise<number> {
     );
     for (const s of servers) {
       if (s.detail !== undefined && s.state !== 'connected')
-        output.out(`  ${c.bold(s.name)}: ${cliDetail(s.detail)}`);
+        output.out(`  ${c.bold(s.name)}: ${s.detail}`);
     }
   }
   output.out('');
   output.out(
     code === ExitCode.OK
       ? c.green('All good.')
-      : c.yellow(`${problems.length} config problem(s), ${failed.length} server(s) not working.`),
+      : c.yellow(
+          `${plural(problems.length, 'config problem')}, ${plural(failed.length, 'server')} not working.`,
+        ),
   );
   return code;
 }

@@ -1,6 +1,6 @@
 import type { CommandContext } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
-import { formatStatus } from '../format.js';
+import { formatStatus, rowDetail } from '../format.js';
 import { withManager } from '../open-manager.js';
 
 /**
@@ -10,12 +10,16 @@ import { withManager } from '../open-manager.js';
  * problems (they are told on stderr; the valid servers are still shown).
  */
 export async function statusCommand(ctx: CommandContext): Promise<number> {
-  return withManager(ctx, {}, (mcp) => {
+  return withManager(ctx, {}, (mcp, prompter) => {
     const rows = mcp.status();
     if (ctx.globals.json) {
-      ctx.output.out(JSON.stringify({ servers: rows, problems: mcp.problems() }, null, 2));
+      const servers = rows.map((row) => {
+        const detail = rowDetail(row, prompter.declined);
+        return { ...row, ...(detail === undefined ? {} : { detail }) };
+      });
+      ctx.output.out(JSON.stringify({ servers, problems: mcp.problems() }, null, 2));
     } else {
-      ctx.output.out(formatStatus(rows, ctx.output.colour));
+      ctx.output.out(formatStatus(rows, ctx.output.colour, prompter.declined));
     }
     return Promise.resolve(mcp.problems().length > 0 ? ExitCode.CONFIG : ExitCode.OK);
   });

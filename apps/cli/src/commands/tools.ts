@@ -21,7 +21,7 @@ export async function toolsCommand(
   ctx: CommandContext,
   server: string | undefined,
 ): Promise<number> {
-  return withManager(ctx, server === undefined ? {} : { only: [server] }, (mcp) => {
+  return withManager(ctx, server === undefined ? {} : { only: [server] }, (mcp, prompter) => {
     const tools = mcp.tools();
     if (ctx.globals.json) {
       ctx.output.out(JSON.stringify({ tools }, null, 2));
@@ -40,7 +40,7 @@ export async function toolsCommand(
     if (server !== undefined) {
       const row = mcp.status().find((r) => r.name === server);
       if (row?.state !== 'connected') {
-        throw notConnected(server, row);
+        throw notConnected(server, row, prompter.declined);
       }
     }
     return Promise.resolve(

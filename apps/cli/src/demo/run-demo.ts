@@ -16,7 +16,7 @@ import {
   type StatusRow,
 } from '@garuda/mcp-manager';
 import { openBrowser } from '@garuda/mcp-oauth';
-import { formatStatus, table } from '../format.js';
+import { formatStatus, plural, table } from '../format.js';
 import type { Output } from '../output.js';
 import { createDemoPrompter } from './demo-prompter.js';
 import type * as FixturesModule from './fixtures.js';
@@ -270,7 +270,9 @@ async function rugPull(demo: Demo): Promise<void> {
       `"${LOCAL}" is denied: ${after.detail ?? ''}. Its tools are gone from the model's list.`,
     );
   } else {
-    demo.say(`"${LOCAL}" is ${after?.state ?? 'gone'}, with ${String(after?.tools ?? 0)} tools.`);
+    demo.say(
+      `"${LOCAL}" is ${after?.state ?? 'gone'} now, with ${plural(after?.tools ?? 0, 'tool')}.`,
+    );
   }
 }
 
