@@ -11,40 +11,61 @@ export const SanitizeErrorCode = {
 /** One of the {@link SanitizeErrorCode} values. */
 export type SanitizeErrorCode = (typeof SanitizeErrorCode)[keyof typeof SanitizeErrorCode];
 
-const MARKER = Symbol.for('garuda.mcp-sanitize.SanitizeError');
+// Markers instead of `instanceof`, so an error made by another copy of this package (two
+// versions in one node_modules tree) is still recognised. Each class puts its own marker on its
+// prototype, so an instance carries the markers of its class and of every class above it: that
+// is what makes `X.isInstance` accept X and its subclasses, and never a sibling. The class name
+// is written out, not read from `cls.name`, which bundlers and minifiers rename.
+function brand<T extends object>(
+  cls: abstract new (...args: never[]) => T,
+  name: string,
+): (value: unknown) => value is T {
+  const marker = Symbol.for(`garuda.mcp-sanitize.${name}`);
+  Object.defineProperty(cls.prototype, marker, { value: true });
+  return (value): value is T =>
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Record<symbol, unknown>)[marker] === true;
+}
 
 /**
  * Base class of every error thrown by `@garuda/mcp-sanitize`. Only programming mistakes throw
  * (a wrong argument type or limit): text itself, however hostile, never makes a function throw.
  */
 export class SanitizeError extends Error {
+  /**
+   * Whether `value` is an error of this package (any of its classes), also from another copy of
+   * it. Every subclass has its own `isInstance`, true for that class and its subclasses only.
+   * Each is a plain function that keeps its class, so it can be passed on as it is:
+   * `errors.filter(InvalidTagError.isInstance)`.
+   *
+   * @param value - anything, typically a caught error
+   * @returns true when `value` carries this class's marker
+   * @example
+   * ```ts
+   * if (SanitizeError.isInstance(e)) ui.error(e.code, e.message);
+   * ```
+   */
+  static readonly isInstance = brand(this, 'SanitizeError');
+
   /** A stable string from {@link SanitizeErrorCode}. */
   readonly code: SanitizeErrorCode;
-  // A symbol marker rather than `instanceof`, so two copies of this package recognise each other.
-  readonly [MARKER] = true;
 
   constructor(code: SanitizeErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'SanitizeError';
     this.code = code;
   }
-
-  /**
-   * Whether `value` is a `SanitizeError` from any copy of this package.
-   * @param value - anything, typically a caught error
-   * @returns true when `value` carries this package's error marker
-   */
-  static isInstance(value: unknown): value is SanitizeError {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[MARKER] === true
-    );
-  }
 }
 
 /** A function was given something other than a string (code `INVALID_INPUT`). */
 export class InvalidInputError extends SanitizeError {
+  /**
+   * Whether `value` is an {@link InvalidInputError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'InvalidInputError');
+
   constructor(fn: string, value: unknown) {
     super(
       SanitizeErrorCode.INVALID_INPUT,
@@ -64,6 +85,12 @@ function quoteAscii(value: unknown): string {
 
 /** A tag name is not usable (code `INVALID_TAG`). */
 export class InvalidTagError extends SanitizeError {
+  /**
+   * Whether `value` is an {@link InvalidTagError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'InvalidTagError');
+
   constructor(tag: unknown) {
     super(
       SanitizeErrorCode.INVALID_TAG,
@@ -75,6 +102,12 @@ export class InvalidTagError extends SanitizeError {
 
 /** A tag list is longer than `MAX_TAGS` (code `INVALID_TAG`). */
 export class TooManyTagsError extends SanitizeError {
+  /**
+   * Whether `value` is a {@link TooManyTagsError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'TooManyTagsError');
+
   constructor(count: number, max: number) {
     super(
       SanitizeErrorCode.INVALID_TAG,
@@ -86,6 +119,12 @@ export class TooManyTagsError extends SanitizeError {
 
 /** A size limit is not a non-negative integer (code `INVALID_LIMIT`). */
 export class InvalidLimitError extends SanitizeError {
+  /**
+   * Whether `value` is an {@link InvalidLimitError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'InvalidLimitError');
+
   constructor(what: string, value: unknown) {
     super(
       SanitizeErrorCode.INVALID_LIMIT,

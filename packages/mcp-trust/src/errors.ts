@@ -23,35 +23,50 @@ export const TrustStoreErrorCode = {
 /** One of the {@link TrustStoreErrorCode} values. */
 export type TrustStoreErrorCode = (typeof TrustStoreErrorCode)[keyof typeof TrustStoreErrorCode];
 
-const MARKER = Symbol.for('garuda.mcp-trust.TrustStoreError');
+// Markers instead of `instanceof`, so an error made by another copy of this package (two
+// versions in one node_modules tree) is still recognised. Each class puts its own marker on its
+// prototype, so an instance carries the markers of its class and of every class above it: that
+// is what makes `X.isInstance` accept X and its subclasses, and never a sibling. The class name
+// is written out, not read from `cls.name`, which bundlers and minifiers rename.
+function brand<T extends object>(
+  cls: abstract new (...args: never[]) => T,
+  name: string,
+): (value: unknown) => value is T {
+  const marker = Symbol.for(`garuda.mcp-trust.${name}`);
+  Object.defineProperty(cls.prototype, marker, { value: true });
+  return (value): value is T =>
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Record<symbol, unknown>)[marker] === true;
+}
 
 /**
  * Base class of every error thrown by `@garuda/mcp-trust`. Messages name the file and say what
  * to do; they never contain stored values.
  */
 export class TrustStoreError extends Error {
+  /**
+   * Whether `value` is an error of this package (any of its classes), also from another copy of
+   * it. Every subclass has its own `isInstance`, true for that class and its subclasses only.
+   * Each is a plain function that keeps its class, so it can be passed on as it is:
+   * `errors.filter(LockTimeoutError.isInstance)`.
+   *
+   * @param value - anything, typically a caught error
+   * @returns true when `value` carries this class's marker
+   * @example
+   * ```ts
+   * if (TrustStoreError.isInstance(e)) ui.error(e.code, e.message);
+   * ```
+   */
+  static readonly isInstance = brand(this, 'TrustStoreError');
+
   /** A stable string from {@link TrustStoreErrorCode}. */
   readonly code: TrustStoreErrorCode;
-  // A symbol marker rather than `instanceof`, so two copies of this package recognise each other.
-  readonly [MARKER] = true;
 
   constructor(code: TrustStoreErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'TrustStoreError';
     this.code = code;
-  }
-
-  /**
-   * Whether `value` is a `TrustStoreError` from any copy of this package.
-   * @param value - anything, typically a caught error
-   * @returns true when `value` carries this package's error marker
-   */
-  static isInstance(value: unknown): value is TrustStoreError {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[MARKER] === true
-    );
   }
 }
 
@@ -91,6 +106,12 @@ export function errnoCode(error: unknown): string | undefined {
 
 /** A key is unusable (code `INVALID_KEY`). */
 export class InvalidKeyError extends TrustStoreError {
+  /**
+   * Whether `value` is an {@link InvalidKeyError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'InvalidKeyError');
+
   constructor(reason: string) {
     super(TrustStoreErrorCode.INVALID_KEY, `trust key is invalid: ${reason}`);
     this.name = 'InvalidKeyError';
@@ -99,6 +120,12 @@ export class InvalidKeyError extends TrustStoreError {
 
 /** A value cannot be stored as JSON (code `INVALID_VALUE`). */
 export class InvalidValueError extends TrustStoreError {
+  /**
+   * Whether `value` is an {@link InvalidValueError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'InvalidValueError');
+
   constructor(reason: string) {
     super(
       TrustStoreErrorCode.INVALID_VALUE,
@@ -110,6 +137,12 @@ export class InvalidValueError extends TrustStoreError {
 
 /** A constructor option or helper argument is unusable (code `INVALID_OPTION`). */
 export class InvalidOptionError extends TrustStoreError {
+  /**
+   * Whether `value` is an {@link InvalidOptionError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'InvalidOptionError');
+
   constructor(reason: string) {
     super(TrustStoreErrorCode.INVALID_OPTION, reason);
     this.name = 'InvalidOptionError';
@@ -125,6 +158,12 @@ export const DEFAULT_LABEL = 'trust file';
 
 /** The cross-process lock was not free within the time limit (code `LOCK_TIMEOUT`). */
 export class LockTimeoutError extends TrustStoreError {
+  /**
+   * Whether `value` is a {@link LockTimeoutError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'LockTimeoutError');
+
   /** The file whose lock could not be taken. */
   readonly file: string;
   /** The lock folder (`<file>.lock`). */
@@ -166,6 +205,12 @@ export class LockTimeoutError extends TrustStoreError {
 
 /** The lock folder could not be created, for another reason than a holder (code `LOCK_FAILED`). */
 export class LockFailedError extends TrustStoreError {
+  /**
+   * Whether `value` is a {@link LockFailedError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'LockFailedError');
+
   /** The file whose lock could not be taken. */
   readonly file: string;
   /** The lock folder that could not be created. */
@@ -193,6 +238,12 @@ export class LockFailedError extends TrustStoreError {
 
 /** The lock was lost while held, so the change was not written (code `LOCK_COMPROMISED`). */
 export class LockCompromisedError extends TrustStoreError {
+  /**
+   * Whether `value` is a {@link LockCompromisedError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'LockCompromisedError');
+
   /** The file whose lock was lost. */
   readonly file: string;
 
@@ -216,6 +267,12 @@ export class LockCompromisedError extends TrustStoreError {
 
 /** The trust file (or another locked file) exists but cannot be read (code `FILE_UNREADABLE`). */
 export class TrustFileUnreadableError extends TrustStoreError {
+  /**
+   * Whether `value` is a {@link TrustFileUnreadableError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'TrustFileUnreadableError');
+
   /** The path that could not be read. */
   readonly file: string;
 
@@ -250,6 +307,12 @@ export class TrustFileUnreadableError extends TrustStoreError {
 
 /** The trust file (or another locked file) or its folder could not be written (code `WRITE_FAILED`). */
 export class TrustFileWriteError extends TrustStoreError {
+  /**
+   * Whether `value` is a {@link TrustFileWriteError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'TrustFileWriteError');
+
   /** What was being done: `'create the folder'` or `'write the <label>'`. */
   readonly operation: string;
   /** The path that could not be created or written. */
@@ -277,6 +340,12 @@ export class TrustFileWriteError extends TrustStoreError {
 
 /** A corrupt file could not be moved aside, so it was left untouched (code `MOVE_ASIDE_FAILED`). */
 export class CorruptFileMoveError extends TrustStoreError {
+  /**
+   * Whether `value` is a {@link CorruptFileMoveError} (or a subclass), from any copy of this
+   * package.
+   */
+  static override readonly isInstance = brand(this, 'CorruptFileMoveError');
+
   /** The corrupt file. */
   readonly file: string;
   /** Where it was to be moved. */

@@ -1,0 +1,259 @@
+// Every published package tells its errors apart with `X.isInstance(value)`, backed by a
+// `Symbol.for('garuda.<pkg>.<Name>')` marker so that errors from another copy of the package are
+// recognised too. This walks each public entry for every exported Error class and checks, on
+// instances made by the real constructors, that `A.isInstance(b)` holds exactly when b's class is
+// A or a subclass of A: a sibling never passes, the base class accepts the whole package.
+import * as config from '@garuda/mcp-config';
+import * as manager from '@garuda/mcp-manager';
+import * as oauth from '@garuda/mcp-oauth';
+import * as sanitize from '@garuda/mcp-sanitize';
+import * as transport from '@garuda/mcp-transport';
+import * as trust from '@garuda/mcp-trust';
+import * as pinned from '@garuda/pinned-fetch';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from './workspace.js';
+
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+/** The names of a module's exports that are Error classes. */
+type ErrorExportName<M> = {
+  [K in keyof M]: M[K] extends ErrorClass ? K : never;
+}[keyof M] &
+  string;
+
+/**
+ * How to make one instance of each exported Error class, with its real constructor. Keyed by
+ * export name: the compiler and the walk below both fail when a class is added without an entry.
+ * Each factory takes the module, so that the same instances can be made by a second copy of it.
+ */
+type Factories<M> = { readonly [K in ErrorExportName<M>]: (m: M) => Error };
+
+interface PackageCase {
+  name: string;
+  module: object;
+  make: Readonly<Record<string, (m: object) => Error>>;
+}
+
+function errorsOf<M extends object>(name: string, module: M, make: Factories<M>): PackageCase {
+  return { name, module, make: make as unknown as PackageCase['make'] };
+}
+
+const cause = new Error('underlying');
+
+const PACKAGES: PackageCase[] = [
+  errorsOf('@garuda/mcp-sanitize', sanitize, {
+    SanitizeError: (m) => new m.SanitizeError(m.SanitizeErrorCode.INVALID_INPUT, 'x'),
+    InvalidInputError: (m) => new m.InvalidInputError('cleanText', 1),
+    InvalidTagError: (m) => new m.InvalidTagError('1x'),
+    TooManyTagsError: (m) => new m.TooManyTagsError(100, 64),
+    InvalidLimitError: (m) => new m.InvalidLimitError('max', -1),
+  }),
+  errorsOf('@garuda/pinned-fetch', pinned, {
+    PinnedFetchError: (m) => new m.PinnedFetchError(m.PinnedFetchErrorCode.LOOKUP_FAILED, 'x'),
+    BlockedAddressError: (m) =>
+      new m.BlockedAddressError({ host: 'h', address: '127.0.0.1', addressClass: 'loopback' }),
+    LookupFailedError: (m) => new m.LookupFailedError('h', cause),
+    NoAddressesError: (m) => new m.NoAddressesError('h'),
+    InvalidOptionsError: (m) => new m.InvalidOptionsError('timeoutMs', 'must be positive'),
+    LocalAddressesError: (m) => new m.LocalAddressesError(cause),
+  }),
+  errorsOf('@garuda/mcp-config', config, {
+    ConfigError: (m) => new m.ConfigError(m.ConfigErrorCode.NOT_FOUND, 'x'),
+    InvalidArgumentError: (m) => new m.InvalidArgumentError('x'),
+    InvalidServerError: (m) => new m.InvalidServerError('/f', []),
+    FileUnusableError: (m) => new m.FileUnusableError('/f', [], cause),
+    ServerExistsError: (m) => new m.ServerExistsError('/f', 's'),
+    ServerNotFoundError: (m) => new m.ServerNotFoundError('/f', 's'),
+    LockTimeoutError: (m) => new m.LockTimeoutError('/f', 1),
+    LockFailedError: (m) => new m.LockFailedError('/f', 'r', cause),
+    WriteFailedError: (m) => new m.WriteFailedError('/f', cause),
+  }),
+  errorsOf('@garuda/mcp-trust', trust, {
+    TrustStoreError: (m) => new m.TrustStoreError(m.TrustStoreErrorCode.INVALID_KEY, 'x'),
+    InvalidKeyError: (m) => new m.InvalidKeyError('r'),
+    InvalidValueError: (m) => new m.InvalidValueError('r'),
+    InvalidOptionError: (m) => new m.InvalidOptionError('r'),
+    LockTimeoutError: (m) => new m.LockTimeoutError('/f', '/f.lock', 1, 1),
+    LockFailedError: (m) => new m.LockFailedError('/f', '/f.lock', cause),
+    LockCompromisedError: (m) => new m.LockCompromisedError('/f', cause),
+    TrustFileUnreadableError: (m) => new m.TrustFileUnreadableError('/f', cause),
+    TrustFileWriteError: (m) => new m.TrustFileWriteError('write the trust file', '/f', cause),
+    CorruptFileMoveError: (m) => new m.CorruptFileMoveError('/f', '/f.bad', cause),
+  }),
+  errorsOf('@garuda/mcp-transport', transport, {
+    TransportError: (m) => new m.TransportError(m.TransportErrorCode.INVALID_OPTIONS, 'x'),
+    InvalidOptionsError: (m) => new m.InvalidOptionsError('o', 'p'),
+    InvalidPolicyError: (m) => new m.InvalidPolicyError('f', 'p'),
+    UnprotectablePathError: (m) => new m.UnprotectablePathError('/p'),
+    CommandNotFoundError: (m) => new m.CommandNotFoundError('cmd'),
+    SpawnFailedError: (m) => new m.SpawnFailedError('cmd', cause),
+    MessageTooLargeError: (m) => new m.MessageTooLargeError(10, 5, 'x'),
+    BadMessageError: (m) => new m.BadMessageError('line', cause),
+    ProcessExitedError: (m) => new m.ProcessExitedError('cmd', 1, null, []),
+    TransportClosedError: (m) => new m.TransportClosedError('m'),
+    ResponseTooLargeError: (m) => new m.ResponseTooLargeError('https://x.test/', 1, 'response'),
+  }),
+  errorsOf('@garuda/mcp-oauth', oauth, {
+    OAuthFlowError: (m) => new m.OAuthFlowError(m.OAuthFlowErrorCode.INVALID_OPTION, 'x'),
+    InvalidOptionError: (m) => new m.InvalidOptionError('r'),
+    InvalidEntryError: (m) => new m.InvalidEntryError('r'),
+    AuthFileUnreadableError: (m) => new m.AuthFileUnreadableError('/f', cause),
+    AuthFileWriteError: (m) => new m.AuthFileWriteError('write the auth file', '/f', cause),
+    LockTimeoutError: (m) => new m.LockTimeoutError('/f', '/f.lock', 1, 1),
+    LockFailedError: (m) => new m.LockFailedError('/f', '/f.lock', cause),
+    LockCompromisedError: (m) => new m.LockCompromisedError('/f', cause),
+    CorruptFileMoveError: (m) => new m.CorruptFileMoveError('/f', '/f.bad', cause),
+    ProviderNotReadyError: (m) => new m.ProviderNotReadyError('s'),
+    InsecureAuthorizationServerError: (m) => new m.InsecureAuthorizationServerError('f', 'r'),
+    PkceNotSupportedError: (m) => new m.PkceNotSupportedError('https://as.test'),
+    UnsafeAuthorizationUrlError: (m) => new m.UnsafeAuthorizationUrlError('r'),
+    NoSignInInProgressError: (m) => new m.NoSignInInProgressError('s'),
+    NoClientRegistrationError: (m) => new m.NoClientRegistrationError('s', false),
+    CallbackPortChangedError: (m) => new m.CallbackPortChangedError('s', 1, 2, false),
+    CallbackPortInUseError: (m) => new m.CallbackPortInUseError('127.0.0.1', 1, cause),
+    CallbackServerError: (m) => new m.CallbackServerError('127.0.0.1', 1, cause),
+    CallbackTimeoutError: (m) => new m.CallbackTimeoutError(1),
+    SignInAbortedError: (m) => new m.SignInAbortedError(cause),
+    AuthorizationDeniedError: (m) => new m.AuthorizationDeniedError('access_denied'),
+    StateMismatchError: (m) => new m.StateMismatchError(false),
+    InvalidRedirectUrlError: (m) => new m.InvalidRedirectUrlError('r'),
+    UnsafeBrowserUrlError: (m) => new m.UnsafeBrowserUrlError('r'),
+  }),
+  errorsOf('@garuda/mcp-manager', manager, {
+    McpManagerError: (m) => new m.McpManagerError(m.McpManagerErrorCode.CLOSED, 'x'),
+    InvalidOptionsError: (m) => new m.InvalidOptionsError('o', 'p'),
+    AlreadyStartedError: (m) => new m.AlreadyStartedError(),
+    NotStartedError: (m) => new m.NotStartedError('w'),
+    ManagerClosedError: (m) => new m.ManagerClosedError('w'),
+    StartCancelledError: (m) => new m.StartCancelledError('w'),
+    UnknownServerError: (m) => new m.UnknownServerError('s', '"s"'),
+    UnknownToolError: (m) => new m.UnknownToolError('t', '"t"'),
+    ServerNotConnectedError: (m) => new m.ServerNotConnectedError('s', 'failed', 'w'),
+    InvalidArgumentsError: (m) => new m.InvalidArgumentsError('t', 'g'),
+    CallDeclinedError: (m) => new m.CallDeclinedError('t'),
+    CallCancelledError: (m) => new m.CallCancelledError('t'),
+    CallTimeoutError: (m) => new m.CallTimeoutError('t', 's', 1),
+    ResultTooLargeError: (m) => new m.ResultTooLargeError('t', 'd'),
+    ServerStoppedError: (m) => new m.ServerStoppedError('t', 's', 'w'),
+    CallFailedError: (m) => new m.CallFailedError('t', 'd'),
+    SignInRequiredError: (m) =>
+      new m.SignInRequiredError({
+        server: 's',
+        reason: 'required',
+        scopes: [],
+        addedScopes: [],
+        detail: 'd',
+      }),
+  }),
+];
+
+type Guard = (value: unknown) => boolean;
+type BrandedClass = ErrorClass & { isInstance?: unknown };
+
+/** Every export of a module namespace that is a class extending Error, by export name. */
+function errorClasses(module: object): Map<string, BrandedClass> {
+  const found = new Map<string, BrandedClass>();
+  for (const [name, value] of Object.entries(module)) {
+    if (typeof value === 'function' && value.prototype instanceof Error) found.set(name, value);
+  }
+  return found;
+}
+
+/** A second, separate copy of a package's built entry, as two versions in one tree would be. */
+async function secondCopy(name: string): Promise<object> {
+  const entry = pathToFileURL(
+    join(repoRoot, 'packages', name.slice('@garuda/'.length), 'dist/index.js'),
+  );
+  return (await import(/* @vite-ignore */ `${entry.href}?second-copy`)) as object;
+}
+
+describe.each(PACKAGES)('$name', ({ name, module, make }) => {
+  const classes = errorClasses(module);
+  const factories = make;
+  const short = name.slice('@garuda/'.length);
+
+  it('exports Error classes, each with a factory in this test', () => {
+    expect(classes.size).toBeGreaterThan(0);
+    expect([...classes.keys()].sort()).toEqual(Object.keys(factories).sort());
+  });
+
+  it('gives every class an isInstance of its own', () => {
+    for (const [className, Class] of classes) {
+      expect(Object.hasOwn(Class, 'isInstance'), `${className}.isInstance`).toBe(true);
+      expect(typeof Class.isInstance, `${className}.isInstance`).toBe('function');
+    }
+    expect(new Set([...classes.values()].map((Class) => Class.isInstance)).size).toBe(classes.size);
+  });
+
+  /** Instances made by each factory, by export name, checked to be of exactly that class. */
+  function instances(of: object): Map<string, Error> {
+    const ofClasses = errorClasses(of);
+    const made = new Map<string, Error>();
+    for (const [className, factory] of Object.entries(factories)) {
+      const error = factory(of);
+      expect(Object.getPrototypeOf(error), className).toBe(ofClasses.get(className)?.prototype);
+      made.set(className, error);
+    }
+    return made;
+  }
+
+  /**
+   * Every (A, b) where `A.isInstance(b)` differs from "b's class is A or extends A", for the
+   * classes `of` one copy of the package. Called detached, as in `errors.filter(A.isInstance)`.
+   */
+  function wrongAnswers(of: Map<string, BrandedClass>, made: Map<string, Error>): string[] {
+    const wrong: string[] = [];
+    for (const [a, A] of of) {
+      const isA = A.isInstance as Guard;
+      for (const [b, error] of made) {
+        const B = of.get(b) as BrandedClass;
+        const expected = B === A || B.prototype instanceof A;
+        if (isA(error) !== expected) wrong.push(`${a}.isInstance(new ${b}(…)) is ${!expected}`);
+      }
+    }
+    return wrong;
+  }
+
+  it('marks each instance with Symbol.for("garuda.<pkg>.<Name>") of its class', () => {
+    for (const [className, error] of instances(module)) {
+      const marker = Symbol.for(`garuda.${short}.${className}`);
+      expect((error as unknown as Record<symbol, unknown>)[marker], className).toBe(true);
+    }
+  });
+
+  it('accepts exactly the class and its subclasses, never a sibling', () => {
+    expect(wrongAnswers(classes, instances(module))).toEqual([]);
+  });
+
+  it('recognises errors made by another copy of the package, both ways', async () => {
+    const copy = await secondCopy(name);
+    const copyClasses = errorClasses(copy);
+    const [first] = classes.keys();
+    expect(copyClasses.get(first as string)).not.toBe(classes.get(first as string));
+    expect(wrongAnswers(classes, instances(copy))).toEqual([]);
+    expect(wrongAnswers(copyClasses, instances(module))).toEqual([]);
+  });
+
+  it('rejects null, undefined, a plain Error and look-alikes', () => {
+    for (const [className, error] of instances(module)) {
+      const { name: errorName, message } = error;
+      const code = (error as Error & { code?: unknown }).code;
+      const lookAlikes = [
+        null,
+        undefined,
+        new Error(message),
+        { name: errorName, code, message },
+        Object.assign(new Error(message), { name: errorName, code }),
+      ];
+      for (const [a, A] of classes) {
+        for (const value of lookAlikes) {
+          expect((A.isInstance as Guard)(value), `${a} on a look-alike of ${className}`).toBe(
+            false,
+          );
+        }
+      }
+    }
+  });
+});
