@@ -7,7 +7,6 @@ import {
   type AuthStore,
   type PendingSignIn,
 } from '@garuda/mcp-oauth';
-import { cleanLine, neutralizeTags } from '@garuda/mcp-sanitize';
 import { createHttpTransport } from '@garuda/mcp-transport';
 import {
   UnauthorizedError,
@@ -93,7 +92,7 @@ function failed(reason: string, cancelled = false, error?: unknown): RemoteOpenR
 function shownScopes(scopes: readonly string[]): string[] {
   return scopes
     .slice(0, MAX_SCOPES_SHOWN)
-    .map((scope) => oneLine(neutralizeTags(cleanLine(scope)), MAX_SCOPE_CHARS));
+    .map((scope) => oneLine(scope, MAX_SCOPE_CHARS));
 }
 
 function scopesOf(value: unknown): string[] {
@@ -164,8 +163,8 @@ class RemoteAuth {
         const { scope, error } = extractWWWAuthenticateParams(response);
         if (response.status === 401 || error === 'insufficient_scope') {
           this.lastChallenge = response.status;
+          if (scope !== undefined) this.provider.requestScopes(scope);
         }
-        if (scope !== undefined) this.provider.requestScopes(scope);
       }
       return response;
     };
