@@ -15,7 +15,7 @@ import { validateServer } from './validate-server.js';
 export interface AddServerOptions {
   /** The file to edit: the user's `<home>/mcp.json` or a project's `<root>/.garuda/mcp.json`. */
   readonly file: string;
-  /** The server name, `^[a-z0-9][a-z0-9_]{0,31}$`. */
+  /** The server name, `^[a-z0-9][a-z0-9_-]{0,31}$`. */
   readonly name: string;
   /** The entry as it should be written (left-out fields get their defaults when loaded). */
   readonly def: ServerEntry;

@@ -24,7 +24,7 @@ export const ConfigProblemCode = Object.freeze({
   NOT_AN_OBJECT: 'NOT_AN_OBJECT',
   /** A key the schema does not know (unknown keys are errors, not ignored). */
   UNKNOWN_KEY: 'UNKNOWN_KEY',
-  /** A server name does not match `^[a-z0-9][a-z0-9_]{0,31}$`. */
+  /** A server name does not match `^[a-z0-9][a-z0-9_-]{0,31}$`. */
   INVALID_NAME: 'INVALID_NAME',
   /** A field has the wrong type or an out-of-range value. */
   INVALID_VALUE: 'INVALID_VALUE',

@@ -54,7 +54,7 @@ const interesting = fc.oneof(
 
 const serverEntry = fc.dictionary(fc.constantFrom(...KEYS), interesting, { maxKeys: 6 });
 const serverName = fc.oneof(
-  fc.stringMatching(/^[a-z0-9][a-z0-9_]{0,31}$/),
+  fc.stringMatching(/^[a-z0-9][a-z0-9_-]{0,31}$/),
   fc.string({ maxLength: 40 }),
   fc.constantFrom('__proto__', 'constructor', 'toString', '10', 'A'),
 );
@@ -85,7 +85,7 @@ function checkResult(result: LoadConfigResult, files: readonly string[]): void {
     if (problem.column !== undefined) expect(problem.column).toBeGreaterThanOrEqual(1);
   }
   for (const server of result.servers) {
-    expect(server.name).toMatch(/^[a-z0-9][a-z0-9_]{0,31}$/);
+    expect(server.name).toMatch(/^[a-z0-9][a-z0-9_-]{0,31}$/);
     expect(defHash(server.def)).toMatch(/^[0-9a-f]{64}$/);
     expect(commandLine(server.def)).not.toMatch(/[\n\r]/);
   }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { positionOfText, tempDirs } from '../test/temp-dir.js';
 import { ConfigProblemCode, type ConfigProblem } from './config-problem.js';
 import { InvalidArgumentError } from './errors.js';
+import { defHash } from './def-hash.js';
 import { loadConfig } from './load-config.js';
 import type { ServerConfig } from './server-types.js';
 
@@ -446,17 +447,25 @@ const BAD_FILES: readonly BadCase[] = [
     goodLoads: true,
   },
   // names
-  ...['MyServer', 'a'.repeat(33), '_lead', 'sérveur', 'my server', '', 'a-b', 'ｇｉｔ'].map(
-    (name): BadCase => ({
-      name: `the server name ${JSON.stringify(name.length > 20 ? `${name.length} × a` : name)}`,
-      content: fileWith(`${JSON.stringify(name)}: { "command": "x" }`),
-      code: ConfigProblemCode.INVALID_NAME,
-      server: name,
-      at: `${JSON.stringify(name)}:`,
-      goodLoads: true,
-      says: 'use a-z, 0-9 and _, at most 32 characters, starting with a letter or digit',
-    }),
-  ),
+  ...[
+    'MyServer',
+    'a'.repeat(33),
+    '_lead',
+    '-lead',
+    'sérveur',
+    'my server',
+    '',
+    'a.b',
+    'ｇｉｔ',
+  ].map((name): BadCase => ({
+    name: `the server name ${JSON.stringify(name.length > 20 ? `${name.length} × a` : name)}`,
+    content: fileWith(`${JSON.stringify(name)}: { "command": "x" }`),
+    code: ConfigProblemCode.INVALID_NAME,
+    server: name,
+    at: `${JSON.stringify(name)}:`,
+    goodLoads: true,
+    says: 'use a-z, 0-9, _ and -, at most 32 characters, starting with a letter or digit',
+  })),
   // URLs
   ...(
     [
@@ -522,10 +531,10 @@ const BAD_FILES: readonly BadCase[] = [
   // top level
   {
     name: 'an unknown top-level key',
-    content: `{\n  "servers": { ${GOOD} },\n  "mcpServers": {}\n}`,
+    content: `{\n  "servers": { ${GOOD} },\n  "mcp_servers": {}\n}`,
     code: ConfigProblemCode.UNKNOWN_KEY,
-    field: 'mcpServers',
-    at: '"mcpServers"',
+    field: 'mcp_servers',
+    at: '"mcp_servers"',
     goodLoads: true,
   },
   {
@@ -700,6 +709,96 @@ describe('loadConfig on bad files', () => {
       ...positionOfText(text, "'x'"),
     });
     expect(problems.some((p) => p.line === 4)).toBe(true);
+  });
+});
+
+describe("loadConfig on other clients' files", () => {
+  it('reads "mcpServers", "type": "stdio" | "http" | "streamable-http" and hyphenated names', async () => {
+    const dir = await dirs.create();
+    // As Claude Code, Claude Desktop and Cursor write it.
+    const file = await writeIn(
+      dir,
+      'mcp.json',
+      JSON.stringify({
+        mcpServers: {
+          'sequential-thinking': {
+            type: 'stdio',
+            command: 'npx',
+            args: ['-y', '@modelcontextprotocol/server-sequential-thinking@2025.7.1'],
+            env: {},
+          },
+          linear: { type: 'http', url: 'https://mcp.linear.app/mcp' },
+          notion: { type: 'streamable-http', url: 'https://mcp.notion.com/mcp' },
+        },
+      }),
+    );
+    const { servers, problems } = await loadConfig({ userFile: file, env: {} });
+    expect(problems).toEqual([]);
+    expect(servers.map((s) => [s.name, s.kind])).toEqual([
+      ['sequential-thinking', 'local'],
+      ['linear', 'remote'],
+      ['notion', 'remote'],
+    ]);
+    expect(servers[0]?.def).not.toHaveProperty('type');
+    expect(servers[2]?.def).toMatchObject({ kind: 'remote', type: 'http' });
+    // The transport's spelling does not change what is pinned.
+    expect(defHash(servers[2]!.def)).toBe(
+      defHash({ ...servers[2]!.def, url: 'https://mcp.notion.com/mcp' }),
+    );
+  });
+
+  it('refuses the legacy SSE transport with what to write instead; the other servers load', async () => {
+    const dir = await dirs.create();
+    const file = await writeIn(
+      dir,
+      'mcp.json',
+      JSON.stringify({
+        mcpServers: {
+          old: { type: 'sse', url: 'https://example.com/sse' },
+          ok: { command: 'srv' },
+        },
+      }),
+    );
+    const { servers, problems } = await loadConfig({ userFile: file, env: {} });
+    expect(servers.map((s) => s.name)).toEqual(['ok']);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ server: 'old', field: 'type', line: 1 });
+    expect(problems[0]?.message).toMatch(/legacy HTTP\+SSE transport.*"type": "http"/);
+  });
+
+  it('a file with both "servers" and "mcpServers" loads neither, and says so', async () => {
+    const dir = await dirs.create();
+    const file = await writeIn(
+      dir,
+      'mcp.json',
+      '{ "servers": { "a": { "command": "x" } },\n  "mcpServers": { "b": { "command": "y" } } }',
+    );
+    const { servers, problems } = await loadConfig({ userFile: file, env: {} });
+    expect(servers).toEqual([]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ field: 'mcpServers', line: 2 });
+    expect(problems[0]?.message).toMatch(/both "servers" and "mcpServers".*keep one/);
+  });
+
+  it('a type that does not fit the server kind is a problem', async () => {
+    const dir = await dirs.create();
+    const file = await writeIn(
+      dir,
+      'mcp.json',
+      JSON.stringify({
+        servers: {
+          a: { type: 'http', command: 'x' },
+          b: { type: 'stdio', url: 'https://e.com/mcp' },
+        },
+      }),
+    );
+    const { servers, problems } = await loadConfig({ userFile: file, env: {} });
+    expect(servers).toEqual([]);
+    expect(problems.map((p) => [p.server, p.field])).toEqual([
+      ['a', 'type'],
+      ['b', 'type'],
+    ]);
+    expect(problems[0]?.message).toContain('"stdio" for a local server');
   });
 });
 

@@ -18,6 +18,9 @@ export interface DuplicateField {
   readonly again: number;
 }
 
+/** The key of the server list: ours, and the one most other MCP clients write. */
+const SERVERS_KEYS: readonly string[] = ['servers', 'mcpServers'];
+
 /** One entry of `servers`, in file order. @internal */
 export interface ParsedServer {
   readonly name: string;
@@ -242,7 +245,8 @@ export function parseConfigText(file: string, text: string): ParsedConfig {
     return failed([], root);
   }
 
-  // Top level: "$schema" and "servers"; anything else is reported, and the servers still load.
+  // Top level: "$schema" and "servers" (or "mcpServers", as other MCP clients write it);
+  // anything else is reported, and the servers still load.
   const topSeen = new Map<string, number>();
   let serversProperty: Node | undefined;
   let serversTwice = false;
@@ -253,7 +257,7 @@ export function parseConfigText(file: string, text: string): ParsedConfig {
     const first = topSeen.get(key);
     if (first !== undefined) {
       const lines = `lines ${at(first).line} and ${at(property.offset).line}`;
-      if (key === 'servers') serversTwice = true;
+      if (SERVERS_KEYS.includes(key)) serversTwice = true;
       problems.push({
         code: ConfigProblemCode.DUPLICATE_KEY,
         file,
@@ -261,12 +265,24 @@ export function parseConfigText(file: string, text: string): ParsedConfig {
         ...at(property.offset),
         message:
           `key ${quoteText(key)} is written twice (${lines}): keep one` +
-          (key === 'servers' ? '; no server from this file was loaded' : ''),
+          (SERVERS_KEYS.includes(key) ? '; no server from this file was loaded' : ''),
       });
       continue;
     }
     topSeen.set(key, property.offset);
-    if (key === 'servers') {
+    if (SERVERS_KEYS.includes(key)) {
+      if (serversProperty !== undefined) {
+        serversTwice = true;
+        problems.push({
+          code: ConfigProblemCode.DUPLICATE_KEY,
+          file,
+          field: shortText(key),
+          ...at(property.offset),
+          message:
+            'the file has both "servers" and "mcpServers" (the same list, as two clients name ' +
+            'it): keep one; no server from this file was loaded',
+        });
+      }
       serversProperty = property;
     } else if (key === '$schema') {
       if (value.type !== 'string') {
@@ -286,7 +302,7 @@ export function parseConfigText(file: string, text: string): ParsedConfig {
         ...at(property.offset),
         message:
           `unknown top-level key ${quoteText(key)}: remove it ` +
-          '(the file takes "servers" and, optionally, "$schema")',
+          '(the file takes "servers" — or "mcpServers" — and, optionally, "$schema")',
       });
     }
   }
@@ -307,13 +323,14 @@ export function parseConfigText(file: string, text: string): ParsedConfig {
     };
   }
   if (serversNode.type !== 'object') {
+    const key = propertyParts(serversProperty)?.[0] ?? 'servers';
     problems.push({
       code: ConfigProblemCode.NOT_AN_OBJECT,
       file,
-      field: 'servers',
+      field: key,
       ...at(serversNode.offset),
       message:
-        `"servers" must be an object of name: server pairs, like ` +
+        `"${key}" must be an object of name: server pairs, like ` +
         `{ "github": { "command": "github-mcp-server" } }, not ${describeType(serversNode)}; ` +
         'no server from this file was loaded',
     });

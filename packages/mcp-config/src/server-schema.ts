@@ -4,7 +4,7 @@ import { z } from 'zod';
 // each issue into a message of ours, by the path and kind of the issue.
 
 /** Server names become part of tool names (`mcp__<server>__<tool>`). @internal */
-export const SERVER_NAME = /^[a-z0-9][a-z0-9_]{0,31}$/;
+export const SERVER_NAME = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
 /** Environment variable names. @internal */
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -24,6 +24,8 @@ const timeoutMs = z.number().int().min(1000).max(600_000);
 
 /** A local server entry as written. @internal */
 export const localServerSchema = z.strictObject({
+  // Other clients' files say so; it changes nothing here.
+  type: z.literal('stdio').optional(),
   command: z.string().min(1).regex(NO_NUL),
   args: z.array(z.string().regex(NO_NUL)).optional(),
   env: z.record(z.string().regex(ENV_NAME).refine(notProto), z.string().regex(NO_NUL)).optional(),
@@ -37,7 +39,8 @@ export const localServerSchema = z.strictObject({
 /** A remote server entry as written. @internal */
 export const remoteServerSchema = z.strictObject({
   url: z.string(),
-  type: z.literal('http').optional(),
+  // "streamable-http" is how some clients' files name the same transport.
+  type: z.enum(['http', 'streamable-http']).optional(),
   headers: z
     .record(z.string().regex(HEADER_NAME).refine(notProto), z.string().regex(HEADER_VALUE))
     .optional(),

@@ -116,7 +116,7 @@ export interface ResolvedValue {
 /** A local server from `loadConfig`. */
 export interface LocalServerConfig {
   readonly kind: 'local';
-  /** The server name (valid: `^[a-z0-9][a-z0-9_]{0,31}$`). */
+  /** The server name (valid: `^[a-z0-9][a-z0-9_-]{0,31}$`). */
   readonly name: string;
   /** Which file it comes from. */
   readonly source: ServerSource;
@@ -130,7 +130,7 @@ export interface LocalServerConfig {
 /** A remote server from `loadConfig`. */
 export interface RemoteServerConfig {
   readonly kind: 'remote';
-  /** The server name (valid: `^[a-z0-9][a-z0-9_]{0,31}$`). */
+  /** The server name (valid: `^[a-z0-9][a-z0-9_-]{0,31}$`). */
   readonly name: string;
   /** Which file it comes from. */
   readonly source: ServerSource;

@@ -48,7 +48,9 @@ const RULES: Readonly<Record<string, string>> = {
     'must be a whole number of milliseconds from 1000 to 600000: change it, or remove it to use 60000',
   enabled: 'must be true or false',
   url: "must be the server's https URL, as a string",
-  type: 'can only be "http" (Streamable HTTP; the older SSE transport is not supported): write "http" or remove it',
+  type:
+    'must be "stdio" for a local server (one with "command"), or "http" (also written ' +
+    '"streamable-http") for a remote one; it may be left out',
   headers: 'must be an object of Header-Name: "value" pairs',
   'headers{}': 'must be a string without line breaks or NUL characters (put numbers in quotes)',
   oauth: 'must be an object with "clientId" or "clientMetadataUrl", and/or "scopes"',
@@ -240,8 +242,8 @@ export function validateServer(name: string, value: unknown, source: ServerSourc
     issues.push({
       code: ConfigProblemCode.INVALID_NAME,
       message:
-        `server name ${quoteText(name)} is invalid: use a-z, 0-9 and _, at most 32 characters, ` +
-        'starting with a letter or digit',
+        `server name ${quoteText(name)} is invalid: use a-z, 0-9, _ and -, at most 32 ` +
+        'characters, starting with a letter or digit',
     });
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -276,6 +278,18 @@ export function validateServer(name: string, value: unknown, source: ServerSourc
 
   // The checks beyond the schema run on the raw data too, so one pass reports everything.
   const raw = value as Record<string, unknown>;
+  if (raw.type === 'sse') {
+    issues.push({
+      code: ConfigProblemCode.INVALID_VALUE,
+      path: ['type'],
+      field: 'type',
+      message:
+        `${prefix}"type": "sse" is the legacy HTTP+SSE transport, which Garuda does not ` +
+        'support (MCP replaced it with Streamable HTTP): use the address of the server\'s ' +
+        'Streamable HTTP endpoint (often ending in /mcp) and "type": "http", or leave "type" out',
+    });
+    return { def: undefined, issues };
+  }
   if (hasCommand) {
     const parsed = localServerSchema.safeParse(value);
     if (!parsed.success) issues.push(...issuesFromZod(parsed.error, 'local', prefix));

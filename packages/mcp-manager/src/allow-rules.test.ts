@@ -28,7 +28,7 @@ describe('validateAllowRule', () => {
     ],
     [
       'mcp.',
-      '"mcp.": "" is not a server name (a-z, 0-9 and _, at most 32 characters, starting with a letter or digit)',
+      '"mcp.": "" is not a server name (a-z, 0-9, _ and -, at most 32 characters, starting with a letter or digit)',
     ],
     [
       'mcp.github',
@@ -44,19 +44,19 @@ describe('validateAllowRule', () => {
     ],
     [
       'mcp.git*.push',
-      '"mcp.git*.push": "git*" is not a server name (a-z, 0-9 and _, at most 32 characters, starting with a letter or digit)',
+      '"mcp.git*.push": "git*" is not a server name (a-z, 0-9, _ and -, at most 32 characters, starting with a letter or digit)',
     ],
     [
       'mcp.GitHub.*',
-      '"mcp.GitHub.*": "GitHub" is not a server name (a-z, 0-9 and _, at most 32 characters, starting with a letter or digit)',
+      '"mcp.GitHub.*": "GitHub" is not a server name (a-z, 0-9, _ and -, at most 32 characters, starting with a letter or digit)',
     ],
     [
       'mcp._x.*',
-      '"mcp._x.*": "_x" is not a server name (a-z, 0-9 and _, at most 32 characters, starting with a letter or digit)',
+      '"mcp._x.*": "_x" is not a server name (a-z, 0-9, _ and -, at most 32 characters, starting with a letter or digit)',
     ],
     [
       'mcp..x',
-      '"mcp..x": "" is not a server name (a-z, 0-9 and _, at most 32 characters, starting with a letter or digit)',
+      '"mcp..x": "" is not a server name (a-z, 0-9, _ and -, at most 32 characters, starting with a letter or digit)',
     ],
     [
       'mcp.git.*x',
@@ -141,7 +141,7 @@ describe('matchesAllowRule', () => {
   });
 
   it('property: a rule for one server never covers a tool of another', () => {
-    const name = fc.stringMatching(/^[a-z0-9][a-z0-9_]{0,31}$/);
+    const name = fc.stringMatching(/^[a-z0-9][a-z0-9_-]{0,31}$/);
     fc.assert(
       fc.property(name, name, fc.string(), fc.string(), (a, b, t1, t2) => {
         fc.pre(a !== b);
@@ -151,7 +151,7 @@ describe('matchesAllowRule', () => {
   });
 
   it('property: a rule for one tool covers exactly that tool', () => {
-    const name = fc.stringMatching(/^[a-z0-9][a-z0-9_]{0,31}$/);
+    const name = fc.stringMatching(/^[a-z0-9][a-z0-9_-]{0,31}$/);
     const tool = fc
       .stringMatching(/^[a-zA-Z0-9_.\- ]{1,40}$/)
       .filter((t) => !t.includes('  ') && t.trim() === t);

@@ -8,7 +8,7 @@ export const ALLOW_RULE_PREFIX = 'mcp.';
 export const MAX_ALLOW_RULE_CHARS = 1_100;
 
 /** Server names as the config allows them; they never contain a dot. */
-const SERVER_NAME = /^[a-z0-9][a-z0-9_]{0,31}$/;
+const SERVER_NAME = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
 const FORMS = 'write mcp.<server>.<tool>, mcp.<server>.* or mcp.*';
 
@@ -40,7 +40,7 @@ function parseRule(rule: unknown): ParsedRule | string {
     return `${shown}: "*" for the server cannot name a tool; use "mcp.*" for every tool of every server`;
   }
   if (!SERVER_NAME.test(server)) {
-    return `${shown}: ${revealText(server)} is not a server name (a-z, 0-9 and _, at most 32 characters, starting with a letter or digit)`;
+    return `${shown}: ${revealText(server)} is not a server name (a-z, 0-9, _ and -, at most 32 characters, starting with a letter or digit)`;
   }
   if (dot < 0) {
     return `${shown} names no tool: use "mcp.${server}.*" for every tool of ${server}, or "mcp.${server}.<tool>"`;

@@ -26,6 +26,7 @@ const VALUES = [
   'UnknownServerError',
   'UnknownToolError',
   'toolName',
+  'toolPrefix',
 ];
 
 describe('public entry', () => {

@@ -3,7 +3,7 @@ export { McpManager } from './mcp-manager.js';
 export type { CallOptions, StartOptions } from './mcp-manager.js';
 export { DEFAULT_START_TIMEOUT_MS } from './options.js';
 export type { McpManagerOptions } from './options.js';
-export { TOOL_NAME_PATTERN, toolName } from './tool-name.js';
+export { TOOL_NAME_PATTERN, toolName, toolPrefix } from './tool-name.js';
 export {
   AlreadyStartedError,
   CallCancelledError,

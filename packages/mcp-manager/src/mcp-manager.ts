@@ -43,6 +43,7 @@ import { checkOptions, type CheckedOptions, type McpManagerOptions } from './opt
 import type { ServerConnection } from './server-connection.js';
 import { startServer, type StartContext, type StartOutcome } from './start-server.js';
 import { statusRow } from './status.js';
+import { toolPrefix } from './tool-name.js';
 import { forPrompter, messageOf, noticeText, oneLine, quoted } from './text.js';
 import type { CallResult, McpTool, ServerState, StatusRow } from './types.js';
 
@@ -846,7 +847,7 @@ export class McpManager {
     for (const record of this.#records.values()) {
       if (record.state === 'connected') continue;
       const known = record.tools.some((tool) => tool.name === name);
-      const prefixed = name.startsWith(`mcp__${record.config.name}__`);
+      const prefixed = name.startsWith(toolPrefix(record.config.name));
       if (!known && !prefixed) continue;
       if (owner === undefined || record.config.name.length > owner.config.name.length) {
         owner = record;

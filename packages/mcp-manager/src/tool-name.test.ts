@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { LONG_TOOL_NAMES } from '@garuda/test-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN, toolName } from './tool-name.js';
+import { MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN, toolName, toolPrefix } from './tool-name.js';
 
 const sha8 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 8);
 
@@ -21,9 +21,16 @@ describe('toolName', () => {
     ['x', 'tab\there\nnew', 'mcp__x__tab_here_new'],
     ['x', '', 'mcp__x__'],
     ['s', 'A-Z_0-9', 'mcp__s__A-Z_0-9'],
+    // A hyphen in the server name becomes _ (one in the tool name stays).
+    ['sequential-thinking', 'think-step', 'mcp__sequential_thinking__think-step'],
   ])('%s / %j → %s', (server, tool, expected) => {
     expect(toolName(server, tool)).toBe(expected);
     expect(toolName(server, tool)).toMatch(TOOL_NAME_PATTERN);
+  });
+
+  it('toolPrefix is how every tool name of a server starts', () => {
+    expect(toolPrefix('my-notes')).toBe('mcp__my_notes__');
+    expect(toolName('my-notes', 'x').startsWith(toolPrefix('my-notes'))).toBe(true);
   });
 
   it('keeps a name of exactly 64 characters as it is', () => {
@@ -68,7 +75,7 @@ describe('toolName', () => {
   });
 
   it('property: always matches the pattern, is deterministic, and long names stay distinct', () => {
-    const server = fc.stringMatching(/^[a-z0-9][a-z0-9_]{0,31}$/);
+    const server = fc.stringMatching(/^[a-z0-9][a-z0-9_-]{0,31}$/);
     const tool = fc.string({ unit: 'binary', maxLength: 300 });
     fc.assert(
       fc.property(server, tool, (s, t) => {

@@ -12,6 +12,23 @@ const HASH_CHARS = 8;
 const ALLOWED = /[a-zA-Z0-9_-]/;
 
 /**
+ * How every tool name of a server starts: `mcp__<server>__`, with each `-` of the server name
+ * written `_` (some hosts read `-` as a word break; `_` is what tool names use).
+ *
+ * @param server - The server name, as configured.
+ * @returns E.g. `mcp__sequential_thinking__` for `sequential-thinking`.
+ * @example
+ * ```ts
+ * toolPrefix('my-notes'); // 'mcp__my_notes__'
+ * ```
+ */
+export function toolPrefix(server: string): string {
+  let safe = 'mcp__';
+  for (const ch of server) safe += ALLOWED.test(ch) && ch !== '-' ? ch : '_';
+  return `${safe}__`;
+}
+
+/**
  * The name a model sees for an MCP tool: `mcp__<server>__<tool>`, with every character outside
  * `[a-zA-Z0-9_-]` (each code point, so an emoji or a lone surrogate counts once) replaced by
  * `_`. A name longer than 64 characters is cut to 55 and ends with `_` plus the first 8 hex
@@ -22,7 +39,8 @@ const ALLOWED = /[a-zA-Z0-9_-]/;
  * Short names that differ only in replaced characters (`a.b`, `a/b`) become the same name:
  * the caller keeps the first and tells the user (see `adaptTools`).
  *
- * @param server - The server name (from the config: `^[a-z0-9][a-z0-9_]{0,31}$`).
+ * @param server - The server name (from the config: `^[a-z0-9][a-z0-9_-]{0,31}$`; a `-` becomes
+ *   `_`, so `sequential-thinking` gives `mcp__sequential_thinking__…`).
  * @param tool - The tool's MCP name as the server listed it (untrusted).
  * @returns A name matching {@link TOOL_NAME_PATTERN}.
  * @example
@@ -34,8 +52,8 @@ const ALLOWED = /[a-zA-Z0-9_-]/;
  */
 export function toolName(server: string, tool: string): string {
   const full = `mcp__${server}__${tool}`;
-  let safe = '';
-  for (const ch of full) safe += ALLOWED.test(ch) ? ch : '_';
+  let safe = toolPrefix(server);
+  for (const ch of tool) safe += ALLOWED.test(ch) ? ch : '_';
   if (safe.length <= MAX_TOOL_NAME_LENGTH) return safe;
   // UTF-8, as most tools would compute it (a lone surrogate hashes as U+FFFD).
   const hash = createHash('sha256').update(full, 'utf8').digest('hex');

@@ -238,6 +238,27 @@ describe('tools and notes', () => {
     await expect(mcp.call('mcp__nope__x', {})).rejects.toSatisfy(UnknownToolError.isInstance);
   });
 
+  it('a hyphenated server name (as other clients write them): its tools use _, calls and rules work', async () => {
+    await ws.projectServers({ 'sequential-thinking': fixture('normal', mark) });
+    const prompter = new ScriptedPrompter();
+    prompter.answer = 'remember';
+    const mcp = ws.manager(prompter, { allowRules: ['mcp.sequential-thinking.echo'] });
+    await mcp.start();
+    expect(mcp.status()[0]).toMatchObject({ name: 'sequential-thinking', state: 'connected' });
+    expect(mcp.tools().map((t) => t.name)).toContain('mcp__sequential_thinking__echo');
+    const result = await mcp.call('mcp__sequential_thinking__echo', { text: 'hi' });
+    expect(result.text).toContain('server="sequential-thinking"');
+    expect(prompter.approvals).toHaveLength(0);
+    await mcp.close();
+    // The consent was remembered under that name: a second session asks nothing.
+    const again = new ScriptedPrompter();
+    const second = ws.manager(again);
+    await second.start();
+    expect(again.consents).toHaveLength(0);
+    expect(second.status()[0]?.state).toBe('connected');
+    await second.close();
+  });
+
   it('a name clash across servers: the first server in sorted order keeps it, a notice names the other', async () => {
     // Server "a" gets a tool "b__echo": mcp__a__b__echo, the same name as server "a__b"'s echo.
     await ws.userServers({

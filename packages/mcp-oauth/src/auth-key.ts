@@ -8,7 +8,7 @@ import { InvalidOptionError, kindOf, quote } from './errors.js';
  * - `scope` is `'user'` for a server in the person's own `mcp.json`, or the absolute path of the
  *   project root for a project's server, so a repository's server never shares a sign-in with
  *   the person's own server of the same name.
- * - `name` is the server name (`^[a-z0-9][a-z0-9_]{0,31}$`).
+ * - `name` is the server name (`^[a-z0-9][a-z0-9_-]{0,31}$`).
  * - `url` is the server's MCP endpoint. A changed URL is another entry: a token is never sent to
  *   an address it was not issued for.
  */
@@ -28,7 +28,7 @@ export interface NormalizedId {
 }
 
 /** Server names: what `mcp.json` allows, since they become part of tool names. */
-export const SERVER_NAME_PATTERN = /^[a-z0-9][a-z0-9_]{0,31}$/;
+export const SERVER_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
 /** The scope of the person's own servers. */
 export const USER_SCOPE = 'user';
