@@ -285,7 +285,7 @@ export function validateServer(name: string, value: unknown, source: ServerSourc
       field: 'type',
       message:
         `${prefix}"type": "sse" is the legacy HTTP+SSE transport, which Garuda does not ` +
-        'support (MCP replaced it with Streamable HTTP): use the address of the server\'s ' +
+        "support (MCP replaced it with Streamable HTTP): use the address of the server's " +
         'Streamable HTTP endpoint (often ending in /mcp) and "type": "http", or leave "type" out',
     });
     return { def: undefined, issues };

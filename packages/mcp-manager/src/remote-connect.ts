@@ -90,9 +90,7 @@ function failed(reason: string, cancelled = false, error?: unknown): RemoteOpenR
 
 /** Scope names as a question or an error shows them: one line each, tags neutralised, capped. */
 function shownScopes(scopes: readonly string[]): string[] {
-  return scopes
-    .slice(0, MAX_SCOPES_SHOWN)
-    .map((scope) => oneLine(scope, MAX_SCOPE_CHARS));
+  return scopes.slice(0, MAX_SCOPES_SHOWN).map((scope) => oneLine(scope, MAX_SCOPE_CHARS));
 }
 
 function scopesOf(value: unknown): string[] {
