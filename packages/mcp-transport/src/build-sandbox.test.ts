@@ -18,7 +18,7 @@ import {
   UnprotectablePathError,
 } from './errors.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
-import { TempDirs, put, script } from './sandbox-test-support.js';
+import { TempDirs, put, script, tree } from './sandbox-test-support.js';
 
 // Structure only: nothing here runs bubblewrap (bwrap-sandbox.test.ts does).
 const BWRAP: SandboxInfo = { kind: 'bwrap', command: '/usr/bin/bwrap', version: '0.8.0' };
@@ -150,6 +150,100 @@ describe('buildSandbox with bubblewrap: the command line', () => {
     expect(protect).toBeGreaterThan(bind);
     expect(hide).toBeGreaterThan(protect);
     expect(at(args, '--tmpfs', path.join(home, '.ssh'))).toBeGreaterThan(bind);
+  });
+
+  it('keeps missing credential paths from being created only where the home folder is writable', () => {
+    const { home, policy } = setup();
+    const project = buildSandbox(['node'], policy, BWRAP).args;
+    expect(project.join('\0')).not.toContain(home);
+    expect(tree(home)).toEqual({}); // nothing made where the server cannot write anyway
+
+    const { args } = buildSandbox(['node'], { ...policy, root: home }, BWRAP);
+    const bind = at(args, '--bind', home, home);
+    const config = path.join(home, '.config');
+    // A folder above a credential path is pinned (it cannot be renamed) before anything is
+    // mounted inside it, and the placeholders come last.
+    expect(at(args, '--bind', config, config)).toBeGreaterThan(bind);
+    expect(at(args, '--tmpfs', path.join(config, 'gh'))).toBeGreaterThan(
+      at(args, '--bind', config, config),
+    );
+    expect(at(args, '--remount-ro', path.join(config, 'gh'))).toBeGreaterThan(0);
+    expect(at(args, '--tmpfs', path.join(home, '.ssh'))).toBeGreaterThan(bind);
+    expect(
+      at(args, '--dev-bind', '/dev/null', path.join(home, '.git-credentials')),
+    ).toBeGreaterThan(bind);
+    // A file whose folder is missing too: only the folder, empty and read-only.
+    expect(at(args, '--tmpfs', path.join(home, '.docker'))).toBeGreaterThan(bind);
+    expect(args).not.toContain(path.join(home, '.docker', 'config.json'));
+    // Made here, before bubblewrap runs, with the permissions the tools would use.
+    expect(tree(home)).toMatchObject({
+      '.ssh': 'folder 700',
+      '.config': 'folder 700',
+      '.config/gh': 'folder 700',
+      '.docker': 'folder 700',
+      '.git-credentials': 'file 600 ',
+    });
+  });
+
+  it('pins the folders above a hidden path before a write path inside them is bound', () => {
+    const { home, policy } = setup();
+    const tool = path.join(home, '.config', 'tool');
+    put(path.join(tool, '.git', 'config'), '');
+    mkdirSync(path.join(tool, '.git', 'hooks'));
+    put(path.join(home, '.config', 'gh', 'hosts.yml'), 'token');
+    const { args } = buildSandbox(['node'], { ...policy, root: home, writePaths: [tool] }, BWRAP);
+    const config = path.join(home, '.config');
+    const hooks = path.join(tool, '.git', 'hooks');
+    const positions = [
+      at(args, '--bind', home, home),
+      at(args, '--bind', config, config),
+      at(args, '--bind', tool, tool),
+      at(args, '--ro-bind', hooks, hooks),
+      at(args, '--tmpfs', path.join(config, 'gh')),
+    ];
+    expect(positions.every((p) => p > 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+  });
+
+  it('refuses a credential path, or a folder above one, that is a link the server could replace', () => {
+    const { home, policy } = setup();
+    const dotfiles = temp.make('dotfiles');
+    put(path.join(dotfiles, 'npmrc'), '//registry.npmjs.org/:_authToken=x');
+    symlinkSync(path.join(dotfiles, 'npmrc'), path.join(home, '.npmrc'));
+    // The project cannot touch the home folder: the link is fine, hidden at its target.
+    expect(
+      at(
+        buildSandbox(['node'], policy, BWRAP).args,
+        '--dev-bind',
+        '/dev/null',
+        path.join(dotfiles, 'npmrc'),
+      ),
+    ).toBeGreaterThan(0);
+    const refused = (p: SandboxPolicy): unknown => {
+      try {
+        buildSandbox(['node'], p, BWRAP);
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    for (const widened of [
+      { ...policy, root: home },
+      { ...policy, writePaths: [home] },
+    ]) {
+      const error = refused(widened);
+      expect(UnprotectablePathError.isInstance(error)).toBe(true);
+      expect((error as UnprotectablePathError).path).toBe(path.join(home, '.npmrc'));
+    }
+    // A link to a folder above a credential path, e.g. a dotfiles manager's ~/.config.
+    rmSync(path.join(home, '.npmrc'));
+    mkdirSync(path.join(dotfiles, 'config'));
+    symlinkSync(path.join(dotfiles, 'config'), path.join(home, '.config'));
+    const error = refused({ ...policy, root: home });
+    expect((error as UnprotectablePathError).path).toBe(path.join(home, '.config'));
+    // Refused before anything was made.
+    expect(Object.keys(tree(home))).toEqual(['.config']);
+    expect(Object.keys(tree(dotfiles))).toEqual(['config', 'npmrc']);
   });
 
   it('binds a root under /tmp on top of the fresh /tmp, and a temp dir inside the root after the root', () => {
@@ -492,11 +586,16 @@ describe('buildSandbox: policy validation', () => {
   });
 
   it('does not create anything when validation fails', () => {
-    const { root: fresh, policy: p } = setup();
+    const { root: fresh, home, policy: p } = setup();
     mkdirSync(path.join(fresh, '.git'));
     writeFileSync(path.join(fresh, '.git', 'config'), '');
     expect(() => buildSandbox([''], p, BWRAP)).toThrow();
     expect(existsSync(path.join(fresh, '.garuda'))).toBe(false);
     expect(existsSync(path.join(fresh, '.git', 'hooks'))).toBe(false);
+    // No credential placeholders either, although the home folder would be writable.
+    expect(() => buildSandbox(['garuda-no-such-server'], { ...p, root: home }, BWRAP)).toThrow(
+      CommandNotFoundError,
+    );
+    expect(tree(home)).toEqual({});
   });
 });

@@ -1,17 +1,25 @@
 import { realpathSync } from 'node:fs';
+import path from 'node:path';
 import {
   bwrapArgs,
   existsInside,
   linuxMounts,
   visibleInside,
   writableInside,
+  writableOnHost,
 } from './bwrap-args.js';
 import type { SandboxInfo } from './detect-sandbox.js';
-import { CommandNotFoundError, InvalidPolicyError, quote } from './errors.js';
+import {
+  CommandNotFoundError,
+  InvalidPolicyError,
+  UnprotectablePathError,
+  quote,
+} from './errors.js';
 import { findCommand } from './find-command.js';
-import { hiddenPaths } from './hidden-paths.js';
-import { isWithin } from './path-utils.js';
-import { protectedPaths } from './protected-paths.js';
+import { hiddenPaths, type HiddenPath } from './hidden-paths.js';
+import { makeMountPoints } from './mount-points.js';
+import { ancestors, isWithin, resolveExisting } from './path-utils.js';
+import { protectedPaths, type Protection } from './protected-paths.js';
 import { sandboxEnv } from './sandbox-env.js';
 import { resolvePolicy, type ResolvedPolicy, type SandboxPolicy } from './sandbox-policy.js';
 import { seatbeltProfile } from './seatbelt-profile.js';
@@ -150,19 +158,34 @@ function fixTmpdir(
   if (real === undefined || !writable(real)) env.TMPDIR = fallback;
 }
 
+/**
+ * A symbolic link at or above a credential path, in a folder the server may write, could be
+ * replaced by a real folder or file of the server's (the rules and mounts name the link's
+ * target), so the path could be created after all: refused, as for `.git`.
+ */
+function checkLinks(hidden: readonly HiddenPath[], writable: (dir: string) => boolean): void {
+  for (const entry of hidden) {
+    for (const link of entry.links) {
+      if (writable(path.dirname(link))) throw new UnprotectablePathError(link);
+    }
+  }
+}
+
 function buildLinux(
   argv: readonly string[],
   policy: ResolvedPolicy,
   env: Record<string, string>,
   bwrap: string,
 ): SandboxedCommand {
+  const hidden = hiddenPaths(policy, { system: true });
   const ops = linuxMounts({
     writable: [policy.root, ...policy.writePaths.map((entry) => entry.path)],
     temps: [LINUX_TMP, ...policy.tempDirs.filter((dir) => dir !== LINUX_TMP)],
     readable: policy.readPaths,
     protections: protectedPaths(policy),
-    hidden: hiddenPaths(policy, { includeMissing: false, system: true }),
+    hidden,
   });
+  checkLinks(hidden, (dir) => writableOnHost(ops, dir));
   if (!existsInside(ops, policy.cwd)) {
     throw new InvalidPolicyError(
       policy.cwd === policy.root ? 'root' : 'cwd',
@@ -173,6 +196,9 @@ function buildLinux(
   const command = resolveCommand(argv[0] as string, env, policy.cwd, (file) =>
     visibleInside(ops, file),
   );
+  // Last, after every check: the only step that writes to this machine.
+  const garudaHome = resolveExisting(policy.garudaHome);
+  makeMountPoints(ops, (file) => (isWithin(file, garudaHome) ? 'garudaHome' : 'home'));
   return {
     command: bwrap,
     args: bwrapArgs({
@@ -186,6 +212,27 @@ function buildLinux(
   };
 }
 
+/**
+ * The folders above an existing hidden path that a server could rename (their own folder is
+ * writable), taking the hidden files along out of the rules' reach (Seatbelt names paths, so
+ * `mv ~/.docker ~/x` would make `~/x/config.json` readable). Denying writes to the folder itself
+ * (a `literal` rule) stops the rename and leaves its entries writable. A missing path needs no
+ * pin: its rule denies creating it wherever its folders are.
+ */
+function pinsAboveHidden(
+  hidden: readonly HiddenPath[],
+  writable: (dir: string) => boolean,
+): Protection[] {
+  const pins = new Map<string, Protection>();
+  for (const entry of hidden) {
+    if (entry.type === 'missing') continue;
+    for (const dir of ancestors(entry.path)) {
+      if (writable(path.dirname(dir))) pins.set(dir, { path: dir, kind: 'pin' });
+    }
+  }
+  return [...pins.values()];
+}
+
 function buildMacos(
   argv: readonly string[],
   policy: ResolvedPolicy,
@@ -194,7 +241,7 @@ function buildMacos(
 ): SandboxedCommand {
   const temps = [MACOS_TMP, ...policy.tempDirs.filter((dir) => dir !== MACOS_TMP)];
   const protections = protectedPaths(policy);
-  const hidden = hiddenPaths(policy, { includeMissing: true, system: false });
+  const hidden = hiddenPaths(policy, { system: false });
   const isHidden = (file: string): boolean => hidden.some((entry) => isWithin(file, entry.path));
   if (isHidden(policy.cwd)) {
     throw new InvalidPolicyError(
@@ -206,12 +253,13 @@ function buildMacos(
     [...writableDirs(policy), ...temps].some((base) => isWithin(dir, base)) &&
     !protections.some((entry) => entry.kind !== 'pin' && isWithin(dir, entry.path)) &&
     !isHidden(dir);
+  checkLinks(hidden, writable);
   fixTmpdir(env, writable, MACOS_TMP);
   const command = resolveCommand(argv[0] as string, env, policy.cwd, (file) => !isHidden(file));
   const { profile, params } = seatbeltProfile({
     writable: [{ path: policy.root, isDirectory: true }, ...policy.writePaths],
     temps,
-    protections,
+    protections: [...protections, ...pinsAboveHidden(hidden, writable)],
     hidden,
     network: policy.network,
   });
@@ -233,11 +281,16 @@ function buildMacos(
  *   even inside them: `.garuda`, `.git` (pinned), `.git/hooks`, `.git/config` and the hooks
  *   folder and include files `.git/config` names; hidden (last, so hiding wins): `garudaHome`,
  *   the credential files of {@link HIDDEN_HOME_PATHS} that exist and the sockets of
- *   {@link HIDDEN_SYSTEM_PATHS}. The environment is `env` (pass it as spawn's `env`; bubblewrap
- *   hands it on and adds `PWD`); no value is put on the command line, which every local user can
- *   read.
+ *   {@link HIDDEN_SYSTEM_PATHS}. Where the server may write the home folder (the root or a write
+ *   path is or contains it), a missing credential path cannot be created either, and the
+ *   folders above a hidden path cannot be renamed (pinned). The environment is `env` (pass it as
+ *   spawn's `env`; bubblewrap hands it on and adds `PWD`); no value is put on the command line,
+ *   which every local user can read.
  *   A missing `.garuda`, `.git/hooks` or `.git/config` is created empty on this machine (the
- *   mount needs a mount point) and stays empty.
+ *   mount needs a mount point) and stays empty; so is, where the home folder is writable inside,
+ *   each missing credential path (a folder 0700, a file 0600; a file whose folder is missing
+ *   gets only its folder), **by this function**, after every check: call it just before
+ *   spawning.
  * - **`seatbelt` (macOS)**: `/usr/bin/sandbox-exec -p <profile> -- argv` with an SBPL profile of
  *   the same meaning (untested on our Linux machines).
  * - **`none`**: the argv unchanged, with the allowlisted environment. The consent screen says
@@ -255,7 +308,10 @@ function buildMacos(
  *   NUL bytes, a root that is not an existing folder, a write path that does not exist, a bad
  *   variable name, a sandbox kind for another platform…).
  * @throws {@link UnprotectablePathError} when `.garuda`, `.git`, `.git/hooks` or `.git/config` in
- *   a writable folder is a symbolic link.
+ *   a writable folder is a symbolic link, or a credential path (or a folder above it) is a
+ *   symbolic link in a folder the server may write.
+ * @throws {@link InvalidPolicyError} (field `home` or `garudaHome`) when a placeholder for a
+ *   missing credential path cannot be created.
  * @throws {@link CommandNotFoundError} when, with a sandbox, the command is not found or would
  *   not be visible inside.
  * @example

@@ -1,8 +1,9 @@
 // The bubblewrap command line, written by hand rather than through a library: nothing on npm
 // fits Node 20 and per-server argv spawning (@anthropic-ai/sandbox-runtime needs Node ≥ 22 from
 // 0.0.79 on, is a process-wide singleton with a shell-string API, and needs socat and ripgrep).
+import path from 'node:path';
 import type { HiddenPath } from './hidden-paths.js';
-import { depth, isWithin } from './path-utils.js';
+import { ancestors, depth, isWithin } from './path-utils.js';
 import type { Protection } from './protected-paths.js';
 
 /**
@@ -10,11 +11,44 @@ import type { Protection } from './protected-paths.js';
  * above its path). @internal
  */
 export type MountOp =
-  | { readonly kind: 'ro-bind' | 'bind'; readonly source: string; readonly dest: string }
+  | {
+      readonly kind: 'ro-bind' | 'bind';
+      readonly source: string;
+      readonly dest: string;
+      /** See {@link PLACEHOLDER}. */
+      readonly create?: 'directory';
+    }
   /** Only ever `/dev/null` onto a file: see {@link NULL_FILE}. */
-  | { readonly kind: 'dev-bind'; readonly source: '/dev/null'; readonly dest: string }
-  | { readonly kind: 'tmpfs'; readonly dest: string; readonly readOnly: boolean }
+  | {
+      readonly kind: 'dev-bind';
+      readonly source: '/dev/null';
+      readonly dest: string;
+      readonly create?: 'file';
+    }
+  | {
+      readonly kind: 'tmpfs';
+      readonly dest: string;
+      readonly readOnly: boolean;
+      readonly create?: 'directory';
+    }
   | { readonly kind: 'dev' | 'proc'; readonly dest: string };
+
+/**
+ * Why some mounts carry `create`: a credential path that does not exist yet, in a folder the
+ * server may write (the root or a write path is, or contains, the home folder), must not be
+ * creatable from inside (a server could add `~/.ssh/authorized_keys`, or an `~/.aws/config`
+ * whose `credential_process` runs on the user's next aws command). bubblewrap 0.8 cannot mount
+ * onto a path that does not exist, and makes the missing mount point itself in the bound host
+ * folder (folders 0755, files 0444: a 0444 history file would stop the shell from saving its
+ * history, and gpg warns about a 0755 `~/.gnupg`). So we make the mount point ourselves before
+ * bubblewrap runs, with the permissions the tool would give it: an empty folder (0700) or an
+ * empty file (0600), with any missing folders above it as ordinary folders (0700). That is what
+ * stays on this machine: empty, and nothing the server does lands in it. Inside, the folder is
+ * read-only and empty, the file is the null device, and neither can be removed or renamed (a
+ * mount point: EBUSY). Mounting over the parent instead would hide the whole home folder, and
+ * bubblewrap 0.8 has no overlay mounts.
+ */
+export const PLACEHOLDER = Object.freeze({ directoryMode: 0o700, fileMode: 0o600 });
 
 /** What the Linux sandbox is made of, in real paths. @internal */
 export interface LinuxPlan {
@@ -35,7 +69,11 @@ export interface LinuxPlan {
  * file (npm and `~/.npmrc`, git and a missing include file). It is the same null device the
  * sandbox has in `/dev`, so nothing more is exposed.
  */
-const NULL_FILE = (dest: string): MountOp => ({ kind: 'dev-bind', source: '/dev/null', dest });
+const NULL_FILE = (dest: string): MountOp & { kind: 'dev-bind' } => ({
+  kind: 'dev-bind',
+  source: '/dev/null',
+  dest,
+});
 
 function coveringOp(ops: readonly MountOp[], file: string): MountOp | undefined {
   let last: MountOp | undefined;
@@ -69,17 +107,76 @@ export function writableInside(ops: readonly MountOp[], dir: string): boolean {
 }
 
 /**
- * The mounts for a plan. Order matters, because each mount covers what is below it:
+ * Whether a process inside may create, rename or remove entries of the folder `dir`, and that
+ * lands on this machine (a writable bind of the host folder, not a fresh temp folder). @internal
+ */
+export function writableOnHost(ops: readonly MountOp[], dir: string): boolean {
+  const op = coveringOp(ops, dir);
+  return op?.kind === 'bind' && op.source === op.dest;
+}
+
+const byDepth = (ops: MountOp[]): MountOp[] => ops.sort((a, b) => depth(a.dest) - depth(b.dest));
+
+function protectionOp(protection: Protection): MountOp {
+  const dest = protection.path;
+  switch (protection.kind) {
+    case 'pin':
+      return { kind: 'bind', source: dest, dest };
+    case 'read-only':
+      return { kind: 'ro-bind', source: dest, dest };
+    case 'missing-directory':
+      // bubblewrap creates the mount point, so an empty folder appears on this machine (the
+      // bind above it is writable). It stays empty there; the server sees it read-only.
+      return { kind: 'tmpfs', dest, readOnly: true };
+    case 'missing-file':
+      // Same side effect: an empty file appears on this machine (an empty git config means
+      // the defaults). Inside, it reads as empty and writes to it vanish.
+      return NULL_FILE(dest);
+  }
+}
+
+/**
+ * Pins (binds onto themselves) the folders above a hidden path that a server could rename: those
+ * whose own folder is writable on this machine and that are no mount point already. Without it,
+ * `mv ~/.docker ~/x` inside takes the hidden `config.json` mount along (a mount follows its
+ * folder), and a new `~/.docker/config.json` can be written; a mount point cannot be renamed
+ * (EBUSY). Folders below `existing` do not exist yet and are made first (see PLACEHOLDER).
+ */
+function pinAbove(
+  before: readonly MountOp[],
+  target: string,
+  existing: string | undefined,
+  pins: Map<string, MountOp>,
+): void {
+  for (const dir of ancestors(target)) {
+    if (pins.has(dir) || !writableOnHost(before, path.dirname(dir))) continue;
+    if (before.some((op) => op.dest === dir)) continue;
+    const missing = existing !== undefined && dir !== existing && isWithin(dir, existing);
+    pins.set(dir, {
+      kind: 'bind',
+      source: dir,
+      dest: dir,
+      ...(missing ? { create: 'directory' } : {}),
+    });
+  }
+}
+
+/**
+ * The mounts for a plan. Order matters, because each mount covers what is below it (a bind
+ * brings the host folder, without the mounts made inside it earlier):
  * 1. `/` read-only, a minimal `/dev`, a `/proc` for the new PID namespace;
- * 2. the temp folders (fresh tmpfs) and the writable binds, parents before children, so a root
- *    under `/tmp` is bound on top of the fresh `/tmp` rather than hidden by it;
+ * 2. the temp folders (fresh tmpfs), the writable binds and the pins above hidden paths,
+ *    parents before children, so a root under `/tmp` is bound on top of the fresh `/tmp` rather
+ *    than hidden by it, and a pin does not cover a write path inside it;
  * 3. the protections inside writable folders (after the binds, or a bind would cover them);
- * 4. the hidden paths, last, so hiding wins even inside the root or a write path (root = home).
+ * 4. the hidden paths, last, so hiding wins even inside the root or a write path (root = home),
+ *    and the placeholders of missing credential paths that the server could otherwise create.
  * Hidden paths that are not visible anyway (e.g. under the fresh `/tmp`) are left out: bubblewrap
- * would have to create a mount point for nothing. @internal
+ * would have to create a mount point for nothing. A missing credential path gets a placeholder
+ * only where creating it would land on this machine. @internal
  */
 export function linuxMounts(plan: LinuxPlan): MountOp[] {
-  const ops: MountOp[] = [
+  const head: MountOp[] = [
     { kind: 'ro-bind', source: '/', dest: '/' },
     { kind: 'dev', dest: '/dev' },
     { kind: 'proc', dest: '/proc' },
@@ -92,41 +189,41 @@ export function linuxMounts(plan: LinuxPlan): MountOp[] {
       .map((dest): MountOp => ({ kind: 'ro-bind', source: dest, dest })),
     ...plan.writable.map((dest): MountOp => ({ kind: 'bind', source: dest, dest })),
   ];
+  const protections = plan.protections.map(protectionOp);
   // Array.prototype.sort is stable: at equal depth temp folders come first, then read-only
   // binds, and writable binds win.
-  ops.push(...base.sort((a, b) => depth(a.dest) - depth(b.dest)));
+  const before = [...head, ...byDepth([...base]), ...protections];
 
-  for (const protection of plan.protections) {
-    const dest = protection.path;
-    switch (protection.kind) {
-      case 'pin':
-        ops.push({ kind: 'bind', source: dest, dest });
-        break;
-      case 'read-only':
-        ops.push({ kind: 'ro-bind', source: dest, dest });
-        break;
-      case 'missing-directory':
-        // bubblewrap creates the mount point, so an empty folder appears on this machine (the
-        // bind above it is writable). It stays empty there; the server sees it read-only.
-        ops.push({ kind: 'tmpfs', dest, readOnly: true });
-        break;
-      case 'missing-file':
-        // Same side effect: an empty file appears on this machine (an empty git config means
-        // the defaults). Inside, it reads as empty and writes to it vanish.
-        ops.push(NULL_FILE(dest));
-        break;
-    }
-  }
-
+  const pins = new Map<string, MountOp>();
+  const hides = new Map<string, MountOp>();
   for (const hidden of plan.hidden) {
-    if (!visibleInside(ops, hidden.path)) continue;
-    ops.push(
-      hidden.type === 'directory'
-        ? { kind: 'tmpfs', dest: hidden.path, readOnly: true }
-        : NULL_FILE(hidden.path),
+    if (hidden.type !== 'missing') {
+      if (!visibleInside(before, hidden.path)) continue;
+      pinAbove(before, hidden.path, undefined, pins);
+      hides.set(
+        hidden.path,
+        hidden.type === 'directory'
+          ? { kind: 'tmpfs', dest: hidden.path, readOnly: true }
+          : NULL_FILE(hidden.path),
+      );
+      continue;
+    }
+    const guard = hidden.guard;
+    if (!guard || !writableOnHost(before, guard.existing) || hides.has(guard.path)) continue;
+    pinAbove(before, guard.path, guard.existing, pins);
+    hides.set(
+      guard.path,
+      guard.type === 'directory'
+        ? { kind: 'tmpfs', dest: guard.path, readOnly: true, create: 'directory' }
+        : { ...NULL_FILE(guard.path), create: 'file' },
     );
   }
-  return ops;
+  return [
+    ...head,
+    ...byDepth([...base, ...pins.values()]),
+    ...protections,
+    ...byDepth([...hides.values()]),
+  ];
 }
 
 /** The bubblewrap options for a list of mounts. @internal */

@@ -3,24 +3,41 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 
 /**
+ * The nearest existing folder or file at or above `file`, as a real path, and the names below it
+ * that do not exist (outermost first). A dangling symbolic link counts as missing. @internal
+ */
+export function nearestExisting(file: string): { real: string; missing: string[] } {
+  const missing: string[] = [];
+  let current = file;
+  for (;;) {
+    try {
+      return { real: realpathSync.native(current), missing: missing.reverse() };
+    } catch {
+      const parent = path.dirname(current);
+      if (parent === current) return { real: file, missing: [] };
+      missing.push(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
+/**
  * The real path of `file` as far as it exists: its nearest existing ancestor resolved, the rest
  * appended. So a rule for a path that does not exist yet still names the folder the kernel will
  * see. @internal
  */
 export function resolveExisting(file: string): string {
-  const rest: string[] = [];
-  let current = file;
-  for (;;) {
-    try {
-      const real = realpathSync.native(current);
-      return rest.length === 0 ? real : path.join(real, ...rest.reverse());
-    } catch {
-      const parent = path.dirname(current);
-      if (parent === current) return file;
-      rest.push(path.basename(current));
-      current = parent;
-    }
+  const { real, missing } = nearestExisting(file);
+  return missing.length === 0 ? real : path.join(real, ...missing);
+}
+
+/** The folders above `file` (absolute and normalised), outermost first, without `/`. @internal */
+export function ancestors(file: string): string[] {
+  const found: string[] = [];
+  for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    found.unshift(dir);
   }
+  return found;
 }
 
 /** Whether `child` is `parent` or lies inside it (both absolute and normalised). @internal */

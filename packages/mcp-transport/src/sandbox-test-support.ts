@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import {
   chmodSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -70,6 +71,29 @@ export function read(file: string): string {
   } catch (error) {
     return `!${(error as NodeJS.ErrnoException).code ?? 'error'}`;
   }
+}
+
+/**
+ * Everything under `dir` on this machine, by relative path: `folder <mode>`, `file <mode> <content>`
+ * or `link`, so a test can assert exactly what is there (and what a sandbox left behind).
+ */
+export function tree(dir: string): Record<string, string> {
+  const found: Record<string, string> = {};
+  const walk = (current: string): void => {
+    for (const name of readdirSync(current).sort()) {
+      const file = path.join(current, name);
+      const relative = path.relative(dir, file);
+      const stats = lstatSync(file);
+      const mode = (stats.mode & 0o777).toString(8);
+      if (stats.isSymbolicLink()) found[relative] = 'link';
+      else if (stats.isDirectory()) {
+        found[relative] = `folder ${mode}`;
+        walk(file);
+      } else found[relative] = `file ${mode} ${readFileSync(file, 'utf8')}`;
+    }
+  };
+  walk(dir);
+  return found;
 }
 
 /**

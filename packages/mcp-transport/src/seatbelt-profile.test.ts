@@ -1,10 +1,10 @@
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildSandbox } from './build-sandbox.js';
 import type { SandboxInfo } from './detect-sandbox.js';
-import { InvalidPolicyError } from './errors.js';
+import { InvalidPolicyError, UnprotectablePathError } from './errors.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
 import { TempDirs, put } from './sandbox-test-support.js';
 import { SBPL_MAX_LITERAL_BYTES, sbplString } from './seatbelt-profile.js';
@@ -136,12 +136,69 @@ describe('the Seatbelt profile', () => {
       '.git-credentials',
       '.pypirc',
       '.config/gcloud',
+      '.azure',
+      '.config/git/credentials',
+      '.cargo/credentials.toml',
+      '.cargo/credentials',
+      '.password-store',
+      '.local/share/keyrings',
+      '.local/share/kwalletd',
+      '.cursor/mcp.json',
+      '.bash_history',
+      '.zsh_history',
+      '.sh_history',
+      '.local/share/fish/fish_history',
+      '.python_history',
+      '.node_repl_history',
+      '.psql_history',
+      '.mysql_history',
+      '.sqlite_history',
+      '.lesshst',
     ]) {
       expect(rule).toContain(`(subpath "${path.join(home, name)}")`);
     }
+    // Path rules: nothing is made on disk for the missing ones.
+    expect(readdirSync(home).sort()).toEqual(['.ssh']);
     // Nothing comes after the hidden paths.
     expect(rule.trimEnd().endsWith(')')).toBe(true);
     expect(rule.slice(1)).not.toContain('(allow');
+  });
+
+  it('denies renaming the folders above an existing hidden path where their folder is writable', () => {
+    const { home, policy } = setup();
+    put(path.join(home, '.docker', 'config.json'), '{}');
+    put(path.join(home, '.config', 'gh', 'hosts.yml'), 'token');
+    const pinned = (p: SandboxPolicy): string => {
+      const { profile } = profileOf([process.execPath], p);
+      return profile.slice(
+        profile.indexOf('(deny file-write*'),
+        profile.lastIndexOf('(deny file-read* file-write*'),
+      );
+    };
+    for (const widened of [
+      { ...policy, root: home },
+      { ...policy, writePaths: [home] },
+    ]) {
+      const rule = pinned(widened);
+      // `literal`: the folder itself (a rename or removal), not its entries.
+      expect(rule).toContain(`(literal "${path.join(home, '.docker')}")`);
+      expect(rule).toContain(`(literal "${path.join(home, '.config')}")`);
+      // A missing path needs none: its own rule denies creating it wherever its folders go.
+      expect(rule).not.toContain(path.join(home, '.local'));
+      expect(rule).not.toContain(path.join(home, '.cargo'));
+    }
+    // The project cannot rename anything in the home folder: no pins.
+    expect(pinned(policy)).not.toContain(home);
+  });
+
+  it('refuses a credential path that is a link in a folder the server may write', () => {
+    const { home, policy } = setup();
+    const target = put(path.join(temp.make('dotfiles'), 'netrc'), 'machine x password y');
+    symlinkSync(target, path.join(home, '.netrc'));
+    expect(() => profileOf([process.execPath], policy)).not.toThrow();
+    expect(() => profileOf([process.execPath], { ...policy, root: home })).toThrow(
+      UnprotectablePathError,
+    );
   });
 
   it('quotes a path with quotes and backslashes so it cannot end the rule', () => {

@@ -140,12 +140,16 @@ export function seatbeltProfile(plan: SeatbeltPlan): SeatbeltProfile {
 
   if (plan.protections.length > 0) {
     const denied = plan.protections.map((protection) =>
-      // A pinned `.git` may have entries written, but cannot itself be renamed or removed.
+      // A pinned `.git` (or folder above a hidden path) may have entries written, but cannot
+      // itself be renamed or removed.
       protection.kind === 'pin'
         ? `(literal ${writer.expr(protection.path, 'root')})`
         : `(subpath ${writer.expr(protection.path, 'root')})`,
     );
-    lines.push('; Read-only inside writable folders: .garuda, .git itself, git hooks and config.');
+    lines.push(
+      '; Read-only inside writable folders: .garuda, .git itself, git hooks and config; and the',
+      '; folders above hidden paths, which must not be renamed (they would take them along).',
+    );
     lines.push(`(deny file-write*\n  ${denied.join('\n  ')})`);
   }
 
