@@ -76,6 +76,8 @@ describe('addServer', () => {
         timeoutMs: 60_000,
         enabled: true,
       },
+      kept: [],
+      dropped: [],
     });
     expect(await readFile(file, 'utf8')).toBe(
       '{\n  "servers": {\n    "github": {\n      "command": "github-mcp-server",\n      "args": [\n        "stdio"\n      ],\n      "env": {\n        "T": "${GITHUB_TOKEN}"\n      }\n    }\n  }\n}\n',
@@ -183,11 +185,149 @@ describe('addServer', () => {
       replace: true,
     });
     expect(result.action).toBe('replaced');
+    expect(result.kept).toEqual([]);
+    expect(result.dropped).toEqual([]);
     const oldEntry = '{ "command": "a",   "args": ["x"] }';
     const at = PREFIX.indexOf(oldEntry);
     expect(await readFile(file, 'utf8')).toBe(
       `${PREFIX.slice(0, at)}{\n      "url": "https://new.example/mcp"\n    }${PREFIX.slice(at + oldEntry.length)}${SUFFIX}`,
     );
+  });
+
+  it('replace without keepOtherFields writes def as it is and names every old field it drops', async () => {
+    const dir = await dirs.create();
+    const file = path.join(dir, 'mcp.json');
+    await writeFile(
+      file,
+      '{"servers": {"fs": {"command": "old", "args": ["a"], "env": {"A": "1"}, "enabled": false, "writePaths": ["/data"]}}}',
+    );
+    const result = await addServer({
+      file,
+      name: 'fs',
+      def: { command: 'new', env: { B: '2' } },
+      source: 'user',
+      replace: true,
+    });
+    expect(result.kept).toEqual([]);
+    expect(result.dropped).toEqual([
+      { field: 'enabled', reason: 'not-given' },
+      { field: 'writePaths', reason: 'not-given' },
+    ]);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
+      servers: { fs: { command: 'new', env: { B: '2' } } },
+    });
+  });
+
+  it('keepOtherFields keeps what def leaves out, in place; the command line always comes from def', async () => {
+    const dir = await dirs.create();
+    const file = path.join(dir, 'mcp.json');
+    const other = '    "other": { "url": "https://o.example/mcp" }';
+    await writeFile(
+      file,
+      `{\n  "servers": {\n${other},\n    "fs": {\n      "type": "stdio",\n      "command": "old",\n      "args": ["--old"],\n      "enabled": false,\n      "env": { "A": "\${A_TOKEN}" },\n      "writePaths": ["/data"],\n      "timeoutMs": 5000,\n      "cwd": "sub"\n    }\n  }\n}\n`,
+    );
+    const result = await addServer({
+      file,
+      name: 'fs',
+      def: { command: 'new', args: ['--new'], timeoutMs: 9000 },
+      source: 'user',
+      replace: true,
+      keepOtherFields: true,
+    });
+    expect(result.action).toBe('replaced');
+    expect(result.kept).toEqual(['enabled', 'env', 'writePaths', 'cwd']);
+    expect(result.dropped).toEqual([]);
+    expect(result.def).toMatchObject({
+      command: 'new',
+      args: ['--new'],
+      env: { A: '${A_TOKEN}' },
+      writePaths: ['/data'],
+      cwd: 'sub',
+      timeoutMs: 9000,
+      enabled: false,
+    });
+    const text = await readFile(file, 'utf8');
+    // The other server's bytes stay; the entry is written in the schema's order, without "type".
+    expect(text).toContain(
+      `${other},\n    "fs": {\n      "command": "new",\n      "args": [\n        "--new"\n      ],\n      "env": {`,
+    );
+    expect(JSON.parse(text).servers.fs).toEqual({
+      command: 'new',
+      args: ['--new'],
+      env: { A: '${A_TOKEN}' },
+      cwd: 'sub',
+      writePaths: ['/data'],
+      timeoutMs: 9000,
+      enabled: false,
+    });
+  });
+
+  it('keepOtherFields drops what the new kind cannot have and what would not load, and says why', async () => {
+    const dir = await dirs.create();
+    const file = path.join(dir, 'mcp.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        servers: {
+          fs: {
+            command: 'old',
+            env: { A: '1' },
+            network: true,
+            timeoutMs: 5,
+            enabled: false,
+            extra: 1,
+          },
+        },
+      }),
+    );
+    const result = await addServer({
+      file,
+      name: 'fs',
+      def: { url: 'https://new.example/mcp' },
+      source: 'user',
+      replace: true,
+      keepOtherFields: true,
+    });
+    expect(result.kept).toEqual(['enabled']);
+    expect(result.dropped).toEqual([
+      { field: 'env', reason: 'other-kind' },
+      { field: 'network', reason: 'other-kind' },
+      { field: 'timeoutMs', reason: 'invalid' },
+      { field: 'extra', reason: 'unknown' },
+    ]);
+    expect(JSON.parse(await readFile(file, 'utf8')).servers.fs).toEqual({
+      url: 'https://new.example/mcp',
+      enabled: false,
+    });
+    const loaded = await loadConfig({ userFile: file, env: {} });
+    expect(loaded.problems).toEqual([]);
+    expect(loaded.servers[0]?.def).toEqual(result.def);
+  });
+
+  it('keepOtherFields judges old fields beside the new entry, also when the old entry was broken', async () => {
+    const dir = await dirs.create();
+    const file = path.join(dir, 'mcp.json');
+    // Both "command" and "url": the old entry never loaded, and its timeoutMs was never checked.
+    await writeFile(
+      file,
+      JSON.stringify({
+        servers: { fs: { command: 'a', url: 'https://a.example', timeoutMs: 5, network: true } },
+      }),
+    );
+    const result = await addServer({
+      file,
+      name: 'fs',
+      def: { command: 'b' },
+      source: 'user',
+      replace: true,
+      keepOtherFields: true,
+    });
+    expect(result.kept).toEqual(['network']);
+    expect(result.dropped).toEqual([{ field: 'timeoutMs', reason: 'invalid' }]);
+    expect(JSON.parse(await readFile(file, 'utf8')).servers.fs).toEqual({
+      command: 'b',
+      network: true,
+    });
   });
 
   it('refuses an invalid entry with the messages loadConfig gives', async () => {

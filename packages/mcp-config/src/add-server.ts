@@ -8,6 +8,7 @@ import {
   ServerExistsError,
 } from './errors.js';
 import { shortText } from './quote-text.js';
+import { replaceEntry, type DroppedField } from './replace-entry.js';
 import type { ServerDef, ServerEntry, ServerSource } from './server-types.js';
 import { validateServer } from './validate-server.js';
 
@@ -27,6 +28,14 @@ export interface AddServerOptions {
   readonly source: ServerSource;
   /** Overwrite a server of the same name. Without it, an existing name is an error. */
   readonly replace?: boolean;
+  /**
+   * With `replace: true`: keep each field of the old entry that `def` does not set, when the
+   * new entry's kind has that field and its old value is valid (a hand-written `env`,
+   * `writePaths`, `cwd`, `enabled`, `timeoutMs`, `oauth`…). What the server runs or where it
+   * connects (`command` and `args`, or `url`, and `type`) always comes from `def`. The result
+   * lists what was kept and what was dropped. Default `false`: `def` is written as it is.
+   */
+  readonly keepOtherFields?: boolean;
   /** How long to wait for another process's lock on the file (default 10 000 ms). */
   readonly lockTimeoutMs?: number;
 }
@@ -41,6 +50,10 @@ export interface AddServerResult {
   readonly createdFile: boolean;
   /** The entry as `loadConfig` will see it, defaults applied (for `defHash`, `commandLine`). */
   readonly def: ServerDef;
+  /** Fields of the replaced entry that were kept (`keepOtherFields`); empty otherwise. */
+  readonly kept: readonly string[];
+  /** Fields of the replaced entry that the new one does not have, and why; empty for a new name. */
+  readonly dropped: readonly DroppedField[];
 }
 
 const TRUE_OR_FALSE = new Set([true, false, undefined]);
@@ -54,10 +67,16 @@ const TRUE_OR_FALSE = new Set([true, false, undefined]);
  * created (with its folder) when missing. It is read under a cross-process lock
  * (`<file>.lock`) and written atomically; an existing file keeps its mode.
  *
+ * With `replace: true` the old entry is overwritten by `def`; with `keepOtherFields: true` as
+ * well, the old entry's other fields stay (see {@link AddServerOptions.keepOtherFields}). Either
+ * way `kept` and `dropped` in the result say what became of the old entry's fields.
+ *
  * Errors are thrown, never returned: nothing is written when one is thrown.
  *
- * @param options - `file`, `name`, `def`, `source`, and optionally `replace`, `lockTimeoutMs`.
- * @returns What was done, and the definition with defaults applied.
+ * @param options - `file`, `name`, `def`, `source`, and optionally `replace`,
+ *   `keepOtherFields`, `lockTimeoutMs`.
+ * @returns What was done, the definition with defaults applied, and what was kept or dropped
+ *   of a replaced entry.
  * @throws {@link InvalidServerError} when the name or entry would not load (`problems` has the
  *   `loadConfig` messages).
  * @throws {@link ServerExistsError} when the name exists and `replace` is not `true`.
@@ -81,13 +100,16 @@ export async function addServer(options: AddServerOptions): Promise<AddServerRes
     throw new InvalidArgumentError('addServer: pass { file, name, def, source }');
   }
   const { file, lockTimeoutMs } = checkEditOptions('addServer', options);
-  const { name, def, source, replace } = options;
+  const { name, def, source, replace, keepOtherFields } = options;
   if (typeof name !== 'string') throw new InvalidArgumentError('addServer: name must be a string');
   if (source !== 'user' && source !== 'project') {
     throw new InvalidArgumentError('addServer: source must be "user" or "project"');
   }
   if (!TRUE_OR_FALSE.has(replace)) {
     throw new InvalidArgumentError('addServer: replace must be true, false or left out');
+  }
+  if (!TRUE_OR_FALSE.has(keepOtherFields)) {
+    throw new InvalidArgumentError('addServer: keepOtherFields must be true, false or left out');
   }
 
   // What is checked, and then written, is a plain JSON copy: no getters, no prototypes, nothing
@@ -100,17 +122,7 @@ export async function addServer(options: AddServerOptions): Promise<AddServerRes
       `addServer: def must be plain JSON data (${error instanceof Error ? error.name : 'not serialisable'})`,
     );
   }
-  const { def: validated, issues } = validateServer(name, entry, source);
-  if (validated === undefined || issues.length > 0) {
-    const problems: ConfigProblem[] = issues.map((issue) => ({
-      code: issue.code,
-      file,
-      server: shortText(name),
-      ...(issue.field === undefined ? {} : { field: issue.field }),
-      message: issue.message,
-    }));
-    throw new InvalidServerError(file, problems);
-  }
+  const validated = checked(file, name, entry, source);
 
   return editConfigFile<AddServerResult>(
     {
@@ -123,7 +135,15 @@ export async function addServer(options: AddServerOptions): Promise<AddServerRes
       if (!current.exists) {
         return {
           text: newConfigText(name, entry),
-          result: { file, name, action: 'added', createdFile: true, def: validated },
+          result: {
+            file,
+            name,
+            action: 'added',
+            createdFile: true,
+            def: validated,
+            kept: [],
+            dropped: [],
+          },
         };
       }
       const { parsed, text } = current;
@@ -133,22 +153,49 @@ export async function addServer(options: AddServerOptions): Promise<AddServerRes
           parsed.problems.filter((p) => p.server === name),
         );
       }
-      const exists = parsed.servers.some((s) => s.name === name);
-      if (exists && replace !== true) throw new ServerExistsError(file, name);
+      const old = parsed.servers.find((s) => s.name === name);
+      if (old !== undefined && replace !== true) throw new ServerExistsError(file, name);
+      const record = entry as Record<string, unknown>;
+      // The old entry is read here, under the lock, so a field another process just wrote is
+      // kept (or reported) too.
+      const replacement =
+        old === undefined
+          ? { value: record, kept: [], dropped: [] }
+          : replaceEntry(name, record, old.value, source, keepOtherFields === true);
+      const written = replacement.value;
+      const def = written === record ? validated : checked(file, name, written, source);
       const others = parsed.names.filter((n) => n !== name);
       return {
-        text: setServerInText(text, parsed, name, entry),
+        text: setServerInText(text, parsed, name, written),
         verify: (after) =>
           JSON.stringify(after.servers.find((s) => s.name === name)?.value) ===
-            JSON.stringify(entry) && others.every((n) => after.names.includes(n)),
+            JSON.stringify(written) && others.every((n) => after.names.includes(n)),
         result: {
           file,
           name,
-          action: exists ? 'replaced' : 'added',
+          action: old === undefined ? 'added' : 'replaced',
           createdFile: false,
-          def: validated,
+          def,
+          kept: replacement.kept,
+          dropped: replacement.dropped,
         },
       };
     },
   );
+}
+
+/** `entry` checked as `loadConfig` would; {@link InvalidServerError} with its problems if not. */
+function checked(file: string, name: string, entry: unknown, source: ServerSource): ServerDef {
+  const { def, issues } = validateServer(name, entry, source);
+  if (def === undefined || issues.length > 0) {
+    const problems: ConfigProblem[] = issues.map((issue) => ({
+      code: issue.code,
+      file,
+      server: shortText(name),
+      ...(issue.field === undefined ? {} : { field: issue.field }),
+      message: issue.message,
+    }));
+    throw new InvalidServerError(file, problems);
+  }
+  return def;
 }

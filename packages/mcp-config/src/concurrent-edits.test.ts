@@ -66,6 +66,18 @@ for (let i = 0; i < Number(count); i++) {
 process.stdout.write('done\\n');
 `;
 
+const TOGGLER = `
+import { pathToFileURL } from 'node:url';
+const [entry, file, name, count] = process.argv.slice(2);
+const { setServerEnabled } = await import(pathToFileURL(entry).href);
+process.stdout.write('ready\\n');
+await new Promise((resolve) => process.stdin.once('data', resolve));
+for (let i = 1; i <= Number(count); i++) {
+  await setServerEnabled({ file, name, enabled: i % 2 === 0, lockTimeoutMs: 60000 });
+}
+process.stdout.write('done\\n');
+`;
+
 const LOADER = `
 import { pathToFileURL } from 'node:url';
 const [entry, file] = process.argv.slice(2);
@@ -100,6 +112,36 @@ describe('addServer across processes', () => {
     for (let i = 0; i < count; i++)
       expect(names).toEqual(expect.arrayContaining([`a${i}`, `b${i}`]));
     expect(names[0]).toBe('seed');
+  }, 60_000);
+});
+
+describe('setServerEnabled across processes', () => {
+  it('loses no server another process adds while it toggles one', async () => {
+    const dir = await dirs.create();
+    const adder = path.join(dir, 'adder.mjs');
+    const toggler = path.join(dir, 'toggler.mjs');
+    await writeFile(adder, ADDER);
+    await writeFile(toggler, TOGGLER);
+    const file = path.join(dir, 'home', 'mcp.json');
+    await addServer({ file, name: 'seed', def: { command: 'seed' }, source: 'user' });
+    const count = 20;
+    // An odd number of toggles ends disabled.
+    const children = [
+      runChild(adder, [file, 'a', String(count)]),
+      runChild(toggler, [file, 'seed', String(count + 1)]),
+    ];
+    await Promise.all(children.map((c) => c.ready));
+    for (const c of children) c.go();
+    const results = await Promise.all(children.map((c) => c.done));
+    for (const r of results)
+      expect(r, r.stderr).toMatchObject({ code: 0, stdout: 'ready\ndone\n' });
+
+    const { servers, problems } = await loadConfig({ userFile: file, env: {} });
+    expect(problems).toEqual([]);
+    expect(servers.map((s) => s.name).sort()).toEqual(
+      ['seed', ...Array.from({ length: count }, (_, i) => `a${i}`)].sort(),
+    );
+    expect(servers.find((s) => s.name === 'seed')?.def.enabled).toBe(false);
   }, 60_000);
 });
 

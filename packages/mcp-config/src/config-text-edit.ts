@@ -1,5 +1,5 @@
 import { applyEdits, type Edit, type Node } from 'jsonc-parser';
-import type { ParsedConfig } from './parse-config-text.js';
+import type { ParsedConfig, ParsedServer } from './parse-config-text.js';
 
 // Edits are computed here from the parse tree rather than with jsonc-parser's `modify`: with
 // formatting options, `modify` re-formats the neighbouring entries too, and without them it
@@ -112,6 +112,35 @@ export function setServerInText(
   return applyEdits(text, [
     addProperty(text, root, rootIndent, 'servers', { [name]: entry }, layout),
   ]);
+}
+
+/**
+ * The text with field `key` of one server's entry set to `value`: the value replaced in place
+ * when the field is written (once), otherwise added after the entry's last field. Only that
+ * value (or the new field and its comma) changes; every other byte of the entry and the file
+ * stays. `server.node` must be an object. @internal
+ */
+export function setServerFieldInText(
+  text: string,
+  server: ParsedServer,
+  key: string,
+  value: unknown,
+): string {
+  const layout = layoutOf(text);
+  if (server.node.type !== 'object') throw new Error('setServerFieldInText: not an object');
+  const field = (server.node.children ?? []).find((p) => p.children?.[0]?.value === key);
+  const valueNode = field?.children?.[1];
+  if (field !== undefined && valueNode !== undefined) {
+    return applyEdits(text, [
+      {
+        offset: valueNode.offset,
+        length: valueNode.length,
+        content: pretty(value, indentBefore(text, field.offset), layout),
+      },
+    ]);
+  }
+  const entryIndent = indentBefore(text, server.property.offset);
+  return applyEdits(text, [addProperty(text, server.node, entryIndent, key, value, layout)]);
 }
 
 /** A new file holding one server. @internal */

@@ -9,6 +9,7 @@ import type {
   ConfigProblemCode,
   DefaultPaths,
   DefaultPathsOptions,
+  DroppedField,
   EnvSource,
   ExpandEnvOptions,
   ExpandEnvResult,
@@ -30,6 +31,8 @@ import type {
   ServerDef,
   ServerEntry,
   ServerSource,
+  SetServerEnabledOptions,
+  SetServerEnabledResult,
   UrlProblemCode,
 } from './index.js';
 
@@ -40,11 +43,14 @@ const DOCUMENTED_VALUES = [
   'ConfigErrorCode',
   'ConfigProblemCode',
   'FileUnusableError',
+  'IMPORT_CLIENTS',
+  'ImportNoteCode',
   'InvalidArgumentError',
   'InvalidServerError',
   'LockFailedError',
   'LockTimeoutError',
   'MAX_CONFIG_BYTES',
+  'MAX_IMPORT_FILE_BYTES',
   'ServerExistsError',
   'ServerNotFoundError',
   'WriteFailedError',
@@ -55,9 +61,14 @@ const DOCUMENTED_VALUES = [
   'defaultPaths',
   'expandEnv',
   'formatProblem',
+  'importSourceFiles',
   'isHttp',
   'loadConfig',
+  'looksSecretName',
+  'looksSecretValue',
+  'readImportSources',
   'removeServer',
+  'setServerEnabled',
 ];
 
 describe('public entry', () => {
@@ -85,6 +96,9 @@ describe('public entry', () => {
     const loadOptions: LoadConfigOptions = { env: {} };
     const addOptions: AddServerOptions = { file: '/f', name: 'n', def: entry, source };
     const removeOptions: RemoveServerOptions = { file: '/f', name: 'n' };
+    const enableOptions: SetServerEnabledOptions = { file: '/f', name: 'n', enabled: false };
+    const enableResult: SetServerEnabledResult = { ...enableOptions, changed: true };
+    const dropped: DroppedField = { field: 'env', reason: 'other-kind' };
     const localDef: LocalServerDef = {
       kind: 'local',
       command: 'x',
@@ -137,7 +151,9 @@ describe('public entry', () => {
       addOptions,
       removeOptions,
       def,
-    ]).toHaveLength(8);
+      enableResult,
+      dropped,
+    ]).toHaveLength(10);
     expect([
       loadResult,
       urlResult.ok,

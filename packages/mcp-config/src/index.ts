@@ -1,6 +1,7 @@
 // Public entry of @garuda/mcp-config: named re-exports only; anything not listed is internal.
 export { addServer } from './add-server.js';
 export type { AddServerOptions, AddServerResult } from './add-server.js';
+export type { DroppedField } from './replace-entry.js';
 export { checkServerUrl } from './check-server-url.js';
 export type { CheckServerUrlResult, UrlProblemCode } from './check-server-url.js';
 export { commandLine } from './command-line.js';
@@ -34,6 +35,8 @@ export { loadConfig } from './load-config.js';
 export type { LoadConfigOptions, LoadConfigResult } from './load-config.js';
 export { removeServer } from './remove-server.js';
 export type { RemoveServerOptions, RemoveServerResult } from './remove-server.js';
+export { setServerEnabled } from './set-server-enabled.js';
+export type { SetServerEnabledOptions, SetServerEnabledResult } from './set-server-enabled.js';
 export type {
   EnvSource,
   LocalServerConfig,
@@ -49,3 +52,21 @@ export type {
   ServerEntry,
   ServerSource,
 } from './server-types.js';
+export { IMPORT_CLIENTS, ImportNoteCode } from './import-types.js';
+export type {
+  ImportableServer,
+  ImportClient,
+  ImportFile,
+  ImportLocationOptions,
+  ImportNote,
+  ImportServer,
+  ImportSourceFile,
+  ImportSourcesResult,
+  NotImportableServer,
+  ReadImportSourcesOptions,
+} from './import-types.js';
+export { importSourceFiles } from './import-paths.js';
+export { readImportSources } from './import-sources.js';
+export { MAX_IMPORT_FILE_BYTES } from './read-source-file.js';
+export { looksSecretName, looksSecretValue } from './looks-secret.js';
+export type { ImportedProjectFile } from './claude-project-file.js';

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { findNodeAtLocation } from 'jsonc-parser';
 import { checkServerUrl } from './check-server-url.js';
+import { claudeFileIssues, type ImportedProjectFile } from './claude-project-file.js';
 import { ConfigProblemCode, type ConfigProblem } from './config-problem.js';
 import { InvalidArgumentError } from './errors.js';
 import { expandWithBudget, type ExpansionBudget } from './expand-env.js';
@@ -20,6 +21,13 @@ export interface LoadConfigOptions {
   readonly projectFile?: string;
   /** Where `${NAME}` values come from, usually `process.env` (passed by the caller). */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Other clients' project files read in place as further project sources, e.g.
+   * `[{ file: '<root>/.mcp.json', client: 'claude' }]`. Their servers come after the project's
+   * own; one with the name of a user's or the project's own server is ignored (`NAME_CLASH`).
+   * Left out: none.
+   */
+  readonly importedProjectFiles?: readonly ImportedProjectFile[];
 }
 
 /** The result of {@link loadConfig}. */
@@ -39,6 +47,23 @@ interface FileResult {
 function checkOptions(options: LoadConfigOptions): void {
   if (typeof options !== 'object' || options === null) {
     throw new InvalidArgumentError('loadConfig: pass { userFile?, projectFile?, env }');
+  }
+  const imported = options.importedProjectFiles as unknown;
+  if (
+    imported !== undefined &&
+    (!Array.isArray(imported) ||
+      imported.some(
+        (f: unknown) =>
+          typeof f !== 'object' ||
+          f === null ||
+          typeof (f as ImportedProjectFile).file !== 'string' ||
+          (f as ImportedProjectFile).file === '' ||
+          (f as ImportedProjectFile).client !== 'claude',
+      ))
+  ) {
+    throw new InvalidArgumentError(
+      "loadConfig: importedProjectFiles must be a list of { file, client: 'claude' }",
+    );
   }
   for (const key of ['userFile', 'projectFile'] as const) {
     const value = options[key];
@@ -116,6 +141,7 @@ function loadServer(
   env: Readonly<Record<string, string | undefined>>,
   budget: ExpansionBudget,
   problems: ConfigProblem[],
+  shape: ImportedProjectFile['client'] | undefined,
 ): ServerConfig | undefined {
   const prefix = `server ${quoteText(server.name)}: `;
   for (const duplicate of server.duplicates) {
@@ -134,8 +160,13 @@ function loadServer(
     });
   }
   const { def, issues } = validateServer(server.name, server.value, source);
-  for (const issue of issues) problems.push(located(file, parsed, server, issue));
-  if (def === undefined || server.duplicates.length > 0) return undefined;
+  // Another client's file: what that client does differently, in place of the ordinary
+  // message on the same field.
+  const extra = shape === 'claude' ? claudeFileIssues(server.name, server.value) : [];
+  const extraFields = new Set(extra.map((issue) => issue.field));
+  const all = [...extra, ...issues.filter((issue) => !extraFields.has(issue.field))];
+  for (const issue of all) problems.push(located(file, parsed, server, issue));
+  if (def === undefined || extra.length > 0 || server.duplicates.length > 0) return undefined;
 
   // Each server gets at most its own share, and never more than what is left for all of them.
   const serverBudget: ExpansionBudget = {
@@ -191,6 +222,10 @@ function loadFile(
   env: Readonly<Record<string, string | undefined>>,
   budget: ExpansionBudget,
   userNames: ReadonlySet<string>,
+  imported?: {
+    readonly shape: ImportedProjectFile['client'];
+    readonly projectNames: ReadonlySet<string>;
+  },
 ): FileResult {
   if (read.kind === 'missing') return { servers: [], problems: [], names: [] };
   if (read.kind === 'problem') return { servers: [], problems: [read.problem], names: [] };
@@ -211,7 +246,20 @@ function loadFile(
       });
       continue;
     }
-    const loaded = loadServer(file, parsed, server, source, env, budget, problems);
+    if (imported?.projectNames.has(server.name) === true) {
+      problems.push({
+        code: ConfigProblemCode.NAME_CLASH,
+        file,
+        server: shortText(server.name),
+        ...parsed.position(server.property.offset),
+        message:
+          `server ${quoteText(server.name)} is also in the project's own configuration ` +
+          '(.garuda/mcp.json, or a file read before this one), which comes first, so this one ' +
+          'is ignored; give one of them another name to use both',
+      });
+      continue;
+    }
+    const loaded = loadServer(file, parsed, server, source, env, budget, problems, imported?.shape);
     if (loaded !== undefined) servers.push(loaded);
   }
   // Problems come out in the order of the file.
@@ -248,10 +296,15 @@ function loadFile(
  *   refused and leaves its server out.
  * - If both paths lead to the same file (a project whose root is the home folder's parent),
  *   it is read once, as the user's file.
+ * - `importedProjectFiles` (e.g. Claude Code's `<root>/.mcp.json`) are read in place as
+ *   further project sources, after the project's own file: a name of the user's or the
+ *   project's own servers is a `NAME_CLASH`, and what that client does differently (a `${…}`
+ *   in `command`, `args`, `cwd` or `url`; `${NAME:-default}`) leaves the server out.
  *
  * Disabled servers are returned too (`def.enabled === false`), so they can be listed.
  *
- * @param options - `userFile`, `projectFile` (each optional) and `env` (required).
+ * @param options - `userFile`, `projectFile`, `importedProjectFiles` (each optional) and `env`
+ *   (required).
  * @returns `{ servers, problems }`: user servers first, then project servers, in file order.
  * @throws {@link InvalidArgumentError} only for a programming error (options not an object,
  *   a path that is not a string, `env` missing).
@@ -270,9 +323,20 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
     userFile !== undefined &&
     projectFile !== undefined &&
     path.resolve(userFile) === path.resolve(projectFile);
-  const [userRead, projectRead] = await Promise.all([
+  // An imported file at the path of one read already (or listed twice) is read once.
+  const seenPaths = new Set(
+    [userFile, projectFile].flatMap((f) => (f === undefined ? [] : [path.resolve(f)])),
+  );
+  const importedFiles = (options.importedProjectFiles ?? []).filter((f) => {
+    const resolved = path.resolve(f.file);
+    if (seenPaths.has(resolved)) return false;
+    seenPaths.add(resolved);
+    return true;
+  });
+  const [userRead, projectRead, ...importedReads] = await Promise.all([
     userFile === undefined ? undefined : readConfigFile(userFile),
     projectFile === undefined || sameFile ? undefined : readConfigFile(projectFile),
+    ...importedFiles.map((f) => readConfigFile(f.file)),
   ]);
   const budget: ExpansionBudget = { remaining: MAX_TOTAL_EXPANSION };
 
@@ -292,8 +356,40 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
       ? undefined
       : loadFile(projectFile, projectRead, 'project', env, budget, userNames);
 
+  // Other clients' project files, after the project's own: the names of both Garuda files
+  // (also of servers that did not load) and of earlier such files are taken.
+  const projectNames = new Set(project?.names ?? []);
+  const identities = new Set(
+    [userRead, projectRead].flatMap((r) =>
+      r?.kind === 'text' && r.identity !== undefined ? [r.identity] : [],
+    ),
+  );
+  const imported: FileResult[] = [];
+  importedFiles.forEach((f, i) => {
+    const read = importedReads[i];
+    if (read === undefined) return;
+    if (read.kind === 'text' && read.identity !== undefined) {
+      if (identities.has(read.identity)) return;
+      identities.add(read.identity);
+    }
+    const result = loadFile(f.file, read, 'project', env, budget, userNames, {
+      shape: f.client,
+      projectNames,
+    });
+    for (const name of result.names) projectNames.add(name);
+    imported.push(result);
+  });
+
   return {
-    servers: [...(user?.servers ?? []), ...(project?.servers ?? [])],
-    problems: [...(user?.problems ?? []), ...(project?.problems ?? [])],
+    servers: [
+      ...(user?.servers ?? []),
+      ...(project?.servers ?? []),
+      ...imported.flatMap((r) => r.servers),
+    ],
+    problems: [
+      ...(user?.problems ?? []),
+      ...(project?.problems ?? []),
+      ...imported.flatMap((r) => r.problems),
+    ],
   };
 }
