@@ -15,7 +15,8 @@ describe('looksSecret', () => {
     ['PATH', false],
     ['HOME', false],
     ['LOG_LEVEL', false],
-    ['Authorization', false],
+    ['Authorization', true],
+    ['AUTHOR', false],
     ['TOKE', false],
     ['', false],
   ])('%j → %s', (name, expected) => {

@@ -1,16 +1,10 @@
-/** Parts of a variable or header name that suggest it holds a secret (compared case-insensitively). */
-export const SECRET_NAME_PARTS: readonly string[] = Object.freeze([
-  'KEY',
-  'TOKEN',
-  'SECRET',
-  'PASS',
-  'CRED',
-]);
+import { looksSecretName } from '@garuda/mcp-config';
 
 /**
- * Whether a name looks like it holds a secret: it contains `KEY`, `TOKEN`, `SECRET`, `PASS` or
- * `CRED` in any case (`GITHUB_TOKEN`, `api_key`, `X-Api-Key`, `PASSWORD`, `AWS_CREDENTIALS`).
- * Deliberately broad: a false alarm costs a glance, a miss can cost a secret.
+ * Whether a name looks like it holds a secret (`GITHUB_TOKEN`, `api_key`, `X-Api-Key`,
+ * `PASSWORD`, `AWS_CREDENTIALS`, `Authorization`): `looksSecretName` of `@garuda/mcp-config`, the
+ * one check the import, the CLI and this consent screen share. Deliberately broad: a false alarm
+ * costs a glance, a miss can cost a secret.
  *
  * @param name - A variable or header name.
  * @returns `true` when it looks secret.
@@ -21,8 +15,7 @@ export const SECRET_NAME_PARTS: readonly string[] = Object.freeze([
  * ```
  */
 export function looksSecret(name: string): boolean {
-  const upper = name.toUpperCase();
-  return SECRET_NAME_PARTS.some((part) => upper.includes(part));
+  return looksSecretName(name);
 }
 
 /**
