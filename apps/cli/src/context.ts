@@ -35,4 +35,9 @@ export interface CommandContext {
   readonly interrupt: () => void;
   /** The CLI's version. */
   readonly version: string;
+  /**
+   * The config problems this run has shown (as `formatProblem` writes them), so each is told
+   * once: the manager tells them again as notices when it starts.
+   */
+  readonly shownProblems: Set<string>;
 }

@@ -1,8 +1,9 @@
 /**
  * The exit codes of `garuda-mcp`, as the README documents them:
  * 0 ok · 1 the tool reported an error (`isError`) · 2 usage (unknown command, option or
- * argument) · 3 a configuration problem (a file or an entry you gave is invalid) · 4 a server
- * failed, was denied, or a question was declined · 130 interrupted (Ctrl-C).
+ * argument, and a server or tool name no file has, for every command that takes one) · 3 a
+ * configuration problem (a file, an entry you gave, or the named server's entry is invalid) ·
+ * 4 a server failed, was disabled or denied, or a question was declined · 130 interrupted.
  */
 export const ExitCode = {
   OK: 0,

@@ -1,12 +1,36 @@
-/** The usage line and description of each command, for `--help`. */
-export const COMMANDS: Readonly<
-  Record<string, { usage: string; summary: string; details?: string }>
-> = {
+/** One command for `--help`: its usage, what it does, more detail, and its own options. */
+export interface CommandHelp {
+  readonly usage: string;
+  readonly summary: string;
+  readonly details?: string;
+  /** The command's own options: the flag as typed (with its value) and what it does. */
+  readonly options?: readonly (readonly [flag: string, text: string])[];
+}
+
+const PROJECT_EDIT = [
+  '--project',
+  "the project's file (<root>/.garuda/mcp.json) instead of yours (<home>/mcp.json)",
+] as const;
+
+/** The usage line, description and options of each command, for `--help`. */
+export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
   status: {
     usage: 'garuda-mcp status',
     summary: 'Start every configured server and show the status table.',
     details:
       'Columns: name, source (user or project file), state, tools, sandbox, network (remote URL and sign-in).\nA project server asks for consent first (on a terminal); without one, pass --trust-project.',
+  },
+  list: {
+    usage: 'garuda-mcp list',
+    summary: 'List the configured servers without starting any.',
+    details:
+      'Name, source (your file or the project file), type (stdio or http), enabled, and the command\nline or URL. --json for scripts.',
+  },
+  get: {
+    usage: 'garuda-mcp get <server>',
+    summary: 'Show one server as configured, and which file it is in (nothing is started).',
+    details:
+      'Env and header values written out in the file that look like secrets are shown as ****;\na ${NAME} is shown as written (it says where a value comes from, it is no secret).',
   },
   tools: {
     usage: 'garuda-mcp tools [server]',
@@ -20,20 +44,56 @@ export const COMMANDS: Readonly<
   },
   add: {
     usage:
-      'garuda-mcp add <name> [--project] [--env K=V]… [--network] [--cwd <dir>] -- <command> [args…]\n       garuda-mcp add <name> [--project] --url <url> [--header K=V]…',
+      'garuda-mcp add <name> [--project] [--env K=V]… [--network] [--cwd <dir>] [--write <dir>]… [--timeout <ms>] -- <command> [args…]\n       garuda-mcp add <name> [--project] --url <url> [--header K=V]… [--timeout <ms>]',
     summary: "Add a server to your file (or the project's with --project).",
     details:
-      'Values may use ${NAME}, taken from your environment when the server starts: prefer it to\nwriting a secret out. --replace overwrites a server of the same name. Nothing is started.',
+      'Values may use ${NAME}, taken from your environment when the server starts: prefer it to\nwriting a secret out. Nothing is started. Relative folders are taken from the project root,\n~/… from your home.',
+    options: [
+      PROJECT_EDIT,
+      ['--url <url>', 'a remote server (Streamable HTTP) at this https address'],
+      ['--header <K=V>', 'a request header of a remote server (repeatable)'],
+      ['--env <K=V>', 'an environment variable of a local server (repeatable)'],
+      ['--network', 'let a local server reach the network (default: no network)'],
+      ['--cwd <dir>', "a local server's working folder (default: the project root)"],
+      [
+        '--write <dir>',
+        'a folder a local server may write, besides the project and its own /tmp (repeatable)',
+      ],
+      ['--timeout <ms>', 'the time limit of a call, 1000 to 600000 ms (default 60000)'],
+      [
+        '--replace',
+        'replace a server of the same name: the new command line or URL and the fields you give;\nthe fields you do not give stay (what is kept or dropped is listed)',
+      ],
+    ],
   },
   remove: {
     usage: 'garuda-mcp remove <name> [--project]',
     summary: "Remove a server from your file (or the project's with --project).",
+    options: [PROJECT_EDIT],
+  },
+  enable: {
+    usage: 'garuda-mcp enable <name> [--project]',
+    summary: 'Turn a disabled server on again (in your file, or the project file).',
+    details: 'Sets "enabled": true in the file; every other byte of it stays.',
+    options: [PROJECT_EDIT],
+  },
+  disable: {
+    usage: 'garuda-mcp disable <name> [--project]',
+    summary: 'Turn a server off: it is still listed, but not started.',
+    details:
+      'Sets "enabled": false in the file; every other byte of it stays. For a project server this\nedits the project file, which others may share.',
+    options: [PROJECT_EDIT],
   },
   login: {
     usage: 'garuda-mcp login <server> [--scope <scope>]…',
     summary: 'Sign in to a remote server (opens the browser; --browser chooses the program).',
-    details:
-      'Signs in when the server asks for it. --scope signs in again now, asking for that scope too\n(repeatable), on top of the configured scopes and those the sign-in already holds: for a\ntool that needs more access.',
+    details: 'Signs in when the server asks for it.',
+    options: [
+      [
+        '--scope <scope>',
+        'sign in again now, asking for this scope too (repeatable), on top of the configured scopes\nand those the sign-in already holds: for a tool that needs more access',
+      ],
+    ],
   },
   logout: {
     usage: 'garuda-mcp logout <server>',
@@ -51,13 +111,14 @@ export const COMMANDS: Readonly<
   demo: {
     usage: 'garuda-mcp demo [--interactive]',
     summary: 'Run the whole story offline on a throwaway home and project (nothing to configure).',
+    options: [['--interactive', 'you answer the questions yourself (needs a terminal)']],
   },
 };
 
 const GLOBAL_OPTIONS = `Options:
   --root <dir>        project root (default: the current folder)
   --home <dir>        Garuda home (default: $GARUDA_HOME, else ~/.garuda)
-  --json              machine-readable output (status, tools, call, doctor, …)
+  --json              machine-readable output (status, list, get, tools, call, doctor, …)
   --browser <command> program that opens sign-in pages, e.g. "firefox --private-window"
                       (default: $GARUDA_BROWSER, else the system's); split on spaces, no shell
   -y, --yes           approve tool calls without asking
@@ -70,8 +131,16 @@ const GLOBAL_OPTIONS = `Options:
 Without a terminal every question is answered "no" unless a flag answers it.
 Colours only on a terminal, never with NO_COLOR.
 
-Exit codes: 0 ok · 1 the tool reported an error · 2 usage · 3 configuration problem ·
-            4 server failed, denied or declined · 130 interrupted (Ctrl-C)`;
+Exit codes: 0 ok · 1 the tool reported an error · 2 usage (also an unknown server or tool) ·
+            3 configuration problem · 4 server failed, denied or declined · 130 interrupted (Ctrl-C)`;
+
+/** A command's own options, the flags in one column. */
+function optionLines(options: NonNullable<CommandHelp['options']>): string[] {
+  const width = Math.max(...options.map(([flag]) => flag.length));
+  return options.flatMap(([flag, text]) =>
+    text.split('\n').map((line, i) => `  ${(i === 0 ? flag : '').padEnd(width)}  ${line}`),
+  );
+}
 
 /** The whole help text, or one command's. */
 export function helpText(command?: string): string {
@@ -82,6 +151,7 @@ export function helpText(command?: string): string {
       '',
       entry.summary,
       ...(entry.details ? ['', entry.details] : []),
+      ...(entry.options ? ['', `Options of ${command}:`, ...optionLines(entry.options)] : []),
       '',
       GLOBAL_OPTIONS,
     ].join('\n');

@@ -2,14 +2,16 @@ import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { addCommand, removeCommand } from './commands/add-remove.js';
+import { addCommand, removeCommand, setEnabledCommand } from './commands/add-remove.js';
 import { callCommand } from './commands/call.js';
 import { doctorCommand } from './commands/doctor.js';
+import { getCommand, listCommand } from './commands/list.js';
 import { loginCommand, logoutCommand } from './commands/login.js';
 import { statusCommand } from './commands/status.js';
 import { toolsCommand } from './commands/tools.js';
 import { trustForgetCommand, trustListCommand } from './commands/trust.js';
 import type { CommandContext, Globals } from './context.js';
+import { didYouMean } from './did-you-mean.js';
 import { CliError, ExitCode, usageError } from './exit-codes.js';
 import { COMMANDS, helpText } from './help.js';
 import type { CliIo } from './io.js';
@@ -25,13 +27,15 @@ const OPTIONS = {
   'sandbox-read': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
-  // add / remove
+  // add / remove / enable / disable
   project: { type: 'boolean' },
   url: { type: 'string' },
   header: { type: 'string', multiple: true },
   env: { type: 'string', multiple: true },
   network: { type: 'boolean' },
   cwd: { type: 'string' },
+  write: { type: 'string', multiple: true },
+  timeout: { type: 'string' },
   replace: { type: 'boolean' },
   // login
   scope: { type: 'string', multiple: true },
@@ -39,14 +43,16 @@ const OPTIONS = {
   interactive: { type: 'boolean' },
 } as const;
 
-/** Options that belong to one command only. */
-const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
-  project: ['add', 'remove'],
+/** Options that belong to some commands only (each appears in those commands' help). */
+export const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  project: ['add', 'remove', 'enable', 'disable'],
   url: ['add'],
   header: ['add'],
   env: ['add'],
   network: ['add'],
   cwd: ['add'],
+  write: ['add'],
+  timeout: ['add'],
   replace: ['add'],
   scope: ['login'],
   interactive: ['demo'],
@@ -135,10 +141,18 @@ async function run(
     output.out(helpText(command));
     return command === undefined && values.help !== true ? ExitCode.USAGE : ExitCode.OK;
   }
-  if (COMMANDS[command] === undefined) throw usageError(`Unknown command "${command}".`);
+  if (COMMANDS[command] === undefined) {
+    throw usageError(
+      `Unknown command ${JSON.stringify(command)}.${didYouMean(command, Object.keys(COMMANDS), (c) => c)}`,
+    );
+  }
   for (const [option, commands] of Object.entries(COMMAND_OPTIONS)) {
     if ((values as Record<string, unknown>)[option] !== undefined && !commands.includes(command)) {
-      throw usageError(`--${option} is an option of ${commands.join(' and ')}, not of ${command}.`);
+      const of =
+        commands.length === 1
+          ? commands[0]
+          : `${commands.slice(0, -1).join(', ')} and ${commands.at(-1) ?? ''}`;
+      throw usageError(`--${option} is an option of ${of}, not of ${command}.`);
     }
   }
   if (after.length > 0 && command !== 'add') {
@@ -181,6 +195,7 @@ async function run(
     signal: controller.signal,
     interrupt: () => controller.abort(new Error('interrupted')),
     version: cliVersion(),
+    shownProblems: new Set(),
   };
 
   switch (command) {
@@ -204,11 +219,23 @@ async function run(
         env: values.env ?? [],
         network: values.network === true,
         cwd: values.cwd,
+        write: values.write ?? [],
+        timeout: values.timeout,
         replace: values.replace === true,
       });
     case 'remove':
       positionalCount(rest, 1, 1, command);
       return removeCommand(ctx, rest[0] ?? '', values.project === true);
+    case 'enable':
+    case 'disable':
+      positionalCount(rest, 1, 1, command);
+      return setEnabledCommand(ctx, rest[0] ?? '', values.project === true, command === 'enable');
+    case 'list':
+      positionalCount(rest, 0, 0, command);
+      return listCommand(ctx);
+    case 'get':
+      positionalCount(rest, 1, 1, command);
+      return getCommand(ctx, rest[0] ?? '');
     case 'login':
       positionalCount(rest, 1, 1, command);
       return loginCommand(ctx, rest[0] ?? '', values.scope ?? []);
@@ -225,7 +252,11 @@ async function run(
         positionalCount(names, 1, 1, command);
         return trustForgetCommand(ctx, names[0] ?? '');
       }
-      throw usageError(`trust takes list or forget <server>.`);
+      throw usageError(
+        `trust takes list or forget <server>${sub === undefined ? '' : `, not ${JSON.stringify(sub)}`}.${
+          sub === undefined ? '' : didYouMean(sub, ['list', 'forget'], (c) => `trust ${c}`)
+        }`,
+      );
     }
     case 'doctor':
       positionalCount(rest, 0, 0, command);

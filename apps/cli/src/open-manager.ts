@@ -1,5 +1,6 @@
 import { McpManager, StartCancelledError, UnknownServerError } from '@garuda/mcp-manager';
 import { openBrowser } from '@garuda/mcp-oauth';
+import { isShownProblemNotice, readConfig } from './cli-config.js';
 import type { CommandContext } from './context.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { createPrompter, type CliPrompter, type PrompterOptions } from './prompter.js';
@@ -44,20 +45,23 @@ export function cliPrompter(
     yes: ctx.globals.yes,
     trustProject: ctx.globals.trustProject,
     onInterrupt: ctx.interrupt,
+    // The config problems were told first (readConfig); the manager's notices repeat them.
+    skipNotice: (text) => isShownProblemNotice(ctx, text),
     ...extra,
   });
 }
 
 /**
  * Starts a manager (all servers, or `only`), runs `work`, and always closes it: no server process
- * outlives the command. Ctrl-C during the start ends with exit 130; an unknown server name with
- * exit 2.
+ * outlives the command. The config problems are told first, before anything starts. Ctrl-C
+ * during the start ends with exit 130; an unknown server name with exit 2.
  */
 export async function withManager<T>(
   ctx: CommandContext,
   options: WithManagerOptions,
   work: (mcp: McpManager, prompter: CliPrompter) => Promise<T>,
 ): Promise<T> {
+  await readConfig(ctx);
   const prompter = cliPrompter(ctx, options.signIn === true ? { signIn: true } : {});
   const mcp = createManager(ctx, prompter);
   try {

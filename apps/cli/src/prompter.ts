@@ -21,6 +21,8 @@ export interface PrompterOptions {
   readonly signIn?: boolean;
   /** Called when the person presses Ctrl-C inside a prompt (the terminal is in raw mode then). */
   readonly onInterrupt?: () => void;
+  /** Notices not to print (they repeat what this run has said already). */
+  readonly skipNotice?: (text: string) => boolean;
 }
 
 /** One question the CLI answered "no" because nobody could be asked, and the flag that would answer it. */
@@ -126,6 +128,7 @@ export function createPrompter(output: Output, options: PrompterOptions): CliPro
     },
 
     notice(text: string): void {
+      if (options.skipNotice?.(text) === true) return;
       output.err(c.dim(`note: ${text}`));
     },
 

@@ -33,6 +33,10 @@ describe('usage', () => {
     expect(result.code).toBe(0);
     for (const command of [
       'status',
+      'list',
+      'get',
+      'enable',
+      'disable',
       'tools',
       'call',
       'add',
@@ -123,8 +127,8 @@ describe('add and remove', () => {
     const after = JSON.parse(await readFile(file, 'utf8')) as { servers: Record<string, unknown> };
     expect(Object.keys(after.servers)).toEqual(['web']);
     const gone = await world.run(['remove', 'files']);
-    expect(gone.code).toBe(3);
-    expect(gone.stderr).toContain('With --project it looks in');
+    expect(gone.code).toBe(2);
+    expect(gone.stderr).toContain(`There is no MCP server "files" in your file (${file})`);
   });
 
   it('--project writes the project file and refuses what a project may not have', async () => {
@@ -234,7 +238,9 @@ describe('status, tools and call', () => {
     expect(JSON.stringify(parsed)).not.toMatch(/\\u001b|\\u202e/i);
     const unknown = await world.run(['tools', 'nope']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('no MCP server named "nope"');
+    expect(unknown.stderr).toContain('No MCP server named "nope" is configured');
+    // "evil" is no typo of "nope".
+    expect(unknown.stderr).not.toContain('Did you mean');
   });
 
   it('call: declined without --yes (exit 4, says which flag); with --yes the wrapped result; isError exits 1', async () => {
@@ -262,8 +268,18 @@ describe('status, tools and call', () => {
     const unknownTool = await world.run(['call', 'fx/nope', '--yes']);
     expect(unknownTool.code).toBe(2);
     expect(unknownTool.stderr).toContain('mcp__fx__echo');
+    const typo = await world.run(['call', 'fx/ecoh', '--yes']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('has no tool "fx/ecoh". Did you mean fx/echo?');
+    const modelTypo = await world.run(['call', 'mcp__fx__ecoh', '--yes']);
+    expect(modelTypo.stderr).toContain('Did you mean mcp__fx__echo?');
     const unknownServer = await world.run(['call', 'mcp__zz__echo', '--yes']);
     expect(unknownServer.code).toBe(2);
+    // mcp__zz__echo: no server zz; fx is not close to it. mcp__fy__echo: fx is.
+    expect(unknownServer.stderr).not.toContain('Did you mean');
+    const serverTypo = await world.run(['call', 'mcp__fy__echo', '--yes']);
+    expect(serverTypo.code).toBe(2);
+    expect(serverTypo.stderr).toContain('Did you mean mcp__fx__echo?');
   });
 
   it('call works against @modelcontextprotocol/server-everything over stdio', async () => {
@@ -376,7 +392,11 @@ describe('doctor and trust', () => {
     const status = await world.run(['status']);
     expect(status.code).toBe(3);
     expect(status.stdout).toMatch(/^good\s+user\s+connected/m);
-    expect(status.stderr).toContain('MCP configuration:');
+    const problem = `config problem: ${path.join(world.home, 'mcp.json')}:`;
+    expect(status.stderr).toContain(problem);
+    // Told once, before the servers start (the manager's notice of it is not repeated).
+    expect(status.stderr.split('server name "Bad Name" is invalid')).toHaveLength(2);
+    expect(status.stderr.indexOf(problem)).toBeLessThan(status.stderr.indexOf('Starting'));
     const tools = await world.run(['tools', '--json']);
     expect(tools.code).toBe(3);
     expect((JSON.parse(tools.stdout) as { tools: unknown[] }).tools.length).toBe(7);
@@ -520,5 +540,433 @@ describe('login and logout', () => {
     await world.userServers({ fx: fixtureEntry('normal') });
     expect((await world.run(['login', 'fx'])).stderr).toContain('only remote servers sign in');
     expect((await world.run(['login', 'nope'])).code).toBe(2);
+  });
+});
+
+describe('help', () => {
+  it('every option of a command is in that command’s --help', async () => {
+    const { COMMAND_OPTIONS } = await import('../src/main.js');
+    const byCommand = new Map<string, string[]>();
+    for (const [option, commands] of Object.entries(COMMAND_OPTIONS)) {
+      for (const command of commands)
+        byCommand.set(command, [...(byCommand.get(command) ?? []), option]);
+    }
+    expect([...byCommand.keys()].sort()).toEqual(
+      ['add', 'demo', 'disable', 'enable', 'login', 'remove'].sort(),
+    );
+    for (const [command, options] of byCommand) {
+      const help = await world.run([command, '--help']);
+      expect(help.code, command).toBe(0);
+      const own = help.stdout.slice(help.stdout.indexOf(`Options of ${command}:`));
+      expect(own, `${command} has an options section`).toMatch(/^Options of /);
+      for (const option of options) {
+        expect(own, `${command} --help names --${option}`).toMatch(
+          new RegExp(`^  --${option}\\b`, 'm'),
+        );
+      }
+    }
+  });
+
+  it('an unknown command suggests a close one, and only a close one', async () => {
+    const typo = await world.run(['stauts']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('Unknown command "stauts". Did you mean status?');
+    const far = await world.run(['frobnicate']);
+    expect(far.code).toBe(2);
+    expect(far.stderr).toContain('Unknown command "frobnicate".');
+    expect(far.stderr).not.toContain('Did you mean');
+    const sub = await world.run(['trust', 'lsit']);
+    expect(sub.stderr).toContain('Did you mean trust list?');
+  });
+});
+
+describe('config problems are named first, by every command', () => {
+  const BROKEN = { command: process.execPath, timeoutMs: 5 };
+
+  it('a broken entry: call, tools, get, login, enable name the entry and its problem (exit 3)', async () => {
+    await world.userServers({ good: fixtureEntry('normal'), broken: BROKEN });
+    const file = path.join(world.home, 'mcp.json');
+    const text = await readFile(file, 'utf8');
+    const line = text.split('\n').findIndex((l) => l.includes('"timeoutMs": 5')) + 1;
+    const place = new RegExp(
+      `${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${line}:\\d+: server "broken": "timeoutMs" must be`,
+    );
+    for (const args of [
+      ['call', 'broken/tool', '--yes'],
+      ['call', 'mcp__broken__tool', '--yes'],
+      ['tools', 'broken'],
+      ['get', 'broken'],
+      ['login', 'broken'],
+    ]) {
+      const result = await world.run(args);
+      expect(result.code, args.join(' ')).toBe(3);
+      // First the problem (before anything else), then why the command cannot go on.
+      expect(result.stderr, args.join(' ')).toMatch(new RegExp(`^config problem: ${place.source}`));
+      expect(result.stderr).toContain(
+        `garuda-mcp: MCP server "broken" cannot be used: its entry in ${file} is invalid:`,
+      );
+      expect(result.stderr).toContain('remove it: garuda-mcp remove broken');
+      expect(result.stderr).not.toContain('No configured MCP server has a tool');
+    }
+    // Every command that reads the config says it first, also those that can go on.
+    for (const args of [
+      ['list'],
+      ['status'],
+      ['tools'],
+      ['doctor'],
+      ['get', 'good'],
+      ['disable', 'broken'],
+    ]) {
+      const result = await world.run(args);
+      expect(result.stderr, args.join(' ')).toMatch(new RegExp(`^config problem: ${place.source}`));
+    }
+    // disable worked on the broken entry; its problem stays (exit 3 from list).
+    expect(JSON.parse(await readFile(file, 'utf8')).servers.broken.enabled).toBe(false);
+  });
+
+  it('a file that does not parse: status, tools and list name it instead of "no servers configured"', async () => {
+    const file = path.join(world.home, 'mcp.json');
+    await writeFile(file, '{ "servers": {\n  "fx": { "command": "node" },\n}}\n');
+    for (const args of [['status'], ['tools'], ['list'], ['doctor']]) {
+      const result = await world.run(args);
+      expect(result.code, args.join(' ')).toBe(3);
+      expect(result.stderr, args.join(' ')).toMatch(
+        new RegExp(
+          `^config problem: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3:1: is not valid JSON`,
+        ),
+      );
+      expect(result.stdout, args.join(' ')).not.toMatch(
+        /No MCP servers are configured|none configured/,
+      );
+    }
+    expect((await world.run(['status'])).stdout).toContain(
+      `No MCP server was loaded: fix the problems listed above in ${file}.`,
+    );
+    // A name that may be in the unreadable file: exit 3, not "unknown server".
+    const call = await world.run(['call', 'fx/echo', '--yes']);
+    expect(call.code).toBe(3);
+    expect(call.stderr).toContain(`MCP server "fx" was not found, and ${file} could not be read`);
+    // An edit leaves it as it is and says why.
+    const before = await readFile(file, 'utf8');
+    const disable = await world.run(['disable', 'fx']);
+    expect(disable.code).toBe(3);
+    expect(disable.stderr).toContain(
+      `${file} was not changed: fix the problems listed above first.`,
+    );
+    expect(await readFile(file, 'utf8')).toBe(before);
+  });
+
+  it('status, list and doctor in a folder without .garuda create nothing there', async () => {
+    const { mkdir: makeDir, readdir } = await import('node:fs/promises');
+    const bare = path.join(world.userHome, 'bare-project');
+    await makeDir(bare);
+    await world.userServers({
+      off: { ...fixtureEntry('normal'), enabled: false },
+      web: { url: 'http://127.0.0.1:9/mcp' },
+    });
+    for (const args of [['status'], ['list'], ['doctor'], ['tools']]) {
+      const result = await world.run([...args, '--root', bare]);
+      expect(result.code, args.join(' ')).not.toBeNull();
+      expect(await readdir(bare), args.join(' ')).toEqual([]);
+    }
+  });
+});
+
+describe('list and get', () => {
+  it('list: every configured server with source, type, enabled and command line, none started', async () => {
+    const ran = path.join(world.userHome, 'it-ran');
+    const marker = {
+      command: process.execPath,
+      args: ['-e', `require('fs').writeFileSync(${JSON.stringify(ran)}, 'x')`],
+    };
+    await world.userServers({
+      mine: { ...marker, enabled: false },
+      web: { url: 'https://mcp.example.com/mcp' },
+    });
+    await world.projectServers({ theirs: { command: 'run me', args: ['two words'] } });
+    const result = await world.run(['list']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^NAME\s+SOURCE\s+TYPE\s+ENABLED\s+COMMAND OR URL$/m);
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `^mine\\s+user\\s+stdio\\s+no\\s+${process.execPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} -e `,
+        'm',
+      ),
+    );
+    expect(result.stdout).toMatch(/^web\s+user\s+http\s+yes\s+https:\/\/mcp\.example\.com\/mcp$/m);
+    expect(result.stdout).toMatch(/^theirs\s+project\s+stdio\s+yes\s+'run me' 'two words'$/m);
+    const json = JSON.parse((await world.run(['list', '--json'])).stdout) as {
+      servers: {
+        name: string;
+        source: string;
+        kind: string;
+        enabled: boolean;
+        commandLine: string;
+      }[];
+    };
+    expect(json.servers.map((s) => [s.name, s.source, s.kind, s.enabled])).toEqual([
+      ['mine', 'user', 'local', false],
+      ['web', 'user', 'remote', true],
+      ['theirs', 'project', 'local', true],
+    ]);
+    expect(json.servers[2]?.commandLine).toBe("'run me' 'two words'");
+    // Nothing was started (the marker server would have written its file).
+    await expect(readFile(ran)).rejects.toMatchObject({ code: 'ENOENT' });
+    // And nothing is remembered.
+    await expect(readFile(path.join(world.home, 'trust.json'))).rejects.toMatchObject({
+      code: 'ENOENT',
+    });
+  });
+
+  it('list names the entries that did not load', async () => {
+    await world.userServers({ good: fixtureEntry('normal'), 'Bad Name': fixtureEntry('normal') });
+    const result = await world.run(['list']);
+    expect(result.code).toBe(3);
+    expect(result.stdout).toMatch(/^good\s+user/m);
+    expect(result.stdout).toContain(
+      `Not loaded, because of the problems listed above: Bad Name (${path.join(world.home, 'mcp.json')}).`,
+    );
+  });
+
+  it('get: one entry and its file, secrets written out masked, ${NAME} as written', async () => {
+    const secret = 'sk_live_0123456789abcdefghijklmnop';
+    await world.userServers({
+      fx: {
+        ...fixtureEntry('normal'),
+        env: { API_KEY: 'plainvalue', TOKEN_REF: '${MY_TOKEN}', MODE: 'fast', LONG: secret },
+        writePaths: ['/data'],
+        timeoutMs: 30_000,
+      },
+      web: {
+        url: 'https://mcp.example.com/mcp',
+        headers: { Authorization: 'Bearer ${WEB_TOKEN}', 'X-Api-Key': secret, 'X-Team': 'core' },
+        oauth: { clientId: 'garuda-cli', scopes: ['a', 'b'] },
+        enabled: false,
+      },
+    });
+    const local = await world.run(['get', 'fx'], { env: { MY_TOKEN: 'x', WEB_TOKEN: 'y' } });
+    expect(local.code).toBe(0);
+    expect(local.stdout).toContain(
+      `fx: a local server (stdio) in your file ${path.join(world.home, 'mcp.json')}`,
+    );
+    expect(local.stdout).toMatch(/^ {2}env\s+API_KEY=\*\*\*\*$/m);
+    expect(local.stdout).toMatch(/^ {2}env\s+TOKEN_REF=\$\{MY_TOKEN\}$/m);
+    expect(local.stdout).toMatch(/^ {2}env\s+MODE=fast$/m);
+    expect(local.stdout).toMatch(/^ {2}env\s+LONG=\*\*\*\*$/m);
+    expect(local.stdout).toMatch(/^ {2}writes\s+\/data$/m);
+    expect(local.stdout).toMatch(/^ {2}timeout\s+30000 ms$/m);
+    const remote = await world.run(['get', 'web'], { env: { MY_TOKEN: 'x', WEB_TOKEN: 'y' } });
+    expect(remote.stdout).toMatch(/^ {2}header\s+Authorization: Bearer \$\{WEB_TOKEN\}$/m);
+    expect(remote.stdout).toMatch(/^ {2}header\s+X-Api-Key: \*\*\*\*$/m);
+    expect(remote.stdout).toMatch(/^ {2}header\s+X-Team: core$/m);
+    expect(remote.stdout).toMatch(/^ {2}oauth\s+client id garuda-cli, scopes a b$/m);
+    expect(remote.stdout).toMatch(/^ {2}enabled\s+no$/m);
+    const json = JSON.parse((await world.run(['get', 'web', '--json'])).stdout) as {
+      file: string;
+      def: { headers: Record<string, string> };
+      masked: string[];
+    };
+    expect(json.file).toBe(path.join(world.home, 'mcp.json'));
+    expect(json.def.headers).toEqual({
+      Authorization: 'Bearer ${WEB_TOKEN}',
+      'X-Api-Key': '****',
+      'X-Team': 'core',
+    });
+    expect(json.masked).toEqual(['headers.X-Api-Key']);
+    for (const output of [local, remote]) {
+      expect(output.stdout + output.stderr).not.toContain(secret);
+      expect(output.stdout + output.stderr).not.toContain('plainvalue');
+    }
+  });
+});
+
+describe('enable and disable', () => {
+  it('disable persists "enabled": false (every other byte stays): not started, call says how to enable', async () => {
+    await world.userServers({ fx: fixtureEntry('normal'), other: fixtureEntry('normal') });
+    const file = path.join(world.home, 'mcp.json');
+    const before = await readFile(file, 'utf8');
+    const off = await world.run(['disable', 'fx']);
+    expect(off.code).toBe(0);
+    expect(off.stdout).toContain(`Disabled MCP server fx in ${file}`);
+    const after = await readFile(file, 'utf8');
+    const entryEnd = before.indexOf(']', before.indexOf('"fx"')) + 1;
+    expect(after).toBe(
+      `${before.slice(0, entryEnd)},\n      "enabled": false${before.slice(entryEnd)}`,
+    );
+
+    const status = JSON.parse((await world.run(['status', '--json'])).stdout) as {
+      servers: { name: string; state: string }[];
+    };
+    expect(status.servers.map((s) => [s.name, s.state])).toEqual([
+      ['fx', 'disabled'],
+      ['other', 'connected'],
+    ]);
+    const call = await world.run(['call', 'fx/echo', '{"text":"hi"}', '--yes']);
+    expect(call.code).toBe(4);
+    expect(call.stderr).toContain(
+      'MCP server "fx" is disabled in the user file: turn it on with garuda-mcp enable fx',
+    );
+
+    const again = await world.run(['disable', 'fx']);
+    expect(again.stdout).toContain('is already disabled');
+    expect(await readFile(file, 'utf8')).toBe(after);
+
+    const on = await world.run(['enable', 'fx', '--json']);
+    expect(on.code).toBe(0);
+    expect(JSON.parse(on.stdout)).toEqual({ file, name: 'fx', enabled: true, changed: true });
+    expect(await readFile(file, 'utf8')).toBe(after.replace('"enabled": false', '"enabled": true'));
+    const called = await world.run(['call', 'fx/echo', '{"text":"hi"}', '--yes']);
+    expect(called.code).toBe(0);
+  });
+
+  it('--project edits the project file; the wrong file says which one has it', async () => {
+    await world.userServers({ mine: fixtureEntry('normal') });
+    await world.projectServers({ theirs: fixtureEntry('normal') });
+    const wrong = await world.run(['disable', 'theirs']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('it is in the project file');
+    expect(wrong.stderr).toContain('add --project');
+    const wrongToo = await world.run(['enable', 'mine', '--project']);
+    expect(wrongToo.code).toBe(2);
+    expect(wrongToo.stderr).toContain('leave out --project');
+    expect((await world.run(['disable', 'theirs', '--project'])).code).toBe(0);
+    const project = JSON.parse(
+      await readFile(path.join(world.root, '.garuda', 'mcp.json'), 'utf8'),
+    ) as {
+      servers: Record<string, { enabled?: boolean }>;
+    };
+    expect(project.servers.theirs?.enabled).toBe(false);
+  });
+});
+
+describe('add: --timeout, --write and --replace', () => {
+  it('writes timeoutMs and writePaths; checks --timeout as the schema does', async () => {
+    const data = path.join(world.userHome, 'data');
+    const { mkdir: makeDir } = await import('node:fs/promises');
+    await makeDir(data);
+    const added = await world.run([
+      'add',
+      'fs',
+      '--timeout',
+      '120000',
+      '--write',
+      data,
+      '--write',
+      '~/out',
+      '--',
+      'node',
+      'fs.js',
+    ]);
+    expect(added.code).toBe(0);
+    expect(
+      JSON.parse(await readFile(path.join(world.home, 'mcp.json'), 'utf8')).servers.fs,
+    ).toEqual({
+      command: 'node',
+      args: ['fs.js'],
+      writePaths: [data, '~/out'],
+      timeoutMs: 120_000,
+    });
+    // ~/out does not exist: the server would not start, and add says so.
+    expect(added.stderr).toContain(
+      `--write "~/out": ${path.join(world.userHome, 'out')} does not exist`,
+    );
+    expect(added.stderr).not.toContain(`--write "${data}"`);
+    for (const bad of ['999', '600001', '5s', '1e4', '']) {
+      const result = await world.run(['add', 'x', '--timeout', bad, '--', 'node']);
+      expect(result.code, bad).toBe(2);
+      expect(result.stderr, bad).toContain(
+        '--timeout takes the call time limit in milliseconds, a whole number from 1000 to 600000',
+      );
+    }
+    const remote = await world.run([
+      'add',
+      'web',
+      '--url',
+      'https://a.example/mcp',
+      '--write',
+      data,
+    ]);
+    expect(remote.code).toBe(2);
+    expect(remote.stderr).toContain('--write are for command servers');
+  });
+
+  it('--replace keeps what it does not mention, says so, and drops what the new kind cannot have', async () => {
+    await world.userServers({
+      fs: {
+        command: 'old',
+        args: ['--old'],
+        env: { A: '${A}' },
+        cwd: 'sub',
+        writePaths: ['/data'],
+        timeoutMs: 5000,
+        enabled: false,
+      },
+      web: { url: 'https://a.example/mcp', oauth: { clientId: 'mine' }, headers: { 'X-A': '1' } },
+    });
+    const file = path.join(world.home, 'mcp.json');
+    const local = await world.run(['add', 'fs', '--replace', '--env', 'B=2', '--', 'new', '--new']);
+    expect(local.code).toBe(0);
+    expect(local.stdout).toContain('Replaced MCP server fs');
+    expect(local.stdout).toContain(
+      'Kept from the old entry: cwd, writePaths, timeoutMs, enabled (it stays disabled: garuda-mcp enable fs turns it on).',
+    );
+    const written = JSON.parse(await readFile(file, 'utf8')) as {
+      servers: Record<string, unknown>;
+    };
+    expect(written.servers.fs).toEqual({
+      command: 'new',
+      args: ['--new'],
+      env: { B: '2' },
+      cwd: 'sub',
+      writePaths: ['/data'],
+      timeoutMs: 5000,
+      enabled: false,
+    });
+    const remote = await world.run(['add', 'web', '--replace', '--url', 'https://b.example/mcp']);
+    expect(remote.stdout).toContain('Kept from the old entry: oauth, headers.');
+    expect(
+      (JSON.parse(await readFile(file, 'utf8')) as { servers: Record<string, unknown> }).servers
+        .web,
+    ).toEqual({
+      url: 'https://b.example/mcp',
+      headers: { 'X-A': '1' },
+      oauth: { clientId: 'mine' },
+    });
+    const kind = await world.run(['add', 'fs', '--replace', '--url', 'https://c.example/mcp']);
+    expect(kind.code).toBe(0);
+    expect(kind.stdout).toContain('Kept from the old entry: timeoutMs, enabled');
+    expect(kind.stdout).toContain(
+      'Dropped from the old entry: env, cwd, writePaths (a remote server does not take them).',
+    );
+  });
+});
+
+describe('an unknown server name', () => {
+  it.each([
+    [['remove', 'fz']],
+    [['remove', 'fz', '--project']],
+    [['tools', 'fz']],
+    [['call', 'fz/echo', '--yes']],
+    [['login', 'fz']],
+    [['logout', 'fz']],
+    [['get', 'fz']],
+    [['enable', 'fz']],
+    [['disable', 'fz']],
+    [['trust', 'forget', 'fz']],
+  ])('%j exits 2 and suggests the close name', async (args) => {
+    await world.userServers({ fx: fixtureEntry('normal') });
+    const result = await world.run(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/"fz"/);
+    expect(result.stderr).toContain('Did you mean "fx"?');
+    expect(result.stdout).toBe('');
+  });
+
+  it('a far name gets no suggestion', async () => {
+    await world.userServers({ fx: fixtureEntry('normal') });
+    const result = await world.run(['get', 'database']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).not.toContain('Did you mean');
   });
 });

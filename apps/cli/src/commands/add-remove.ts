@@ -1,15 +1,24 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import {
   ConfigError,
   ConfigErrorCode,
+  FileUnusableError,
+  InvalidServerError,
   addServer,
   commandLine,
   formatProblem,
   removeServer,
+  setServerEnabled,
+  type AddServerResult,
+  type LoadConfigResult,
   type ServerEntry,
 } from '@garuda/mcp-config';
-import { cliPaths } from '../cli-config.js';
+import { cliPaths, configuredNames, readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
+import { didYouMean } from '../did-you-mean.js';
 import { CliError, ExitCode, usageError } from '../exit-codes.js';
+import { looksLiteralSecret } from '../secrets.js';
 
 /** What `add` was given. */
 export interface AddArguments {
@@ -22,8 +31,15 @@ export interface AddArguments {
   readonly env: readonly string[];
   readonly network: boolean;
   readonly cwd: string | undefined;
+  /** `--write <path>`, repeatable. */
+  readonly write: readonly string[];
+  /** `--timeout <ms>`, as typed. */
+  readonly timeout: string | undefined;
   readonly replace: boolean;
 }
+
+/** The call time limit the config accepts (the schema's range). */
+const TIMEOUT_RANGE = { min: 1000, max: 600_000, default: 60_000 } as const;
 
 /** `K=V` pairs into an object; `K` must be non-empty and given once. */
 function pairs(values: readonly string[], flag: string): Record<string, string> {
@@ -38,9 +54,17 @@ function pairs(values: readonly string[], flag: string): Record<string, string> 
   return out;
 }
 
-/** A value that looks like a secret written out instead of `${NAME}`. */
-function looksLiteralSecret(value: string): boolean {
-  return !value.includes('${') && /\b(bearer|token|basic)\b|[A-Za-z0-9_\-.]{24,}/i.test(value);
+/** `--timeout` as milliseconds, checked as the config schema checks `timeoutMs`. */
+function timeoutOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = /^\d{1,7}$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+  if (!(ms >= TIMEOUT_RANGE.min && ms <= TIMEOUT_RANGE.max)) {
+    throw usageError(
+      `--timeout takes the call time limit in milliseconds, a whole number from ` +
+        `${TIMEOUT_RANGE.min} to ${TIMEOUT_RANGE.max} (default ${TIMEOUT_RANGE.default}), got ${JSON.stringify(text)}.`,
+    );
+  }
+  return ms;
 }
 
 function fileOf(ctx: CommandContext, project: boolean) {
@@ -50,14 +74,31 @@ function fileOf(ctx: CommandContext, project: boolean) {
     : { file: paths.userFile, source: 'user' as const };
 }
 
-/** A config error as CLI output: what is wrong (each problem on its line) and exit 3. */
-function configFailure(error: unknown): never {
-  if (ConfigError.isInstance(error)) {
-    const problems = (error as { problems?: readonly Parameters<typeof formatProblem>[0][] })
-      .problems;
-    const details = problems?.map((problem) => `  ${formatProblem(problem)}`).join('\n');
+/**
+ * A config error as CLI output: what is wrong and exit 3 (2 for a wrong argument). Problems
+ * this run has told already (the file's, before the edit) are not repeated.
+ */
+function configFailure(ctx: CommandContext, error: unknown): never {
+  if (FileUnusableError.isInstance(error)) {
+    const fresh = error.problems.filter((p) => !ctx.shownProblems.has(formatProblem(p)));
     throw new CliError(
-      details ? `${error.message}\n${details}` : error.message,
+      `${error.file} was not changed: fix ${fresh.length === error.problems.length ? 'its problems' : 'the problems listed above'} first.` +
+        fresh.map((p) => `\n  ${formatProblem(p)}`).join(''),
+      ExitCode.CONFIG,
+    );
+  }
+  if (InvalidServerError.isInstance(error)) {
+    // The entry was never in the file, so its problems have no place there: messages only.
+    const file = error.problems[0]?.file;
+    throw new CliError(
+      `Nothing was saved${file === undefined ? '' : ` to ${file}`}:` +
+        error.problems.map((p) => `\n  ${p.message}`).join(''),
+      ExitCode.CONFIG,
+    );
+  }
+  if (ConfigError.isInstance(error)) {
+    throw new CliError(
+      error.message,
       error.code === ConfigErrorCode.INVALID_ARGUMENT ? ExitCode.USAGE : ExitCode.CONFIG,
     );
   }
@@ -65,9 +106,106 @@ function configFailure(error: unknown): never {
 }
 
 /**
+ * Exit 2 for a name the chosen file does not have: where it is instead (the other file), or
+ * the names of that file that are close to it.
+ */
+function notInFile(
+  ctx: CommandContext,
+  config: LoadConfigResult,
+  name: string,
+  project: boolean,
+): CliError {
+  const { file } = fileOf(ctx, project);
+  const other = fileOf(ctx, !project).file;
+  const label = project ? 'the project file' : 'your file';
+  if (configuredNames(config, other).includes(name)) {
+    return new CliError(
+      `There is no MCP server ${JSON.stringify(name)} in ${label} (${file}); it is in ` +
+        `${project ? 'your file' : 'the project file'} (${other}): ` +
+        `${project ? 'leave out --project' : 'add --project'}.`,
+      ExitCode.USAGE,
+    );
+  }
+  return new CliError(
+    `There is no MCP server ${JSON.stringify(name)} in ${label} (${file}).` +
+      `${didYouMean(name, configuredNames(config))} (garuda-mcp list shows every server and its file.)`,
+    ExitCode.USAGE,
+  );
+}
+
+/** What became of the old entry's fields, one line each (nothing for a new server). */
+function replacedLines(ctx: CommandContext, result: AddServerResult, project: boolean): string[] {
+  const lines: string[] = [];
+  if (result.kept.length > 0) {
+    const disabled = result.kept.includes('enabled') && !result.def.enabled;
+    lines.push(
+      `Kept from the old entry: ${result.kept.join(', ')}` +
+        (disabled
+          ? ` (it stays disabled: garuda-mcp enable ${result.name}${project ? ' --project' : ''} turns it on).`
+          : '.'),
+    );
+  }
+  const kind = result.def.kind === 'local' ? 'a local server' : 'a remote server';
+  const why = (reason: string, one: boolean): string => {
+    const them = one ? 'it' : 'them';
+    switch (reason) {
+      case 'other-kind':
+        return `${kind} does not take ${them}`;
+      case 'invalid':
+        return `the old ${one ? 'value' : 'values'} would not load`;
+      case 'unknown':
+        return `no server takes ${them}`;
+      default:
+        return 'not given';
+    }
+  };
+  const byReason = new Map<string, string[]>();
+  for (const { field, reason } of result.dropped) {
+    byReason.set(reason, [...(byReason.get(reason) ?? []), field]);
+  }
+  if (byReason.size > 0) {
+    lines.push(
+      `Dropped from the old entry: ${[...byReason]
+        .map(([reason, fields]) => `${fields.join(', ')} (${why(reason, fields.length === 1)})`)
+        .join('; ')}.`,
+    );
+  }
+  return lines.map((line) => ctx.output.colour.dim(line));
+}
+
+/** Warnings about write paths that will keep the server from starting or mean another folder. */
+async function writePathWarnings(
+  ctx: CommandContext,
+  paths: readonly string[],
+  project: boolean,
+): Promise<string[]> {
+  const warnings: string[] = [];
+  for (const p of paths) {
+    const home = p === '~' || p.startsWith('~/');
+    if (!home && !path.isAbsolute(p) && !project) {
+      warnings.push(
+        `--write ${JSON.stringify(p)} is relative: it is taken from the project root of each run ` +
+          '(write an absolute path for one folder).',
+      );
+      continue;
+    }
+    const full = home ? path.join(ctx.io.userHome, p.slice(1)) : path.resolve(ctx.globals.root, p);
+    const info = await stat(full).catch(() => undefined);
+    if (info === undefined) {
+      warnings.push(
+        `--write ${JSON.stringify(p)}: ${full} does not exist (yet); the server does not start until it does.`,
+      );
+    }
+  }
+  return warnings;
+}
+
+/**
  * `garuda-mcp add <name> [--project] -- <command> [args…]` or `add <name> --url <url>
  * [--header K=V]…`: writes the entry to the user's file (or the project's with `--project`),
- * keeping every other byte of the file. Nothing is started.
+ * keeping every other byte of the file. Nothing is started. `--replace` gives an existing
+ * server a new command line or URL, and the fields its flags give; the old entry's other
+ * fields stay, and what is kept or dropped is said.
  */
 export async function addCommand(ctx: CommandContext, args: AddArguments): Promise<number> {
   const hasCommand = args.command.length > 0;
@@ -75,9 +213,15 @@ export async function addCommand(ctx: CommandContext, args: AddArguments): Promi
     throw usageError('Give either -- <command> [args…] or --url <url>, not both and not neither.');
   }
   if (hasCommand && args.headers.length > 0) throw usageError('--header is for --url servers.');
-  if (!hasCommand && (args.env.length > 0 || args.network || args.cwd !== undefined)) {
-    throw usageError('--env, --network and --cwd are for command servers.');
+  if (
+    !hasCommand &&
+    (args.env.length > 0 || args.network || args.cwd !== undefined || args.write.length > 0)
+  ) {
+    throw usageError('--env, --network, --cwd and --write are for command servers.');
   }
+  if (args.write.some((p) => p === '')) throw usageError('--write needs a folder.');
+  const timeoutMs = timeoutOf(args.timeout);
+  const config = await readConfig(ctx);
   let def: ServerEntry;
   if (hasCommand) {
     const [command = '', ...rest] = args.command;
@@ -86,50 +230,79 @@ export async function addCommand(ctx: CommandContext, args: AddArguments): Promi
       command,
       ...(rest.length > 0 ? { args: rest } : {}),
       ...(Object.keys(env).length > 0 ? { env } : {}),
-      ...(args.network ? { network: true } : {}),
       ...(args.cwd === undefined ? {} : { cwd: args.cwd }),
+      ...(args.network ? { network: true } : {}),
+      ...(args.write.length > 0 ? { writePaths: [...new Set(args.write)] } : {}),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
     };
   } else {
     const headers = pairs(args.headers, '--header');
-    def = { url: args.url ?? '', ...(Object.keys(headers).length > 0 ? { headers } : {}) };
+    def = {
+      url: args.url ?? '',
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    };
   }
   const { file, source } = fileOf(ctx, args.project);
-  let result;
+  let result: AddServerResult;
   try {
-    result = await addServer({ file, name: args.name, def, source, replace: args.replace });
+    result = await addServer({
+      file,
+      name: args.name,
+      def,
+      source,
+      replace: args.replace,
+      keepOtherFields: args.replace,
+    });
   } catch (error) {
     if (ConfigError.isInstance(error) && error.code === ConfigErrorCode.SERVER_EXISTS) {
       throw new CliError(
-        `${error.message}\nUse --replace to overwrite it, or remove it first.`,
+        `MCP server ${JSON.stringify(args.name)} is already in ${file}.\n` +
+          `Use --replace to give it this command line (its other fields stay), or remove it first.`,
         ExitCode.CONFIG,
       );
     }
-    configFailure(error);
+    configFailure(ctx, error);
   }
   const c = ctx.output.colour;
   const what = commandLine(result.def);
   if (ctx.globals.json) {
-    ctx.output.out(JSON.stringify({ ...result, def: result.def }, null, 2));
+    ctx.output.out(JSON.stringify(result, null, 2));
   } else {
     ctx.output.out(
       `${result.action === 'added' ? 'Added' : 'Replaced'} MCP server ${c.bold(args.name)} in ${result.file}${result.createdFile ? ' (new file)' : ''}: ${what}`,
     );
+    for (const line of replacedLines(ctx, result, args.project)) ctx.output.out(line);
   }
+  const e = ctx.output.errColour;
   const literal = [...args.headers, ...args.env].filter((pair) =>
     looksLiteralSecret(pair.slice(pair.indexOf('=') + 1)),
   );
   if (literal.length > 0) {
     ctx.output.err(
-      c.yellow(
+      e.yellow(
         `warning: ${literal.map((pair) => pair.slice(0, pair.indexOf('='))).join(', ')} looks like a secret written out. ` +
           `Prefer \${NAME} (taken from your environment when the server starts)` +
           (source === 'project' ? ': a project file is usually shared with others.' : '.'),
       ),
     );
   }
+  for (const warning of await writePathWarnings(ctx, args.write, args.project)) {
+    ctx.output.err(e.yellow(`warning: ${warning}`));
+  }
+  if (
+    source === 'project' &&
+    config.servers.some((s) => s.source === 'user' && s.name === args.name)
+  ) {
+    ctx.output.err(
+      e.yellow(
+        `warning: your own file has a server named ${JSON.stringify(args.name)} too, so this project one is ignored (a repository cannot replace a server you configured): give it another name.`,
+      ),
+    );
+  }
   if (source === 'project') {
     ctx.output.err(
-      c.dim('Project servers ask for consent before they first start (garuda-mcp status).'),
+      e.dim('Project servers ask for consent before they first start (garuda-mcp status).'),
     );
   }
   return ExitCode.OK;
@@ -141,6 +314,7 @@ export async function removeCommand(
   name: string,
   project: boolean,
 ): Promise<number> {
+  const config = await readConfig(ctx);
   const { file } = fileOf(ctx, project);
   try {
     const result = await removeServer({ file, name });
@@ -149,12 +323,55 @@ export async function removeCommand(
     return ExitCode.OK;
   } catch (error) {
     if (ConfigError.isInstance(error) && error.code === ConfigErrorCode.NOT_FOUND) {
-      const other = fileOf(ctx, !project).file;
-      throw new CliError(
-        `${error.message}\n${project ? 'Without --project it looks in' : 'With --project it looks in'} ${other}.`,
-        ExitCode.CONFIG,
-      );
+      throw notInFile(ctx, config, name, project);
     }
-    configFailure(error);
+    configFailure(ctx, error);
   }
+}
+
+/**
+ * `garuda-mcp enable <name> [--project]` / `disable`: sets the server's `"enabled"` in the
+ * user's file (or the project's); every other byte stays. A disabled server is listed, not
+ * started.
+ */
+export async function setEnabledCommand(
+  ctx: CommandContext,
+  name: string,
+  project: boolean,
+  enabled: boolean,
+): Promise<number> {
+  const config = await readConfig(ctx);
+  const { file } = fileOf(ctx, project);
+  let result;
+  try {
+    result = await setServerEnabled({ file, name, enabled });
+  } catch (error) {
+    if (ConfigError.isInstance(error) && error.code === ConfigErrorCode.NOT_FOUND) {
+      throw notInFile(ctx, config, name, project);
+    }
+    configFailure(ctx, error);
+  }
+  const c = ctx.output.colour;
+  const flag = project ? ' --project' : '';
+  if (ctx.globals.json) {
+    ctx.output.out(JSON.stringify(result, null, 2));
+  } else if (!result.changed) {
+    ctx.output.out(
+      `MCP server ${c.bold(name)} is already ${enabled ? 'enabled' : 'disabled'} in ${file}; nothing was changed.`,
+    );
+  } else if (enabled) {
+    ctx.output.out(`Enabled MCP server ${c.bold(name)} in ${file}.`);
+  } else {
+    ctx.output.out(
+      `Disabled MCP server ${c.bold(name)} in ${file}: it is listed, not started (garuda-mcp enable ${name}${flag} turns it on again).`,
+    );
+  }
+  if (enabled && !config.servers.some((s) => s.name === name && s.file === file)) {
+    ctx.output.err(
+      ctx.output.errColour.yellow(
+        `warning: MCP server ${JSON.stringify(name)} was not loaded (see the problems above): it does not start until they are fixed.`,
+      ),
+    );
+  }
+  return ExitCode.OK;
 }

@@ -1,6 +1,12 @@
-import { McpManagerError, McpManagerErrorCode, SignInRequiredError } from '@garuda/mcp-manager';
-import { notConnected, readConfig } from '../cli-config.js';
+import {
+  McpManagerError,
+  McpManagerErrorCode,
+  SignInRequiredError,
+  toolPrefix,
+} from '@garuda/mcp-manager';
+import { configuredNames, findServer, notConnected, readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
+import { closeMatches, didYouMean } from '../did-you-mean.js';
 import { CliError, ExitCode, usageError } from '../exit-codes.js';
 import { loginCommandLine } from '../format.js';
 import { withManager } from '../open-manager.js';
@@ -26,15 +32,37 @@ export function parseArguments(text: string | undefined): Record<string, unknown
 /**
  * Which server a tool name belongs to: `<server>/<tool>`, or the model's name
  * `mcp__<server>__<tool>` matched against the configured server names (the longest that fits,
- * since a server name may itself contain underscores).
+ * since a server name may itself contain underscores; a `-` in it is `_` in tool names).
  */
 export function serverOfTool(name: string, servers: readonly string[]): string | undefined {
   const slash = name.indexOf('/');
   if (slash > 0) return name.slice(0, slash);
   if (!name.startsWith('mcp__')) return undefined;
   return servers
-    .filter((server) => name.startsWith(`mcp__${server}__`))
+    .filter((server) => name.startsWith(toolPrefix(server)))
     .sort((a, b) => b.length - a.length)[0];
+}
+
+/** Exit 2 for a tool name no configured server can have, with a close one when there is. */
+function unknownToolServer(tool: string, servers: readonly string[]): CliError {
+  let hint = '';
+  if (tool.startsWith('mcp__')) {
+    // mcp__<typo>__<tool>: the part up to the next "__" is what was meant as the server.
+    const end = tool.indexOf('__', 'mcp__'.length);
+    if (end > 0) {
+      const typed = tool.slice('mcp__'.length, end);
+      const rest = tool.slice(end + 2);
+      const byPrefix = new Map(servers.map((s) => [toolPrefix(s).slice(5, -2), s]));
+      const matches = closeMatches(typed, byPrefix.keys());
+      if (matches.length > 0) {
+        hint = ` Did you mean ${matches.map((m) => `${toolPrefix(byPrefix.get(m) ?? m)}${rest}`).join(' or ')}?`;
+      }
+    }
+  }
+  return usageError(
+    `No configured MCP server has a tool "${tool}".${hint} Name it as <server>/<tool> or ` +
+      `mcp__<server>__<tool> (see garuda-mcp tools).`,
+  );
 }
 
 /**
@@ -49,15 +77,12 @@ export async function callCommand(
   argsText: string | undefined,
 ): Promise<number> {
   const input = parseArguments(argsText);
-  const { servers } = await readConfig(ctx);
-  const names = servers.map((server) => server.name);
+  const config = await readConfig(ctx);
+  // Names with problems too: a broken entry is named as such, not as an unknown tool.
+  const names = configuredNames(config);
   const server = serverOfTool(tool, names);
-  if (server === undefined || !names.includes(server)) {
-    throw usageError(
-      `No configured MCP server has a tool "${tool}". Name it as <server>/<tool> or ` +
-        `mcp__<server>__<tool> (see garuda-mcp tools).`,
-    );
-  }
+  if (server === undefined) throw unknownToolServer(tool, names);
+  findServer(ctx, config, server);
   return withManager(ctx, { only: [server] }, async (mcp, prompter) => {
     const row = mcp.status().find((r) => r.name === server);
     if (row?.state !== 'connected') {
@@ -69,12 +94,23 @@ export async function callCommand(
         ? mcp.tools().find((t) => t.server === server && t.tool === tool.slice(slash + 1))
         : mcp.tools().find((t) => t.name === tool);
     if (found === undefined) {
+      const own = mcp.tools().filter((t) => t.server === server);
+      const hint =
+        slash > 0
+          ? didYouMean(
+              tool.slice(slash + 1),
+              own.map((t) => t.tool),
+              (t) => `${server}/${t}`,
+            )
+          : didYouMean(
+              tool,
+              own.map((t) => t.name),
+              (t) => t,
+            );
       throw usageError(
-        `MCP server "${server}" has no tool "${tool}". Its tools: ${mcp
-          .tools()
-          .filter((t) => t.server === server)
-          .map((t) => t.name)
-          .join(', ')}.`,
+        `MCP server "${server}" has no tool "${tool}".${hint} Its tools: ${
+          own.map((t) => t.name).join(', ') || 'none'
+        }.`,
       );
     }
     try {

@@ -110,7 +110,10 @@ export async function doctorCommand(ctx: CommandContext): Promise<number> {
   output.out('');
   output.out(c.bold('Servers'));
   if (servers.length === 0) {
-    output.out('  none configured');
+    // Never "none configured" for a file that could not be read.
+    output.out(
+      problems.length > 0 ? '  none loaded (fix the problems above)' : '  none configured',
+    );
   } else {
     output.out(
       table(

@@ -4,18 +4,14 @@ import {
   ServerNotConnectedError,
   SignInRequiredError,
 } from '@garuda/mcp-manager';
-import { notConnected, readConfig } from '../cli-config.js';
+import { configuredNames, findServer, notConnected, readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, usageError } from '../exit-codes.js';
 import { plural, rowDetail } from '../format.js';
 import { cliPrompter, createManager, withManager } from '../open-manager.js';
 
 async function remoteServer(ctx: CommandContext, name: string) {
-  const { servers } = await readConfig(ctx);
-  const server = servers.find((s) => s.name === name);
-  if (server === undefined) {
-    throw usageError(`No MCP server named "${name}" is configured (see garuda-mcp status).`);
-  }
+  const server = findServer(ctx, await readConfig(ctx), name);
   if (server.kind !== 'remote') {
     throw usageError(`MCP server "${name}" is a local command; only remote servers sign in.`);
   }
@@ -110,9 +106,19 @@ export async function loginCommand(
  * reported; the local sign-in is gone either way).
  */
 export async function logoutCommand(ctx: CommandContext, name: string): Promise<number> {
+  const config = await readConfig(ctx);
+  const configured = configuredNames(config).includes(name);
   const mcp = createManager(ctx, cliPrompter(ctx));
   try {
-    const result = await mcp.logout(name, { signal: ctx.signal });
+    // Also for a server no file has any more: its stored sign-in may still be there.
+    const result = await mcp.logout(name, { signal: ctx.signal }).catch((error: unknown) => {
+      // A name that cannot have a sign-in (it is refused as a server name) has none to remove.
+      if (config.servers.some((s) => s.name === name)) throw error;
+      return { removed: 0, ok: true, revocations: [] };
+    });
+    // Nothing stored and no file names it: a typo (exit 2), or it may be in a file that could
+    // not be read (exit 3).
+    if (!configured && result.removed === 0) findServer(ctx, config, name);
     if (ctx.globals.json) {
       ctx.output.out(JSON.stringify({ server: name, ...result }, null, 2));
     } else if (result.removed === 0) {

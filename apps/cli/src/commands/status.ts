@@ -1,3 +1,4 @@
+import { noServersLine } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { formatStatus, rowDetail } from '../format.js';
@@ -7,20 +8,23 @@ import { withManager } from '../open-manager.js';
  * `garuda-mcp status`: starts every server (asking what must be asked) and prints the table:
  * name, source, state, tools, sandbox, network (remote URL and sign-in), and why a server failed
  * or was denied. `--json`: `{ servers, problems }`. Exit 0, or 3 when a config file has
- * problems (they are told on stderr; the valid servers are still shown).
+ * problems (they are told on stderr first; the valid servers are still shown).
  */
 export async function statusCommand(ctx: CommandContext): Promise<number> {
   return withManager(ctx, {}, (mcp, prompter) => {
     const rows = mcp.status();
+    const problems = mcp.problems();
     if (ctx.globals.json) {
       const servers = rows.map((row) => {
         const detail = rowDetail(row, prompter.declined);
         return { ...row, ...(detail === undefined ? {} : { detail }) };
       });
-      ctx.output.out(JSON.stringify({ servers, problems: mcp.problems() }, null, 2));
+      ctx.output.out(JSON.stringify({ servers, problems }, null, 2));
+    } else if (rows.length === 0) {
+      ctx.output.out(noServersLine(problems));
     } else {
       ctx.output.out(formatStatus(rows, ctx.output.colour, prompter.declined));
     }
-    return Promise.resolve(mcp.problems().length > 0 ? ExitCode.CONFIG : ExitCode.OK);
+    return Promise.resolve(problems.length > 0 ? ExitCode.CONFIG : ExitCode.OK);
   });
 }

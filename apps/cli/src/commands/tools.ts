@@ -1,4 +1,4 @@
-import { notConnected } from '../cli-config.js';
+import { findServer, noServersLine, notConnected, readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { table } from '../format.js';
@@ -14,19 +14,26 @@ function summary(description: string): string {
 /**
  * `garuda-mcp tools [server]`: the tools a model would get (from one server, or all), as the
  * model sees them: name, server, and the first line of the cleaned description. `--json`: the
- * whole tools, input schemas included. Exit 4 when the named server is not connected, 3 when
- * a config file has problems (listing all tools).
+ * whole tools, input schemas included. Exit 2 for a server no file has, 3 when its entry is
+ * invalid or, without a server, when a config file has problems (listing all tools), 4 when
+ * the named server is not connected.
  */
 export async function toolsCommand(
   ctx: CommandContext,
   server: string | undefined,
 ): Promise<number> {
+  const config = await readConfig(ctx);
+  if (server !== undefined) findServer(ctx, config, server);
   return withManager(ctx, server === undefined ? {} : { only: [server] }, (mcp, prompter) => {
     const tools = mcp.tools();
     if (ctx.globals.json) {
       ctx.output.out(JSON.stringify({ tools }, null, 2));
     } else if (tools.length === 0) {
-      ctx.output.out('No tools: no server is connected (see garuda-mcp status).');
+      ctx.output.out(
+        mcp.status().length === 0
+          ? `No tools. ${noServersLine(mcp.problems())}`
+          : 'No tools: no server is connected (see garuda-mcp status).',
+      );
     } else {
       const c = ctx.output.colour;
       ctx.output.out(

@@ -6,9 +6,10 @@ import {
   parseMcpTrustKey,
   readMcpTrustEntry,
 } from '@garuda/mcp-trust';
-import { cliPaths } from '../cli-config.js';
+import { cliPaths, configuredNames, readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
-import { ExitCode } from '../exit-codes.js';
+import { didYouMean } from '../did-you-mean.js';
+import { CliError, ExitCode } from '../exit-codes.js';
 import { table } from '../format.js';
 
 function store(ctx: CommandContext): TrustStore {
@@ -53,9 +54,12 @@ export async function trustListCommand(ctx: CommandContext): Promise<number> {
 
 /**
  * `garuda-mcp trust forget <server>`: forgets the consent and pins of `server` for this project
- * and for the user's own file. A project server asks for consent again at its next start.
+ * and for the user's own file. A project server asks for consent again at its next start. A
+ * server no file has any more can be forgotten too; a name neither configured nor remembered
+ * is a usage error (exit 2).
  */
 export async function trustForgetCommand(ctx: CommandContext, name: string): Promise<number> {
+  const config = await readConfig(ctx);
   const trust = store(ctx);
   const forgotten: string[] = [];
   if (
@@ -64,6 +68,18 @@ export async function trustForgetCommand(ctx: CommandContext, name: string): Pro
     forgotten.push(`project ${ctx.globals.root}`);
   }
   if (await forgetMcpServer(trust, mcpTrustKey({ kind: 'user' }, name))) forgotten.push('user');
+  if (forgotten.length === 0 && !configuredNames(config).includes(name)) {
+    // Neither remembered nor configured: a typo, with the names it may have meant.
+    const remembered = (await trust.entries(MCP_TRUST_PREFIX)).flatMap(
+      ([key]) => parseMcpTrustKey(key)?.name ?? [],
+    );
+    throw new CliError(
+      `Nothing is remembered for MCP server ${JSON.stringify(name)}, and no file configures it.` +
+        `${didYouMean(name, [...configuredNames(config), ...remembered])} ` +
+        '(garuda-mcp trust list shows what is remembered.)',
+      ExitCode.USAGE,
+    );
+  }
   if (ctx.globals.json) {
     ctx.output.out(JSON.stringify({ server: name, forgotten }, null, 2));
   } else if (forgotten.length === 0) {

@@ -1,0 +1,168 @@
+import { commandLine, type ServerConfig, type ServerDef } from '@garuda/mcp-config';
+import { cleanLine } from '@garuda/mcp-sanitize';
+import { findServer, noServersLine, readConfig, unreadFiles } from '../cli-config.js';
+import type { CommandContext } from '../context.js';
+import { ExitCode } from '../exit-codes.js';
+import { table } from '../format.js';
+import { maskValue } from '../secrets.js';
+
+/** `stdio` or `http`: how the client talks to the server. */
+function transport(server: ServerConfig): string {
+  return server.kind === 'local' ? 'stdio' : 'http';
+}
+
+/**
+ * `garuda-mcp list`: the configured servers of both files, without starting any: name,
+ * source, transport, enabled, and the command line or URL. Entries that did not load are named
+ * below the table (their problems were told first). `--json`: `{ servers, problems }`. Exit 0,
+ * or 3 when a config file has problems.
+ */
+export async function listCommand(ctx: CommandContext): Promise<number> {
+  const config = await readConfig(ctx);
+  const { servers, problems } = config;
+  const c = ctx.output.colour;
+  if (ctx.globals.json) {
+    ctx.output.out(
+      JSON.stringify(
+        {
+          servers: servers.map((s) => ({
+            name: s.name,
+            source: s.source,
+            file: s.file,
+            kind: s.kind,
+            enabled: s.def.enabled,
+            commandLine: commandLine(s.def),
+          })),
+          problems,
+        },
+        null,
+        2,
+      ),
+    );
+  } else if (servers.length === 0) {
+    ctx.output.out(noServersLine(problems));
+  } else {
+    ctx.output.out(
+      table(
+        ['NAME', 'SOURCE', 'TYPE', 'ENABLED', 'COMMAND OR URL'],
+        servers.map((s) => [
+          s.name,
+          s.source,
+          transport(s),
+          s.def.enabled ? 'yes' : 'no',
+          commandLine(s.def),
+        ]),
+        (column, cell, row) => {
+          if (column === 0) return c.bold(cell);
+          if (column === 3 && servers[row]?.def.enabled === false) return c.yellow(cell);
+          return cell;
+        },
+      ),
+    );
+    const missing = [
+      ...new Map(
+        problems.flatMap((p) =>
+          p.server !== undefined && !servers.some((s) => s.name === p.server && s.file === p.file)
+            ? [[`${p.file}\0${p.server}`, p] as const]
+            : [],
+        ),
+      ).values(),
+    ];
+    if (missing.length > 0 || unreadFiles(problems).length > 0) {
+      const names = missing.map((p) => `${p.server ?? ''} (${p.file})`);
+      const unread = unreadFiles(problems).map((file) => `every server of ${file}`);
+      ctx.output.out('');
+      ctx.output.out(
+        `Not loaded, because of the problems listed above: ${[...names, ...unread].join(', ')}.`,
+      );
+    }
+  }
+  return problems.length > 0 ? ExitCode.CONFIG : ExitCode.OK;
+}
+
+/** A definition as `get --json` shows it: secret-looking values written out replaced. */
+function maskedDef(def: ServerDef): { def: ServerDef; masked: string[] } {
+  const masked: string[] = [];
+  const mask = (field: 'env' | 'headers', values: Readonly<Record<string, string>>) =>
+    Object.fromEntries(
+      Object.entries(values).map(([name, value]) => {
+        const shown = maskValue(name, value);
+        if (shown.masked) masked.push(`${field}.${name}`);
+        return [name, shown.text];
+      }),
+    );
+  if (def.kind === 'local') return { def: { ...def, env: mask('env', def.env) }, masked };
+  return { def: { ...def, headers: mask('headers', def.headers) }, masked };
+}
+
+/**
+ * `garuda-mcp get <name>`: one server as configured, from whichever file has it, without
+ * starting it: its command line or URL, env and headers (a secret written out in the file is
+ * masked; a `${NAME}` is shown as written), folder, network, write paths, time limit, OAuth
+ * settings and whether it is enabled. `--json`: `{ name, source, file, kind, commandLine, def,
+ * masked }`. Exit 2 for a name no file has, 3 when its entry is invalid.
+ */
+export async function getCommand(ctx: CommandContext, name: string): Promise<number> {
+  const config = await readConfig(ctx);
+  const server = findServer(ctx, config, name);
+  const { def, masked } = maskedDef(server.def);
+  if (ctx.globals.json) {
+    ctx.output.out(
+      JSON.stringify(
+        {
+          name: server.name,
+          source: server.source,
+          file: server.file,
+          kind: server.kind,
+          commandLine: commandLine(server.def),
+          def,
+          masked,
+        },
+        null,
+        2,
+      ),
+    );
+    return ExitCode.OK;
+  }
+  const c = ctx.output.colour;
+  const lines: string[] = [
+    `${c.bold(server.name)}: a ${server.kind === 'local' ? 'local server (stdio)' : 'remote server (Streamable HTTP)'} in ${server.source === 'user' ? 'your file' : 'the project file'} ${server.file}`,
+  ];
+  // Values from a file are cleaned for the terminal (a project's file is anyone's text).
+  const field = (label: string, value: string) =>
+    lines.push(`  ${c.dim(label.padEnd(8))} ${cleanLine(value)}`);
+  if (def.kind === 'local') {
+    field('command', commandLine(def));
+    for (const [key, value] of Object.entries(def.env)) field('env', `${key}=${value}`);
+    field('folder', def.cwd ?? '(the project root)');
+    field('network', def.network ? 'yes' : 'no');
+    field('writes', def.writePaths.length > 0 ? def.writePaths.join(', ') : '(only the project)');
+  } else {
+    field('url', commandLine(def));
+    for (const [key, value] of Object.entries(def.headers)) field('header', `${key}: ${value}`);
+    const oauth = def.oauth;
+    if (oauth !== undefined) {
+      const parts = [
+        ...(oauth.clientId === undefined ? [] : [`client id ${oauth.clientId}`]),
+        ...(oauth.clientMetadataUrl === undefined
+          ? []
+          : [`client metadata ${oauth.clientMetadataUrl}`]),
+        ...(oauth.scopes === undefined || oauth.scopes.length === 0
+          ? []
+          : [`scopes ${oauth.scopes.join(' ')}`]),
+      ];
+      field('oauth', parts.join(', ') || '(defaults)');
+    }
+  }
+  field('timeout', `${def.timeoutMs} ms`);
+  field('enabled', def.enabled ? 'yes' : 'no');
+  ctx.output.out(lines.join('\n'));
+  if (masked.length > 0) {
+    ctx.output.out(
+      c.dim(
+        `(${masked.join(', ')}: written out in the file and hidden here; \${NAME} keeps a secret out of the file.)`,
+      ),
+    );
+  }
+  return ExitCode.OK;
+}
