@@ -628,6 +628,10 @@ export class McpManager {
       userFile: this.#options.userConfigFile ?? paths.userFile,
       projectFile: this.#options.projectConfigFile ?? paths.projectFile,
       env: this.#options.env,
+      importedProjectFiles: this.#options.importConfigs.map((client) => ({
+        file: path.join(this.#options.root, '.mcp.json'),
+        client,
+      })),
     });
     this.#problems = problems;
     for (const problem of problems) {

@@ -93,6 +93,14 @@ export interface McpManagerOptions {
    * `oauth.clientId` wins over both. Default none (dynamic registration).
    */
   readonly clientMetadataUrl?: string;
+  /**
+   * Other clients' project files to read in place as the project's servers, besides
+   * `<root>/.garuda/mcp.json`: `'claude'` reads Claude Code's `<root>/.mcp.json`. Its servers
+   * are project servers like any other (consent, pins, the pinned fetch), come after the
+   * project's own, and cannot replace a server of the user's or the project's own file.
+   * Default none.
+   */
+  readonly importConfigs?: readonly 'claude'[];
 }
 
 /** The options after checking, with paths resolved. @internal */
@@ -116,6 +124,7 @@ export interface CheckedOptions {
   readonly openBrowser:
     ((url: string, options: { readonly allowHttpLocalhost: boolean }) => unknown) | undefined;
   readonly clientMetadataUrl: string | undefined;
+  readonly importConfigs: readonly 'claude'[];
 }
 
 function isMetadataDocumentUrl(value: unknown): value is string {
@@ -224,6 +233,13 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
       'must be the https URL of a Client ID Metadata Document, with a path and no #fragment',
     );
   }
+  const importConfigs = options.importConfigs ?? [];
+  if (!Array.isArray(importConfigs) || importConfigs.some((client) => client !== 'claude')) {
+    throw new InvalidOptionsError(
+      'importConfigs',
+      "must be a list of the other clients whose project file is read in place: ['claude']",
+    );
+  }
   const allowRules = options.allowRules ?? [];
   if (!Array.isArray(allowRules) || allowRules.some((rule) => typeof rule !== 'string')) {
     throw new InvalidOptionsError('allowRules', 'must be an array of strings');
@@ -264,5 +280,6 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
     fetchForProject: options.fetchForProject,
     openBrowser: options.openBrowser,
     clientMetadataUrl: options.clientMetadataUrl,
+    importConfigs: [...new Set(importConfigs)],
   };
 }

@@ -1,6 +1,6 @@
 // The start sequence through the public facade: config problems, consent, trust, names, notes,
 // concurrency. Real fixture servers in the real sandbox; config files in temp folders.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { defHash } from '@garuda/mcp-config';
 import { TrustStore, getMcpTrustEntry, mcpTrustKey } from '@garuda/mcp-trust';
@@ -8,6 +8,7 @@ import { NORMAL_TOOL_NAMES, startHttpFixture, waitFor } from '@garuda/test-utils
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   AlreadyStartedError,
+  InvalidOptionsError,
   ManagerClosedError,
   ServerNotConnectedError,
   StartCancelledError,
@@ -257,6 +258,44 @@ describe('tools and notes', () => {
     expect(again.consents).toHaveLength(0);
     expect(second.status()[0]?.state).toBe('connected');
     await second.close();
+  });
+
+  it("importConfigs: ['claude'] reads the project's .mcp.json in place, as project servers", async () => {
+    await writeFile(
+      path.join(ws.root, '.mcp.json'),
+      JSON.stringify({
+        mcpServers: {
+          'from-claude': { type: 'stdio', ...fixture('normal', mark) },
+          old: { type: 'sse', url: 'https://example.com/sse' },
+        },
+      }),
+    );
+    const plain = ws.manager(new ScriptedPrompter());
+    await plain.start();
+    expect(plain.status()).toEqual([]);
+    await plain.close();
+
+    const prompter = new ScriptedPrompter();
+    prompter.answer = 'once';
+    const mcp = ws.manager(prompter, { importConfigs: ['claude'] });
+    await mcp.start();
+    expect(prompter.consents.map((r) => [r.server, r.source, r.file])).toEqual([
+      ['from-claude', 'project', path.join(ws.root, '.mcp.json')],
+    ]);
+    expect(mcp.status()[0]).toMatchObject({
+      name: 'from-claude',
+      source: 'project',
+      state: 'connected',
+    });
+    expect(mcp.problems()).toHaveLength(1);
+    expect(mcp.problems()[0]).toMatchObject({
+      server: 'old',
+      file: path.join(ws.root, '.mcp.json'),
+    });
+    expect(prompter.notices.some((n) => n.includes('legacy HTTP+SSE'))).toBe(true);
+    expect(() => ws.manager(prompter, { importConfigs: ['cursor' as 'claude'] })).toThrow(
+      InvalidOptionsError,
+    );
   });
 
   it('a name clash across servers: the first server in sorted order keeps it, a notice names the other', async () => {
