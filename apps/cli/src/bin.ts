@@ -32,6 +32,7 @@ const code = await main(process.argv.slice(2), {
   env: process.env,
   cwd: process.cwd(),
   userHome: os.homedir(),
+  platform: process.platform,
   signal: controller.signal,
 });
 process.exitCode = code;

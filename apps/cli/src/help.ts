@@ -66,6 +66,21 @@ export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
       ],
     ],
   },
+  import: {
+    usage: 'garuda-mcp import [--from <client>]… [--project] [--all | --only <name>…]',
+    summary: "Show the MCP servers of other clients' files, and write the chosen ones into yours.",
+    details:
+      "Reads Claude Code (.mcp.json, ~/.claude.json), Claude Desktop, Cursor, VS Code, Gemini CLI\nand Codex files. Without --all or --only it only shows what it found. A repository's servers go\nto the project file (they ask consent as usual); a secret written out in another client's file\nis never copied: the entry takes ${NAME} and a warning says which variable to set.",
+    options: [
+      [
+        '--from <client>',
+        'read only this client: claude, claude-desktop, cursor, vscode, gemini, codex (repeatable)',
+      ],
+      ['--project', "write your own servers into the project's file too"],
+      ['--all', 'write every server that can be imported'],
+      ['--only <name>', 'write this server, by the name shown (repeatable)'],
+    ],
+  },
   remove: {
     usage: 'garuda-mcp remove <name> [--project]',
     summary: "Remove a server from your file (or the project's with --project).",

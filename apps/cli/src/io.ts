@@ -20,8 +20,10 @@ export interface CliIo {
   readonly stdin: InStream;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
-  /** The user's home folder (for `~/.garuda`). */
+  /** The user's home folder (for `~/.garuda`, and other clients' files for `import`). */
   readonly userHome: string;
+  /** The OS, as `process.platform` names it (where other clients keep their files). */
+  readonly platform: string;
   /** Aborts on SIGINT (Ctrl-C) or SIGTERM. */
   readonly signal: AbortSignal;
 }

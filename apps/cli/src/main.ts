@@ -6,6 +6,7 @@ import { addCommand, removeCommand, setEnabledCommand } from './commands/add-rem
 import { callCommand } from './commands/call.js';
 import { doctorCommand } from './commands/doctor.js';
 import { getCommand, listCommand } from './commands/list.js';
+import { importCommand } from './commands/import.js';
 import { loginCommand, logoutCommand } from './commands/login.js';
 import { statusCommand } from './commands/status.js';
 import { toolsCommand } from './commands/tools.js';
@@ -39,13 +40,17 @@ const OPTIONS = {
   replace: { type: 'boolean' },
   // login
   scope: { type: 'string', multiple: true },
+  // import
+  from: { type: 'string', multiple: true },
+  all: { type: 'boolean' },
+  only: { type: 'string', multiple: true },
   // demo
   interactive: { type: 'boolean' },
 } as const;
 
 /** Options that belong to some commands only (each appears in those commands' help). */
 export const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
-  project: ['add', 'remove', 'enable', 'disable'],
+  project: ['add', 'remove', 'enable', 'disable', 'import'],
   url: ['add'],
   header: ['add'],
   env: ['add'],
@@ -55,6 +60,9 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   timeout: ['add'],
   replace: ['add'],
   scope: ['login'],
+  from: ['import'],
+  all: ['import'],
+  only: ['import'],
   interactive: ['demo'],
 };
 
@@ -233,6 +241,14 @@ async function run(
     case 'list':
       positionalCount(rest, 0, 0, command);
       return listCommand(ctx);
+    case 'import':
+      positionalCount(rest, 0, 0, command);
+      return importCommand(ctx, {
+        from: values.from ?? [],
+        project: values.project === true,
+        all: values.all === true,
+        only: values.only ?? [],
+      });
     case 'get':
       positionalCount(rest, 1, 1, command);
       return getCommand(ctx, rest[0] ?? '');
