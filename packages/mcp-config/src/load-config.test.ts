@@ -948,7 +948,13 @@ describe('loadConfig on good files', () => {
     );
     const invalid = await writeIn(dir, 'a/mcp.json', '{"servers": {"github": {"command": 5}}}');
     const broken = await writeIn(dir, 'b/mcp.json', '{"servers": {"github": {"command": "x"}, }}');
-    for (const userFile of [invalid, broken]) {
+    // The same with the list under "mcpServers", as other clients write it.
+    const brokenOther = await writeIn(
+      dir,
+      'c/mcp.json',
+      '{"mcpServers": {"github": {"command": "x"}, }}',
+    );
+    for (const userFile of [invalid, broken, brokenOther]) {
       const { servers, problems } = await loadConfig({ userFile, projectFile, env: {} });
       expect(servers.map((s) => s.name)).toEqual(['docs']);
       expect(problems.filter((p) => p.code === ConfigProblemCode.NAME_CLASH)).toHaveLength(1);

@@ -395,10 +395,13 @@ function objectKeys(node: Node): string[] {
 
 function recoveredNames(root: Node | undefined): string[] {
   if (root?.type !== 'object') return [];
+  const names: string[] = [];
   for (const property of root.children ?? []) {
     const key = property.children?.[0]?.value;
     const value = property.children?.[1];
-    if (key === 'servers' && value?.type === 'object') return objectKeys(value);
+    if (typeof key === 'string' && SERVERS_KEYS.includes(key) && value?.type === 'object') {
+      names.push(...objectKeys(value));
+    }
   }
-  return [];
+  return names;
 }
