@@ -278,6 +278,19 @@ export function validateServer(name: string, value: unknown, source: ServerSourc
 
   // The checks beyond the schema run on the raw data too, so one pass reports everything.
   const raw = value as Record<string, unknown>;
+  // The schema's record type skips a "__proto__" key without a word (the parser keeps it as an
+  // own property): say so here rather than drop a variable or header silently.
+  for (const field of ['env', 'headers'] as const) {
+    const record = raw[field];
+    if (typeof record === 'object' && record !== null && Object.hasOwn(record, '__proto__')) {
+      issues.push({
+        code: ConfigProblemCode.INVALID_VALUE,
+        path: [field, '__proto__'],
+        field: formatFieldPath([field, '__proto__']),
+        message: `${prefix}${field === 'env' ? 'env name' : 'header name'} "__proto__" is not allowed: remove it`,
+      });
+    }
+  }
   if (raw.type === 'sse') {
     issues.push({
       code: ConfigProblemCode.INVALID_VALUE,
