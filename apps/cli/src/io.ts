@@ -22,8 +22,11 @@ export interface CliIo {
   readonly cwd: string;
   /** The user's home folder (for `~/.garuda`, and other clients' files for `import`). */
   readonly userHome: string;
-  /** The OS, as `process.platform` names it (where other clients keep their files). */
-  readonly platform: string;
+  /**
+   * The OS, as `process.platform` names it (where other clients keep their files, for
+   * `import`). Default: this process's.
+   */
+  readonly platform?: string;
   /** Aborts on SIGINT (Ctrl-C) or SIGTERM. */
   readonly signal: AbortSignal;
 }

@@ -10,6 +10,7 @@ import {
   type ImportServer,
   type ImportableServer,
 } from '@garuda/mcp-config';
+import process from 'node:process';
 import { cleanLine } from '@garuda/mcp-sanitize';
 import { cliPaths, readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
@@ -69,7 +70,7 @@ export async function importCommand(ctx: CommandContext, args: ImportArgs): Prom
   const result = await readImportSources({
     userHome: io.userHome,
     root: globals.root,
-    platform: io.platform,
+    platform: io.platform ?? process.platform,
     ...(io.env.APPDATA === undefined ? {} : { appData: io.env.APPDATA }),
     ...(clients.length > 0 ? { clients } : {}),
     existingNames: config.servers.map((server) => server.name),
