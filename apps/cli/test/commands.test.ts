@@ -648,7 +648,7 @@ describe('help', () => {
         byCommand.set(command, [...(byCommand.get(command) ?? []), option]);
     }
     expect([...byCommand.keys()].sort()).toEqual(
-      ['add', 'demo', 'disable', 'enable', 'login', 'remove'].sort(),
+      ['add', 'demo', 'disable', 'enable', 'import', 'login', 'remove'].sort(),
     );
     for (const [command, options] of byCommand) {
       const help = await world.run([command, '--help']);

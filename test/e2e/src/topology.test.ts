@@ -210,6 +210,8 @@ describe('workspace topology', () => {
       "import type { E } from '@garuda/types';",
       "/** @example\n * import { f } from '@garuda/in-a-comment';\n */",
       "// import { g } from '@garuda/line-comment';",
+      // The word as a string or a property is no import (a command named "import", say).
+      'const commands = ["add", "import"], other = { import: "x" }; x.import("y");',
     ].join('\n');
     expect(importsOf(text)).toEqual([
       '@garuda/x',

@@ -59,7 +59,7 @@ export function importsOf(source: string): string[] {
   const text = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
   const specs: string[] = [];
   const re =
-    /(?:\bimport\s*(?:[^'"()]*?\bfrom\s*)?|\bexport\s+[^'"()]*?\bfrom\s*|\bimport\s*\(\s*)['"]([^'"]+)['"]/g;
+    /(?:(?<![\w$.'"`])import\s*(?:[^'"()]*?\bfrom\s*)?|(?<![\w$.'"`])export\s+[^'"()]*?\bfrom\s*|(?<![\w$.'"`])import\s*\(\s*)['"]([^'"]+)['"]/g;
   for (const m of text.matchAll(re)) specs.push(m[1] as string);
   return specs;
 }
