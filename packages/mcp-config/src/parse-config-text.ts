@@ -1,13 +1,8 @@
-import {
-  createScanner,
-  parseTree,
-  printParseErrorCode,
-  type Node,
-  type ParseError,
-} from 'jsonc-parser';
+import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { ConfigProblemCode, type ConfigProblem } from './config-problem.js';
 import type { FieldPath } from './field-path.js';
 import { createLineIndex, type Position } from './line-index.js';
+import { tooDeepAt } from './json-depth.js';
 import { MAX_JSON_DEPTH, MAX_SYNTAX_ERRORS } from './limits.js';
 import { quoteText, shortText } from './quote-text.js';
 
@@ -58,14 +53,6 @@ const PARSE_OPTIONS = {
   allowEmptyContent: false,
 };
 
-// Scanner token kinds (jsonc-parser declares them as a const enum, which isolatedModules
-// cannot read).
-const OPEN_BRACE = 1;
-const CLOSE_BRACE = 2;
-const OPEN_BRACKET = 3;
-const CLOSE_BRACKET = 4;
-const EOF = 17;
-
 const SYNTAX_DESCRIPTIONS: Readonly<Record<string, string>> = {
   InvalidSymbol: 'unexpected text',
   InvalidNumberFormat: 'a number is written wrongly',
@@ -84,21 +71,6 @@ const SYNTAX_DESCRIPTIONS: Readonly<Record<string, string>> = {
   InvalidEscapeCharacter: 'a backslash escape is invalid',
   InvalidCharacter: 'a control character (such as a tab or line break) is inside a string',
 };
-
-/** Where nesting first goes deeper than the limit, or undefined. Linear, no recursion. */
-function tooDeepAt(text: string): number | undefined {
-  const scanner = createScanner(text, true);
-  let depth = 0;
-  for (let token = scanner.scan(); token !== EOF; token = scanner.scan()) {
-    if (token === OPEN_BRACE || token === OPEN_BRACKET) {
-      depth += 1;
-      if (depth > MAX_JSON_DEPTH) return scanner.getTokenOffset();
-    } else if (token === CLOSE_BRACE || token === CLOSE_BRACKET) {
-      depth = Math.max(0, depth - 1);
-    }
-  }
-  return undefined;
-}
 
 function describeType(node: Node): string {
   return node.type === 'array'

@@ -1,5 +1,6 @@
-import { createScanner, printParseErrorCode, visit } from 'jsonc-parser';
+import { printParseErrorCode, visit } from 'jsonc-parser';
 import { ImportNoteCode, type ImportNote } from './import-types.js';
+import { tooDeepAt } from './json-depth.js';
 import { MAX_JSON_DEPTH, MAX_SYNTAX_ERRORS } from './limits.js';
 
 /** A place in a file, 1-based. @internal */
@@ -20,28 +21,6 @@ export type ParsedSource =
       /** Paths of keys written more than once in their object (each path once). */
       readonly duplicates: readonly (readonly string[])[];
     };
-
-// Scanner token kinds (a const enum in jsonc-parser, which isolatedModules cannot read).
-const OPEN_BRACE = 1;
-const CLOSE_BRACE = 2;
-const OPEN_BRACKET = 3;
-const CLOSE_BRACKET = 4;
-const EOF = 17;
-
-/** Where nesting first goes deeper than the limit (the parser recurses), or undefined. */
-function tooDeepAt(text: string): number | undefined {
-  const scanner = createScanner(text, true);
-  let depth = 0;
-  for (let token = scanner.scan(); token !== EOF; token = scanner.scan()) {
-    if (token === OPEN_BRACE || token === OPEN_BRACKET) {
-      depth += 1;
-      if (depth > MAX_JSON_DEPTH) return scanner.getTokenOffset();
-    } else if (token === CLOSE_BRACE || token === CLOSE_BRACKET) {
-      depth = Math.max(0, depth - 1);
-    }
-  }
-  return undefined;
-}
 
 const SYNTAX: Readonly<Record<string, string>> = {
   InvalidSymbol: 'unexpected text',
