@@ -145,68 +145,38 @@ function unknownNote(field: string, inner: string, ctx: ValueContext): ImportNot
   };
 }
 
-/**
- * Converts an env or header value to Garuda's `${NAME}` syntax: `${NAME}` stays, `${env:NAME}`
- * and `${NAME:-default}` (the default dropped) become `${NAME}`, Gemini's `$NAME` too; a VS
- * Code `${input:id}` becomes `${ID}`; `${workspaceFolder}` and the like are written out.
- * Then anything `expandEnv` would refuse makes the server not importable. @internal
- */
-export function convertTemplate(value: string, field: string, ctx: ValueContext): Converted {
-  const notes: ImportNote[] = [];
-  let out = '';
+/** One piece of a value, as a client's placeholder syntax splits it. */
+type Piece =
+  /** Plain text (a `$` that starts no placeholder included). */
+  | { readonly kind: 'text'; readonly text: string }
+  /** `${…}`, with what is between the braces. */
+  | { readonly kind: 'braced'; readonly written: string; readonly inner: string }
+  /** Gemini CLI's `$NAME`. */
+  | { readonly kind: 'bare'; readonly written: string; readonly name: string }
+  /** A `${` without its `}`: the rest of the value, as written. */
+  | { readonly kind: 'unclosed'; readonly text: string };
+
+/** The pieces of a value, in order: the one scan both converters below share. */
+function* pieces(value: string, ctx: ValueContext): Generator<Piece> {
   let i = 0;
   while (i < value.length) {
     const dollar = value.indexOf('$', i);
     if (dollar === -1) {
-      out += value.slice(i);
-      break;
+      yield { kind: 'text', text: value.slice(i) };
+      return;
     }
-    out += value.slice(i, dollar);
+    if (dollar > i) yield { kind: 'text', text: value.slice(i, dollar) };
     if (value.charAt(dollar + 1) === '{') {
       const end = value.indexOf('}', dollar + 2);
       if (end === -1) {
-        out += value.slice(dollar); // parseTemplate below says what is wrong
-        break;
+        yield { kind: 'unclosed', text: value.slice(dollar) };
+        return;
       }
-      const inner = value.slice(dollar + 2, end);
-      const placeholder = classify(inner, ctx);
-      switch (placeholder.kind) {
-        case 'var':
-          out += `\${${placeholder.name}}`;
-          if (placeholder.hadDefault) {
-            notes.push({
-              code: ImportNoteCode.DEFAULT_DROPPED,
-              field,
-              variable: placeholder.name,
-              message:
-                `${quoteText(field)} had a default for \${${placeholder.name}}, which Garuda does ` +
-                `not have: set ${placeholder.name}, or the value is empty`,
-            });
-          }
-          break;
-        case 'input': {
-          const variable = ctx.inputs.get(placeholder.id) ?? inputVariable(placeholder.id);
-          out += `\${${variable}}`;
-          notes.push({
-            code: ImportNoteCode.INPUT_REPLACED,
-            field,
-            variable,
-            message:
-              `${quoteText(field)} took the VS Code input ${quoteUnlessSecret(placeholder.id)}, which VS ` +
-              `Code asks you for; Garuda does not ask: set ${variable} in the environment instead`,
-          });
-          break;
-        }
-        case 'path':
-          out += placeholder.value;
-          notes.push(pathNote(field, `\${${inner}}`, placeholder.what, ctx));
-          break;
-        case 'text':
-          out += placeholder.value;
-          break;
-        case 'unknown':
-          return { ok: false, note: unknownNote(field, inner, ctx) };
-      }
+      yield {
+        kind: 'braced',
+        written: value.slice(dollar, end + 1),
+        inner: value.slice(dollar + 2, end),
+      };
       i = end + 1;
       continue;
     }
@@ -216,12 +186,72 @@ export function convertTemplate(value: string, field: string, ctx: ValueContext)
         ? /^[A-Za-z_][A-Za-z0-9_]*/.exec(value.slice(dollar + 1, dollar + 257))
         : null;
     if (bare !== null) {
-      out += `\${${bare[0]}}`;
+      yield { kind: 'bare', written: `$${bare[0]}`, name: bare[0] };
       i = dollar + 1 + bare[0].length;
+    } else {
+      yield { kind: 'text', text: '$' };
+      i = dollar + 1;
+    }
+  }
+}
+
+/**
+ * Converts an env or header value to Garuda's `${NAME}` syntax: `${NAME}` stays, `${env:NAME}`
+ * and `${NAME:-default}` (the default dropped) become `${NAME}`, Gemini's `$NAME` too; a VS
+ * Code `${input:id}` becomes `${ID}`; `${workspaceFolder}` and the like are written out.
+ * Then anything `expandEnv` would refuse makes the server not importable. @internal
+ */
+export function convertTemplate(value: string, field: string, ctx: ValueContext): Converted {
+  const notes: ImportNote[] = [];
+  let out = '';
+  for (const piece of pieces(value, ctx)) {
+    if (piece.kind === 'text' || piece.kind === 'unclosed') {
+      out += piece.text; // an unclosed `${`: parseTemplate below says what is wrong
       continue;
     }
-    out += '$';
-    i = dollar + 1;
+    if (piece.kind === 'bare') {
+      out += `\${${piece.name}}`;
+      continue;
+    }
+    const { inner } = piece;
+    const placeholder = classify(inner, ctx);
+    switch (placeholder.kind) {
+      case 'var':
+        out += `\${${placeholder.name}}`;
+        if (placeholder.hadDefault) {
+          notes.push({
+            code: ImportNoteCode.DEFAULT_DROPPED,
+            field,
+            variable: placeholder.name,
+            message:
+              `${quoteText(field)} had a default for \${${placeholder.name}}, which Garuda does ` +
+              `not have: set ${placeholder.name}, or the value is empty`,
+          });
+        }
+        break;
+      case 'input': {
+        const variable = ctx.inputs.get(placeholder.id) ?? inputVariable(placeholder.id);
+        out += `\${${variable}}`;
+        notes.push({
+          code: ImportNoteCode.INPUT_REPLACED,
+          field,
+          variable,
+          message:
+            `${quoteText(field)} took the VS Code input ${quoteUnlessSecret(placeholder.id)}, which VS ` +
+            `Code asks you for; Garuda does not ask: set ${variable} in the environment instead`,
+        });
+        break;
+      }
+      case 'path':
+        out += placeholder.value;
+        notes.push(pathNote(field, `\${${inner}}`, placeholder.what, ctx));
+        break;
+      case 'text':
+        out += placeholder.value;
+        break;
+      case 'unknown':
+        return { ok: false, note: unknownNote(field, inner, ctx) };
+    }
   }
   const template = parseTemplate(out);
   if (!template.ok) {
@@ -322,36 +352,16 @@ function notExpanded(
 export function convertPlain(value: string, field: string, ctx: ValueContext): Converted {
   const notes: ImportNote[] = [];
   let out = '';
-  let i = 0;
-  while (i < value.length) {
-    const dollar = value.indexOf('$', i);
-    if (dollar === -1) {
-      out += value.slice(i);
-      break;
+  for (const piece of pieces(value, ctx)) {
+    if (piece.kind === 'text' || piece.kind === 'unclosed') {
+      out += piece.text;
+      continue;
     }
-    out += value.slice(i, dollar);
-    let placeholder: Placeholder | { kind: 'literal' };
-    let written: string;
-    let next: number;
-    if (value.charAt(dollar + 1) === '{') {
-      const end = value.indexOf('}', dollar + 2);
-      if (end === -1) {
-        out += value.slice(dollar);
-        break;
-      }
-      written = value.slice(dollar, end + 1);
-      placeholder = plainPlaceholder(value.slice(dollar + 2, end), ctx);
-      next = end + 1;
-    } else {
-      const bare =
-        ctx.client === 'gemini'
-          ? /^[A-Za-z_][A-Za-z0-9_]*/.exec(value.slice(dollar + 1, dollar + 257))
-          : null;
-      written = bare === null ? '$' : `$${bare[0]}`;
-      placeholder =
-        bare === null ? { kind: 'literal' } : { kind: 'var', name: bare[0], hadDefault: false };
-      next = dollar + written.length;
-    }
+    const { written } = piece;
+    const placeholder: Placeholder | { readonly kind: 'literal' } =
+      piece.kind === 'braced'
+        ? plainPlaceholder(piece.inner, ctx)
+        : { kind: 'var', name: piece.name, hadDefault: false };
     const home =
       placeholder.kind === 'var' &&
       !placeholder.hadDefault &&
@@ -372,7 +382,6 @@ export function convertPlain(value: string, field: string, ctx: ValueContext): C
     } else {
       return { ok: false, note: unknownNote(field, written.slice(2, -1), ctx) };
     }
-    i = next;
   }
   return { ok: true, value: out, notes };
 }
