@@ -29,51 +29,9 @@ import {
   run,
   tree,
   waitUntil,
+  CREDENTIAL_FILES,
+  CREDENTIAL_FOLDERS,
 } from './sandbox-test-support.js';
-
-// The credential paths as this test expects them, written out rather than taken from the code,
-// so a path that is dropped or turned from a folder into a file shows up here.
-const CREDENTIAL_FOLDERS = [
-  '.ssh',
-  '.aws',
-  '.gnupg',
-  '.config/gh',
-  '.config/gcloud',
-  '.kube',
-  '.azure',
-  '.password-store',
-  '.local/share/keyrings',
-  '.local/share/kwalletd',
-];
-const CREDENTIAL_FILES = [
-  '.netrc',
-  '.npmrc',
-  '.docker/config.json',
-  '.git-credentials',
-  '.config/git/credentials',
-  '.pypirc',
-  '.cargo/credentials.toml',
-  '.cargo/credentials',
-  '.cursor/mcp.json',
-  '.claude.json',
-  '.config/Claude/claude_desktop_config.json',
-  '.config/Code/User/mcp.json',
-  '.gemini/settings.json',
-  '.codex/config.toml',
-  '.claude/.credentials.json',
-  '.codex/auth.json',
-  '.dockercfg',
-  '.bash_history',
-  '.zsh_history',
-  '.sh_history',
-  '.local/share/fish/fish_history',
-  '.python_history',
-  '.node_repl_history',
-  '.psql_history',
-  '.mysql_history',
-  '.sqlite_history',
-  '.lesshst',
-];
 
 /**
  * What a sandbox whose server may write an empty home folder leaves in it, and nothing else: an

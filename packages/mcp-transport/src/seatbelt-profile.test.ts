@@ -6,7 +6,7 @@ import { buildSandbox } from './build-sandbox.js';
 import type { SandboxInfo } from './detect-sandbox.js';
 import { InvalidPolicyError, UnprotectablePathError } from './errors.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
-import { TempDirs, put } from './sandbox-test-support.js';
+import { CREDENTIAL_FILES, CREDENTIAL_FOLDERS, TempDirs, put } from './sandbox-test-support.js';
 import { SBPL_MAX_LITERAL_BYTES, sbplString } from './seatbelt-profile.js';
 
 // The macOS profile cannot run on our Linux machines: these tests check its text. The policy's
@@ -123,38 +123,7 @@ describe('the Seatbelt profile', () => {
     const hide = profile.lastIndexOf('(deny file-read* file-write*');
     expect(hide).toBeGreaterThan(profile.indexOf('(deny file-write*'));
     const rule = profile.slice(hide);
-    for (const name of [
-      '.garuda',
-      '.ssh',
-      '.aws',
-      '.gnupg',
-      '.config/gh',
-      '.netrc',
-      '.npmrc',
-      '.docker/config.json',
-      '.kube',
-      '.git-credentials',
-      '.pypirc',
-      '.config/gcloud',
-      '.azure',
-      '.config/git/credentials',
-      '.cargo/credentials.toml',
-      '.cargo/credentials',
-      '.password-store',
-      '.local/share/keyrings',
-      '.local/share/kwalletd',
-      '.cursor/mcp.json',
-      '.bash_history',
-      '.zsh_history',
-      '.sh_history',
-      '.local/share/fish/fish_history',
-      '.python_history',
-      '.node_repl_history',
-      '.psql_history',
-      '.mysql_history',
-      '.sqlite_history',
-      '.lesshst',
-    ]) {
+    for (const name of [...CREDENTIAL_FOLDERS, ...CREDENTIAL_FILES]) {
       expect(rule).toContain(`(subpath "${path.join(home, name)}")`);
     }
     // Path rules: nothing is made on disk for the missing ones.
