@@ -20,6 +20,11 @@ export interface Globals {
    * still read (the sandbox gives each server an empty private /tmp), absolute.
    */
   readonly sandboxRead: readonly string[];
+  /**
+   * `$GARUDA_CACHE_DIR`, else `$XDG_CACHE_HOME/garuda-mcp`, else `~/.cache/garuda-mcp`: where a
+   * server started with `npx`, `uvx`… gets its own download cache. Absolute.
+   */
+  readonly cacheDir: string;
   /** Whether questions can be asked: stdin and stderr are terminals. */
   readonly interactive: boolean;
 }

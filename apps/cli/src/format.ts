@@ -1,7 +1,13 @@
 // How the CLI shows what the manager hands it. Every string from a server or a config file has
 // been cleaned by the manager already (no escapes, no bidi or invisible characters); these
 // functions only lay it out.
-import type { CallPreview, ConsentRequest, SignInRequest, StatusRow } from '@garuda/mcp-manager';
+import type {
+  CallPreview,
+  ConsentRequest,
+  PackageSummary,
+  SignInRequest,
+  StatusRow,
+} from '@garuda/mcp-manager';
 import type { Colours } from './output.js';
 import type { DeclinedQuestion } from './prompter.js';
 
@@ -148,6 +154,15 @@ export function formatStatus(
 }
 
 /** The consent screen: every field and warning the manager gives, nothing left out. */
+/** `@scope/pkg 1.2.3 (npx, into its own cache)`, or what runs when no version is pinned. */
+function packageLine(entry: PackageSummary): string {
+  const version = entry.version === undefined ? '' : ` ${entry.version}`;
+  if (entry.pin === 'local') return `${entry.name} (${entry.runner}, from this machine)`;
+  if (entry.pin === 'unpinned')
+    return `${entry.name}${version} (${entry.runner}: no pinned version, whatever the registry has when it starts)`;
+  return `${entry.name}${version} (${entry.runner}, downloaded into its own cache)`;
+}
+
 export function formatConsent(request: ConsentRequest, c: Colours): string {
   const lines: string[] = [];
   if (request.kind === 'tools') {
@@ -171,6 +186,7 @@ export function formatConsent(request: ConsentRequest, c: Colours): string {
   field('sandbox', request.sandbox);
   field('network', request.network ? 'yes' : 'no');
   if (request.writePaths.length > 0) field('writes', request.writePaths.join(', '));
+  for (const entry of request.packages ?? []) field('package', packageLine(entry));
   for (const value of request.env) field('env', `${value.name} = ${value.source}`);
   for (const value of request.headers ?? []) field('header', `${value.name}: ${value.source}`);
   const changes = request.toolChanges;

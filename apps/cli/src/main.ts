@@ -93,6 +93,16 @@ function positionalCount(args: readonly string[], min: number, max: number, comm
  * Runs `garuda-mcp` with `argv` (without `node` and the script) and returns the exit code. All
  * output goes through `io`; nothing here reads `process`.
  */
+/** The package runners' caches: `$GARUDA_CACHE_DIR`, else the XDG cache folder, else `~/.cache`. */
+function cacheDirOf(io: CliIo): string {
+  const own = io.env.GARUDA_CACHE_DIR;
+  if (own !== undefined && own !== '') return path.resolve(io.cwd, own);
+  const xdg = io.env.XDG_CACHE_HOME;
+  // The XDG rule: a relative value is to be ignored.
+  const base = xdg !== undefined && path.isAbsolute(xdg) ? xdg : path.join(io.userHome, '.cache');
+  return path.join(base, 'garuda-mcp');
+}
+
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const output = new Output(io);
   const controller = new AbortController();
@@ -188,6 +198,7 @@ async function run(
     ]
       .filter((folder) => folder !== '')
       .map((folder) => path.resolve(io.cwd, folder)),
+    cacheDir: cacheDirOf(io),
     interactive: io.stdin.isTTY === true && io.stderr.isTTY === true,
   };
   for (const folder of globals.sandboxRead) {

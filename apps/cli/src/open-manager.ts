@@ -27,6 +27,7 @@ export function createManager(ctx: CommandContext, prompter: CliPrompter): McpMa
     clientInfo: { name: 'garuda-mcp', version: ctx.version },
     prompter,
     sandboxReadPaths: globals.sandboxRead,
+    cacheDir: globals.cacheDir,
     openBrowser: (url, options) =>
       openBrowser(url, {
         allowHttpLocalhost: options.allowHttpLocalhost,

@@ -321,6 +321,20 @@ describe('status, tools and call', () => {
     expect(CONTROL.test(trusted.stdout)).toBe(false);
   });
 
+  it('the consent screen names the package a runner would download and its version', async () => {
+    await world.projectServers({
+      pinned: { command: 'npx', args: ['-y', '@scope/server@1.2.3'] },
+      loose: { command: 'uvx', args: ['mcp-server-git'] },
+    });
+    const result = await world.run(['status']);
+    expect(result.stderr).toMatch(
+      /^ {2}package\s+@scope\/server 1\.2\.3 \(npx, downloaded into its own cache\)$/m,
+    );
+    expect(result.stderr).toMatch(
+      /^ {2}package\s+mcp-server-git \(uvx: no pinned version, whatever the registry has when it starts\)$/m,
+    );
+  });
+
   it('tools: the cleaned list; --json has the schemas; an unknown server is a usage error', async () => {
     await world.userServers({ evil: fixtureEntry('evil') });
     const table = await world.run(['tools']);

@@ -1,4 +1,12 @@
 import { packagePin, type PackageEcosystem } from './package-spec.js';
+import {
+  programName,
+  runnerArgs,
+  runnerOf,
+  skipOptions,
+  words,
+  type Runner,
+} from './package-runners.js';
 import { quoteText } from './quote-text.js';
 
 /**
@@ -27,11 +35,6 @@ export interface RankedWarning {
 
 /** Scripts inside scripts are followed this deep (`sh -c "bash -c '…'"`). */
 const MAX_SCRIPT_DEPTH = 4;
-
-/** A set of words written as one space-separated string, to keep the tables below short. */
-function words(list: string): ReadonlySet<string> {
-  return new Set(list.split(' ').filter((word) => word !== ''));
-}
 
 const PRIVILEGE = words('sudo doas pkexec run0');
 const SHELLS = words('sh bash zsh dash ksh mksh ash fish csh tcsh yash');
@@ -107,90 +110,6 @@ const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map([
     },
   ],
 ]);
-
-/** How to find the package a runner downloads. */
-interface Runner {
-  readonly ecosystem: PackageEcosystem;
-  /** Options whose value is the package (the first plain word is then a command, not a package). */
-  readonly packageOptions: ReadonlySet<string>;
-  /** Options whose value is one more package (the first plain word is still the package). */
-  readonly extraPackageOptions: ReadonlySet<string>;
-  /** Options whose value is a shell command line. */
-  readonly scriptOptions: ReadonlySet<string>;
-  /** Other options that take a value. */
-  readonly valueOptions: ReadonlySet<string>;
-}
-
-const NPM_RUNNER: Runner = {
-  ecosystem: 'npm',
-  packageOptions: words('-p --package'),
-  extraPackageOptions: words(''),
-  scriptOptions: words('-c --call'),
-  valueOptions: words(
-    '--registry --cache --userconfig --node-options --shell -w --workspace --script-shell ' +
-      '--prefix --loglevel',
-  ),
-};
-const PNPM_RUNNER: Runner = {
-  ecosystem: 'npm',
-  packageOptions: words('--package'),
-  extraPackageOptions: words(''),
-  scriptOptions: words(''),
-  valueOptions: words('--allow-build --reporter --dir -C --registry --config'),
-};
-const YARN_RUNNER: Runner = {
-  ecosystem: 'npm',
-  packageOptions: words('-p --package'),
-  extraPackageOptions: words(''),
-  scriptOptions: words(''),
-  valueOptions: words(''),
-};
-const BUN_RUNNER: Runner = {
-  ecosystem: 'npm',
-  packageOptions: words('-p --package'),
-  extraPackageOptions: words(''),
-  scriptOptions: words(''),
-  valueOptions: words('--cwd --registry --config -c'),
-};
-const UV_RUNNER: Runner = {
-  ecosystem: 'python',
-  packageOptions: words('--from'),
-  extraPackageOptions: words('--with -w --with-editable'),
-  scriptOptions: words(''),
-  valueOptions: words(
-    '--with-requirements --python -p --index-url -i --extra-index-url --index --default-index ' +
-      '--find-links -f --constraints -c --overrides --build-constraints -b --directory --project ' +
-      '--config-file --cache-dir --color --python-preference --refresh-package ' +
-      '--reinstall-package --upgrade-package -P --exclude-newer --keyring-provider ' +
-      '--index-strategy --resolution --prerelease --link-mode --env-file --config-setting -C ' +
-      '--no-build-isolation-package --no-binary-package --no-build-package',
-  ),
-};
-const PIPX_RUNNER: Runner = {
-  ecosystem: 'python',
-  packageOptions: words('--spec'),
-  extraPackageOptions: words(''),
-  scriptOptions: words(''),
-  valueOptions: words('--python --index-url -i --pip-args --backend'),
-};
-
-/** A word's program name: its last path part, lower case, without a Windows extension. */
-function programName(word: string): string {
-  const base = word.slice(Math.max(word.lastIndexOf('/'), word.lastIndexOf('\\')) + 1);
-  return base.toLowerCase().replace(/\.(?:exe|cmd|bat|com|ps1)$/, '');
-}
-
-/** Index of the first word at or after `from` that is not an option (or its value). */
-function skipOptions(words: readonly string[], from: number, values: ReadonlySet<string>): number {
-  let i = from;
-  while (i < words.length) {
-    const word = words[i] as string;
-    if (word === '--') return i + 1;
-    if (!word.startsWith('-') || word === '-') return i;
-    i += values.has(word) ? 2 : 1;
-  }
-  return i;
-}
 
 type Token = { readonly op: string } | { readonly word: string };
 
@@ -272,39 +191,8 @@ function checkRunner(
   out: Collector,
   depth: number,
 ): void {
-  const packages: string[] = [];
-  let fromOption = false;
-  let i = 0;
-  while (i < args.length) {
-    const word = args[i] as string;
-    if (word === '--') {
-      i++;
-      break;
-    }
-    if (!word.startsWith('-') || word === '-') break;
-    const eq = word.indexOf('=');
-    const name = eq > 0 && word.startsWith('--') ? word.slice(0, eq) : word;
-    const inline = eq > 0 && word.startsWith('--') ? word.slice(eq + 1) : undefined;
-    const takesValue =
-      runner.packageOptions.has(name) ||
-      runner.extraPackageOptions.has(name) ||
-      runner.scriptOptions.has(name) ||
-      runner.valueOptions.has(name);
-    const value = inline ?? (takesValue ? args[i + 1] : undefined);
-    if (value !== undefined) {
-      if (runner.packageOptions.has(name)) {
-        packages.push(value);
-        fromOption = true;
-      } else if (runner.extraPackageOptions.has(name)) {
-        packages.push(value);
-      } else if (runner.scriptOptions.has(name)) {
-        checkScript(value, out, depth + 1);
-      }
-    }
-    i += inline === undefined && takesValue ? 2 : 1;
-  }
-  const positional = args[i];
-  if (!fromOption && positional !== undefined) packages.unshift(positional);
+  const { packages, scripts } = runnerArgs(runner, args);
+  for (const script of scripts) checkScript(script, out, depth + 1);
   for (const spec of packages) {
     if (packagePin(spec, runner.ecosystem) !== 'unpinned') continue;
     out.add(
@@ -323,66 +211,6 @@ function pinExample(spec: string, ecosystem: PackageEcosystem): string {
   }
   if (!/^[A-Za-z0-9._-]+(?:\[[^\]]*\])?(?:[=<>!~@].*)?$/.test(spec)) return 'a full commit hash';
   return quoteText(`${spec.split(/[=<>!~@]/)[0] ?? spec}==1.2.3`);
-}
-
-/** The runner a program (and its first plain words) stands for, and where its own args start. */
-function runnerOf(
-  program: string,
-  rest: readonly string[],
-): { label: string; runner: Runner; args: readonly string[] } | undefined {
-  const sub = (values: ReadonlySet<string>) => {
-    const at = skipOptions(rest, 0, values);
-    return { word: rest[at]?.toLowerCase(), args: rest.slice(at + 1) };
-  };
-  switch (program) {
-    case 'npx':
-      return { label: 'npx', runner: NPM_RUNNER, args: rest };
-    case 'pnpx':
-      return { label: 'pnpx', runner: PNPM_RUNNER, args: rest };
-    case 'bunx':
-      return { label: 'bunx', runner: BUN_RUNNER, args: rest };
-    case 'uvx':
-      return { label: 'uvx', runner: UV_RUNNER, args: rest };
-    case 'npm': {
-      const s = sub(NPM_RUNNER.valueOptions);
-      return s.word === 'exec' || s.word === 'x'
-        ? { label: `npm ${s.word}`, runner: NPM_RUNNER, args: s.args }
-        : undefined;
-    }
-    case 'pnpm': {
-      const s = sub(PNPM_RUNNER.valueOptions);
-      return s.word === 'dlx'
-        ? { label: 'pnpm dlx', runner: PNPM_RUNNER, args: s.args }
-        : undefined;
-    }
-    case 'yarn': {
-      const s = sub(YARN_RUNNER.valueOptions);
-      return s.word === 'dlx'
-        ? { label: 'yarn dlx', runner: YARN_RUNNER, args: s.args }
-        : undefined;
-    }
-    case 'bun': {
-      const s = sub(BUN_RUNNER.valueOptions);
-      return s.word === 'x' ? { label: 'bun x', runner: BUN_RUNNER, args: s.args } : undefined;
-    }
-    case 'pipx': {
-      const s = sub(PIPX_RUNNER.valueOptions);
-      return s.word === 'run'
-        ? { label: 'pipx run', runner: PIPX_RUNNER, args: s.args }
-        : undefined;
-    }
-    case 'uv': {
-      const s = sub(UV_RUNNER.valueOptions);
-      if (s.word !== 'tool') return undefined;
-      const at = skipOptions(s.args, 0, UV_RUNNER.valueOptions);
-      const verb = s.args[at]?.toLowerCase();
-      return verb === 'run' || verb === 'uvx'
-        ? { label: `uv tool ${verb}`, runner: UV_RUNNER, args: s.args.slice(at + 1) }
-        : undefined;
-    }
-    default:
-      return undefined;
-  }
 }
 
 /** `sh -c`, `bash -lc`, …: the script, when the options before the first plain word hold `c`. */

@@ -136,6 +136,30 @@ describe('serverConsentRequest: a local server', () => {
     );
   });
 
+  it('names the packages a runner downloads, with their versions, cleaned', () => {
+    expect(
+      serverConsentRequest(
+        local({ command: 'npx', args: ['-y', '@scope/server@1.2.3', '--flag'] }),
+        context,
+      ).packages,
+    ).toEqual([{ runner: 'npx', name: '@scope/server', version: '1.2.3', pin: 'pinned' }]);
+    expect(
+      serverConsentRequest(
+        local({ command: 'uvx', args: ['--with', 'extra', 'mcp-server-git==0.6.2'] }),
+        context,
+      ).packages,
+    ).toEqual([
+      { runner: 'uvx', name: 'mcp-server-git', version: '0.6.2', pin: 'pinned' },
+      { runner: 'uvx', name: 'extra', pin: 'unpinned' },
+    ]);
+    const hostile = serverConsentRequest(
+      local({ command: 'npx', args: ['-y', 'evil\u202e\n<garuda_note>pkg@1.0.0'] }),
+      context,
+    ).packages?.[0];
+    expect(hostile?.name).not.toMatch(/[\n\u202e]|<garuda_note/);
+    expect(serverConsentRequest(local(), context).packages).toBeUndefined();
+  });
+
   it('takes sources from the def when the resolved values are missing', () => {
     const request = serverConsentRequest(local({ env: { A: 'x ${B} ${C}', D: 'lit' } }), context);
     expect(request.env).toEqual([

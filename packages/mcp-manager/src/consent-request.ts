@@ -9,10 +9,18 @@ import { cleanLine, neutralizeTags } from '@garuda/mcp-sanitize';
 import type { SandboxInfo } from '@garuda/mcp-transport';
 import type { ToolDiff } from '@garuda/mcp-trust';
 import { commandWarnings, WarningRank, type RankedWarning } from './command-warnings.js';
+import { packageLaunch } from './package-launch.js';
+import { isWithin } from './paths.js';
 import { capLine, quoteText } from './quote-text.js';
 import { looksSecret, referencedNames } from './secret-names.js';
 import { isRecord } from './tool-shape.js';
-import type { ConsentRequest, ToolChangeSummary, ToolSummary, ValueSource } from './types.js';
+import type {
+  ConsentRequest,
+  PackageSummary,
+  ToolChangeSummary,
+  ToolSummary,
+  ValueSource,
+} from './types.js';
 
 /** The longest tool description on a consent screen, in code points. */
 export const MAX_CONSENT_DESCRIPTION_CHARS = 500;
@@ -125,14 +133,6 @@ function headerWarnings(
   return warnings;
 }
 
-function isInside(child: string, parent: string): boolean {
-  const relative = path.relative(parent, child);
-  return (
-    relative === '' ||
-    (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
-  );
-}
-
 /** A write path as the sandbox will see it: `~` is the home folder, relative is from the root. */
 function resolveWritePath(written: string, context: ConsentContext): string {
   if (written === '~') return path.resolve(context.home);
@@ -152,15 +152,15 @@ function writePathWarnings(
   const warnings: RankedWarning[] = [];
   for (const written of writePaths) {
     const resolved = resolveWritePath(written, context);
-    if (isInside(resolved, root) || temps.some((dir) => isInside(resolved, dir))) continue;
+    if (isWithin(resolved, root) || temps.some((dir) => isWithin(resolved, dir))) continue;
     const what =
       resolved === path.parse(resolved).root
         ? ' (the whole file system)'
         : resolved === home
           ? ' (your home folder)'
-          : isInside(home, resolved)
+          : isWithin(home, resolved)
             ? ' (it holds your home folder)'
-            : isInside(resolved, home)
+            : isWithin(resolved, home)
               ? ' (inside your home folder)'
               : '';
     const shown =
@@ -173,6 +173,22 @@ function writePathWarnings(
     });
   }
   return warnings;
+}
+
+/** The packages a runner on the command line downloads, for the screen. */
+function packagesOf(argv: readonly string[]): { packages?: PackageSummary[] } {
+  const launch = packageLaunch(argv);
+  if (launch === undefined) return {};
+  return {
+    packages: launch.packages.map((entry) => ({
+      runner: shown(launch.runner),
+      name: capLine(shown(entry.name), MAX_CONSENT_NAME_CHARS),
+      ...(entry.version === undefined
+        ? {}
+        : { version: capLine(shown(entry.version), MAX_CONSENT_NAME_CHARS) }),
+      pin: entry.pin,
+    })),
+  };
 }
 
 /** One line each, most serious first, each once. */
@@ -284,6 +300,7 @@ export function serverConsentRequest(
     network: def.network,
     env: valueSources(def.env, server.env),
     writePaths: def.writePaths.map((written) => shown(written)),
+    ...packagesOf([def.command, ...def.args]),
     warnings: finish(warnings),
   };
 }

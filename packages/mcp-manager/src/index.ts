@@ -32,6 +32,7 @@ export type {
   ConsentRequest,
   ManagerLogger,
   McpTool,
+  PackageSummary,
   Prompter,
   ServerSource,
   ServerState,

@@ -671,6 +671,7 @@ export class McpManager {
       root: options.root,
       home: options.home,
       userHome: options.userHome,
+      cacheDir: options.cacheDir,
       env: options.env,
       tempDirs: options.tempDirs,
       sandboxReadPaths: options.sandboxReadPaths,

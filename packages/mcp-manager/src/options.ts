@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { SandboxInfo } from '@garuda/mcp-transport';
 import type { TrustStoreLike } from '@garuda/mcp-trust';
 import { InvalidOptionsError } from './errors.js';
+import { isWithin } from './paths.js';
 import type { ManagerLogger, Prompter } from './types.js';
 
 /** The default limit for one server's start + connect + list tools: 30 s. */
@@ -71,6 +72,14 @@ export interface McpManagerOptions {
    */
   readonly sandboxReadPaths?: readonly string[];
   /**
+   * Where a server started through a package runner (`npx`, `pnpm dlx`, `bunx`, `uvx`,
+   * `pipx run`…) gets a download cache of its own, `<cacheDir>/<runner>/<server>-<hash>`, the
+   * only place under the home folder it may write (the user's own caches stay read-only). Not
+   * inside `home`, which servers cannot see. Created when needed. Default
+   * `<userHome>/.cache/garuda-mcp`.
+   */
+  readonly cacheDir?: string;
+  /**
    * The fetch for a project's remote servers, for their MCP and OAuth traffic alike. Default: a
    * pinned fetch from `@garuda/pinned-fetch` (`createPinnedFetch()`), which reaches public
    * addresses only. Replace it only with an equally strict one (e.g. `createPinnedFetch({ lookup })`
@@ -120,6 +129,7 @@ export interface CheckedOptions {
   readonly startTimeoutMs: number;
   readonly tempDirs: readonly string[];
   readonly sandboxReadPaths: readonly string[];
+  readonly cacheDir: string;
   readonly fetchForProject: typeof fetch | undefined;
   readonly openBrowser:
     ((url: string, options: { readonly allowHttpLocalhost: boolean }) => unknown) | undefined;
@@ -259,10 +269,23 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
   if (!Array.isArray(sandboxReadPaths)) {
     throw new InvalidOptionsError('sandboxReadPaths', 'must be an array of folder paths');
   }
+  const home = folder('home', options.home);
+  const userHome = folder('userHome', options.userHome);
+  const cacheDir =
+    options.cacheDir === undefined
+      ? path.join(userHome, '.cache', 'garuda-mcp')
+      : folder('cacheDir', options.cacheDir);
+  if (isWithin(cacheDir, home)) {
+    throw new InvalidOptionsError(
+      'cacheDir',
+      `must not be inside home (${JSON.stringify(home)}): servers cannot see that folder, so they could not use the cache`,
+    );
+  }
   return {
     root: folder('root', options.root),
-    home: folder('home', options.home),
-    userHome: folder('userHome', options.userHome),
+    home,
+    userHome,
+    cacheDir,
     env,
     clientInfo: { name: clientInfo.name, version: clientInfo.version },
     prompter,

@@ -109,6 +109,10 @@ export type OpenResult =
       readonly cancelled: boolean;
       /** The error that ended the start, when there was one (e.g. the SDK's `UnauthorizedError`). */
       readonly error?: unknown;
+      /** True when the start's time limit ended it. */
+      readonly timedOut?: boolean;
+      /** A local server's last stderr lines (raw: clean before showing). */
+      readonly stderr?: readonly string[];
     };
 
 interface InFlight {
@@ -260,12 +264,14 @@ export class ServerConnection {
       }
       options.track(connection.close('its start failed'));
       if (signal.aborted) return { ok: false, reason: 'its start was cancelled', cancelled: true };
-      const reason = deadline.signal.aborted
+      const timedOut = deadline.signal.aborted;
+      const reason = timedOut
         ? connection.#withStderr(
             `it did not connect and list its tools within ${seconds(timeoutMs)}`,
           )
         : connection.#failure(error);
-      return { ok: false, reason, cancelled: false, error };
+      const stderr = connection.#process?.stderrTail() ?? [];
+      return { ok: false, reason, cancelled: false, error, timedOut, stderr };
     } finally {
       clearTimeout(timer);
       detach();

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { defHash, type LocalServerConfig, type ServerConfig } from '@garuda/mcp-config';
 import type { SandboxInfo, SandboxPolicy } from '@garuda/mcp-transport';
@@ -19,9 +20,17 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { adaptTools } from './adapt-tools.js';
 import { serverConsentRequest, toolsConsentRequest } from './consent-request.js';
 import { networkReason } from './network-reason.js';
+import {
+  isOfflineMiss,
+  packageLaunch,
+  runnerCacheDir,
+  runnerEnv,
+  type PackageLaunch,
+} from './package-launch.js';
 import { hiddenTempHint } from './tmp-hint.js';
 import { openRemote, type RemoteContext } from './remote-connect.js';
 import { ServerConnection, type OpenOptions } from './server-connection.js';
+import { quoteText } from './quote-text.js';
 import { messageOf, oneLine } from './text.js';
 import type { ConsentAnswer, ConsentRequest, ManagerLogger, McpTool } from './types.js';
 
@@ -36,6 +45,8 @@ export interface StartContext extends RemoteContext {
   readonly home: string;
   /** The user's home folder (its credential files are hidden from servers). */
   readonly userHome: string;
+  /** Where package runners get a cache of their own per server (outside `home`, which is hidden). */
+  readonly cacheDir: string;
   /** The host's environment: the sandbox's allowlist comes from it. */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly tempDirs: readonly string[];
@@ -113,12 +124,82 @@ function configuredPath(value: string, ctx: StartContext): string {
   return path.resolve(ctx.root, value);
 }
 
-function sandboxPolicy(server: LocalServerConfig, ctx: StartContext): SandboxPolicy {
-  const env: Record<string, string> = {};
+/** A sandboxed package runner's own cache: its folder and the variables that point at it. */
+interface RunnerCacheUse {
+  readonly launch: PackageLaunch;
+  readonly dir: string;
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/**
+ * The cache of a server started through a package runner, in the sandbox only (without one the
+ * runner uses the user's own cache, as it would anywhere). The folder is created here, 0700.
+ *
+ * @throws When the folder cannot be created.
+ */
+function runnerCache(
+  server: LocalServerConfig,
+  key: string,
+  ctx: StartContext,
+): RunnerCacheUse | undefined {
+  if (ctx.sandbox.kind === 'none') return undefined;
+  const launch = packageLaunch([server.def.command, ...server.def.args]);
+  if (launch === undefined) return undefined;
+  const dir = runnerCacheDir(ctx.cacheDir, launch.cache, server.name, key);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return { launch, dir, env: runnerEnv(launch, dir, !server.def.network) };
+}
+
+function packageList(launch: PackageLaunch): string {
+  const shown = launch.packages.slice(0, 3).map((entry) => quoteText(entry.spec, 120));
+  return shown.length === 0 ? 'its package' : shown.join(', ');
+}
+
+/**
+ * Why a server started through a package runner did not start, when the runner could not
+ * download: without network (offline mode makes that quick; this replaces the runner's own
+ * words, which name only its log file), or too slow a first download (a note).
+ */
+function runnerFailure(
+  server: LocalServerConfig,
+  cache: RunnerCacheUse | undefined,
+  failure: { readonly timedOut?: boolean; readonly stderr?: readonly string[] },
+): { readonly detail: string } | { readonly note: string } | undefined {
+  if (cache === undefined) return undefined;
+  const runner = quoteText(cache.launch.runner);
+  const what = packageList(cache.launch);
+  if (!server.def.network && isOfflineMiss(failure.stderr ?? [])) {
+    return {
+      detail:
+        `it could not start: ${runner} must download ${what}, but the server has no network ` +
+        `access and its own cache does not hold it yet. Set "network": true for it to allow ` +
+        `the download (into that cache only)`,
+    };
+  }
+  if (server.def.network && failure.timedOut === true) {
+    return {
+      note:
+        `${runner} may still have been downloading ${what} into the server's own cache, ` +
+        `where what it fetched stays: try again, or raise the start time limit`,
+    };
+  }
+  return undefined;
+}
+
+function sandboxPolicy(
+  server: LocalServerConfig,
+  ctx: StartContext,
+  cache: RunnerCacheUse | undefined,
+): SandboxPolicy {
+  // The runner's variables first: the server's own env, which the user wrote, wins.
+  const env: Record<string, string> = { ...cache?.env };
   for (const [name, resolved] of Object.entries(server.env)) env[name] = resolved.value;
   return {
     root: ctx.root,
-    writePaths: server.def.writePaths.map((p) => configuredPath(p, ctx)),
+    writePaths: [
+      ...server.def.writePaths.map((p) => configuredPath(p, ctx)),
+      ...(cache === undefined ? [] : [cache.dir]),
+    ],
     network: server.def.network,
     env,
     baseEnv: ctx.env,
@@ -246,6 +327,17 @@ export async function startServer(server: ServerConfig, ctx: StartContext): Prom
     track: ctx.track,
     logger: ctx.logger,
   };
+  let cache: RunnerCacheUse | undefined;
+  if (server.kind === 'local') {
+    try {
+      cache = runnerCache(server, key, ctx);
+    } catch (error) {
+      return {
+        state: 'failed',
+        detail: `its package runner's cache folder could not be created: ${messageOf(error)}`,
+      };
+    }
+  }
   const opened =
     server.kind === 'remote'
       ? await openRemote(server, ctx, (transport, reauthorize) =>
@@ -257,7 +349,7 @@ export async function startServer(server: ServerConfig, ctx: StartContext): Prom
             launch: {
               kind: 'local',
               argv: [server.def.command, ...server.def.args],
-              policy: sandboxPolicy(server, ctx),
+              policy: sandboxPolicy(server, ctx, cache),
               sandbox: ctx.sandbox,
             },
           })),
@@ -269,9 +361,12 @@ export async function startServer(server: ServerConfig, ctx: StartContext): Prom
     // message only says "fetch failed".
     const blocked = server.kind === 'remote' ? findBlockedAddressError(opened.error) : undefined;
     const unreachable = server.kind === 'remote' ? networkReason(opened.error) : undefined;
+    const runner = server.kind === 'local' ? runnerFailure(server, cache, opened) : undefined;
+    if (runner !== undefined && 'detail' in runner)
+      return { state: 'failed', detail: runner.detail };
     const hint =
       server.kind === 'local' && ctx.sandbox.kind !== 'none'
-        ? hiddenTempHint(server, [ctx.root, ...ctx.sandboxReadPaths])
+        ? (runner?.note ?? hiddenTempHint(server, [ctx.root, ...ctx.sandboxReadPaths]))
         : undefined;
     return {
       state: 'failed',

@@ -1,13 +1,9 @@
 import path from 'node:path';
 import type { LocalServerConfig } from '@garuda/mcp-config';
+import { isWithin } from './paths.js';
 
 /** The folders the sandbox replaces with an empty private one for every server. */
 const PRIVATE_TEMP = ['/tmp', '/var/tmp'];
-
-function isWithin(child: string, parent: string): boolean {
-  const relative = path.relative(parent, child);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
 
 /**
  * Why a sandboxed local server that failed to start may not have found its files: the first

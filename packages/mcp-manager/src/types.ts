@@ -56,6 +56,11 @@ export interface ConsentRequest {
   readonly env: readonly ValueSource[];
   /** Local servers: folders it may write besides the project and temp folders. */
   readonly writePaths: readonly string[];
+  /**
+   * Local servers started through a package runner (`npx`, `pnpm dlx`, `uvx`…): the packages it
+   * downloads and runs, the one that runs first.
+   */
+  readonly packages?: readonly PackageSummary[];
   /** Remote servers: the URL. */
   readonly url?: string;
   /** Remote servers: every header and where its value comes from. */
@@ -70,6 +75,21 @@ export interface ConsentRequest {
     /** False when the old pin cannot say which tools changed (every tool is listed as changed). */
     readonly detailed: boolean;
   };
+}
+
+/** A package that a package runner downloads and runs, on a consent screen (cleaned). */
+export interface PackageSummary {
+  /** The runner as written: `npx`, `pnpm dlx`, `uvx`, `pipx run`, … */
+  readonly runner: string;
+  /** The package name (for a git source or a path: the whole spec). */
+  readonly name: string;
+  /** The version written after the name, when there is one. */
+  readonly version?: string;
+  /**
+   * `pinned`: one exact version (or commit) runs; `unpinned`: whatever the registry has when it
+   * starts; `local`: a path on this machine, nothing is downloaded.
+   */
+  readonly pin: 'pinned' | 'unpinned' | 'local';
 }
 
 /** What `approveCall` is shown before a tool runs. */

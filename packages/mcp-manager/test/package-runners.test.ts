@@ -1,0 +1,305 @@
+// Servers started through package runners, in the real sandbox: real `npx` and `pnpm dlx`
+// launches of a package from the npm registry (its cache warmed outside the sandbox first, so
+// the test does not depend on the registry's speed), the quick offline failure, and, for the
+// runners this machine lacks (uv, pipx, bun, yarn), stand-in scripts that report what the
+// sandbox gave them before starting a fixture server.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { mcpTrustKey } from '@garuda/mcp-trust';
+import { FIXTURE_SERVER } from '@garuda/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { McpManager, type McpManagerOptions } from '../src/index.js';
+import { runnerCacheDir } from '../src/package-launch.js';
+import type { RunnerCache } from '../src/package-runners.js';
+import { HAS_SANDBOX, REPO_ROOT, SANDBOX, ScriptedPrompter, unwrap } from './support.js';
+
+const run = promisify(execFile);
+
+/** A small real MCP server from the registry (one tool), at an exact version. */
+const THINKING = '@modelcontextprotocol/server-sequential-thinking@2026.8.31';
+/** Another one, never put in any cache here: its offline start must fail at once. */
+const MEMORY = '@modelcontextprotocol/server-memory@2026.8.31';
+/** A download may be slow on a loaded machine: only the warm-up waits for one. */
+const DOWNLOAD_MS = 240_000;
+
+// Under /var/tmp, not /tmp: the sandbox gives every server an empty /tmp of its own, so a home
+// folder there would look unwritable inside for the wrong reason and the checks could not fail.
+let base: string;
+let root: string;
+let home: string;
+let userHome: string;
+let cacheDir: string;
+let bin: string;
+const managers: McpManager[] = [];
+
+/** pnpm as the tests were started with it (pnpm puts itself on their PATH). */
+const pnpm = (process.env.PATH ?? '')
+  .split(path.delimiter)
+  .map((dir) => path.join(dir, 'pnpm'))
+  .find((file) => path.isAbsolute(file) && existsSync(file));
+
+function manager(options: Partial<McpManagerOptions> = {}): {
+  mcp: McpManager;
+  prompter: ScriptedPrompter;
+} {
+  const prompter = new ScriptedPrompter();
+  prompter.answer = 'once';
+  const mcp = new McpManager({
+    root,
+    home,
+    userHome,
+    env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: userHome, LANG: 'C.UTF-8' },
+    clientInfo: { name: 'garuda-test', version: '0.0.0' },
+    prompter,
+    sandbox: SANDBOX,
+    sandboxReadPaths: [REPO_ROOT],
+    allowRules: ['mcp.*'],
+    ...options,
+  });
+  managers.push(mcp);
+  return { mcp, prompter };
+}
+
+async function userServers(servers: Record<string, unknown>): Promise<void> {
+  await writeFile(path.join(home, 'mcp.json'), JSON.stringify({ servers }, null, 2));
+}
+
+async function projectServers(servers: Record<string, unknown>): Promise<void> {
+  await writeFile(path.join(root, '.garuda', 'mcp.json'), JSON.stringify({ servers }, null, 2));
+}
+
+/** The cache folder the manager gives a user's (or this project's) server. */
+function cacheOf(cache: RunnerCache, server: string, source: 'user' | 'project'): string {
+  const key = mcpTrustKey(source === 'user' ? { kind: 'user' } : { kind: 'project', root }, server);
+  return runnerCacheDir(cacheDir, cache, server, key);
+}
+
+/** Runs a command outside the sandbox with only the variables given (and PATH). */
+async function outside(argv: string[], env: Record<string, string>): Promise<void> {
+  const [command, ...args] = argv as [string, ...string[]];
+  await run(command, args, {
+    cwd: base,
+    env: { PATH: process.env.PATH ?? '', HOME: userHome, ...env },
+    timeout: DOWNLOAD_MS,
+  });
+}
+
+beforeAll(async () => {
+  base = mkdtempSync('/var/tmp/garuda-runners-');
+  root = path.join(base, 'project');
+  userHome = path.join(base, 'user');
+  home = path.join(userHome, '.garuda');
+  cacheDir = path.join(userHome, '.cache', 'garuda-mcp');
+  bin = path.join(base, 'bin');
+  await mkdir(path.join(root, '.garuda'), { recursive: true });
+  await mkdir(home, { recursive: true });
+  await mkdir(bin);
+});
+
+afterAll(async () => {
+  await Promise.all(managers.map((mcp) => mcp.close()));
+  rmSync(base, { recursive: true, force: true });
+});
+
+describe.skipIf(!HAS_SANDBOX)('package runners in the sandbox', () => {
+  it(
+    'npx: a project server runs a pinned package from its own cache, offline, after consent naming it',
+    async () => {
+      const cache = cacheOf('npm', 'think', 'project');
+      // Warm its cache outside the sandbox: npx installs the package, then runs `node -e 0`.
+      await outside(['npx', '--yes', `--package=${THINKING}`, '--', 'node', '-e', '0'], {
+        npm_config_cache: cache,
+        npm_config_update_notifier: 'false',
+      });
+      await projectServers({ think: { command: 'npx', args: ['-y', THINKING] } });
+      const { mcp, prompter } = manager();
+      await mcp.start();
+
+      expect(prompter.consents[0]?.packages).toEqual([
+        {
+          runner: 'npx',
+          name: '@modelcontextprotocol/server-sequential-thinking',
+          version: '2026.8.31',
+          pin: 'pinned',
+        },
+      ]);
+      expect(mcp.status().map((row) => [row.name, row.state, row.network])).toEqual([
+        ['think', 'connected', 'off'],
+      ]);
+      const result = await mcp.call('mcp__think__sequentialthinking', {
+        thought: 'one step',
+        thoughtNumber: 1,
+        totalThoughts: 1,
+        nextThoughtNeeded: false,
+      });
+      expect(result.isError).toBe(false);
+      expect(JSON.parse(unwrap(result.text))).toMatchObject({ thoughtNumber: 1, totalThoughts: 1 });
+      // npm wrote its log into the server's cache, not into the user's ~/.npm.
+      expect(existsSync(path.join(cache, '_logs'))).toBe(true);
+      expect(existsSync(path.join(userHome, '.npm'))).toBe(false);
+      await mcp.close();
+    },
+    DOWNLOAD_MS + 60_000,
+  );
+
+  it(
+    'pnpm dlx: a user server with network runs a pinned package from its own store',
+    async () => {
+      expect(pnpm, 'pnpm must be on PATH: run the tests through pnpm').toBeDefined();
+      const cache = cacheOf('pnpm', 'think-dlx', 'user');
+      await outside([pnpm as string, `--package=${THINKING}`, 'dlx', 'node', '-e', '0'], {
+        npm_config_store_dir: path.join(cache, 'store'),
+        npm_config_cache_dir: path.join(cache, 'cache'),
+        npm_config_state_dir: path.join(cache, 'state'),
+        npm_config_update_notifier: 'false',
+      });
+      await userServers({
+        'think-dlx': { command: 'pnpm', args: ['dlx', THINKING], network: true },
+      });
+      await projectServers({});
+      const { mcp } = manager({
+        env: {
+          PATH: `${path.dirname(pnpm as string)}:${process.env.PATH ?? ''}`,
+          HOME: userHome,
+          LANG: 'C.UTF-8',
+        },
+      });
+      await mcp.start();
+      expect(mcp.status().map((row) => [row.name, row.state, row.detail])).toEqual([
+        ['think-dlx', 'connected', undefined],
+      ]);
+      const result = await mcp.call('mcp__think_dlx__sequentialthinking', {
+        thought: 'one step',
+        thoughtNumber: 1,
+        totalThoughts: 2,
+        nextThoughtNeeded: true,
+      });
+      expect(JSON.parse(unwrap(result.text))).toMatchObject({ totalThoughts: 2 });
+      await mcp.close();
+    },
+    DOWNLOAD_MS + 60_000,
+  );
+
+  it('npx without network and without the package in its cache fails at once, saying how to allow it', async () => {
+    await userServers({ mem: { command: 'npx', args: ['-y', MEMORY] } });
+    await projectServers({});
+    const { mcp } = manager();
+    await mcp.start();
+    const [row] = mcp.status();
+    expect(row?.state).toBe('failed');
+    // Offline mode answers from the cache: the start did not wait for its time limit.
+    expect(row?.detail).not.toMatch(/within \d+ s/);
+    expect(row?.detail).toContain(
+      `"npx" must download "${MEMORY}", but the server has no network access and its own cache does not hold it yet. Set "network": true for it`,
+    );
+    expect(existsSync(cacheOf('npm', 'mem', 'user'))).toBe(true);
+    await mcp.close();
+  }, 120_000);
+
+  // Stand-ins for the runners not installed here: each reports its cache variables and whether
+  // it can write its own cache and the user's real one, then becomes a fixture server.
+  const STAND_INS: readonly {
+    readonly argv: readonly string[];
+    readonly cache: RunnerCache;
+    readonly variable: string;
+    readonly offline?: string;
+    readonly real: string;
+  }[] = [
+    {
+      argv: ['uvx', 'mcp-server-x==1.0.0'],
+      cache: 'uv',
+      variable: 'UV_CACHE_DIR',
+      offline: 'UV_OFFLINE',
+      real: '.cache/uv',
+    },
+    {
+      argv: ['uv', 'tool', 'run', 'mcp-server-x==1.0.0'],
+      cache: 'uv',
+      variable: 'UV_TOOL_DIR',
+      offline: 'UV_OFFLINE',
+      real: '.local/share/uv',
+    },
+    {
+      argv: ['pipx', 'run', 'mcp-server-x==1.0.0'],
+      cache: 'pipx',
+      variable: 'PIPX_HOME',
+      offline: 'PIP_NO_INDEX',
+      real: '.local/share/pipx',
+    },
+    {
+      argv: ['bunx', 'mcp-server-x@1.0.0'],
+      cache: 'bun',
+      variable: 'BUN_INSTALL_CACHE_DIR',
+      real: '.bun/install/cache',
+    },
+    {
+      argv: ['yarn', 'dlx', 'mcp-server-x@1.0.0'],
+      cache: 'yarn',
+      variable: 'YARN_GLOBAL_FOLDER',
+      offline: 'YARN_ENABLE_NETWORK',
+      real: '.yarn/berry',
+    },
+  ];
+
+  it('uvx, uv tool run, pipx run, bunx and yarn dlx get their own writable cache, the real one stays read-only', async () => {
+    const servers: Record<string, unknown> = {};
+    for (const [index, entry] of STAND_INS.entries()) {
+      const [program] = entry.argv as [string];
+      const report = path.join(root, `report-${index}.txt`);
+      // One script per program name; it reads what to check from its own variables.
+      await writeFile(
+        path.join(bin, program),
+        [
+          '#!/bin/sh',
+          'v="$CHECK_VAR"; dir=$(printenv "$v")',
+          '{ echo "dir=$dir"; echo "offline=$(printenv "$CHECK_OFFLINE")"',
+          '  mkdir -p "$dir" && echo probe > "$dir/probe" && echo "own=yes" || echo "own=no"',
+          '  (mkdir -p "$HOME/$CHECK_REAL" && echo x > "$HOME/$CHECK_REAL/probe") 2>/dev/null && echo "real=yes" || echo "real=no"',
+          '} > "$CHECK_REPORT"',
+          `exec node ${JSON.stringify(FIXTURE_SERVER)} normal`,
+          '',
+        ].join('\n'),
+        { mode: 0o755 },
+      );
+      servers[`run${index}`] = {
+        command: program,
+        args: entry.argv.slice(1),
+        env: {
+          CHECK_VAR: entry.variable,
+          CHECK_OFFLINE: entry.offline ?? 'NONE',
+          CHECK_REAL: entry.real,
+          CHECK_REPORT: report,
+        },
+      };
+    }
+    await userServers(servers);
+    await projectServers({});
+    const { mcp } = manager();
+    await mcp.start();
+    expect(mcp.status().filter((row) => row.state !== 'connected')).toEqual([]);
+
+    for (const [index, entry] of STAND_INS.entries()) {
+      const report = Object.fromEntries(
+        readFileSync(path.join(root, `report-${index}.txt`), 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => line.split('=', 2) as [string, string]),
+      );
+      const own = cacheOf(entry.cache, `run${index}`, 'user');
+      expect(report, entry.argv.join(' ')).toMatchObject({
+        own: 'yes',
+        real: 'no',
+        offline:
+          entry.offline === undefined ? '' : entry.offline === 'YARN_ENABLE_NETWORK' ? '0' : '1',
+      });
+      expect(report.dir?.startsWith(`${own}${path.sep}`) || report.dir === own).toBe(true);
+      // Written through to this machine: the cache outlives the server.
+      expect(readFileSync(path.join(report.dir as string, 'probe'), 'utf8')).toBe('probe\n');
+      expect(existsSync(path.join(userHome, entry.real, 'probe'))).toBe(false);
+    }
+    await mcp.close();
+  }, 120_000);
+});
