@@ -73,6 +73,7 @@ describe('addServer', () => {
         env: { T: '${GITHUB_TOKEN}' },
         network: false,
         writePaths: [],
+        readPaths: [],
         timeoutMs: 60_000,
         enabled: true,
       },
@@ -199,7 +200,7 @@ describe('addServer', () => {
     const file = path.join(dir, 'mcp.json');
     await writeFile(
       file,
-      '{"servers": {"fs": {"command": "old", "args": ["a"], "env": {"A": "1"}, "enabled": false, "writePaths": ["/data"]}}}',
+      '{"servers": {"fs": {"command": "old", "args": ["a"], "env": {"A": "1"}, "enabled": false, "writePaths": ["/data"], "readPaths": ["~/.kube"]}}}',
     );
     const result = await addServer({
       file,
@@ -212,6 +213,7 @@ describe('addServer', () => {
     expect(result.dropped).toEqual([
       { field: 'enabled', reason: 'not-given' },
       { field: 'writePaths', reason: 'not-given' },
+      { field: 'readPaths', reason: 'not-given' },
     ]);
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
       servers: { fs: { command: 'new', env: { B: '2' } } },
@@ -224,7 +226,7 @@ describe('addServer', () => {
     const other = '    "other": { "url": "https://o.example/mcp" }';
     await writeFile(
       file,
-      `{\n  "servers": {\n${other},\n    "fs": {\n      "type": "stdio",\n      "command": "old",\n      "args": ["--old"],\n      "enabled": false,\n      "env": { "A": "\${A_TOKEN}" },\n      "writePaths": ["/data"],\n      "timeoutMs": 5000,\n      "cwd": "sub"\n    }\n  }\n}\n`,
+      `{\n  "servers": {\n${other},\n    "fs": {\n      "type": "stdio",\n      "command": "old",\n      "args": ["--old"],\n      "enabled": false,\n      "env": { "A": "\${A_TOKEN}" },\n      "writePaths": ["/data"],\n      "readPaths": ["~/.kube"],\n      "timeoutMs": 5000,\n      "cwd": "sub"\n    }\n  }\n}\n`,
     );
     const result = await addServer({
       file,
@@ -235,13 +237,14 @@ describe('addServer', () => {
       keepOtherFields: true,
     });
     expect(result.action).toBe('replaced');
-    expect(result.kept).toEqual(['enabled', 'env', 'writePaths', 'cwd']);
+    expect(result.kept).toEqual(['enabled', 'env', 'writePaths', 'readPaths', 'cwd']);
     expect(result.dropped).toEqual([]);
     expect(result.def).toMatchObject({
       command: 'new',
       args: ['--new'],
       env: { A: '${A_TOKEN}' },
       writePaths: ['/data'],
+      readPaths: ['~/.kube'],
       cwd: 'sub',
       timeoutMs: 9000,
       enabled: false,
@@ -257,6 +260,7 @@ describe('addServer', () => {
       env: { A: '${A_TOKEN}' },
       cwd: 'sub',
       writePaths: ['/data'],
+      readPaths: ['~/.kube'],
       timeoutMs: 9000,
       enabled: false,
     });
@@ -273,6 +277,7 @@ describe('addServer', () => {
             command: 'old',
             env: { A: '1' },
             network: true,
+            readPaths: ['~/.kube'],
             timeoutMs: 5,
             enabled: false,
             extra: 1,
@@ -292,6 +297,7 @@ describe('addServer', () => {
     expect(result.dropped).toEqual([
       { field: 'env', reason: 'other-kind' },
       { field: 'network', reason: 'other-kind' },
+      { field: 'readPaths', reason: 'other-kind' },
       { field: 'timeoutMs', reason: 'invalid' },
       { field: 'extra', reason: 'unknown' },
     ]);

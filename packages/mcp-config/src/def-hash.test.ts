@@ -12,6 +12,7 @@ const LOCAL: LocalServerDef = {
   cwd: '/work',
   network: true,
   writePaths: ['/tmp/out'],
+  readPaths: [],
   timeoutMs: 60_000,
   enabled: true,
 };
@@ -71,6 +72,7 @@ describe('defHash', () => {
         env: {},
         network: false,
         writePaths: [],
+        readPaths: [],
         timeoutMs: 60_000,
         enabled: true,
       }),
@@ -91,6 +93,8 @@ describe('defHash', () => {
       { ...LOCAL, env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${OTHER_TOKEN}', MODE: 'ro' } },
       { ...LOCAL, network: false },
       { ...LOCAL, writePaths: ['/'] },
+      { ...LOCAL, readPaths: ['~/.kube'] },
+      { ...LOCAL, readPaths: ['~/.kube', '~/.aws'] },
       { ...LOCAL, cwd: '/' },
     ];
     const hashes = new Set([base, ...variants.map(defHash)]);
@@ -119,6 +123,38 @@ describe('defHash', () => {
         oauth: { clientId: 'c', scopes: ['s'] },
       }),
     ).toBe(defHash(REMOTE));
+  });
+
+  it('hashes read paths only when there are some, so older definitions keep their hash', () => {
+    // The hash every definition without read paths had before the field existed.
+    const before = JSON.stringify({
+      args: ['stdio'],
+      command: 'github-mcp-server',
+      cwd: '/work',
+      env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_TOKEN}', MODE: 'ro' },
+      network: true,
+      writePaths: ['/tmp/out'],
+    });
+    const old = createHash('sha256').update(before).digest('hex');
+    expect(defHash(LOCAL)).toBe(old);
+    const { readPaths: _readPaths, ...written } = LOCAL;
+    expect(defHash(written)).toBe(old);
+
+    const withRead = JSON.stringify({
+      args: ['stdio'],
+      command: 'github-mcp-server',
+      cwd: '/work',
+      env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_TOKEN}', MODE: 'ro' },
+      network: true,
+      readPaths: ['~/.kube'],
+      writePaths: ['/tmp/out'],
+    });
+    expect(defHash({ ...LOCAL, readPaths: ['~/.kube'] })).toBe(
+      createHash('sha256').update(withRead).digest('hex'),
+    );
+    // A read path is not a write path: moving one from one list to the other asks again.
+    expect(defHash({ ...LOCAL, writePaths: [], readPaths: ['/tmp/out'] })).not.toBe(old);
+    expect(() => defHash({ command: 'x', readPaths: [1] } as never)).toThrow(/readPaths/);
   });
 
   it('keeps local and remote apart', () => {

@@ -33,10 +33,13 @@ function stringRecord(value: unknown, what: string): Readonly<Record<string, str
  * The pinning hash of a server definition: SHA-256 (hex) of canonical JSON (keys sorted at every
  * level) of exactly what decides what runs, or where data goes, and with which secrets.
  *
- * - Local: `{ command, args, cwd, env, network, writePaths }`, env **as written** (`${NAME}`
- *   not expanded, so secrets never enter the hash). Defaults are filled in first (`args: []`,
- *   `env: {}`, `cwd: null`, `network: false`, `writePaths: []`), so leaving a field out and
- *   writing its default hash the same.
+ * - Local: `{ command, args, cwd, env, network, writePaths }`, plus `readPaths` when it is not
+ *   empty, env **as written** (`${NAME}` not expanded, so secrets never enter the hash).
+ *   Defaults are filled in first (`args: []`, `env: {}`, `cwd: null`, `network: false`,
+ *   `writePaths: []`), so leaving a field out and writing its default hash the same. Read paths
+ *   are in it because one may show the server a credential folder the sandbox hides (`~/.kube`);
+ *   an empty list is left out, so a definition without read paths keeps the hash it had before
+ *   they existed (and its consent).
  * - Remote: `{ type: "http", url, headers }`, url and headers as written. The headers are in
  *   it because a repository that adds `"Authorization": "Bearer ${GITHUB_TOKEN}"` to its server
  *   would send your token to its URL: that change must ask for consent again.
@@ -80,6 +83,7 @@ export function defHash(def: ServerDef | ServerEntry): string {
     if (d.network !== undefined && typeof d.network !== 'boolean') {
       throw new InvalidArgumentError('defHash: network must be true or false');
     }
+    const readPaths = stringList(d.readPaths, 'readPaths');
     canonical = {
       command: d.command,
       args: stringList(d.args, 'args'),
@@ -87,6 +91,7 @@ export function defHash(def: ServerDef | ServerEntry): string {
       env: stringRecord(d.env, 'env'),
       network: d.network ?? false,
       writePaths: stringList(d.writePaths, 'writePaths'),
+      ...(readPaths.length > 0 ? { readPaths } : {}),
     };
   }
   const json = canonicalJson(canonical);

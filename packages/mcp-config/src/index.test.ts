@@ -106,6 +106,7 @@ describe('public entry', () => {
       env: {},
       network: false,
       writePaths: [],
+      readPaths: [],
       timeoutMs: 1000,
       enabled: true,
     };

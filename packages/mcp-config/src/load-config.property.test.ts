@@ -19,6 +19,7 @@ const KEYS = [
   'cwd',
   'network',
   'writePaths',
+  'readPaths',
   'timeoutMs',
   'enabled',
   'url',

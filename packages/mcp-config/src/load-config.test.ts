@@ -364,6 +364,15 @@ const BAD_FILES: readonly BadCase[] = [
     goodLoads: true,
   },
   {
+    name: 'a read path that is not a string',
+    content: fileWith('"bad": { "command": "x", "readPaths": ["~/.kube", 3] }'),
+    code: ConfigProblemCode.INVALID_VALUE,
+    server: 'bad',
+    field: 'readPaths[1]',
+    goodLoads: true,
+    says: 'file or folder path',
+  },
+  {
     name: 'type "sse"',
     content: fileWith('"bad": { "url": "https://example.com", "type": "sse" }'),
     code: ConfigProblemCode.INVALID_VALUE,
@@ -847,6 +856,7 @@ describe('loadConfig on good files', () => {
         env: {},
         network: false,
         writePaths: [],
+        readPaths: [],
         timeoutMs: 60_000,
         enabled: true,
       },
@@ -875,6 +885,7 @@ describe('loadConfig on good files', () => {
       cwd: '/work',
       network: true,
       writePaths: ['/tmp/out'],
+      readPaths: ['~/.kube', 'vendor/tool'],
       timeoutMs: 120_000,
       enabled: false,
     };

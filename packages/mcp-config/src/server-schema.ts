@@ -32,6 +32,7 @@ export const localServerSchema = z.strictObject({
   cwd: z.string().min(1).regex(NO_NUL).optional(),
   network: z.boolean().optional(),
   writePaths: z.array(z.string().min(1).regex(NO_NUL)).optional(),
+  readPaths: z.array(z.string().min(1).regex(NO_NUL)).optional(),
   timeoutMs: timeoutMs.optional(),
   enabled: z.boolean().optional(),
 });

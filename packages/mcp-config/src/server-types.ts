@@ -38,6 +38,12 @@ export interface LocalServerEntry {
   readonly network?: boolean;
   /** Folders the sandbox lets it write, besides the project and temp folders. */
   readonly writePaths?: readonly string[];
+  /**
+   * Files or folders the sandbox hides that it may read anyway (read-only): a credential path
+   * such as `~/.kube`, or a folder under `/tmp`. Relative paths are from the project root, `~/…`
+   * from the home folder. The sandbox refuses Garuda's own folder.
+   */
+  readonly readPaths?: readonly string[];
   /** Time limit of a call, 1 000 … 600 000 ms (default 60 000). */
   readonly timeoutMs?: number;
   /** Default true; a disabled server is listed but not started. */
@@ -73,6 +79,8 @@ export interface LocalServerDef {
   readonly cwd?: string;
   readonly network: boolean;
   readonly writePaths: readonly string[];
+  /** As written (default `[]`); see {@link LocalServerEntry.readPaths}. */
+  readonly readPaths: readonly string[];
   readonly timeoutMs: number;
   readonly enabled: boolean;
 }

@@ -44,6 +44,8 @@ const RULES: Readonly<Record<string, string>> = {
   network: 'must be true or false',
   writePaths: 'must be a list of folder paths, like ["/tmp/out"]',
   'writePaths[]': 'must be a folder path: a non-empty string without NUL characters',
+  readPaths: 'must be a list of file or folder paths, like ["~/.kube"]',
+  'readPaths[]': 'must be a file or folder path: a non-empty string without NUL characters',
   timeoutMs:
     'must be a whole number of milliseconds from 1000 to 600000: change it, or remove it to use 60000',
   enabled: 'must be true or false',
@@ -60,7 +62,7 @@ const RULES: Readonly<Record<string, string>> = {
   'oauth.scopes[]': 'must be a non-empty string without spaces',
 };
 
-const LOCAL_LIST = 'command, args, env, cwd, network, writePaths, timeoutMs and enabled';
+const LOCAL_LIST = 'command, args, env, cwd, network, writePaths, readPaths, timeoutMs and enabled';
 const REMOTE_LIST = 'url, type, headers, timeoutMs, enabled and oauth';
 
 function rulePattern(path: FieldPath): string {
@@ -318,6 +320,7 @@ export function validateServer(name: string, value: unknown, source: ServerSourc
         ...(entry.cwd === undefined ? {} : { cwd: entry.cwd }),
         network: entry.network ?? false,
         writePaths: entry.writePaths ?? [],
+        readPaths: entry.readPaths ?? [],
         timeoutMs: entry.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         enabled: entry.enabled ?? true,
       },
