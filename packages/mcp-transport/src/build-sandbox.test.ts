@@ -274,6 +274,47 @@ describe('buildSandbox with bubblewrap: the command line', () => {
     expect(at(args, '--tmpfs', keys)).toBeGreaterThan(0);
   });
 
+  it('binds a revealed credential path read-only after its hiding, and a file inside before the remount', () => {
+    const { home, policy } = setup();
+    const kube = path.join(home, '.kube');
+    const config = put(path.join(kube, 'config'), 'apiVersion: v1');
+    put(path.join(home, '.ssh', 'id_rsa'), 'key');
+
+    const folder = buildSandbox(['node'], { ...policy, readPaths: [kube] }, BWRAP).args;
+    const hide = at(folder, '--tmpfs', kube);
+    expect(hide).toBeGreaterThan(0);
+    expect(at(folder, '--remount-ro', kube)).toBe(hide + 2);
+    expect(at(folder, '--ro-bind', kube, kube)).toBeGreaterThan(hide);
+    expect(at(folder, '--tmpfs', path.join(home, '.ssh'))).toBeGreaterThan(0);
+
+    // A file inside a hidden folder needs its mount point made in the fresh tmpfs first.
+    const file = buildSandbox(['node'], { ...policy, readPaths: [config] }, BWRAP).args;
+    const order = [
+      at(file, '--tmpfs', kube),
+      at(file, '--ro-bind', config, config),
+      at(file, '--remount-ro', kube),
+      at(file, '--chdir', policy.root),
+    ];
+    expect(order.every((p) => p > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    // Never a writable bind.
+    expect(at(file, '--bind', config, config)).toBe(-1);
+    expect(at(folder, '--bind', kube, kube)).toBe(-1);
+  });
+
+  it('reveals nothing through a read path that holds hidden paths, and binds files under /tmp', () => {
+    const { home, policy } = setup();
+    put(path.join(home, '.kube', 'config'), 'x');
+    const installed = put(path.join(temp.make('installed', '/tmp'), 'server.js'), '');
+    const { args } = buildSandbox(['node'], { ...policy, readPaths: [home, installed] }, BWRAP);
+    expect(args).not.toContain(home);
+    expect(at(args, '--tmpfs', path.join(home, '.kube'))).toBeGreaterThan(0);
+    expect(args.filter((arg) => arg === path.join(home, '.kube'))).toHaveLength(2); // tmpfs, remount
+    expect(at(args, '--ro-bind', installed, installed)).toBeGreaterThan(
+      at(args, '--tmpfs', '/tmp'),
+    );
+  });
+
   it('protects .git as a file (worktree, submodule) and the paths .git/config names inside the project', () => {
     const { root, home, policy } = setup();
     put(path.join(root, '.git'), 'gitdir: /elsewhere/.git/worktrees/x\n');
@@ -501,6 +542,36 @@ describe('buildSandbox: policy validation', () => {
       'writePaths',
     ],
     [
+      'a missing read path',
+      () => buildSandbox(['node'], { ...policy, readPaths: [`${root}/nope`] }, BWRAP),
+      'readPaths[0]',
+    ],
+    [
+      'garudaHome as a read path',
+      () => buildSandbox(['node'], { ...policy, readPaths: [root, policy.garudaHome] }, BWRAP),
+      'readPaths[1]',
+    ],
+    [
+      'a missing file in garudaHome as a read path',
+      () =>
+        buildSandbox(
+          ['node'],
+          { ...policy, readPaths: [path.join(policy.garudaHome, 'mcp-auth.json')] },
+          BWRAP,
+        ),
+      'readPaths[0]',
+    ],
+    [
+      'a hidden socket place as a read path',
+      () => buildSandbox(['node'], { ...policy, readPaths: ['/run/user/1000/bus'] }, BWRAP),
+      'readPaths[0]',
+    ],
+    [
+      "Docker's socket as a read path",
+      () => buildSandbox(['node'], { ...policy, readPaths: ['/var/run/docker.sock'] }, BWRAP),
+      'readPaths[0]',
+    ],
+    [
       'a temp dir that is a file',
       () => buildSandbox(['node'], { ...policy, tempDirs: [file] }, BWRAP),
       'tempDirs[0]',
@@ -577,6 +648,21 @@ describe('buildSandbox: policy validation', () => {
     expect((error as InvalidPolicyError).code).toBe('INVALID_POLICY');
     expect((error as InvalidPolicyError).field).toBe(field);
     expect((error as Error).message).toMatch(/^invalid sandbox policy: /);
+  });
+
+  it('says why garudaHome and the socket places are never shown', () => {
+    expect(() =>
+      buildSandbox(['node'], { ...policy, readPaths: [policy.garudaHome] }, BWRAP),
+    ).toThrow(
+      /^invalid sandbox policy: readPaths\[0\] ".*\.garuda" is Garuda's own folder, which holds its tokens and trust: no server may read it/,
+    );
+    const inside = path.join(policy.garudaHome, 'trust.json');
+    expect(() => buildSandbox(['node'], { ...policy, readPaths: [inside] }, BWRAP)).toThrow(
+      `readPaths[0] "${inside}" leads into "${policy.garudaHome}", Garuda's own folder`,
+    );
+    expect(() => buildSandbox(['node'], { ...policy, readPaths: ['/run/dbus'] }, BWRAP)).toThrow(
+      /"\/run\/dbus" is a place whose sockets lead out of the sandbox/,
+    );
   });
 
   it('quotes paths in messages, so a newline cannot start a fake line', () => {

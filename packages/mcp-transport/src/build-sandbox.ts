@@ -20,6 +20,7 @@ import { hiddenPaths, type HiddenPath } from './hidden-paths.js';
 import { makeMountPoints } from './mount-points.js';
 import { ancestors, isWithin, resolveExisting } from './path-utils.js';
 import { protectedPaths, type Protection } from './protected-paths.js';
+import { hiddenAfterReveals, hidingLayers, revealsFor, type Reveals } from './revealed-paths.js';
 import { sandboxEnv } from './sandbox-env.js';
 import { resolvePolicy, type ResolvedPolicy, type SandboxPolicy } from './sandbox-policy.js';
 import { seatbeltProfile } from './seatbelt-profile.js';
@@ -171,6 +172,12 @@ function checkLinks(hidden: readonly HiddenPath[], writable: (dir: string) => bo
   }
 }
 
+/** What the read paths reveal of the hidden paths (see {@link revealsFor}). */
+function revealsOf(policy: ResolvedPolicy, system: boolean): Reveals {
+  if (policy.readPaths.length === 0) return { revealed: [], rehidden: [] };
+  return revealsFor(policy.readPaths, hiddenPaths(policy, { system, nested: true }), policy.home);
+}
+
 function buildLinux(
   argv: readonly string[],
   policy: ResolvedPolicy,
@@ -181,9 +188,10 @@ function buildLinux(
   const ops = linuxMounts({
     writable: [policy.root, ...policy.writePaths.map((entry) => entry.path)],
     temps: [LINUX_TMP, ...policy.tempDirs.filter((dir) => dir !== LINUX_TMP)],
-    readable: policy.readPaths,
+    readable: policy.readPaths.map((entry) => entry.path),
     protections: protectedPaths(policy),
     hidden,
+    reveals: revealsOf(policy, true),
   });
   checkLinks(hidden, (dir) => writableOnHost(ops, dir));
   if (!existsInside(ops, policy.cwd)) {
@@ -242,7 +250,12 @@ function buildMacos(
   const temps = [MACOS_TMP, ...policy.tempDirs.filter((dir) => dir !== MACOS_TMP)];
   const protections = protectedPaths(policy);
   const hidden = hiddenPaths(policy, { system: false });
-  const isHidden = (file: string): boolean => hidden.some((entry) => isWithin(file, entry.path));
+  const reveals = revealsOf(policy, false);
+  const layers = hidingLayers(hidden, reveals);
+  // Whether the server can see a path (a revealed one it can read); what it may write stays
+  // outside every hidden path, revealed or not.
+  const isHidden = (file: string): boolean => hiddenAfterReveals(layers, file);
+  const inHidden = (file: string): boolean => hidden.some((entry) => isWithin(file, entry.path));
   if (isHidden(policy.cwd)) {
     throw new InvalidPolicyError(
       policy.cwd === policy.root ? 'root' : 'cwd',
@@ -252,7 +265,7 @@ function buildMacos(
   const writable = (dir: string): boolean =>
     [...writableDirs(policy), ...temps].some((base) => isWithin(dir, base)) &&
     !protections.some((entry) => entry.kind !== 'pin' && isWithin(dir, entry.path)) &&
-    !isHidden(dir);
+    !inHidden(dir);
   checkLinks(hidden, writable);
   fixTmpdir(env, writable, MACOS_TMP);
   const command = resolveCommand(argv[0] as string, env, policy.cwd, (file) => !isHidden(file));
@@ -261,6 +274,7 @@ function buildMacos(
     temps,
     protections: [...protections, ...pinsAboveHidden(hidden, writable)],
     hidden,
+    reveals,
     network: policy.network,
   });
   return {
@@ -281,7 +295,9 @@ function buildMacos(
  *   even inside them: `.garuda`, `.git` (pinned), `.git/hooks`, `.git/config` and the hooks
  *   folder and include files `.git/config` names; hidden (last, so hiding wins): `garudaHome`,
  *   the credential files of {@link HIDDEN_HOME_PATHS} that exist and the sockets of
- *   {@link HIDDEN_SYSTEM_PATHS}. Where the server may write the home folder (the root or a write
+ *   {@link HIDDEN_SYSTEM_PATHS}; a read path at or inside a hidden credential path is bound
+ *   read-only on top of its hiding (revealed, never writable), and what is hidden inside it is
+ *   hidden again. Where the server may write the home folder (the root or a write
  *   path is or contains it), a missing credential path cannot be created either, and the
  *   folders above a hidden path cannot be renamed (pinned). The environment is `env` (pass it as
  *   spawn's `env`; bubblewrap hands it on and adds `PWD`); no value is put on the command line,
@@ -292,7 +308,9 @@ function buildMacos(
  *   gets only its folder), **by this function**, after every check: call it just before
  *   spawning.
  * - **`seatbelt` (macOS)**: `/usr/bin/sandbox-exec -p <profile> -- argv` with an SBPL profile of
- *   the same meaning (untested on our Linux machines).
+ *   the same meaning (untested on our Linux machines): a revealed read path is an
+ *   `(allow file-read* …)` rule after the deny rule of the hidden paths (the last matching rule
+ *   wins).
  * - **`none`**: the argv unchanged, with the allowlisted environment. The consent screen says
  *   "no OS sandbox: <reason>".
  *
@@ -305,8 +323,9 @@ function buildMacos(
  * @param sandbox - What `detectSandbox()` returned.
  * @returns What to spawn.
  * @throws {@link InvalidPolicyError} for an unusable argv, policy or sandbox info (relative paths,
- *   NUL bytes, a root that is not an existing folder, a write path that does not exist, a bad
- *   variable name, a sandbox kind for another platform…).
+ *   NUL bytes, a root that is not an existing folder, a write or read path that does not exist,
+ *   a read path at or inside `garudaHome` or a hidden socket place, a bad variable name, a
+ *   sandbox kind for another platform…).
  * @throws {@link UnprotectablePathError} when `.garuda`, `.git`, `.git/hooks` or `.git/config` in
  *   a writable folder is a symbolic link, or a credential path (or a folder above it) is a
  *   symbolic link in a folder the server may write.

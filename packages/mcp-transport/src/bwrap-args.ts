@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { HiddenPath } from './hidden-paths.js';
 import { ancestors, depth, isWithin } from './path-utils.js';
 import type { Protection } from './protected-paths.js';
+import type { Reveals } from './revealed-paths.js';
 
 /**
  * One mount, in the order bubblewrap performs them (a later mount covers an earlier one at or
@@ -60,6 +61,8 @@ export interface LinuxPlan {
   readonly readable?: readonly string[];
   readonly protections: readonly Protection[];
   readonly hidden: readonly HiddenPath[];
+  /** Read paths that show a hidden credential path (read-only), and what stays hidden in them. */
+  readonly reveals?: Reveals;
 }
 
 /**
@@ -161,6 +164,13 @@ function pinAbove(
   }
 }
 
+/** How an existing hidden path is hidden: an empty read-only folder, or the null device. */
+function hideOp(hidden: HiddenPath): MountOp {
+  return hidden.type === 'directory'
+    ? { kind: 'tmpfs', dest: hidden.path, readOnly: true }
+    : NULL_FILE(hidden.path);
+}
+
 /**
  * The mounts for a plan. Order matters, because each mount covers what is below it (a bind
  * brings the host folder, without the mounts made inside it earlier):
@@ -170,7 +180,11 @@ function pinAbove(
  *    than hidden by it, and a pin does not cover a write path inside it;
  * 3. the protections inside writable folders (after the binds, or a bind would cover them);
  * 4. the hidden paths, last, so hiding wins even inside the root or a write path (root = home),
- *    and the placeholders of missing credential paths that the server could otherwise create.
+ *    and the placeholders of missing credential paths that the server could otherwise create;
+ *    among them, by depth, the revealed read paths (bound read-only from this machine, so never
+ *    writable) and the hidden paths inside those, hidden again. A reveal inside a hidden folder
+ *    gets its mount point in that folder's fresh tmpfs, which {@link mountArgs} makes read-only
+ *    only after it.
  * Hidden paths that are not visible anyway (e.g. under the fresh `/tmp`) are left out: bubblewrap
  * would have to create a mount point for nothing. A missing credential path gets a placeholder
  * only where creating it would land on this machine. @internal
@@ -200,12 +214,7 @@ export function linuxMounts(plan: LinuxPlan): MountOp[] {
     if (hidden.type !== 'missing') {
       if (!visibleInside(before, hidden.path)) continue;
       pinAbove(before, hidden.path, undefined, pins);
-      hides.set(
-        hidden.path,
-        hidden.type === 'directory'
-          ? { kind: 'tmpfs', dest: hidden.path, readOnly: true }
-          : NULL_FILE(hidden.path),
-      );
+      hides.set(hidden.path, hideOp(hidden));
       continue;
     }
     const guard = hidden.guard;
@@ -218,18 +227,48 @@ export function linuxMounts(plan: LinuxPlan): MountOp[] {
         : { ...NULL_FILE(guard.path), create: 'file' },
     );
   }
+  // At equal depth: the hiding, then the reveal of the same path (stable sort).
+  const reveals = (plan.reveals?.revealed ?? []).map((entry): MountOp => ({
+    kind: 'ro-bind',
+    source: entry.path,
+    dest: entry.path,
+  }));
+  const rehides = (plan.reveals?.rehidden ?? [])
+    .filter((hidden) => hidden.type !== 'missing')
+    .map(hideOp);
   return [
     ...head,
     ...byDepth([...base, ...pins.values()]),
     ...protections,
-    ...byDepth([...hides.values()]),
+    ...byDepth([...hides.values(), ...reveals, ...rehides]),
   ];
 }
 
-/** The bubblewrap options for a list of mounts. @internal */
+/**
+ * Where a read-only tmpfs at `ops[index]` is made read-only: after the last later mount inside
+ * it (bubblewrap makes that mount's mount point in it, which a read-only tmpfs would refuse),
+ * and before any mount that covers it. Usually at once.
+ */
+function remountIndex(ops: readonly MountOp[], index: number): number {
+  const dest = (ops[index] as MountOp).dest;
+  let last = index;
+  for (let i = index + 1; i < ops.length; i++) {
+    const other = (ops[i] as MountOp).dest;
+    if (isWithin(dest, other)) break;
+    if (isWithin(other, dest)) last = i;
+  }
+  return last;
+}
+
+/**
+ * The bubblewrap options for a list of mounts. A read-only tmpfs is remounted read-only right
+ * after it, or after the mounts made inside it (see `remountIndex`). The remount is not
+ * recursive: a read-only bind inside stays as it is. @internal
+ */
 export function mountArgs(ops: readonly MountOp[]): string[] {
   const args: string[] = [];
-  for (const op of ops) {
+  const remounts = new Map<number, string[]>();
+  ops.forEach((op, index) => {
     switch (op.kind) {
       case 'ro-bind':
       case 'bind':
@@ -240,12 +279,16 @@ export function mountArgs(ops: readonly MountOp[]): string[] {
       case 'proc':
         args.push(`--${op.kind}`, op.dest);
         break;
-      case 'tmpfs':
+      case 'tmpfs': {
         args.push('--tmpfs', op.dest);
-        if (op.readOnly) args.push('--remount-ro', op.dest);
+        if (!op.readOnly) break;
+        const at = remountIndex(ops, index);
+        remounts.set(at, [...(remounts.get(at) ?? []), op.dest]);
         break;
+      }
     }
-  }
+    for (const dest of remounts.get(index) ?? []) args.push('--remount-ro', dest);
+  });
   return args;
 }
 

@@ -1,7 +1,6 @@
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ancestors, depth, isWithin, nearestExisting, resolveExisting } from './path-utils.js';
-import type { ResolvedPolicy } from './sandbox-policy.js';
 
 /**
  * What each credential path is, for when it does not exist yet (see {@link HiddenPath}'s `guard`):
@@ -114,6 +113,9 @@ export const HIDDEN_SYSTEM_PATHS: readonly string[] = Object.freeze([
 /**
  * One path to hide. `missing`: it does not exist (yet). @internal
  *
+ * - `list`: where it comes from: `garudaHome`, the credential paths under the home folder
+ *   (`home`), or the Linux socket places (`system`). Only a `home` one can be shown to a server
+ *   (a read path that names it).
  * - `guard`: for a missing credential path, the placeholder that would keep it from being
  *   created where the server may write (Linux; only the bubblewrap plan decides whether that is
  *   so): the path itself as an empty folder or file, or, for a file whose folder is missing too,
@@ -126,6 +128,7 @@ export const HIDDEN_SYSTEM_PATHS: readonly string[] = Object.freeze([
 export interface HiddenPath {
   readonly path: string;
   readonly type: 'directory' | 'file' | 'missing';
+  readonly list: 'garudaHome' | 'home' | 'system';
   readonly guard?: {
     readonly path: string;
     readonly type: 'directory' | 'file';
@@ -173,13 +176,20 @@ function describeHidden(
   file: string,
   kind: CredentialKind | undefined,
   mayGuard: boolean,
+  list: HiddenPath['list'],
 ): HiddenPath | undefined {
   const links = kind === undefined ? [] : linksOnTheWay(file);
   const missing = (): HiddenPath | undefined => {
     if (kind === undefined) return undefined;
     const { real, missing: names } = nearestExisting(file);
     const guard = mayGuard ? guardFor(real, names, kind) : undefined;
-    return { path: resolveExisting(file), type: 'missing', links, ...(guard ? { guard } : {}) };
+    return {
+      path: resolveExisting(file),
+      type: 'missing',
+      list,
+      links,
+      ...(guard ? { guard } : {}),
+    };
   };
   try {
     lstatSync(file);
@@ -197,41 +207,53 @@ function describeHidden(
     // A dangling link: nothing to read behind it.
     return missing();
   }
-  return { path: real, type: isDir ? 'directory' : 'file', links };
+  return { path: real, type: isDir ? 'directory' : 'file', list, links };
 }
 
 /**
  * The paths to hide for a policy: `garudaHome` and the {@link HIDDEN_HOME_PATHS} under `home`,
  * existing or not, and on Linux the {@link HIDDEN_SYSTEM_PATHS} that exist. Real paths (as far as
- * they exist), without duplicates, parents before children, and without paths inside another
- * hidden folder (already hidden). @internal
+ * they exist), without duplicates (the first list wins: `garudaHome`, then the home folder's),
+ * parents before children, and without paths inside another hidden folder (already hidden), or
+ * with them when `nested` is set (for what a revealed folder must hide again). @internal
  *
- * @param policy - The resolved policy.
- * @param options - `system`: include the Linux socket places.
+ * @param policy - The home folder and `garudaHome` (real or not: they are resolved here).
+ * @param options - `system`: include the Linux socket places; `nested`: keep the paths inside
+ *   another hidden folder.
  * @returns The paths to hide.
  */
-export function hiddenPaths(policy: ResolvedPolicy, options: { system: boolean }): HiddenPath[] {
+export function hiddenPaths(
+  policy: { readonly home: string; readonly garudaHome: string },
+  options: { readonly system: boolean; readonly nested?: boolean },
+): HiddenPath[] {
   // No home folder, no credentials in it, and nothing to make placeholders in.
   const homeExists = isDirectory(policy.home);
-  const wanted: [string, CredentialKind | undefined, boolean][] = [
-    [policy.garudaHome, 'folder', true],
+  const wanted: [string, CredentialKind | undefined, boolean, HiddenPath['list']][] = [
+    [policy.garudaHome, 'folder', true, 'garudaHome'],
     ...Object.entries(HOME_CREDENTIALS).map(
-      ([relative, kind]): [string, CredentialKind, boolean] => [
+      ([relative, kind]): [string, CredentialKind, boolean, 'home'] => [
         path.join(policy.home, relative),
         kind,
         homeExists,
+        'home',
       ],
     ),
     ...(options.system
-      ? HIDDEN_SYSTEM_PATHS.map((file): [string, undefined, boolean] => [file, undefined, false])
+      ? HIDDEN_SYSTEM_PATHS.map((file): [string, undefined, boolean, 'system'] => [
+          file,
+          undefined,
+          false,
+          'system',
+        ])
       : []),
   ];
   const found = new Map<string, HiddenPath>();
-  for (const [file, kind, mayGuard] of wanted) {
-    const hidden = describeHidden(file, kind, mayGuard);
+  for (const [file, kind, mayGuard, list] of wanted) {
+    const hidden = describeHidden(file, kind, mayGuard, list);
     if (hidden && !found.has(hidden.path)) found.set(hidden.path, hidden);
   }
   const sorted = [...found.values()].sort((a, b) => depth(a.path) - depth(b.path));
+  if (options.nested === true) return sorted;
   const kept: HiddenPath[] = [];
   for (const hidden of sorted) {
     const covered = kept.some(

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import * as api from './index.js';
 import type {
   DetectSandboxOptions,
+  HiddenPathMatch,
   SandboxInfo,
   SandboxKind,
   SandboxPolicy,
@@ -35,6 +36,7 @@ const SANDBOX_VALUES = [
   'buildSandbox',
   'clearSandboxCache',
   'detectSandbox',
+  'hiddenPathOf',
   'sandboxEnv',
 ];
 
@@ -60,6 +62,8 @@ describe('public entry', () => {
       'gitConfigPaths',
       'protectedPaths',
       'hiddenPaths',
+      'neverShown',
+      'revealsFor',
       'quote',
     ]) {
       expect(Object.keys(api)).not.toContain(internal);
@@ -74,6 +78,7 @@ describe('public entry', () => {
     const code: TransportErrorCode = 'INVALID_POLICY';
     const policy: SandboxPolicy = { root: '/p', baseEnv: {}, home: '/h', garudaHome: '/h/.garuda' };
     const command: SandboxedCommand = { command: 'x', args: [], env: {}, cwd: '/' };
-    expect([kind, info, options, code, policy, command]).toHaveLength(6);
+    const match: HiddenPathMatch = { kind: 'credential', path: '/h/.kube', name: '.kube' };
+    expect([kind, info, options, code, policy, command, match]).toHaveLength(7);
   });
 });

@@ -18,6 +18,8 @@ export {
   UnprotectablePathError,
 } from './errors.js';
 export { HIDDEN_HOME_PATHS, HIDDEN_SYSTEM_PATHS } from './hidden-paths.js';
+export { hiddenPathOf } from './hidden-path-of.js';
+export type { HiddenPathMatch } from './hidden-path-of.js';
 export { SANDBOX_ENV_ALLOWLIST, WINDOWS_ENV_ALLOWLIST, sandboxEnv } from './sandbox-env.js';
 export type { SandboxPolicy } from './sandbox-policy.js';
 export { DEFAULT_MAX_MESSAGE_BYTES, ProcessTransport } from './process-transport.js';

@@ -1,6 +1,7 @@
 import { realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { InvalidPolicyError, quote } from './errors.js';
+import { neverShown } from './hidden-path-of.js';
 
 /**
  * What a sandboxed server may do. Paths are absolute paths on this machine; the caller passes
@@ -41,10 +42,21 @@ export interface SandboxPolicy {
    */
   readonly tempDirs?: readonly string[];
   /**
-   * Folders the server may read although they lie under a temp folder the sandbox replaces
-   * (Linux: `/tmp` and `tempDirs` are fresh and empty inside), e.g. a server installed under
-   * `/tmp`. Bound read-only; hidden paths stay hidden. Everything else is readable anyway. Each
-   * must exist.
+   * Files or folders the server may read although the sandbox would keep them from it, always
+   * read-only. Each must exist.
+   *
+   * - **Under a temp folder** the sandbox replaces (Linux: `/tmp` and `tempDirs` are fresh and
+   *   empty inside), e.g. a server installed under `/tmp`: bound read-only. Everything outside
+   *   the temp and hidden paths is readable anyway.
+   * - **At or inside a hidden credential path** of {@link HIDDEN_HOME_PATHS} (`~/.kube`,
+   *   `~/.kube/config`, `~/.config/gcloud`): shown to this server, read-only, never writable
+   *   (also inside the root or a write path). The user names it explicitly; a consent screen
+   *   should say so. Only a path written at or inside the credential path reveals it, not a
+   *   link elsewhere that leads into one. Hidden paths inside it (a credential folder linked
+   *   into it) stay hidden.
+   * - A read path that **holds** hidden paths (the home folder) shows none of them.
+   * - `garudaHome` (tokens and trust) and the {@link HIDDEN_SYSTEM_PATHS} can never be shown: a
+   *   read path at or inside them is an {@link InvalidPolicyError}.
    */
   readonly readPaths?: readonly string[];
   /** The server's working folder (default `root`). Must exist and be visible inside. */
@@ -65,8 +77,15 @@ export interface ResolvedPolicy {
   readonly garudaHome: string;
   /** Real paths of `tempDirs`, without duplicates. */
   readonly tempDirs: readonly string[];
-  /** Real paths of `readPaths`, without duplicates. */
-  readonly readPaths: readonly string[];
+  /**
+   * Real paths of `readPaths` (files or folders), without duplicates, each with the path as
+   * given (normalised, links not followed).
+   */
+  readonly readPaths: readonly {
+    readonly path: string;
+    readonly isDirectory: boolean;
+    readonly given: string;
+  }[];
   readonly cwd: string;
   readonly platform: NodeJS.Platform;
 }
@@ -175,10 +194,21 @@ export function resolvePolicy(policy: SandboxPolicy): ResolvedPolicy {
     if (!tempDirs.includes(real)) tempDirs.push(real);
   });
 
-  const readPaths: string[] = [];
+  const home = checkAbsolutePath('home', policy.home);
+  const garudaHome = checkAbsolutePath('garudaHome', policy.garudaHome);
+  const readPaths: { path: string; isDirectory: boolean; given: string }[] = [];
   pathList('readPaths', policy.readPaths).forEach((entry, index) => {
-    const real = existingDirectory(`readPaths[${index}]`, entry);
-    if (!readPaths.includes(real)) readPaths.push(real);
+    const field = `readPaths[${index}]`;
+    const file = checkAbsolutePath(field, entry);
+    // Before it is looked at, so the reason comes first; hiddenPathOf compares the real path too
+    // (a link to Garuda's folder, or one inside it).
+    const refused = neverShown(file, { home, garudaHome });
+    if (refused !== undefined) throw new InvalidPolicyError(field, refused);
+    const stats = statOrThrow(field, file);
+    const real = realPath(field, file);
+    if (!readPaths.some((seen) => seen.path === real)) {
+      readPaths.push({ path: real, isDirectory: stats.isDirectory(), given: file });
+    }
   });
 
   if (policy.network !== undefined && typeof policy.network !== 'boolean') {
@@ -191,8 +221,6 @@ export function resolvePolicy(policy: SandboxPolicy): ResolvedPolicy {
     throw new InvalidPolicyError('env', 'must be an object of strings.');
   }
 
-  const home = checkAbsolutePath('home', policy.home);
-  const garudaHome = checkAbsolutePath('garudaHome', policy.garudaHome);
   const cwd = policy.cwd === undefined ? root : existingDirectory('cwd', policy.cwd);
 
   return {

@@ -133,6 +133,59 @@ describe('the Seatbelt profile', () => {
     expect(rule.slice(1)).not.toContain('(allow');
   });
 
+  it('allows reading a revealed credential path after the hidden rule (later rules win), never writing it', () => {
+    const { home, policy } = setup();
+    const kube = path.join(home, '.kube');
+    put(path.join(kube, 'config'), 'apiVersion: v1');
+    const netrc = put(path.join(home, '.netrc'), 'machine x password y');
+    put(path.join(home, '.ssh', 'id_rsa'), 'key');
+    const { profile } = profileOf([process.execPath], {
+      ...policy,
+      root: home,
+      readPaths: [kube, netrc],
+    });
+    const hide = profile.lastIndexOf('(deny file-read* file-write*');
+    const reveal = profile.indexOf('(allow file-read*\n');
+    expect(hide).toBeGreaterThan(0);
+    expect(reveal).toBeGreaterThan(hide);
+    // Still hidden first: the reveal comes on top of the hiding.
+    expect(profile.slice(hide, reveal)).toContain(`(subpath "${kube}")`);
+    expect(profile.slice(reveal)).toBe(
+      `(allow file-read*\n  (subpath "${kube}")\n  (literal "${netrc}"))\n`,
+    );
+    // Reading only: no write rule comes after the hiding, so writes stay denied.
+    expect(profile.slice(hide)).not.toContain('(allow file-write');
+    expect(profile.slice(reveal)).not.toContain(path.join(home, '.ssh'));
+    // Without read paths the profile ends with the hidden paths, as before.
+    const plain = profileOf([process.execPath], { ...policy, root: home }).profile;
+    expect(plain.slice(plain.lastIndexOf('(deny file-read* file-write*')).slice(1)).not.toContain(
+      '(allow',
+    );
+  });
+
+  it('hides again what is hidden inside a revealed folder, after the reveal', () => {
+    const { home, policy } = setup();
+    const kube = path.join(home, '.kube');
+    put(path.join(kube, 'config'), 'apiVersion: v1');
+    put(path.join(kube, 'ssh', 'id_rsa'), 'key');
+    symlinkSync(path.join(kube, 'ssh'), path.join(home, '.ssh'));
+    const { profile } = profileOf([process.execPath], { ...policy, readPaths: [kube] });
+    const reveal = profile.indexOf('(allow file-read*\n');
+    expect(profile.slice(reveal)).toBe(
+      `(allow file-read*\n  (subpath "${kube}"))\n` +
+        '; Hidden again inside a revealed folder.\n' +
+        `(deny file-read* file-write*\n  (subpath "${path.join(kube, 'ssh')}"))\n`,
+    );
+  });
+
+  it('refuses garudaHome as a read path on macOS too', () => {
+    const { policy } = setup();
+    mkdirSync(policy.garudaHome);
+    expect(() =>
+      profileOf([process.execPath], { ...policy, readPaths: [policy.garudaHome] }),
+    ).toThrow(/readPaths\[0\] .* Garuda's own folder/);
+  });
+
   it('denies renaming the folders above an existing hidden path where their folder is writable', () => {
     const { home, policy } = setup();
     put(path.join(home, '.docker', 'config.json'), '{}');

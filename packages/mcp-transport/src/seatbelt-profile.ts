@@ -3,6 +3,7 @@
 import { InvalidPolicyError } from './errors.js';
 import type { HiddenPath } from './hidden-paths.js';
 import type { Protection } from './protected-paths.js';
+import { hidingLayers, type Reveals } from './revealed-paths.js';
 
 /**
  * The longest path (in UTF-8 bytes, after escaping) written into the profile as a string
@@ -19,6 +20,8 @@ export interface SeatbeltPlan {
   readonly temps: readonly string[];
   readonly protections: readonly Protection[];
   readonly hidden: readonly HiddenPath[];
+  /** Read paths that show a hidden credential path (read-only), and what stays hidden in them. */
+  readonly reveals?: Reveals;
   readonly network: boolean;
 }
 
@@ -113,7 +116,8 @@ const NETWORK_RULES = [
 
 /**
  * The SBPL profile for a plan, with the same meaning as the Linux sandbox: deny by default; run
- * and fork; read everything but the hidden paths; write only the root, the write paths and the
+ * and fork; read everything but the hidden paths (and, after them, the revealed read paths
+ * again); write only the root, the write paths and the
  * temp folders, never the protected paths; network (IP, plus the DNS resolver's socket) only
  * when allowed. Seatbelt names paths, not mounts, so paths that do not exist yet can be denied
  * too, with no empty folder appearing. @internal
@@ -159,5 +163,43 @@ export function seatbeltProfile(plan: SeatbeltPlan): SeatbeltProfile {
     lines.push(`(deny file-read* file-write*\n  ${hidden.join('\n  ')})`);
   }
 
+  if (plan.reveals !== undefined && plan.reveals.revealed.length > 0) {
+    lines.push(...revealRules(plan.reveals, writer));
+  }
+
   return { profile: `${lines.join('\n')}\n`, params: writer.params };
+}
+
+/**
+ * The rules after the hidden paths for the read paths that reveal one: reading is allowed again
+ * (writing is not: the deny above still holds for it), then what is hidden inside a revealed
+ * folder is denied again. Rules follow the depth of their paths, consecutive ones of the same
+ * kind in one rule, so the deepest path decides, as the mounts do on Linux. None of the hidden
+ * paths above lies inside a revealed one (they would be nested in the folder it reveals), so
+ * they can all come first.
+ */
+function revealRules(reveals: Reveals, writer: PathWriter): string[] {
+  const groups: { reveal: boolean; filters: string[] }[] = [];
+  for (const layer of hidingLayers([], reveals)) {
+    const filter = layer.reveal
+      ? `(${layer.revealed.isDirectory ? 'subpath' : 'literal'} ${writer.expr(layer.revealed.path, 'readPaths')})`
+      : `(subpath ${writer.expr(layer.hidden.path, 'home')})`;
+    const last = groups.at(-1);
+    if (last?.reveal === layer.reveal) last.filters.push(filter);
+    else groups.push({ reveal: layer.reveal, filters: [filter] });
+  }
+  const lines: string[] = [];
+  for (const group of groups) {
+    if (group.reveal) {
+      lines.push(
+        '; Revealed, read-only: hidden credential paths that the read paths name (after the',
+        '; hiding, so they win; writes stay denied).',
+      );
+      lines.push(`(allow file-read*\n  ${group.filters.join('\n  ')})`);
+    } else {
+      lines.push('; Hidden again inside a revealed folder.');
+      lines.push(`(deny file-read* file-write*\n  ${group.filters.join('\n  ')})`);
+    }
+  }
+  return lines;
 }
