@@ -23,8 +23,10 @@ export const WarningRank = {
   unpinned: 6,
   delete: 7,
   writePath: 8,
-  secret: 9,
-  network: 10,
+  /** A read path that shows the server a credential path the sandbox hides (`~/.kube`). */
+  readPath: 9,
+  secret: 10,
+  network: 11,
 } as const;
 
 /** A warning with its rank. @internal */

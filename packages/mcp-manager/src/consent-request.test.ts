@@ -24,6 +24,7 @@ const context: ConsentContext = {
   sandbox: { kind: 'bwrap', command: '/usr/bin/bwrap', version: '0.9.0' },
   root: ROOT,
   home: HOME,
+  garudaHome: `${HOME}/.garuda`,
   tempDirs: ['/tmp', '/var/tmp/garuda'],
 };
 const noSandbox: ConsentContext = {
@@ -50,6 +51,7 @@ function local(
       env: {},
       network: false,
       writePaths: [],
+      readPaths: [],
       timeoutMs: 60_000,
       enabled: true,
       ...def,
@@ -351,6 +353,52 @@ describe('serverConsentRequest: each warning, and a near miss that gives none', 
       ['it may write outside the project and temp folders: "/srv/data"'],
     ],
     [
+      'read ~/.kube',
+      local({ readPaths: ['~/.kube'] }),
+      context,
+      [
+        'it may read credentials the sandbox hides from servers: "~/.kube", which is "/home/ada/.kube", read-only',
+      ],
+    ],
+    [
+      'read a file inside a hidden folder, written absolute',
+      local({ readPaths: [`${HOME}/.config/gcloud/configurations/config_default`] }),
+      context,
+      [
+        'it may read credentials the sandbox hides from servers: "/home/ada/.config/gcloud/configurations/config_default" (in "~/.config/gcloud"), read-only',
+      ],
+    ],
+    [
+      'read a hidden path through a relative path',
+      local({ readPaths: ['../.netrc'] }),
+      context,
+      [
+        'it may read credentials the sandbox hides from servers: "../.netrc", which is "/home/ada/.netrc", read-only',
+      ],
+    ],
+    [
+      "read Garuda's own folder",
+      local({ readPaths: ['~/.garuda/mcp-auth.json'] }),
+      context,
+      [
+        'it asks to read Garuda\'s own folder (its tokens and trust): "~/.garuda/mcp-auth.json", which is "/home/ada/.garuda/mcp-auth.json"; the sandbox refuses that, so it will not start',
+      ],
+    ],
+    [
+      'read a socket place',
+      local({ readPaths: ['/run/user/1000'] }),
+      context,
+      [
+        'it asks to read a place whose sockets lead out of the sandbox: "/run/user/1000"; the sandbox refuses that, so it will not start',
+      ],
+    ],
+    [
+      'read the home folder, a folder under /tmp, or the project (nothing hidden is shown)',
+      local({ readPaths: ['~', '/tmp/tool', 'vendor', '/home/ada/.kubeconfig'] }),
+      context,
+      [],
+    ],
+    [
       'write inside the project, the temp folders, or back into the project via ..',
       local({
         writePaths: [`${ROOT}/out`, 'build', '/tmp/x', '/var/tmp/garuda', `${ROOT}/a/../b`, ROOT],
@@ -369,6 +417,7 @@ describe('serverConsentRequest: each warning, and a near miss that gives none', 
       env: { API_TOKEN: 'x' },
       network: true,
       writePaths: [HOME],
+      readPaths: ['~/.aws'],
     });
     expect(warnings(server, noSandbox)).toEqual([
       SANDBOX,
@@ -379,9 +428,16 @@ describe('serverConsentRequest: each warning, and a near miss that gives none', 
       '"npx" downloads and runs code: "tool" has no pinned version — pin one, e.g. "tool@1.2.3"',
       'deletes files recursively without asking ("rm -rf")',
       'it may write outside the project and temp folders: "/home/ada" (your home folder)',
+      'it may read credentials the sandbox hides from servers: "~/.aws", which is "/home/ada/.aws", read-only',
       'the environment variable "API_TOKEN" looks like it holds a secret: the server can read it',
       'it has network access: it can send what it reads to any address',
     ]);
+  });
+
+  it('lists the read paths as written, cleaned, only when there are some', () => {
+    expect(serverConsentRequest(local(), context)).not.toHaveProperty('readPaths');
+    const request = serverConsentRequest(local({ readPaths: ['~/.kube\n"Network: no"'] }), context);
+    expect(request.readPaths).toEqual(['~/.kube "Network: no"']);
   });
 });
 

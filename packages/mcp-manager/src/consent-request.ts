@@ -6,7 +6,7 @@ import {
   type ServerConfig,
 } from '@garuda/mcp-config';
 import { cleanLine, neutralizeTags } from '@garuda/mcp-sanitize';
-import type { SandboxInfo } from '@garuda/mcp-transport';
+import { InvalidPolicyError, hiddenPathOf, type SandboxInfo } from '@garuda/mcp-transport';
 import type { ToolDiff } from '@garuda/mcp-trust';
 import { commandWarnings, WarningRank, type RankedWarning } from './command-warnings.js';
 import { packageLaunch } from './package-launch.js';
@@ -36,6 +36,8 @@ export interface ConsentContext {
   readonly root: string;
   /** The user's home folder (absolute). */
   readonly home: string;
+  /** Garuda's own folder (absolute): no read path may show it to a server. */
+  readonly garudaHome: string;
   /** Temp folders servers may write (absolute), e.g. `os.tmpdir()`. */
   readonly tempDirs: readonly string[];
 }
@@ -175,6 +177,41 @@ function writePathWarnings(
   return warnings;
 }
 
+/**
+ * Read paths that show the server something the sandbox hides: a credential path (it gets it,
+ * read-only), or Garuda's own folder or a socket place (the sandbox refuses them: it will not
+ * start). A read path elsewhere, or one that only holds hidden paths (`~`), shows nothing hidden.
+ */
+function readPathWarnings(readPaths: readonly string[], context: ConsentContext): RankedWarning[] {
+  const warnings: RankedWarning[] = [];
+  for (const written of readPaths) {
+    const resolved = resolveWritePath(written, context);
+    let match;
+    try {
+      match = hiddenPathOf(resolved, context);
+    } catch (error) {
+      // A NUL character, which no config that loaded holds: the start says so.
+      if (InvalidPolicyError.isInstance(error)) continue;
+      throw error;
+    }
+    if (match === undefined) continue;
+    const shownPath =
+      cleanLine(written) === resolved
+        ? quoteText(written, 200)
+        : `${quoteText(written, 200)}, which is ${quoteText(resolved, 200)}`;
+    const within =
+      resolved === match.path ? '' : ` (in ${quoteText(`~/${match.name ?? ''}`, 200)})`;
+    warnings.push({
+      rank: WarningRank.readPath,
+      text:
+        match.kind === 'credential'
+          ? `it may read credentials the sandbox hides from servers: ${shownPath}${within}, read-only`
+          : `it asks to read ${match.kind === 'garudaHome' ? "Garuda's own folder (its tokens and trust)" : 'a place whose sockets lead out of the sandbox'}: ${shownPath}; the sandbox refuses that, so it will not start`,
+    });
+  }
+  return warnings;
+}
+
 /** The packages a runner on the command line downloads, for the screen. */
 function packagesOf(argv: readonly string[]): { packages?: PackageSummary[] } {
   const launch = packageLaunch(argv);
@@ -211,9 +248,9 @@ function finish(warnings: readonly RankedWarning[]): string[] {
  * A local server shows its full command line (`commandLine()` of `@garuda/mcp-config`, hidden
  * characters revealed as escapes), working folder, sandbox (`bubblewrap`, `seatbelt` or
  * `no OS sandbox: <reason>`), network access, every env variable with where its value comes
- * from (`literal` or the `${NAME}`s it takes; never the value) and its write paths. A remote
- * server shows its URL and every header the same way, `sandbox: 'none (remote server)'` and
- * `network: true`. Every field from the file passes `cleanLine`, so a line break or an escape
+ * from (`literal` or the `${NAME}`s it takes; never the value), its write paths and its read
+ * paths (when it has some). A remote server shows its URL and every header the same way,
+ * `sandbox: 'none (remote server)'` and `network: true`. Every field from the file passes `cleanLine`, so a line break or an escape
  * in a value cannot add a fake line to the screen, and has its `<garuda_note`/`<mcp_result`
  * tags neutralised (the command line keeps a copyable form: such a bracket is an escape there).
  *
@@ -222,12 +259,15 @@ function finish(warnings: readonly RankedWarning[]): string[] {
  * such as `node -e`, also behind `env` or a path such as `/bin/sh`); a pipe into a shell;
  * `curl` or `wget`; a package runner (`npx`, `uvx`, `pnpm dlx`, `yarn dlx`, `bunx`, `pipx run`)
  * with no pinned version; `rm -rf` in any flag order; write paths outside the project and temp
- * folders (after resolving `..` and `~`; the home folder and `/` are named as such); env
- * variables and headers whose name looks secret (`KEY`, `TOKEN`, `SECRET`, `PASS`, `CRED`) or
+ * folders (after resolving `..` and `~`; the home folder and `/` are named as such); read
+ * paths that show it a credential path the sandbox hides (`~/.kube`), or ask for Garuda's own
+ * folder or a socket place (refused: it will not start); env variables and headers whose name
+ * looks secret (`KEY`, `TOKEN`, `SECRET`, `PASS`, `CRED`) or
  * whose value takes such a `${NAME}`; network access.
  *
  * @param server - A server from `loadConfig()`.
- * @param context - The sandbox found, the project root, the home folder and the temp folders.
+ * @param context - The sandbox found, the project root, the home folder, Garuda's folder and the
+ *   temp folders.
  * @returns The request for `Prompter.consent`, with `kind: 'server'`.
  * @throws InvalidArgumentError (from `@garuda/mcp-config`'s `commandLine`) only for a server
  *   that did not come from `loadConfig` (no command or url string): a programming error.
@@ -283,6 +323,7 @@ export function serverConsentRequest(
   }
   warnings.push(...commandWarnings([def.command, ...def.args]));
   warnings.push(...writePathWarnings(def.writePaths, context));
+  warnings.push(...readPathWarnings(def.readPaths, context));
   warnings.push(...envWarnings(def.env));
   if (def.network) {
     warnings.push({
@@ -300,6 +341,9 @@ export function serverConsentRequest(
     network: def.network,
     env: valueSources(def.env, server.env),
     writePaths: def.writePaths.map((written) => shown(written)),
+    ...(def.readPaths.length > 0
+      ? { readPaths: def.readPaths.map((written) => shown(written)) }
+      : {}),
     ...packagesOf([def.command, ...def.args]),
     warnings: finish(warnings),
   };

@@ -37,6 +37,7 @@ import {
   UnknownToolError,
 } from './errors.js';
 import { formatResult } from './format-result.js';
+import { withDenialNote, withDenialNoteError } from './sandbox-denial-note.js';
 import { forceSignIn, hasStaticAuthorization } from './remote-connect.js';
 import { NoteTracker, unavailableReason } from './notes.js';
 import { checkOptions, type CheckedOptions, type McpManagerOptions } from './options.js';
@@ -271,7 +272,11 @@ export class McpManager {
    * Calls one tool: asks `prompter.approveCall` (unless an allow rule matches), runs it with the
    * server's `timeoutMs` and the caller's signal, and returns the cleaned, capped result wrapped
    * in `<mcp_result server="…" tool="…">`. A tool that ran and reported an error is a result
-   * with `isError: true`, not an exception.
+   * with `isError: true`, not an exception. When a sandboxed local server's error (a result with
+   * `isError`, or a JSON-RPC error: {@link CallFailedError}) says the system refused a file the
+   * sandbox keeps from it (`EROFS`, `EACCES`…), a `(note: …)` follows (on a line after the
+   * wrapper, or at the end of the message) naming the path and the write or read path that would
+   * allow it, with the `garuda-mcp add … --replace` command; the path is cleaned and quoted.
    *
    * Every error thrown from here is an {@link McpManagerError} whose message is written for the
    * model too (hand it over as the tool's answer).
@@ -344,17 +349,19 @@ export class McpManager {
         unavailableReason(state, record?.detail),
       );
     }
+    // A sandboxed server's error about a file the sandbox kept from it gets a note saying so.
+    const denial = { server: record.config, sandbox: this.#sandbox, options: this.#options };
     try {
       const result = await connection.call(tool.tool, tool.name, input, {
         signal,
         timeoutMs: record.config.def.timeoutMs,
       });
-      return formatResult(tool.server, tool.tool, result);
+      return withDenialNote(formatResult(tool.server, tool.tool, result), denial);
     } catch (error) {
       if (this.#closed && ServerStoppedError.isInstance(error)) {
         throw new ManagerClosedError(`the call of ${tool.name}`);
       }
-      throw error;
+      throw withDenialNoteError(error, tool.name, denial);
     }
   }
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { SandboxInfo } from '@garuda/mcp-transport';
+import { hiddenPathOf, type SandboxInfo } from '@garuda/mcp-transport';
 import type { TrustStoreLike } from '@garuda/mcp-trust';
 import { InvalidOptionsError } from './errors.js';
 import { isWithin } from './paths.js';
@@ -68,7 +68,9 @@ export interface McpManagerOptions {
   /**
    * Folders under `/tmp` (or another temp folder) that sandboxed servers must still see,
    * read-only — the sandbox gives every server an empty private `/tmp`, so a server installed
-   * there would not start otherwise. Each must exist. Default none.
+   * there would not start otherwise. Each must exist, and none may be at or inside a path the
+   * sandbox hides (a credential path such as `~/.kube`, or `home`): that is for one server's own
+   * `readPaths`, which its consent names. Default none.
    */
   readonly sandboxReadPaths?: readonly string[];
   /**
@@ -163,6 +165,28 @@ function folder(option: string, value: unknown): string {
     throw new InvalidOptionsError(option, 'must be a folder path (a non-empty string without NUL)');
   }
   return path.resolve(value);
+}
+
+/**
+ * A read path for every server: never one that shows what the sandbox hides (a credential path,
+ * Garuda's own folder), which only a server's own `readPaths` may do (named on its consent
+ * screen).
+ */
+function sharedReadPath(
+  option: string,
+  value: unknown,
+  homes: { readonly home: string; readonly userHome: string },
+): string {
+  const dir = folder(option, value);
+  const hidden = hiddenPathOf(dir, { home: homes.userHome, garudaHome: homes.home });
+  if (hidden !== undefined) {
+    throw new InvalidOptionsError(
+      option,
+      `is at or inside ${JSON.stringify(hidden.path)}, which the sandbox hides from servers: ` +
+        "a read path for every server must not show it (a credential path may be one server's own readPaths)",
+    );
+  }
+  return dir;
 }
 
 function optionalFile(option: string, value: unknown): string | undefined {
@@ -298,7 +322,7 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
     startTimeoutMs,
     tempDirs: tempDirs.map((dir, index) => folder(`tempDirs[${index}]`, dir)),
     sandboxReadPaths: sandboxReadPaths.map((dir, index) =>
-      folder(`sandboxReadPaths[${index}]`, dir),
+      sharedReadPath(`sandboxReadPaths[${index}]`, dir, { home, userHome }),
     ),
     fetchForProject: options.fetchForProject,
     openBrowser: options.openBrowser,

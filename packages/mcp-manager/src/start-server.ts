@@ -118,7 +118,10 @@ export function changeSummary(diff: ToolDiff, detailed: boolean): string {
  * Resolves a configured path: `~` and `~/…` against the user's home folder, a relative path
  * against the project root. @internal
  */
-function configuredPath(value: string, ctx: StartContext): string {
+export function configuredPath(
+  value: string,
+  ctx: Pick<StartContext, 'root' | 'userHome'>,
+): string {
   if (value === '~') return ctx.userHome;
   if (value.startsWith('~/')) return path.join(ctx.userHome, value.slice(2));
   return path.resolve(ctx.root, value);
@@ -206,7 +209,11 @@ function sandboxPolicy(
     home: ctx.userHome,
     garudaHome: ctx.home,
     tempDirs: ctx.tempDirs,
-    readPaths: ctx.sandboxReadPaths,
+    // The server's own first, so a refused one is named by its place in the config.
+    readPaths: [
+      ...server.def.readPaths.map((p) => configuredPath(p, ctx)),
+      ...ctx.sandboxReadPaths,
+    ],
     ...(server.def.cwd === undefined ? {} : { cwd: configuredPath(server.def.cwd, ctx) }),
   };
 }
@@ -220,6 +227,7 @@ function consentContext(ctx: StartContext) {
     sandbox: ctx.sandbox,
     root: ctx.root,
     home: ctx.userHome,
+    garudaHome: ctx.home,
     tempDirs: [...SYSTEM_TEMP_DIRS, ...ctx.tempDirs],
   };
 }

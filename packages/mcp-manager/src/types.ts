@@ -57,6 +57,11 @@ export interface ConsentRequest {
   /** Local servers: folders it may write besides the project and temp folders. */
   readonly writePaths: readonly string[];
   /**
+   * Local servers with read paths: the files or folders it may read although the sandbox would
+   * hide them (read-only), as written. Left out when there are none.
+   */
+  readonly readPaths?: readonly string[];
+  /**
    * Local servers started through a package runner (`npx`, `pnpm dlx`, `uvx`…): the packages it
    * downloads and runs, the one that runs first.
    */
