@@ -186,6 +186,7 @@ export function formatConsent(request: ConsentRequest, c: Colours): string {
   field('sandbox', request.sandbox);
   field('network', request.network ? 'yes' : 'no');
   if (request.writePaths.length > 0) field('writes', request.writePaths.join(', '));
+  if ((request.readPaths ?? []).length > 0) field('reads', (request.readPaths ?? []).join(', '));
   for (const entry of request.packages ?? []) field('package', packageLine(entry));
   for (const value of request.env) field('env', `${value.name} = ${value.source}`);
   for (const value of request.headers ?? []) field('header', `${value.name}: ${value.source}`);

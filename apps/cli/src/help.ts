@@ -44,7 +44,7 @@ export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
   },
   add: {
     usage:
-      'garuda-mcp add <name> [--project] [--env K=V]… [--network] [--cwd <dir>] [--write <dir>]… [--timeout <ms>] -- <command> [args…]\n       garuda-mcp add <name> [--project] --url <url> [--header K=V]… [--timeout <ms>]',
+      'garuda-mcp add <name> [--project] [--env K=V]… [--network] [--cwd <dir>] [--write <dir>]… [--read <path>]… [--timeout <ms>] -- <command> [args…]\n       garuda-mcp add <name> [--project] --url <url> [--header K=V]… [--timeout <ms>]',
     summary: "Add a server to your file (or the project's with --project).",
     details:
       'Values may use ${NAME}, taken from your environment when the server starts: prefer it to\nwriting a secret out. Nothing is started. Relative folders are taken from the project root,\n~/… from your home.',
@@ -58,6 +58,10 @@ export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
       [
         '--write <dir>',
         'a folder a local server may write, besides the project and its own /tmp (repeatable)',
+      ],
+      [
+        '--read <path>',
+        "a file or folder the sandbox hides that a local server may read, read-only, e.g. ~/.kube\n(repeatable; never Garuda's own folder)",
       ],
       ['--timeout <ms>', 'the time limit of a call, 1000 to 600000 ms (default 60000)'],
       [

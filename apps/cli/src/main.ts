@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { hiddenPathOf } from '@garuda/mcp-transport';
 import { addCommand, removeCommand, setEnabledCommand } from './commands/add-remove.js';
 import { callCommand } from './commands/call.js';
 import { doctorCommand } from './commands/doctor.js';
@@ -36,6 +37,7 @@ const OPTIONS = {
   network: { type: 'boolean' },
   cwd: { type: 'string' },
   write: { type: 'string', multiple: true },
+  read: { type: 'string', multiple: true },
   timeout: { type: 'string' },
   replace: { type: 'boolean' },
   // login
@@ -57,6 +59,7 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   network: ['add'],
   cwd: ['add'],
   write: ['add'],
+  read: ['add'],
   timeout: ['add'],
   replace: ['add'],
   scope: ['login'],
@@ -206,6 +209,16 @@ async function run(
     if (info?.isDirectory() !== true) {
       throw usageError(`--sandbox-read ${JSON.stringify(folder)} is not a folder.`);
     }
+    // Every server would see it: what the sandbox hides is for one server's own --read.
+    const hidden = hiddenPathOf(folder, { home: io.userHome, garudaHome: globals.home });
+    if (hidden !== undefined) {
+      throw usageError(
+        `--sandbox-read ${JSON.stringify(folder)} is in ${JSON.stringify(hidden.path)}, which the sandbox hides from servers: ` +
+          (hidden.kind === 'credential'
+            ? 'give it to the one server that needs it (garuda-mcp add <name> --replace --read …).'
+            : 'no server may read it.'),
+      );
+    }
   }
   const ctx: CommandContext = {
     io,
@@ -239,6 +252,7 @@ async function run(
         network: values.network === true,
         cwd: values.cwd,
         write: values.write ?? [],
+        read: values.read ?? [],
         timeout: values.timeout,
         replace: values.replace === true,
       });

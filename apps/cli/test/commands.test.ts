@@ -458,6 +458,16 @@ describe('the sandbox and /tmp', () => {
       const missing = await world.run(['status', '--sandbox-read', path.join(dir, 'nope')]);
       expect(missing.code).toBe(2);
       expect(missing.stderr).toContain('is not a folder');
+      // A credential folder would be shown to every server: that is one server's --read.
+      await mkdir(path.join(world.userHome, '.kube'), { recursive: true });
+      const kube = await world.run([
+        'status',
+        '--sandbox-read',
+        path.join(world.userHome, '.kube'),
+      ]);
+      expect(kube.code).toBe(2);
+      expect(kube.stderr).toContain('which the sandbox hides from servers');
+      expect(kube.stderr).toContain('--read');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -846,6 +856,7 @@ describe('list and get', () => {
         ...fixtureEntry('normal'),
         env: { API_KEY: 'plainvalue', TOKEN_REF: '${MY_TOKEN}', MODE: 'fast', LONG: secret },
         writePaths: ['/data'],
+        readPaths: ['~/.kube', 'vendor/tool'],
         timeoutMs: 30_000,
       },
       web: {
@@ -865,6 +876,7 @@ describe('list and get', () => {
     expect(local.stdout).toMatch(/^ {2}env\s+MODE=fast$/m);
     expect(local.stdout).toMatch(/^ {2}env\s+LONG=\*\*\*\*$/m);
     expect(local.stdout).toMatch(/^ {2}writes\s+\/data$/m);
+    expect(local.stdout).toMatch(/^ {2}reads\s+~\/\.kube, vendor\/tool$/m);
     expect(local.stdout).toMatch(/^ {2}timeout\s+30000 ms$/m);
     const remote = await world.run(['get', 'web'], { env: { MY_TOKEN: 'x', WEB_TOKEN: 'y' } });
     expect(remote.stdout).toMatch(/^ {2}header\s+Authorization: Bearer \$\{WEB_TOKEN\}$/m);
@@ -950,7 +962,7 @@ describe('enable and disable', () => {
   });
 });
 
-describe('add: --timeout, --write and --replace', () => {
+describe('add: --timeout, --write, --read and --replace', () => {
   it('writes timeoutMs and writePaths; checks --timeout as the schema does', async () => {
     const data = path.join(world.userHome, 'data');
     const { mkdir: makeDir } = await import('node:fs/promises');
@@ -998,7 +1010,47 @@ describe('add: --timeout, --write and --replace', () => {
       data,
     ]);
     expect(remote.code).toBe(2);
-    expect(remote.stderr).toContain('--write are for command servers');
+    expect(remote.stderr).toContain('--write and --read are for command servers');
+  });
+
+  it("writes readPaths; refuses Garuda's own folder and a socket place; says what does not exist", async () => {
+    const { mkdir: makeDir } = await import('node:fs/promises');
+    await makeDir(path.join(world.userHome, '.kube'));
+    const added = await world.run([
+      'add',
+      'k8s',
+      '--read',
+      '~/.kube',
+      '--read',
+      '~/.kube',
+      '--read',
+      '~/.config/gcloud',
+      '--',
+      'kubectl-mcp',
+    ]);
+    expect(added.code).toBe(0);
+    expect(
+      JSON.parse(await readFile(path.join(world.home, 'mcp.json'), 'utf8')).servers.k8s,
+    ).toEqual({ command: 'kubectl-mcp', readPaths: ['~/.kube', '~/.config/gcloud'] });
+    expect(added.stderr).toContain(
+      `--read "~/.config/gcloud": ${path.join(world.userHome, '.config', 'gcloud')} does not exist`,
+    );
+    expect(added.stderr).not.toContain('--read "~/.kube"');
+    for (const [bad, says] of [
+      [world.home, "Garuda's own folder"],
+      [path.join(world.home, 'trust.json'), "Garuda's own folder"],
+      ['/run/user/1000', 'whose sockets lead out of the sandbox'],
+    ] as const) {
+      const result = await world.run(['add', 'x', '--read', bad, '--', 'node']);
+      expect(result.code, bad).toBe(2);
+      expect(result.stderr, bad).toContain(`--read ${JSON.stringify(bad)} leads into`);
+      expect(result.stderr, bad).toContain(says);
+    }
+    expect((await world.run(['add', 'x', '--read', '', '--', 'node'])).stderr).toContain(
+      '--read needs a file or folder',
+    );
+    const got = await world.run(['get', 'k8s']);
+    expect(got.stdout).toMatch(/^ {2}reads\s+~\/\.kube, ~\/\.config\/gcloud$/m);
   });
 
   it('--replace keeps what it does not mention, says so, and drops what the new kind cannot have', async () => {
@@ -1009,6 +1061,7 @@ describe('add: --timeout, --write and --replace', () => {
         env: { A: '${A}' },
         cwd: 'sub',
         writePaths: ['/data'],
+        readPaths: ['~/.kube'],
         timeoutMs: 5000,
         enabled: false,
       },
@@ -1019,7 +1072,7 @@ describe('add: --timeout, --write and --replace', () => {
     expect(local.code).toBe(0);
     expect(local.stdout).toContain('Replaced MCP server fs');
     expect(local.stdout).toContain(
-      'Kept from the old entry: cwd, writePaths, timeoutMs, enabled (it stays disabled: garuda-mcp enable fs turns it on).',
+      'Kept from the old entry: cwd, writePaths, readPaths, timeoutMs, enabled (it stays disabled: garuda-mcp enable fs turns it on).',
     );
     const written = JSON.parse(await readFile(file, 'utf8')) as {
       servers: Record<string, unknown>;
@@ -1030,9 +1083,20 @@ describe('add: --timeout, --write and --replace', () => {
       env: { B: '2' },
       cwd: 'sub',
       writePaths: ['/data'],
+      readPaths: ['~/.kube'],
       timeoutMs: 5000,
       enabled: false,
     });
+    // --read replaces the read paths (the other fields stay).
+    const reads = await world.run(['add', 'fs', '--replace', '--read', '~/.aws', '--', 'new']);
+    expect(reads.stdout).toContain('Kept from the old entry: env, cwd, writePaths, timeoutMs');
+    expect(
+      (
+        JSON.parse(await readFile(file, 'utf8')) as {
+          servers: Record<string, { readPaths?: unknown }>;
+        }
+      ).servers.fs?.readPaths,
+    ).toEqual(['~/.aws']);
     const remote = await world.run(['add', 'web', '--replace', '--url', 'https://b.example/mcp']);
     expect(remote.stdout).toContain('Kept from the old entry: oauth, headers.');
     expect(
@@ -1047,7 +1111,7 @@ describe('add: --timeout, --write and --replace', () => {
     expect(kind.code).toBe(0);
     expect(kind.stdout).toContain('Kept from the old entry: timeoutMs, enabled');
     expect(kind.stdout).toContain(
-      'Dropped from the old entry: env, cwd, writePaths (a remote server does not take them).',
+      'Dropped from the old entry: env, cwd, writePaths, readPaths (a remote server does not take them).',
     );
   });
 });

@@ -74,10 +74,14 @@ describe('on a terminal', () => {
     expect(again.stderr).not.toContain('Declined');
   });
 
-  it('"No" denies the server; NO_COLOR turns colours off', async () => {
-    await world.projectServers({ theirs: fixtureEntry('normal') });
+  it('"No" denies the server; NO_COLOR turns colours off; read paths are on the screen', async () => {
+    await world.projectServers({ theirs: { ...fixtureEntry('normal'), readPaths: ['~/.kube'] } });
     const { child, screen } = onTerminal(['status'], { NO_COLOR: '1' });
     await waitFor(() => screen.output.includes('Allow MCP server "theirs"'), { timeoutMs: 20_000 });
+    expect(plain(screen.output)).toMatch(/^ +reads +~\/\.kube\r?$/m);
+    expect(plain(screen.output)).toContain(
+      'it may read credentials the sandbox hides from servers: "~/.kube"',
+    );
     child.stdin.write('\r'); // the default is "No"
     const result = await collect(child, undefined, 30_000);
     expect(result.code).toBe(0);

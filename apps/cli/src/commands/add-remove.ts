@@ -14,6 +14,7 @@ import {
   type LoadConfigResult,
   type ServerEntry,
 } from '@garuda/mcp-config';
+import { hiddenPathOf } from '@garuda/mcp-transport';
 import { cliPaths, configuredNames, readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { didYouMean } from '../did-you-mean.js';
@@ -33,6 +34,8 @@ export interface AddArguments {
   readonly cwd: string | undefined;
   /** `--write <path>`, repeatable. */
   readonly write: readonly string[];
+  /** `--read <path>`, repeatable. */
+  readonly read: readonly string[];
   /** `--timeout <ms>`, as typed. */
   readonly timeout: string | undefined;
   readonly replace: boolean;
@@ -173,9 +176,35 @@ function replacedLines(ctx: CommandContext, result: AddServerResult, project: bo
   return lines.map((line) => ctx.output.colour.dim(line));
 }
 
-/** Warnings about write paths that will keep the server from starting or mean another folder. */
-async function writePathWarnings(
+/** Where a configured path leads: `~/…` from the home folder, relative from the project root. */
+function fullPath(ctx: CommandContext, p: string): string {
+  const home = p === '~' || p.startsWith('~/');
+  return home ? path.join(ctx.io.userHome, p.slice(1)) : path.resolve(ctx.globals.root, p);
+}
+
+/** Exit 2 for a `--read` the sandbox would refuse anyway: Garuda's home or a socket place. */
+function refuseNeverShown(ctx: CommandContext, paths: readonly string[]): void {
+  for (const p of paths) {
+    if (p.includes('\0')) continue; // the config's own check says so
+    const match = hiddenPathOf(fullPath(ctx, p), {
+      home: ctx.io.userHome,
+      garudaHome: ctx.globals.home,
+    });
+    if (match?.kind === 'garudaHome' || match?.kind === 'system') {
+      throw usageError(
+        `--read ${JSON.stringify(p)} leads into ${match.kind === 'garudaHome' ? "Garuda's own folder (its tokens and trust)" : `${match.path}, whose sockets lead out of the sandbox`}: no server may read it.`,
+      );
+    }
+  }
+}
+
+/**
+ * Warnings about write or read paths that will keep the server from starting or mean another
+ * place.
+ */
+async function pathWarnings(
   ctx: CommandContext,
+  flag: '--write' | '--read',
   paths: readonly string[],
   project: boolean,
 ): Promise<string[]> {
@@ -184,16 +213,16 @@ async function writePathWarnings(
     const home = p === '~' || p.startsWith('~/');
     if (!home && !path.isAbsolute(p) && !project) {
       warnings.push(
-        `--write ${JSON.stringify(p)} is relative: it is taken from the project root of each run ` +
-          '(write an absolute path for one folder).',
+        `${flag} ${JSON.stringify(p)} is relative: it is taken from the project root of each run ` +
+          `(write an absolute path for one ${flag === '--write' ? 'folder' : 'place'}).`,
       );
       continue;
     }
-    const full = home ? path.join(ctx.io.userHome, p.slice(1)) : path.resolve(ctx.globals.root, p);
+    const full = fullPath(ctx, p);
     const info = await stat(full).catch(() => undefined);
     if (info === undefined) {
       warnings.push(
-        `--write ${JSON.stringify(p)}: ${full} does not exist (yet); the server does not start until it does.`,
+        `${flag} ${JSON.stringify(p)}: ${full} does not exist (yet); the server does not start until it does.`,
       );
     }
   }
@@ -215,11 +244,17 @@ export async function addCommand(ctx: CommandContext, args: AddArguments): Promi
   if (hasCommand && args.headers.length > 0) throw usageError('--header is for --url servers.');
   if (
     !hasCommand &&
-    (args.env.length > 0 || args.network || args.cwd !== undefined || args.write.length > 0)
+    (args.env.length > 0 ||
+      args.network ||
+      args.cwd !== undefined ||
+      args.write.length > 0 ||
+      args.read.length > 0)
   ) {
-    throw usageError('--env, --network, --cwd and --write are for command servers.');
+    throw usageError('--env, --network, --cwd, --write and --read are for command servers.');
   }
   if (args.write.some((p) => p === '')) throw usageError('--write needs a folder.');
+  if (args.read.some((p) => p === '')) throw usageError('--read needs a file or folder.');
+  refuseNeverShown(ctx, args.read);
   const timeoutMs = timeoutOf(args.timeout);
   const config = await readConfig(ctx);
   let def: ServerEntry;
@@ -233,6 +268,7 @@ export async function addCommand(ctx: CommandContext, args: AddArguments): Promi
       ...(args.cwd === undefined ? {} : { cwd: args.cwd }),
       ...(args.network ? { network: true } : {}),
       ...(args.write.length > 0 ? { writePaths: [...new Set(args.write)] } : {}),
+      ...(args.read.length > 0 ? { readPaths: [...new Set(args.read)] } : {}),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
     };
   } else {
@@ -287,7 +323,10 @@ export async function addCommand(ctx: CommandContext, args: AddArguments): Promi
       ),
     );
   }
-  for (const warning of await writePathWarnings(ctx, args.write, args.project)) {
+  for (const warning of [
+    ...(await pathWarnings(ctx, '--write', args.write, args.project)),
+    ...(await pathWarnings(ctx, '--read', args.read, args.project)),
+  ]) {
     ctx.output.err(e.yellow(`warning: ${warning}`));
   }
   if (

@@ -98,8 +98,8 @@ function maskedDef(def: ServerDef): { def: ServerDef; masked: string[] } {
 /**
  * `garuda-mcp get <name>`: one server as configured, from whichever file has it, without
  * starting it: its command line or URL, env and headers (a secret written out in the file is
- * masked; a `${NAME}` is shown as written), folder, network, write paths, time limit, OAuth
- * settings and whether it is enabled. `--json`: `{ name, source, file, kind, commandLine, def,
+ * masked; a `${NAME}` is shown as written), folder, network, write and read paths, time limit,
+ * OAuth settings and whether it is enabled. `--json`: `{ name, source, file, kind, commandLine, def,
  * masked }`. Exit 2 for a name no file has, 3 when its entry is invalid.
  */
 export async function getCommand(ctx: CommandContext, name: string): Promise<number> {
@@ -137,6 +137,7 @@ export async function getCommand(ctx: CommandContext, name: string): Promise<num
     field('folder', def.cwd ?? '(the project root)');
     field('network', def.network ? 'yes' : 'no');
     field('writes', def.writePaths.length > 0 ? def.writePaths.join(', ') : '(only the project)');
+    if (def.readPaths.length > 0) field('reads', def.readPaths.join(', '));
   } else {
     field('url', commandLine(def));
     for (const [key, value] of Object.entries(def.headers)) field('header', `${key}: ${value}`);
