@@ -162,6 +162,32 @@ describe('serverConsentRequest: a local server', () => {
     expect(serverConsentRequest(local(), context).packages).toBeUndefined();
   });
 
+  it('for docker run: the image as its package, what isolates it, and why it would not start', () => {
+    const request = serverConsentRequest(
+      local({
+        command: 'docker',
+        args: ['run', '-i', '--privileged', '-v', '/srv:/srv:ro', 'mcp/example'],
+      }),
+      context,
+    );
+    expect(request.packages).toEqual([
+      { runner: 'docker run', name: 'mcp/example', pin: 'unpinned' },
+    ]);
+    expect(request.warnings).toEqual([
+      'it will not start: "--privileged" gives the container the whole machine',
+      'it runs in a container ("docker run"): the engine, running as root, isolates it; the sandbox only lets its command reach the engine. It mounts "/srv" (read-only)',
+      '"docker run" downloads and runs an image: "mcp/example" has no pinned tag — pin a version tag or a digest (@sha256:…)',
+    ]);
+    expect(
+      serverConsentRequest(
+        local({ command: 'docker', args: ['run', '-i', 'img@sha256:' + 'b'.repeat(64)] }),
+        context,
+      ).packages,
+    ).toEqual([
+      { runner: 'docker run', name: 'img', version: `sha256:${'b'.repeat(64)}`, pin: 'pinned' },
+    ]);
+  });
+
   it('takes sources from the def when the resolved values are missing', () => {
     const request = serverConsentRequest(local({ env: { A: 'x ${B} ${C}', D: 'lit' } }), context);
     expect(request.env).toEqual([

@@ -9,6 +9,7 @@ import { cleanLine, neutralizeTags } from '@garuda/mcp-sanitize';
 import { InvalidPolicyError, hiddenPathOf, type SandboxInfo } from '@garuda/mcp-transport';
 import type { ToolDiff } from '@garuda/mcp-trust';
 import { commandWarnings, WarningRank, type RankedWarning } from './command-warnings.js';
+import { containerLaunch, type ContainerLaunch } from './container-launch.js';
 import { packageLaunch } from './package-launch.js';
 import { isWithin } from './paths.js';
 import { capLine, quoteText } from './quote-text.js';
@@ -36,7 +37,7 @@ export interface ConsentContext {
   readonly root: string;
   /** The user's home folder (absolute). */
   readonly home: string;
-  /** Garuda's own folder (absolute): no read path may show it to a server. */
+  /** Garuda's own folder (absolute): no read path may show it, nor a container mount it. */
   readonly garudaHome: string;
   /** Temp folders servers may write (absolute), e.g. `os.tmpdir()`. */
   readonly tempDirs: readonly string[];
@@ -212,8 +213,36 @@ function readPathWarnings(readPaths: readonly string[], context: ConsentContext)
   return warnings;
 }
 
-/** The packages a runner on the command line downloads, for the screen. */
-function packagesOf(argv: readonly string[]): { packages?: PackageSummary[] } {
+/** `name:tag` or `name@sha256:…` as a name and a version. */
+function imageParts(image: string): { name: string; version?: string } {
+  const at = image.indexOf('@');
+  if (at > 0) return { name: image.slice(0, at), version: image.slice(at + 1) };
+  const colon = image.lastIndexOf(':');
+  return colon > image.lastIndexOf('/')
+    ? { name: image.slice(0, colon), version: image.slice(colon + 1) }
+    : { name: image };
+}
+
+/** The packages a runner on the command line downloads, or a container's image, for the screen. */
+function packagesOf(
+  argv: readonly string[],
+  container: ContainerLaunch | undefined,
+): { packages?: PackageSummary[] } {
+  if (container?.image !== undefined) {
+    const { name, version } = imageParts(container.image);
+    return {
+      packages: [
+        {
+          runner: `${container.engine} run`,
+          name: capLine(shown(name), MAX_CONSENT_NAME_CHARS),
+          ...(version === undefined
+            ? {}
+            : { version: capLine(shown(version), MAX_CONSENT_NAME_CHARS) }),
+          pin: container.pin,
+        },
+      ],
+    };
+  }
   const launch = packageLaunch(argv);
   if (launch === undefined) return {};
   return {
@@ -226,6 +255,31 @@ function packagesOf(argv: readonly string[]): { packages?: PackageSummary[] } {
       pin: entry.pin,
     })),
   };
+}
+
+/** What a container launch deserves on the screen: why it would not start, and what isolates it. */
+function containerWarnings(container: ContainerLaunch): RankedWarning[] {
+  const label = quoteText(`${container.engine} run`);
+  const warnings: RankedWarning[] = container.problems.map((problem) => ({
+    rank: WarningRank.sandbox,
+    text: `it will not start: ${problem}`,
+  }));
+  const mounts = container.mounts.map(
+    (mount) => `${quoteText(mount.path, 200)}${mount.readOnly ? ' (read-only)' : ''}`,
+  );
+  warnings.push({
+    rank: WarningRank.privilege,
+    text:
+      `it runs in a container (${label}): the engine, running as root, isolates it; the ` +
+      `sandbox only lets its command reach the engine${mounts.length > 0 ? `. It mounts ${mounts.join(', ')}` : ''}`,
+  });
+  if (container.image !== undefined && container.pin === 'unpinned') {
+    warnings.push({
+      rank: WarningRank.unpinned,
+      text: `${label} downloads and runs an image: ${quoteText(container.image)} has no pinned tag — pin a version tag or a digest (@sha256:…)`,
+    });
+  }
+  return warnings;
 }
 
 /** One line each, most serious first, each once. */
@@ -322,6 +376,14 @@ export function serverConsentRequest(
     });
   }
   warnings.push(...commandWarnings([def.command, ...def.args]));
+  const container = containerLaunch([def.command, ...def.args], {
+    network: def.network,
+    root: path.resolve(context.root),
+    writable: [context.root, ...def.writePaths].map((p) => resolveWritePath(p, context)),
+    userHome: path.resolve(context.home),
+    garudaHome: path.resolve(context.garudaHome),
+  });
+  if (container !== undefined) warnings.push(...containerWarnings(container));
   warnings.push(...writePathWarnings(def.writePaths, context));
   warnings.push(...readPathWarnings(def.readPaths, context));
   warnings.push(...envWarnings(def.env));
@@ -344,7 +406,7 @@ export function serverConsentRequest(
     ...(def.readPaths.length > 0
       ? { readPaths: def.readPaths.map((written) => shown(written)) }
       : {}),
-    ...packagesOf([def.command, ...def.args]),
+    ...packagesOf([def.command, ...def.args], container),
     warnings: finish(warnings),
   };
 }

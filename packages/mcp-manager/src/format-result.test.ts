@@ -108,6 +108,17 @@ describe('formatResult: content blocks', () => {
     expect(format({ content: 'text' }).text).toBe(wrap('[content that is not a list, not shown]'));
   });
 
+  it('shows base64 data in structuredContent as a note, not the data', () => {
+    const data = Buffer.alloc(3000, 7).toString('base64');
+    const text = format({
+      content: [{ type: 'image', mimeType: 'image/png', data }],
+      structuredContent: { content: [{ type: 'image', data, id: 'a'.repeat(40) }] },
+    }).text;
+    expect(text).not.toContain(data.slice(0, 100));
+    expect(text).toContain('"data": "[base64 data, 4000 characters, not shown]"');
+    expect(text).toContain(`"id": "${'a'.repeat(40)}"`);
+  });
+
   it('shows structuredContent as JSON only when no block is text', () => {
     expect(format({ content: [], structuredContent: { sum: 3 } }).text).toBe(
       wrap('{\n  "sum": 3\n}'),

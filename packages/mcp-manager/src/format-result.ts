@@ -74,8 +74,26 @@ function safe(text: string): string {
   return neutralizeTags(cleanText(text));
 }
 
+/** Shorter strings are shown as they are: a token or an id may use the same letters. */
+const MIN_BLOB_CHARS = 1024;
+const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
+
+/**
+ * A string that is base64 data (an image a server repeats in its structured content), as a note:
+ * the model cannot read it, and it would fill the whole cap.
+ */
+function blobNote(text: string): string | undefined {
+  return text.length >= MIN_BLOB_CHARS && BASE64.test(text)
+    ? `[base64 data, ${text.length} characters, not shown]`
+    : undefined;
+}
+
 function prettyJson(value: unknown): string {
-  return JSON.stringify(cleanJson(value, { mapString: (text) => neutralizeTags(text) }), null, 2);
+  return JSON.stringify(
+    cleanJson(value, { mapString: (text) => blobNote(text) ?? neutralizeTags(text) }),
+    null,
+    2,
+  );
 }
 
 function attribute(value: string): string {
@@ -125,7 +143,8 @@ function resultBody(result: Record<string, unknown>, maxChars: number): string {
  * `[image: image/png, 70 bytes, not shown]`; resource links `[resource link: <uri> <name>]`;
  * embedded resources their text after `[resource: <uri>]`, or a note for binary ones; any other
  * block type a note (never a throw). When no block is text, `structuredContent` is added as
- * pretty JSON. Everything is cleaned (`cleanText`), tag-neutralised (so `</mcp_result>` or
+ * pretty JSON, a base64 string of 1024 characters or more in it as a note
+ * (`[base64 data, N characters, not shown]`). Everything is cleaned (`cleanText`), tag-neutralised (so `</mcp_result>` or
  * `<garuda_note>` in any disguise cannot close the wrapper or pose as the host) and capped at
  * `maxChars` (`capText`), then wrapped in
  * `<mcp_result server="<server>" tool="<tool>">…</mcp_result>`, whose attribute values are

@@ -20,6 +20,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { adaptTools } from './adapt-tools.js';
 import { serverConsentRequest, toolsConsentRequest } from './consent-request.js';
 import { networkReason } from './network-reason.js';
+import { containerLaunch } from './container-launch.js';
 import {
   isOfflineMiss,
   packageLaunch,
@@ -336,7 +337,25 @@ export async function startServer(server: ServerConfig, ctx: StartContext): Prom
     logger: ctx.logger,
   };
   let cache: RunnerCacheUse | undefined;
+  let argv: readonly string[] = [];
   if (server.kind === 'local') {
+    argv = [server.def.command, ...server.def.args];
+    // A container is isolated by its engine, which carries out its options as root: they are
+    // held to what the sandbox would give this server, and no network means `--network=none`.
+    const container = containerLaunch(argv, {
+      network: server.def.network,
+      root: ctx.root,
+      writable: [ctx.root, ...server.def.writePaths.map((p) => configuredPath(p, ctx))],
+      userHome: ctx.userHome,
+      garudaHome: ctx.home,
+    });
+    if (container !== undefined && container.problems.length > 0) {
+      return {
+        state: 'failed',
+        detail: `it was not started, as "${container.engine} run" would give the container more than the sandbox gives a server: ${container.problems.join('; ')}`,
+      };
+    }
+    if (container !== undefined) argv = container.argv;
     try {
       cache = runnerCache(server, key, ctx);
     } catch (error) {
@@ -356,7 +375,7 @@ export async function startServer(server: ServerConfig, ctx: StartContext): Prom
             ...common,
             launch: {
               kind: 'local',
-              argv: [server.def.command, ...server.def.args],
+              argv,
               policy: sandboxPolicy(server, ctx, cache),
               sandbox: ctx.sandbox,
             },

@@ -302,4 +302,50 @@ describe.skipIf(!HAS_SANDBOX)('package runners in the sandbox', () => {
     }
     await mcp.close();
   }, 120_000);
+
+  it('docker run: held to the sandbox policy (--network=none added), a container that would get more is not started', async () => {
+    const report = path.join(root, 'docker-argv.txt');
+    // Stands in for the docker CLI (no engine runs here): records its argv, becomes a server.
+    await writeFile(
+      path.join(bin, 'docker'),
+      [
+        '#!/bin/sh',
+        'printf "%s\\n" "$@" > "$CHECK_REPORT"',
+        `exec node ${JSON.stringify(FIXTURE_SERVER)} normal`,
+        '',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    await userServers({
+      box: {
+        command: 'docker',
+        args: ['run', '-i', '--rm', '-v', '.:/work', 'mcp/example:1.0.0'],
+        env: { CHECK_REPORT: report },
+      },
+      loose: {
+        command: 'docker',
+        args: ['run', '-i', '--privileged', '-v', '~/.ssh:/root/.ssh:ro', 'mcp/example'],
+      },
+    });
+    await projectServers({});
+    const { mcp } = manager();
+    await mcp.start();
+    const rows = Object.fromEntries(mcp.status().map((row) => [row.name, row]));
+    expect(rows.box?.state).toBe('connected');
+    expect(readFileSync(report, 'utf8').trim().split('\n')).toEqual([
+      'run',
+      '--network=none',
+      '-i',
+      '--rm',
+      '-v',
+      '.:/work',
+      'mcp/example:1.0.0',
+    ]);
+    expect(rows.loose?.state).toBe('failed');
+    expect(rows.loose?.detail).toContain(
+      'it was not started, as "docker run" would give the container more than the sandbox gives a server: "--privileged" gives the container the whole machine; it mounts',
+    );
+    expect(rows.loose?.detail).toContain('.ssh", which the sandbox hides from servers');
+    await mcp.close();
+  }, 120_000);
 });
