@@ -20,7 +20,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { adaptTools } from './adapt-tools.js';
 import { serverConsentRequest, toolsConsentRequest } from './consent-request.js';
 import { networkReason } from './network-reason.js';
-import { containerLaunch } from './container-launch.js';
+import { ENGINE_SOCKETS, containerLaunch, type ContainerLaunch } from './container-launch.js';
 import {
   isOfflineMiss,
   packageLaunch,
@@ -190,10 +190,22 @@ function runnerFailure(
   return undefined;
 }
 
+/**
+ * The engine's socket: for a user's server its own `DOCKER_HOST` (`unix://…`), else the engine's
+ * usual one. A project's file cannot pick a socket: any hidden socket would do for it.
+ */
+function engineSocket(container: ContainerLaunch, server: LocalServerConfig): string {
+  const variable = container.engine === 'docker' ? 'DOCKER_HOST' : 'CONTAINER_HOST';
+  const host = server.source === 'user' ? server.env[variable]?.value : undefined;
+  if (host?.startsWith('unix://') === true && path.isAbsolute(host.slice(7))) return host.slice(7);
+  return ENGINE_SOCKETS[container.engine][0] as string;
+}
+
 function sandboxPolicy(
   server: LocalServerConfig,
   ctx: StartContext,
   cache: RunnerCacheUse | undefined,
+  container: ContainerLaunch | undefined,
 ): SandboxPolicy {
   // The runner's variables first: the server's own env, which the user wrote, wins.
   const env: Record<string, string> = { ...cache?.env };
@@ -216,6 +228,8 @@ function sandboxPolicy(
       ...ctx.sandboxReadPaths,
     ],
     ...(server.def.cwd === undefined ? {} : { cwd: configuredPath(server.def.cwd, ctx) }),
+    // Only the engine's own command, whose options containerLaunch checked, reaches its socket.
+    ...(container === undefined ? {} : { engineSocket: engineSocket(container, server) }),
   };
 }
 
@@ -337,12 +351,13 @@ export async function startServer(server: ServerConfig, ctx: StartContext): Prom
     logger: ctx.logger,
   };
   let cache: RunnerCacheUse | undefined;
+  let container: ContainerLaunch | undefined;
   let argv: readonly string[] = [];
   if (server.kind === 'local') {
     argv = [server.def.command, ...server.def.args];
     // A container is isolated by its engine, which carries out its options as root: they are
     // held to what the sandbox would give this server, and no network means `--network=none`.
-    const container = containerLaunch(argv, {
+    container = containerLaunch(argv, {
       network: server.def.network,
       root: ctx.root,
       writable: [ctx.root, ...server.def.writePaths.map((p) => configuredPath(p, ctx))],
@@ -376,7 +391,7 @@ export async function startServer(server: ServerConfig, ctx: StartContext): Prom
             launch: {
               kind: 'local',
               argv,
-              policy: sandboxPolicy(server, ctx, cache),
+              policy: sandboxPolicy(server, ctx, cache, container),
               sandbox: ctx.sandbox,
             },
           })),

@@ -6,17 +6,23 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { mcpTrustKey } from '@garuda/mcp-trust';
 import { FIXTURE_SERVER } from '@garuda/test-utils';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { McpManager, type McpManagerOptions } from '../src/index.js';
 import { runnerCacheDir } from '../src/package-launch.js';
 import type { RunnerCache } from '../src/package-runners.js';
 import { HAS_SANDBOX, REPO_ROOT, SANDBOX, ScriptedPrompter, unwrap } from './support.js';
 
 const run = promisify(execFile);
+
+/** Connects to the socket DOCKER_HOST names and prints what it answers (or the error code). */
+const ENGINE_PROBE =
+  "require('node:net').connect(process.env.DOCKER_HOST.slice(7))" +
+  ".on('data', (d) => process.stdout.write('data:' + d)).on('error', (e) => process.stdout.write(e.code))";
 
 /** A small real MCP server from the registry (one tool), at an exact version. */
 const THINKING = '@modelcontextprotocol/server-sequential-thinking@2026.8.31';
@@ -311,16 +317,23 @@ describe.skipIf(!HAS_SANDBOX)('package runners in the sandbox', () => {
       [
         '#!/bin/sh',
         'printf "%s\\n" "$@" > "$CHECK_REPORT"',
+        // What the engine's socket (DOCKER_HOST) answers from inside the sandbox.
+        `node -e ${JSON.stringify(ENGINE_PROBE)} > "$CHECK_REPORT.socket"`,
         `exec node ${JSON.stringify(FIXTURE_SERVER)} normal`,
         '',
       ].join('\n'),
       { mode: 0o755 },
     );
+    // A socket in a hidden socket place (as /var/run/docker.sock would be), named by DOCKER_HOST.
+    const socket = `/run/user/garuda-test-docker-${process.pid}-${Date.now()}.sock`;
+    const engine = net.createServer((c) => c.end('engine')).listen(socket);
+    await new Promise((resolve) => engine.once('listening', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => engine.close(() => resolve())));
     await userServers({
       box: {
         command: 'docker',
         args: ['run', '-i', '--rm', '-v', '.:/work', 'mcp/example:1.0.0'],
-        env: { CHECK_REPORT: report },
+        env: { CHECK_REPORT: report, DOCKER_HOST: `unix://${socket}` },
       },
       loose: {
         command: 'docker',
@@ -341,6 +354,7 @@ describe.skipIf(!HAS_SANDBOX)('package runners in the sandbox', () => {
       '.:/work',
       'mcp/example:1.0.0',
     ]);
+    expect(readFileSync(`${report}.socket`, 'utf8')).toBe('data:engine');
     expect(rows.loose?.state).toBe('failed');
     expect(rows.loose?.detail).toContain(
       'it was not started, as "docker run" would give the container more than the sandbox gives a server: "--privileged" gives the container the whole machine; it mounts',

@@ -193,6 +193,10 @@ function buildLinux(
     hidden,
     reveals: revealsOf(policy, true),
   });
+  // The engine's socket, last, over its hiding (see SandboxPolicy.engineSocket).
+  if (policy.engineSocket !== undefined) {
+    ops.push({ kind: 'ro-bind', source: policy.engineSocket, dest: policy.engineSocket });
+  }
   checkLinks(hidden, (dir) => writableOnHost(ops, dir));
   if (!existsInside(ops, policy.cwd)) {
     throw new InvalidPolicyError(
@@ -276,6 +280,7 @@ function buildMacos(
     hidden,
     reveals,
     network: policy.network,
+    ...(policy.engineSocket === undefined ? {} : { engineSocket: policy.engineSocket }),
   });
   return {
     command: sandboxExec,

@@ -632,6 +632,53 @@ describe.skipIf(!available)('bubblewrap sandbox (real processes)', () => {
     }
   });
 
+  // /run/user is one of the hidden socket places (it holds the session's D-Bus and agents).
+  it.runIf(existsSync('/run/user'))(
+    "reaches a container engine's socket in a hidden socket place only as engineSocket, without network",
+    async () => {
+      const { home, policy } = setup();
+      const mark = `${process.pid}-${Date.now()}`;
+      const engine = `/run/user/garuda-test-engine-${mark}.sock`;
+      const other = `/run/user/garuda-test-other-${mark}.sock`;
+      const connect = `
+        const net = require('node:net');
+        const tryOne = (p) => new Promise((r) => net.connect(p).on('data', (d) => r('data:' + d)).on('error', (e) => r(e.code)));
+        Promise.all(process.argv.slice(1).map(tryOne)).then((r) => process.stdout.write(JSON.stringify(r)));`;
+      const servers = [engine, other].map((p) => net.createServer((c) => c.end('pong')).listen(p));
+      try {
+        await Promise.all(servers.map((s) => new Promise((r) => s.once('listening', r))));
+        const argv = [process.execPath, '-e', connect, engine, other];
+        const without = await run(buildSandbox(argv, policy, sandbox));
+        expect(JSON.parse(without.stdout)).toEqual(['ENOENT', 'ENOENT']);
+        const given = await run(
+          buildSandbox(argv, { ...policy, network: false, engineSocket: engine }, sandbox),
+        );
+        expect(JSON.parse(given.stdout)).toEqual(['data:pong', 'ENOENT']);
+        // A credential path or Garuda's home is never handed out as a socket.
+        const fake = path.join(home, '.ssh', 'agent.sock');
+        mkdirSync(path.dirname(fake));
+        const agent = net.createServer().listen(fake);
+        await new Promise((r) => agent.once('listening', r));
+        try {
+          expect(() => buildSandbox(argv, { ...policy, engineSocket: fake }, sandbox)).toThrow(
+            /engineSocket.*hidden credential path/,
+          );
+        } finally {
+          await new Promise((r) => agent.close(r));
+        }
+        // Nothing there: nothing to show, no error (the engine's own command says it is down).
+        expect(() =>
+          buildSandbox(argv, { ...policy, engineSocket: '/run/garuda-no-such.sock' }, sandbox),
+        ).not.toThrow();
+        expect(() =>
+          buildSandbox(argv, { ...policy, engineSocket: path.join(home) }, sandbox),
+        ).toThrow(/not a Unix socket/);
+      } finally {
+        await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+      }
+    },
+  );
+
   describe('network', () => {
     let server: net.Server | undefined;
     afterEach(async () => {

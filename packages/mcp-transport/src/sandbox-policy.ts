@@ -1,7 +1,7 @@
 import { realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { InvalidPolicyError, quote } from './errors.js';
-import { neverShown } from './hidden-path-of.js';
+import { hiddenPathOf, neverShown } from './hidden-path-of.js';
 
 /**
  * What a sandboxed server may do. Paths are absolute paths on this machine; the caller passes
@@ -63,6 +63,16 @@ export interface SandboxPolicy {
   readonly cwd?: string;
   /** The platform the server runs on (default `process.platform`). */
   readonly platform?: NodeJS.Platform;
+  /**
+   * The Unix socket of a container engine (e.g. `/var/run/docker.sock`) that a server which is a
+   * container engine's command line (`docker run -i …`) may connect to, although it lies in a
+   * hidden socket place: **whoever reaches it can run anything as root on this machine**, so
+   * give it only to the engine's own command, whose options you have checked (the engine, not
+   * the sandbox, then isolates the container). Shown read-only (connecting needs no write). Not
+   * under the home folder or `garudaHome`. When nothing is there (no engine running), nothing is
+   * shown; a file that is not a socket is an {@link InvalidPolicyError}.
+   */
+  readonly engineSocket?: string;
 }
 
 /** A policy after validation: real paths (symbolic links resolved), defaults filled in. @internal */
@@ -88,6 +98,8 @@ export interface ResolvedPolicy {
   }[];
   readonly cwd: string;
   readonly platform: NodeJS.Platform;
+  /** The real path of `engineSocket`, when a socket is there. */
+  readonly engineSocket?: string;
 }
 
 /** Checks that `value` is a usable absolute path and returns it normalised. @internal */
@@ -222,6 +234,10 @@ export function resolvePolicy(policy: SandboxPolicy): ResolvedPolicy {
   }
 
   const cwd = policy.cwd === undefined ? root : existingDirectory('cwd', policy.cwd);
+  const engineSocket =
+    policy.engineSocket === undefined
+      ? undefined
+      : checkEngineSocket(policy.engineSocket, home, garudaHome);
 
   return {
     root,
@@ -235,5 +251,34 @@ export function resolvePolicy(policy: SandboxPolicy): ResolvedPolicy {
     readPaths,
     cwd,
     platform,
+    ...(engineSocket === undefined ? {} : { engineSocket }),
   };
+}
+
+/** `engineSocket`'s real path, `undefined` when nothing is there. */
+function checkEngineSocket(value: unknown, home: string, garudaHome: string): string | undefined {
+  const file = checkAbsolutePath('engineSocket', value);
+  let real: string;
+  let stats: Stats;
+  try {
+    real = realpathSync.native(file);
+    stats = statSync(real);
+  } catch {
+    return undefined;
+  }
+  if (!stats.isSocket()) {
+    throw new InvalidPolicyError('engineSocket', `${quote(file)} is not a Unix socket.`);
+  }
+  // Docker Desktop's socket is under the home folder (`~/.docker/run`); a credential path or
+  // Garuda's home is never a socket to hand out.
+  const kind =
+    hiddenPathOf(real, { home, garudaHome })?.kind ??
+    hiddenPathOf(file, { home, garudaHome })?.kind;
+  if (kind === 'credential' || kind === 'garudaHome') {
+    throw new InvalidPolicyError(
+      'engineSocket',
+      `${quote(file)} is inside ${kind === 'garudaHome' ? "Garuda's home" : 'a hidden credential path'}, which is never shown that way.`,
+    );
+  }
+  return real;
 }

@@ -1,4 +1,5 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -97,6 +98,27 @@ describe('the Seatbelt profile', () => {
     expect(on).toContain('(remote unix-socket (path-literal "/private/var/run/mDNSResponder"))');
     // No blanket rule that would open every Unix socket (ssh-agent, Docker…).
     expect(on).not.toMatch(/\(allow network\*\)|\(allow network-outbound\)/);
+  });
+
+  it("lets the server reach a container engine's socket (engineSocket) after the hidden rule, and nothing else", async () => {
+    const { policy } = setup();
+    const socket = path.join(temp.make('engine'), 'docker.sock');
+    const server = net.createServer().listen(socket);
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const { profile } = profileOf([process.execPath], { ...policy, engineSocket: socket });
+      const rule = `(allow network-outbound (remote unix-socket (path-literal "${socket}")))`;
+      expect(profile).toContain(rule);
+      expect(profile).toContain(`(allow file-read* (literal "${socket}"))`);
+      expect(profile.indexOf(rule)).toBeGreaterThan(
+        profile.indexOf('(deny file-read* file-write*'),
+      );
+      // Still no IP network, and no other socket.
+      expect(profile).not.toContain('(remote ip)');
+      expect(profile.match(/remote unix-socket/g)).toHaveLength(1);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('denies writes to .garuda, .git, hooks and config after the allow, even when they do not exist, without creating them', () => {

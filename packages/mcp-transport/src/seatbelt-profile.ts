@@ -23,6 +23,8 @@ export interface SeatbeltPlan {
   /** Read paths that show a hidden credential path (read-only), and what stays hidden in them. */
   readonly reveals?: Reveals;
   readonly network: boolean;
+  /** A container engine's socket the server may connect to (see `SandboxPolicy.engineSocket`). */
+  readonly engineSocket?: string;
 }
 
 /** A profile and the `-D KEY=VALUE` parameters its `(param "KEY")` references need. @internal */
@@ -165,6 +167,13 @@ export function seatbeltProfile(plan: SeatbeltPlan): SeatbeltProfile {
 
   if (plan.reveals !== undefined && plan.reveals.revealed.length > 0) {
     lines.push(...revealRules(plan.reveals, writer));
+  }
+
+  if (plan.engineSocket !== undefined) {
+    const socket = writer.expr(plan.engineSocket, 'engineSocket');
+    lines.push("; The container engine's socket, for its own command line only.");
+    lines.push(`(allow file-read* (literal ${socket}))`);
+    lines.push(`(allow network-outbound (remote unix-socket (path-literal ${socket})))`);
   }
 
   return { profile: `${lines.join('\n')}\n`, params: writer.params };
