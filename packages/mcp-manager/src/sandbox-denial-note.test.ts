@@ -6,6 +6,7 @@ import { CallFailedError } from './errors.js';
 import {
   sandboxDenialNote,
   withDenialNote,
+  noNetworkNote,
   withDenialNoteError,
   type DenialContext,
   type DenialSubject,
@@ -206,6 +207,24 @@ describe('sandboxDenialNote', () => {
       expect(found).not.toContain('\n');
       expect(found).not.toContain('</mcp_result>');
     }
+  });
+});
+
+describe('noNetworkNote', () => {
+  it.each([
+    'TypeError: fetch failed',
+    'getaddrinfo EAI_AGAIN github.com',
+    'Error: connect ENETUNREACH 140.82.112.3:443',
+    'requests.exceptions.ConnectionError: Temporary failure in name resolution',
+  ])('names the setting and the command for a server without network: %s', (text) => {
+    expect(noNetworkNote(text, server())).toBe(
+      `MCP server "fs" has no network access in the sandbox ("network": false in ${JSON.stringify(USER_FILE)}), so it cannot reach other machines. To allow it: ${add('--replace', '--network', '--', 'fs-server', '--stdio')}`,
+    );
+  });
+
+  it('says nothing for a server with network, or another error', () => {
+    expect(noNetworkNote('TypeError: fetch failed', server({ network: true }))).toBeUndefined();
+    expect(noNetworkNote('Error: invalid argument', server())).toBeUndefined();
   });
 });
 

@@ -287,10 +287,33 @@ export interface DenialContext {
   >;
 }
 
+/**
+ * What a program says when it cannot reach another machine: a name that does not resolve, a
+ * network that is not there (the sandbox's own namespace has only loopback), fetch's bare words.
+ */
+const NO_NETWORK =
+  /\bfetch failed\b|\b(?:ENOTFOUND|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH)\b|getaddrinfo|network is unreachable|temporary failure in name resolution|name or service not known/i;
+
+/**
+ * The note for a tool error of a server without network whose text says it could not reach
+ * the network: the sandbox has it offline, and what would allow it. @internal
+ */
+export function noNetworkNote(text: string, server: LocalServerConfig): string | undefined {
+  if (server.def.network || !NO_NETWORK.test(text.slice(0, MAX_SCANNED_CHARS))) return undefined;
+  const command = addCommand(server, ['--network']);
+  return (
+    `MCP server ${quoteText(server.name)} has no network access in the sandbox ("network": false ` +
+    `in ${quoteText(server.file, MAX_NOTE_PATH_CHARS)}), so it cannot reach other machines. ` +
+    `To allow it: ${command === undefined ? 'set "network": true for it' : command}`
+  );
+}
+
 /** The note for `text`, when the server is a sandboxed local one. */
 function noteOf(text: string, context: DenialContext): string | undefined {
   const { server, sandbox, options } = context;
   if (server.kind !== 'local' || sandbox === undefined || sandbox.kind === 'none') return undefined;
+  const offline = noNetworkNote(text, server);
+  if (offline !== undefined) return offline;
   const resolve = (written: string): string => configuredPath(written, options);
   return sandboxDenialNote(text, {
     server,

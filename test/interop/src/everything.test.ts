@@ -4,7 +4,7 @@
 // the one that needs tasks is listed, and its call must say so.
 import { expect, it } from 'vitest';
 import { startEverythingHttp } from './everything-http.js';
-import { HAS_SANDBOX, SERVER_JS, UNSHARED_VARIABLE, bodyOf } from './interop-world.js';
+import { HAS_SANDBOX, SERVER_JS, UNSHARED_VARIABLE, bodyOf, noteOf } from './interop-world.js';
 import {
   describeServer,
   expectOk,
@@ -220,10 +220,13 @@ describeServer<Reach>('@modelcontextprotocol/server-everything', {
       'cannot reach the internet from the sandbox without --network',
       async () => {
         // The default data is a github.com URL. The server's own message is a bare
-        // "fetch failed" (see the README), so only the outcome is checked.
+        // "fetch failed"; the note after it says why, and how to allow it.
         const call = await ctx().call('gzip-file-as-resource', {});
         expectToolError(call);
         expect(bodyOf(call.result)).not.toContain('resource link');
+        const note = noteOf(call.result) ?? '';
+        expect(note).toContain('has no network access in the sandbox ("network": false in ');
+        expect(note).toContain(' --replace --network -- ');
       },
     );
   },
