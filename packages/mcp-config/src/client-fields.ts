@@ -2,6 +2,14 @@ import { quoteUnlessSecret } from './convert-values.js';
 import { ImportNoteCode, type ImportClient, type ImportNote } from './import-types.js';
 import { quoteText, shortText } from './quote-text.js';
 
+/** Garuda's own fields that no other client's format has (an import leaves them out). */
+const GARUDA_ONLY_FIELDS: ReadonlySet<string> = new Set([
+  'writePaths',
+  'readPaths',
+  'network',
+  'timeoutMs',
+]);
+
 /** How each client is named in messages. @internal */
 export const CLIENT_NAMES: Readonly<Record<ImportClient, string>> = {
   claude: 'Claude Code',
@@ -347,6 +355,22 @@ export function mapClientFields(
   for (const key of Object.keys(raw)) {
     if (!handled.has(key)) notCarried.push(key);
   }
+  // A key spelled like one of Garuda's own fields is not the other client's: say so, rather than
+  // that Garuda has nothing like it.
+  const garudaOnly = notCarried.filter((key) => GARUDA_ONLY_FIELDS.has(key));
+  if (garudaOnly.length > 0) {
+    notes.push({
+      code: ImportNoteCode.NOT_CARRIED_OVER,
+      keys: garudaOnly,
+      message:
+        `${garudaOnly.map((k) => quoteText(k)).join(', ')} ${garudaOnly.length === 1 ? 'is' : 'are'} not part of ` +
+        `${clientName}'s format, so ${garudaOnly.length === 1 ? 'it was' : 'they were'} left out: set ` +
+        `${garudaOnly.length === 1 ? 'it' : 'them'} in Garuda's file (garuda-mcp add --write, --read, --network, --timeout)`,
+    });
+  }
+  const others = notCarried.filter((key) => !GARUDA_ONLY_FIELDS.has(key));
+  notCarried.length = 0;
+  notCarried.push(...others);
   if (notCarried.length > 0) {
     const keys = notCarried.slice(0, 20).map((key) => shortText(key));
     const hints = notCarried

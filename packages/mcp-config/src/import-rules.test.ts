@@ -206,6 +206,20 @@ describe('transports', () => {
     expect(both.warnings[0]).toMatchObject({ code: 'NOT_CARRIED_OVER', keys: ['url'] });
     expect(no(gemini, 'ws').problems[0]?.code).toBe('UNSUPPORTED_TRANSPORT');
 
+    const ownFields = await importOne('claude', {
+      fs: { command: 'fs', writePaths: ['/data'], network: true, weird: 1 },
+    });
+    expect(ok(ownFields, 'fs').entry).toEqual({ command: 'fs' });
+    expect(ok(ownFields, 'fs').warnings).toMatchObject([
+      {
+        code: 'NOT_CARRIED_OVER',
+        keys: ['writePaths', 'network'],
+        message:
+          '"writePaths", "network" are not part of Claude Code\'s format, so they were left out: set them in Garuda\'s file (garuda-mcp add --write, --read, --network, --timeout)',
+      },
+      { code: 'NOT_CARRIED_OVER', keys: ['weird'] },
+    ]);
+
     const other = await importOne('claude', {
       ws: { type: 'ws', url: 'wss://a.example' },
       ide: { type: 'sse-ide', url: 'http://127.0.0.1:1234/sse' },
