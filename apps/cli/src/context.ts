@@ -1,3 +1,4 @@
+import type { SessionSwitches, TerminalSession } from './terminal-session.js';
 import type { CliIo } from './io.js';
 import type { Output } from './output.js';
 
@@ -25,6 +26,10 @@ export interface Globals {
    * server started with `npx`, `uvx`… gets its own download cache. Absolute.
    */
   readonly cacheDir: string;
+  /** The terminal session this run belongs to (Linux), for `--session` switches. */
+  readonly session: TerminalSession | undefined;
+  /** Servers `enable`/`disable --session` switched on or off for this terminal session. */
+  readonly sessionSwitches: SessionSwitches;
   /** Whether questions can be asked: stdin and stderr are terminals. */
   readonly interactive: boolean;
 }

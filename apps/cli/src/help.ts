@@ -12,6 +12,11 @@ const PROJECT_EDIT = [
   "the project's file (<root>/.garuda/mcp.json) instead of yours (<home>/mcp.json)",
 ] as const;
 
+const SESSION_SWITCH = [
+  '--session',
+  'for this terminal session only (Linux): no file changes, other terminals are not affected',
+] as const;
+
 /** The usage line, description and options of each command, for `--help`. */
 export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
   status: {
@@ -91,17 +96,18 @@ export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
     options: [PROJECT_EDIT],
   },
   enable: {
-    usage: 'garuda-mcp enable <name> [--project]',
+    usage: 'garuda-mcp enable <name> [--project | --session]',
     summary: 'Turn a disabled server on again (in your file, or the project file).',
-    details: 'Sets "enabled": true in the file; every other byte of it stays.',
-    options: [PROJECT_EDIT],
+    details:
+      'Sets "enabled": true in the file; every other byte of it stays. With --session, every command\nstarted from this terminal sees it on, and the file is left as it is.',
+    options: [PROJECT_EDIT, SESSION_SWITCH],
   },
   disable: {
-    usage: 'garuda-mcp disable <name> [--project]',
+    usage: 'garuda-mcp disable <name> [--project | --session]',
     summary: 'Turn a server off: it is still listed, but not started.',
     details:
-      'Sets "enabled": false in the file; every other byte of it stays. For a project server this\nedits the project file, which others may share.',
-    options: [PROJECT_EDIT],
+      'Sets "enabled": false in the file; every other byte of it stays. For a project server this\nedits the project file, which others may share; --session turns it off for the commands of\nthis terminal only, changing no file.',
+    options: [PROJECT_EDIT, SESSION_SWITCH],
   },
   login: {
     usage: 'garuda-mcp login <server> [--scope <scope>]…',

@@ -16,6 +16,7 @@ import type { CommandContext, Globals } from './context.js';
 import { didYouMean } from './did-you-mean.js';
 import { CliError, ExitCode, usageError } from './exit-codes.js';
 import { COMMANDS, helpText } from './help.js';
+import { readSessionSwitches, terminalSession } from './terminal-session.js';
 import type { CliIo } from './io.js';
 import { Output } from './output.js';
 
@@ -31,6 +32,7 @@ const OPTIONS = {
   version: { type: 'boolean', short: 'V' },
   // add / remove / enable / disable
   project: { type: 'boolean' },
+  session: { type: 'boolean' },
   url: { type: 'string' },
   header: { type: 'string', multiple: true },
   env: { type: 'string', multiple: true },
@@ -53,6 +55,7 @@ const OPTIONS = {
 /** Options that belong to some commands only (each appears in those commands' help). */
 export const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   project: ['add', 'remove', 'enable', 'disable', 'import'],
+  session: ['enable', 'disable'],
   url: ['add'],
   header: ['add'],
   env: ['add'],
@@ -188,6 +191,7 @@ async function run(
     (io.env.GARUDA_HOME !== undefined && io.env.GARUDA_HOME !== ''
       ? io.env.GARUDA_HOME
       : path.join(io.userHome, '.garuda'));
+  const session = terminalSession();
   const globals: Globals = {
     root: path.resolve(io.cwd, values.root ?? '.'),
     home: path.resolve(io.cwd, home),
@@ -202,6 +206,8 @@ async function run(
       .filter((folder) => folder !== '')
       .map((folder) => path.resolve(io.cwd, folder)),
     cacheDir: cacheDirOf(io),
+    session,
+    sessionSwitches: await readSessionSwitches(path.resolve(io.cwd, home), session),
     interactive: io.stdin.isTTY === true && io.stderr.isTTY === true,
   };
   for (const folder of globals.sandboxRead) {
@@ -262,7 +268,11 @@ async function run(
     case 'enable':
     case 'disable':
       positionalCount(rest, 1, 1, command);
-      return setEnabledCommand(ctx, rest[0] ?? '', values.project === true, command === 'enable');
+      return setEnabledCommand(ctx, rest[0] ?? '', {
+        project: values.project === true,
+        session: values.session === true,
+        enabled: command === 'enable',
+      });
     case 'list':
       positionalCount(rest, 0, 0, command);
       return listCommand(ctx);

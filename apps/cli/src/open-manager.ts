@@ -28,6 +28,7 @@ export function createManager(ctx: CommandContext, prompter: CliPrompter): McpMa
     prompter,
     sandboxReadPaths: globals.sandboxRead,
     cacheDir: globals.cacheDir,
+    enabledForSession: globals.sessionSwitches,
     openBrowser: (url, options) =>
       openBrowser(url, {
         allowHttpLocalhost: options.allowHttpLocalhost,

@@ -65,18 +65,28 @@ export class CliWorld {
   }
 
   /** Starts `garuda-mcp args…` in the project folder (stdin a pipe: not a terminal). */
-  spawn(args: readonly string[], options: { env?: Record<string, string> } = {}): ChildProcess {
+  spawn(
+    args: readonly string[],
+    options: { env?: Record<string, string>; newSession?: boolean } = {},
+  ): ChildProcess {
     return spawn(process.execPath, [BIN, ...args], {
       cwd: this.root,
       env: this.env(options.env),
       stdio: ['pipe', 'pipe', 'pipe'],
+      // A session of its own (setsid), as a command from another terminal would have.
+      detached: options.newSession === true,
     });
   }
 
   /** Runs `garuda-mcp args…` to the end (at most `timeoutMs`). */
   run(
     args: readonly string[],
-    options: { env?: Record<string, string>; input?: string; timeoutMs?: number } = {},
+    options: {
+      env?: Record<string, string>;
+      input?: string;
+      timeoutMs?: number;
+      newSession?: boolean;
+    } = {},
   ): Promise<RunResult> {
     const child = this.spawn(args, options);
     return collect(child, options.input, options.timeoutMs ?? 60_000);

@@ -321,6 +321,42 @@ describe('status, tools and call', () => {
     expect(CONTROL.test(trusted.stdout)).toBe(false);
   });
 
+  it('enable/disable --session switch a server for this terminal session only, changing no file', async () => {
+    await world.userServers({
+      on: fixtureEntry('normal'),
+      off: { ...fixtureEntry('normal'), enabled: false },
+    });
+    const file = path.join(world.home, 'mcp.json');
+    const before = await readFile(file, 'utf8');
+    const disabled = await world.run(['disable', 'on', '--session']);
+    expect(disabled.code).toBe(0);
+    expect(disabled.stdout).toMatch(
+      /^MCP server on is off for this terminal session only \(session \d+\); no file was changed\.$/m,
+    );
+    expect((await world.run(['enable', 'off', '--session'])).code).toBe(0);
+    expect(await readFile(file, 'utf8')).toBe(before);
+
+    const listed = await world.run(['list']);
+    expect(listed.stdout).toMatch(/^on\s+user\s+stdio\s+no \(this session\)\s/m);
+    expect(listed.stdout).toMatch(/^off\s+user\s+stdio\s+yes \(this session\)\s/m);
+    const status = JSON.parse((await world.run(['status', '--json'])).stdout) as {
+      servers: { name: string; state: string }[];
+    };
+    expect(Object.fromEntries(status.servers.map((row) => [row.name, row.state]))).toEqual({
+      off: 'connected',
+      on: 'disabled',
+    });
+    // Another terminal (another session) sees the file as it is.
+    const elsewhere = await world.run(['list'], { newSession: true });
+    expect(elsewhere.stdout).toMatch(/^on\s+user\s+stdio\s+yes\s/m);
+    expect(elsewhere.stdout).toMatch(/^off\s+user\s+stdio\s+no\s/m);
+
+    expect((await world.run(['disable', 'nosuch', '--session'])).code).toBe(2);
+    const both = await world.run(['disable', 'on', '--session', '--project']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--session changes no file');
+  });
+
   it('the consent screen names the package a runner would download and its version', async () => {
     await world.projectServers({
       pinned: { command: 'npx', args: ['-y', '@scope/server@1.2.3'] },

@@ -646,7 +646,16 @@ export class McpManager {
         this.#notice(`MCP configuration: ${formatProblem(problem)}`);
       }
     }
-    return { servers };
+    const session = this.#options.enabledForSession;
+    return {
+      // `enabled` is outside the definition hash: a switch for this session asks no consent.
+      servers: servers.map((server) => {
+        const enabled = session.get(server.name);
+        return enabled === undefined || enabled === server.def.enabled
+          ? server
+          : ({ ...server, def: { ...server.def, enabled } } as ServerConfig);
+      }),
+    };
   }
 
   async #ensureSandbox(signal: AbortSignal | undefined): Promise<void> {

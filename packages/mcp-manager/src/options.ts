@@ -82,6 +82,12 @@ export interface McpManagerOptions {
    */
   readonly cacheDir?: string;
   /**
+   * Servers turned on (`true`) or off (`false`) for this manager only, over `"enabled"` in their
+   * config file (a host's "for this session" switch, e.g. `garuda-mcp disable <name> --session`).
+   * Nothing is written; names that no file has are ignored. Default none.
+   */
+  readonly enabledForSession?: Readonly<Record<string, boolean>>;
+  /**
    * The fetch for a project's remote servers, for their MCP and OAuth traffic alike. Default: a
    * pinned fetch from `@garuda/pinned-fetch` (`createPinnedFetch()`), which reaches public
    * addresses only. Replace it only with an equally strict one (e.g. `createPinnedFetch({ lookup })`
@@ -132,6 +138,7 @@ export interface CheckedOptions {
   readonly tempDirs: readonly string[];
   readonly sandboxReadPaths: readonly string[];
   readonly cacheDir: string;
+  readonly enabledForSession: ReadonlyMap<string, boolean>;
   readonly fetchForProject: typeof fetch | undefined;
   readonly openBrowser:
     ((url: string, options: { readonly allowHttpLocalhost: boolean }) => unknown) | undefined;
@@ -305,9 +312,22 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
       `must not be inside home (${JSON.stringify(home)}): servers cannot see that folder, so they could not use the cache`,
     );
   }
+  const enabledForSession = options.enabledForSession ?? {};
+  if (
+    typeof enabledForSession !== 'object' ||
+    enabledForSession === null ||
+    Array.isArray(enabledForSession) ||
+    Object.values(enabledForSession).some((value) => typeof value !== 'boolean')
+  ) {
+    throw new InvalidOptionsError(
+      'enabledForSession',
+      'must be an object of server names to true (on) or false (off)',
+    );
+  }
   return {
     root: folder('root', options.root),
     home,
+    enabledForSession: new Map(Object.entries(enabledForSession)),
     userHome,
     cacheDir,
     env,

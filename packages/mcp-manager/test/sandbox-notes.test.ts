@@ -179,7 +179,9 @@ describe.skipIf(!HAS_SANDBOX)('notes on what the sandbox refused', () => {
       prompter.answer = 'once';
       const mcp = ws.manager(prompter, { userHome: home });
       await mcp.start();
-      const [k8s, greedy] = prompter.consents;
+      // Both start at once: the questions come in either order.
+      const k8s = prompter.consents.find((request) => request.server === 'k8s');
+      const greedy = prompter.consents.find((request) => request.server === 'greedy');
       expect(k8s?.readPaths).toEqual(['~/.kube']);
       expect(k8s?.warnings).toContain(
         `it may read credentials the sandbox hides from servers: "~/.kube", which is "${path.join(home, '.kube')}", read-only`,

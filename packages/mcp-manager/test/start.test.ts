@@ -320,6 +320,27 @@ describe('tools and notes', () => {
     expect(result.text).toMatch(/^<mcp_result server="a" tool="b__echo">/);
   });
 
+  it('enabledForSession turns servers on and off for this manager only, writing nothing', async () => {
+    await ws.userServers({
+      off: fixture('normal', mark, { enabled: false }),
+      on: fixture('normal', mark),
+    });
+    const file = path.join(ws.home, 'mcp.json');
+    const before = await readFile(file, 'utf8');
+    const mcp = ws.manager(new ScriptedPrompter(), {
+      enabledForSession: { off: true, on: false, nosuch: true },
+    });
+    await mcp.start();
+    expect(mcp.status().map((row) => [row.name, row.state])).toEqual([
+      ['off', 'connected'],
+      ['on', 'disabled'],
+    ]);
+    expect(await readFile(file, 'utf8')).toBe(before);
+    expect(() =>
+      ws.manager(new ScriptedPrompter(), { enabledForSession: { on: 'no' } as never }),
+    ).toThrow(/enabledForSession/);
+  });
+
   it('gives each note once per state change', async () => {
     await ws.userServers({
       off: fixture('normal', mark, { enabled: false }),

@@ -16,6 +16,7 @@ import {
 } from '@garuda/mcp-config';
 import { hiddenPathOf } from '@garuda/mcp-transport';
 import { cliPaths, configuredNames, readConfig } from '../cli-config.js';
+import { writeSessionSwitch } from '../terminal-session.js';
 import type { CommandContext } from '../context.js';
 import { didYouMean } from '../did-you-mean.js';
 import { CliError, ExitCode, usageError } from '../exit-codes.js';
@@ -373,12 +374,57 @@ export async function removeCommand(
  * user's file (or the project's); every other byte stays. A disabled server is listed, not
  * started.
  */
+/** Which switch `enable` / `disable` sets. */
+export interface SetEnabledOptions {
+  /** `--project`: the project's file. */
+  readonly project: boolean;
+  /** `--session`: this terminal session only, no file changed. */
+  readonly session: boolean;
+  readonly enabled: boolean;
+}
+
+/**
+ * `enable|disable <name> --session`: the switch holds for every command of this terminal
+ * session (Linux: the shell's session), and the config files are not touched.
+ */
+async function setSessionSwitch(
+  ctx: CommandContext,
+  name: string,
+  enabled: boolean,
+): Promise<number> {
+  const config = await readConfig(ctx);
+  if (!config.servers.some((server) => server.name === name)) {
+    throw notInFile(ctx, config, name, false);
+  }
+  const { session } = ctx.globals;
+  if (session === undefined) {
+    throw new CliError(
+      '--session needs a terminal session to attach to, which this system does not tell (it is read from /proc on Linux). Use enable/disable without --session to change the file.',
+      ExitCode.USAGE,
+    );
+  }
+  await writeSessionSwitch(ctx.globals.home, session, name, enabled);
+  const c = ctx.output.colour;
+  if (ctx.globals.json) {
+    ctx.output.out(JSON.stringify({ name, enabled, session: session.id }, null, 2));
+  } else {
+    ctx.output.out(
+      `MCP server ${c.bold(name)} is ${enabled ? 'on' : 'off'} for this terminal session only (session ${session.id}); no file was changed.`,
+    );
+  }
+  return ExitCode.OK;
+}
+
 export async function setEnabledCommand(
   ctx: CommandContext,
   name: string,
-  project: boolean,
-  enabled: boolean,
+  options: SetEnabledOptions,
 ): Promise<number> {
+  const { project, enabled } = options;
+  if (options.session && project) {
+    throw usageError('--session changes no file: it cannot be given with --project.');
+  }
+  if (options.session) return setSessionSwitch(ctx, name, enabled);
   const config = await readConfig(ctx);
   const { file } = fileOf(ctx, project);
   let result;

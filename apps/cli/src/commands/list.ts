@@ -17,6 +17,19 @@ function transport(server: ServerConfig): string {
  * below the table (their problems were told first). `--json`: `{ servers, problems }`. Exit 0,
  * or 3 when a config file has problems.
  */
+/** Whether a server starts in this terminal: its `--session` switch, else its file's `enabled`. */
+function enabledHere(ctx: CommandContext, server: ServerConfig): boolean {
+  return Object.hasOwn(ctx.globals.sessionSwitches, server.name)
+    ? (ctx.globals.sessionSwitches[server.name] as boolean)
+    : server.def.enabled;
+}
+
+/** `yes`, `no`, or `no (this session)` when a `--session` switch differs from the file. */
+function enabledLabel(ctx: CommandContext, server: ServerConfig): string {
+  const here = enabledHere(ctx, server);
+  return `${here ? 'yes' : 'no'}${here === server.def.enabled ? '' : ' (this session)'}`;
+}
+
 export async function listCommand(ctx: CommandContext): Promise<number> {
   const config = await readConfig(ctx);
   const { servers, problems } = config;
@@ -30,7 +43,8 @@ export async function listCommand(ctx: CommandContext): Promise<number> {
             source: s.source,
             file: s.file,
             kind: s.kind,
-            enabled: s.def.enabled,
+            enabled: enabledHere(ctx, s),
+            ...(enabledHere(ctx, s) === s.def.enabled ? {} : { enabledInFile: s.def.enabled }),
             commandLine: commandLine(s.def),
           })),
           problems,
@@ -49,12 +63,12 @@ export async function listCommand(ctx: CommandContext): Promise<number> {
           s.name,
           s.source,
           transport(s),
-          s.def.enabled ? 'yes' : 'no',
+          enabledLabel(ctx, s),
           commandLine(s.def),
         ]),
-        (column, cell, row) => {
+        (column, cell) => {
           if (column === 0) return c.bold(cell);
-          if (column === 3 && servers[row]?.def.enabled === false) return c.yellow(cell);
+          if (column === 3 && cell.startsWith('no')) return c.yellow(cell);
           return cell;
         },
       ),
@@ -156,7 +170,7 @@ export async function getCommand(ctx: CommandContext, name: string): Promise<num
     }
   }
   field('timeout', `${def.timeoutMs} ms`);
-  field('enabled', def.enabled ? 'yes' : 'no');
+  field('enabled', enabledLabel(ctx, server));
   ctx.output.out(lines.join('\n'));
   if (masked.length > 0) {
     ctx.output.out(
