@@ -135,10 +135,13 @@ function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
+/** What comes between a reason and its stderr excerpt. @internal */
+export const STDERR_PART = '; stderr: ';
+
 /** `reason`, and what the server's stderr says about it (the line that looks like the error). */
 function withExcerpt(reason: string, stderr: readonly string[]): string {
   const excerpt = stderrExcerpt(stderr);
-  return excerpt === undefined ? reason : `${reason}; stderr: ${excerpt}`;
+  return excerpt === undefined ? reason : `${reason}${STDERR_PART}${excerpt}`;
 }
 
 function describeExit(exit: ProcessExit, stderr: readonly string[]): string {

@@ -30,7 +30,7 @@ import {
 } from './package-launch.js';
 import { hiddenTempHint } from './tmp-hint.js';
 import { openRemote, type RemoteContext } from './remote-connect.js';
-import { ServerConnection, type OpenOptions } from './server-connection.js';
+import { STDERR_PART, ServerConnection, type OpenOptions } from './server-connection.js';
 import { quoteText } from './quote-text.js';
 import { messageOf, oneLine } from './text.js';
 import type { ConsentAnswer, ConsentRequest, ManagerLogger, McpTool } from './types.js';
@@ -126,6 +126,17 @@ export function configuredPath(
   if (value === '~') return ctx.userHome;
   if (value.startsWith('~/')) return path.join(ctx.userHome, value.slice(2));
   return path.resolve(ctx.root, value);
+}
+
+/**
+ * A failure reason with a note: the note goes before the stderr excerpt, because a reason is
+ * capped (`oneLine`) and what to do matters more than the rest of a long stderr line.
+ */
+function withNote(reason: string, note: string): string {
+  const at = reason.indexOf(STDERR_PART);
+  return at < 0
+    ? `${reason} (note: ${note})`
+    : `${reason.slice(0, at)} (note: ${note})${reason.slice(at)}`;
 }
 
 /** A sandboxed package runner's own cache: its folder and the variables that point at it. */
@@ -418,7 +429,7 @@ export async function startServer(server: ServerConfig, ctx: StartContext): Prom
           ? `it could not connect to ${oneLine(server.url.origin, 200)}: ${unreachable}`
           : hint === undefined
             ? opened.reason
-            : `${opened.reason} (note: ${hint})`,
+            : withNote(opened.reason, hint),
     };
   }
   const { connection } = opened;

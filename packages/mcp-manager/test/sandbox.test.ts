@@ -1,6 +1,7 @@
 // The sandbox's limits, through the manager: the `escape` fixture tries every usual way out.
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,5 +81,25 @@ describe.skipIf(!HAS_SANDBOX)('sandbox limits through the manager', () => {
     expect(open.writeOutside.ok).toBe(false);
     expect(existsSync(outside('open'))).toBe(false);
     expect(open.writeGaruda.ok).toBe(false);
+  });
+});
+
+describe.skipIf(!HAS_SANDBOX)('a server the sandbox cannot see', () => {
+  it('fails with the note before the stderr excerpt, so a capped reason keeps what to do', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'garuda-hidden-server-'));
+    try {
+      const server = path.join(dir, 'server.mjs');
+      await writeFile(server, 'export {};\n');
+      await ws.userServers({ hidden: { command: process.execPath, args: [server] } });
+      const mcp = ws.manager(new ScriptedPrompter(), { sandboxReadPaths: [] });
+      await mcp.start();
+      const [row] = mcp.status();
+      expect(row?.state).toBe('failed');
+      expect(row?.detail).toMatch(
+        /\(note: \S+server\.mjs is under \/tmp, which the sandbox replaces with an empty folder: add its folder to the sandbox's read paths\); stderr: /,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
