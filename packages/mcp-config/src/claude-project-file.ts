@@ -2,6 +2,7 @@ import { ConfigProblemCode } from './config-problem.js';
 import { formatFieldPath, type FieldPath } from './field-path.js';
 import { quoteText } from './quote-text.js';
 import type { ServerIssue } from './validate-server.js';
+import { isRecord } from './plain-object.js';
 
 /** Another client's project file that `loadConfig` reads in place. */
 export interface ImportedProjectFile {
@@ -12,10 +13,6 @@ export interface ImportedProjectFile {
 }
 
 const WITH_DEFAULT = /\$\{[A-Za-z_][A-Za-z0-9_]*:-[^}]*\}/;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function issue(
   path: FieldPath,

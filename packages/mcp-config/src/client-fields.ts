@@ -1,6 +1,7 @@
 import { quoteUnlessSecret } from './convert-values.js';
 import { ImportNoteCode, type ImportClient, type ImportNote } from './import-types.js';
 import { quoteText, shortText } from './quote-text.js';
+import { defineOwn, isRecord } from './plain-object.js';
 
 /** Garuda's own fields that no other client's format has (an import leaves them out). */
 const GARUDA_ONLY_FIELDS: ReadonlySet<string> = new Set([
@@ -58,19 +59,6 @@ const HINTS: Readonly<Record<string, string>> = {
 
 function own(raw: Readonly<Record<string, unknown>>, key: string): unknown {
   return Object.hasOwn(raw, key) ? raw[key] : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
 }
 
 /** A copy of a name: value object as plain data; numbers and booleans written as strings. */

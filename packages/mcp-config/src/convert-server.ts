@@ -14,6 +14,7 @@ import { looksSecretValue } from './looks-secret.js';
 import { quoteText } from './quote-text.js';
 import type { ServerEntry } from './server-types.js';
 import { validateServer } from './validate-server.js';
+import { defineOwn, isRecord } from './plain-object.js';
 
 /** One server converted, or why it cannot be imported. @internal */
 export type ConvertResult =
@@ -28,19 +29,6 @@ const LOCAL_FIELDS = ['command', 'args', 'env', 'cwd', 'timeoutMs', 'enabled'] a
 const REMOTE_FIELDS = ['url', 'headers', 'timeoutMs', 'enabled', 'oauth'] as const;
 const ALL_FIELDS = [...new Set([...LOCAL_FIELDS, ...REMOTE_FIELDS])];
 const AUTH_SCHEME = /^(Bearer|Basic|Token|Bot)\s+(\S[\s\S]*)$/i;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
-}
 
 /** `<SERVER>_<HEADER>` as an environment variable name, unique within the server. */
 function headerVariable(server: string, header: string, used: Set<string>): string {

@@ -3,6 +3,7 @@ import { InvalidArgumentError } from './errors.js';
 import { MAX_SERVER_EXPANSION, MAX_TOTAL_EXPANSION, MAX_VALUE_LENGTH } from './limits.js';
 import { quoteText } from './quote-text.js';
 import type { EnvSource } from './server-types.js';
+import { defineOwn } from './plain-object.js';
 
 /** The problem codes {@link expandEnv} can report. */
 export type ExpandProblemCode =
@@ -126,16 +127,6 @@ export function parseTemplate(value: string): ParsedTemplate {
 /** A running total of expanded characters, shared by the values of one or more servers. @internal */
 export interface ExpansionBudget {
   remaining: number;
-}
-
-function defineOwn<T>(target: Record<string, T>, key: string, value: T): void {
-  // defineProperty, so a key such as "__proto__" is stored as a key, not as a prototype.
-  Object.defineProperty(target, key, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
 }
 
 function variables(names: readonly string[]): string {

@@ -22,16 +22,13 @@ import { parseSourceToml } from './parse-source-toml.js';
 import { quoteText, shortText } from './quote-text.js';
 import { readSourceFile } from './read-source-file.js';
 import type { ServerSource } from './server-types.js';
+import { isRecord } from './plain-object.js';
 
 /** Servers read from one list; a hostile file cannot make the import do unbounded work. */
 const MAX_SERVERS_PER_LIST = 500;
 
 /** Clients whose JSON files may hold comments and trailing commas. */
 const JSONC_CLIENTS: ReadonlySet<ImportClient> = new Set(['vscode', 'cursor', 'gemini']);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** One server list in a file: where it is, and whether its servers are tied to one project. */
 interface ServerList {
@@ -355,13 +352,16 @@ export async function readImportSources(
           ]
         : [];
       let result: ConvertResult = convertServer(source.client, baseName, item.value, item.ctx);
-      if (!result.ok) {
+      const refused = (failed: Extract<ConvertResult, { ok: false }>): void => {
         servers.push({
           ...base,
           importable: false,
-          warnings: [...projectLocal, ...result.warnings],
-          problems: result.problems,
+          warnings: [...projectLocal, ...failed.warnings],
+          problems: failed.problems,
         });
+      };
+      if (!result.ok) {
+        refused(result);
         continue;
       }
       const canonical = stringify(result.entry) ?? '';
@@ -388,12 +388,7 @@ export async function readImportSources(
       // Variables derived from the name (a header's secret) follow the name it gets.
       if (name !== baseName) result = convertServer(source.client, name, item.value, item.ctx);
       if (!result.ok) {
-        servers.push({
-          ...base,
-          importable: false,
-          warnings: [...projectLocal, ...result.warnings],
-          problems: result.problems,
-        });
+        refused(result);
         continue;
       }
       taken.add(name);

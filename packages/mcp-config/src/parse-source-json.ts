@@ -2,6 +2,7 @@ import { printParseErrorCode, visit } from 'jsonc-parser';
 import { ImportNoteCode, type ImportNote } from './import-types.js';
 import { tooDeepAt } from './json-depth.js';
 import { MAX_JSON_DEPTH, MAX_SYNTAX_ERRORS } from './limits.js';
+import { defineOwn } from './plain-object.js';
 
 /** A place in a file, 1-based. @internal */
 export interface SourcePlace {
@@ -40,15 +41,6 @@ const SYNTAX: Readonly<Record<string, string>> = {
   InvalidEscapeCharacter: 'a backslash escape is invalid',
   InvalidCharacter: 'a control character is inside a string',
 };
-
-function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
-}
 
 interface Frame {
   readonly container: Record<string, unknown> | unknown[];

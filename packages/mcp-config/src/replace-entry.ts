@@ -2,6 +2,7 @@ import { shortText } from './quote-text.js';
 import { LOCAL_KEYS, REMOTE_KEYS } from './server-schema.js';
 import type { ServerSource } from './server-types.js';
 import { validateServer } from './validate-server.js';
+import { isRecord } from './plain-object.js';
 
 /**
  * A field of the old entry that a replacement did not keep, and why:
@@ -28,9 +29,7 @@ export interface Replacement {
 const IDENTITY: ReadonlySet<string> = new Set(['command', 'args', 'url', 'type']);
 
 function plainObject(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
+  return isRecord(value) ? value : {};
 }
 
 /**
