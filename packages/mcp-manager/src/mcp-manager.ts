@@ -47,6 +47,7 @@ import { statusRow } from './status.js';
 import { toolPrefix } from './tool-name.js';
 import { forPrompter, messageOf, noticeText, oneLine, quoted } from './text.js';
 import type { CallResult, McpTool, ServerState, StatusRow } from './types.js';
+import { isRecord } from './tool-shape.js';
 
 /** How long `close()` waits for all servers together before it gives up waiting. */
 const CLOSE_BOUND_MS = 20_000;
@@ -99,10 +100,6 @@ interface ToolView {
 
 function byCodeUnit(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** An OAuth scope name (RFC 6749 §3.3 characters), not too long. */

@@ -4,6 +4,7 @@ import type { TrustStoreLike } from '@garuda/mcp-trust';
 import { InvalidOptionsError } from './errors.js';
 import { isWithin } from './paths.js';
 import type { ManagerLogger, Prompter } from './types.js';
+import { isRecord } from './tool-shape.js';
 
 /** The default limit for one server's start + connect + list tools: 30 s. */
 export const DEFAULT_START_TIMEOUT_MS = 30_000;
@@ -163,10 +164,6 @@ function isMetadataDocumentUrl(value: unknown): value is string {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function folder(option: string, value: unknown): string {
   if (typeof value !== 'string' || value === '' || value.includes('\0')) {
     throw new InvalidOptionsError(option, 'must be a folder path (a non-empty string without NUL)');
@@ -314,9 +311,7 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
   }
   const enabledForSession = options.enabledForSession ?? {};
   if (
-    typeof enabledForSession !== 'object' ||
-    enabledForSession === null ||
-    Array.isArray(enabledForSession) ||
+    !isRecord(enabledForSession) ||
     Object.values(enabledForSession).some((value) => typeof value !== 'boolean')
   ) {
     throw new InvalidOptionsError(
