@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { detectSandbox } from '@garuda/mcp-transport';
 import { FIXTURE_SERVER, pidsWith, startOAuthFixture, waitFor } from '@garuda/test-utils';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { CliWorld, EVERYTHING, FETCH_BROWSER, fixtureEntry, collect } from './cli-support.js';
 
 /** Whether servers run in an OS sandbox here (CI requires one: GARUDA_REQUIRE_SANDBOX=1). */
@@ -328,18 +328,21 @@ describe('status, tools and call', () => {
     });
     const file = path.join(world.home, 'mcp.json');
     const before = await readFile(file, 'utf8');
-    const disabled = await world.run(['disable', 'on', '--session']);
+    // One terminal of its own, so the test holds in whatever session it runs in.
+    const terminal = world.terminal();
+    onTestFinished(() => terminal.close());
+    const disabled = await terminal.run(['disable', 'on', '--session']);
     expect(disabled.code).toBe(0);
-    expect(disabled.stdout).toMatch(
-      /^MCP server on is off for this terminal session only \(session \d+\); no file was changed\.$/m,
+    expect(disabled.stdout).toContain(
+      `MCP server on is off for this terminal session only (session ${terminal.id}); no file was changed.`,
     );
-    expect((await world.run(['enable', 'off', '--session'])).code).toBe(0);
+    expect((await terminal.run(['enable', 'off', '--session'])).code).toBe(0);
     expect(await readFile(file, 'utf8')).toBe(before);
 
-    const listed = await world.run(['list']);
+    const listed = await terminal.run(['list']);
     expect(listed.stdout).toMatch(/^on\s+user\s+stdio\s+no \(this session\)\s/m);
     expect(listed.stdout).toMatch(/^off\s+user\s+stdio\s+yes \(this session\)\s/m);
-    const status = JSON.parse((await world.run(['status', '--json'])).stdout) as {
+    const status = JSON.parse((await terminal.run(['status', '--json'])).stdout) as {
       servers: { name: string; state: string }[];
     };
     expect(Object.fromEntries(status.servers.map((row) => [row.name, row.state]))).toEqual({
@@ -351,8 +354,8 @@ describe('status, tools and call', () => {
     expect(elsewhere.stdout).toMatch(/^on\s+user\s+stdio\s+yes\s/m);
     expect(elsewhere.stdout).toMatch(/^off\s+user\s+stdio\s+no\s/m);
 
-    expect((await world.run(['disable', 'nosuch', '--session'])).code).toBe(2);
-    const both = await world.run(['disable', 'on', '--session', '--project']);
+    expect((await terminal.run(['disable', 'nosuch', '--session'])).code).toBe(2);
+    const both = await terminal.run(['disable', 'on', '--session', '--project']);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('--session changes no file');
   });

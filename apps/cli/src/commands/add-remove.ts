@@ -399,7 +399,7 @@ async function setSessionSwitch(
   const { session } = ctx.globals;
   if (session === undefined) {
     throw new CliError(
-      '--session needs a terminal session to attach to, which this system does not tell (it is read from /proc on Linux). Use enable/disable without --session to change the file.',
+      "--session needs the terminal session this command runs in, and this system does not show it: it is read from /proc on Linux, which shows none when the shell's session began outside this PID namespace (as in some containers). Use enable/disable without --session to change the file.",
       ExitCode.USAGE,
     );
   }
