@@ -448,6 +448,28 @@ describe('buildSandbox: the command', () => {
       args: ['--x'],
       env: { PATH: `${NODE_DIR}:/usr/bin:/bin`, HOME: home, TERM: 'xterm', A: '1' },
       cwd: root,
+      // Said, never silent: the caller learns it is not sandboxed, and why.
+      sandboxed: { kind: 'none', reason: 'no OS sandbox on win32 yet' },
+    });
+  });
+
+  it('says which sandbox the command runs in', () => {
+    const { policy } = setup();
+    expect(buildSandbox(['node'], { ...policy, platform: 'linux' }, BWRAP).sandboxed).toEqual({
+      kind: 'bwrap',
+    });
+    const seatbelt = buildSandbox(
+      ['/bin/sh'],
+      { ...policy, platform: 'darwin' },
+      {
+        kind: 'seatbelt',
+        command: '/usr/bin/sandbox-exec',
+      },
+    );
+    expect(seatbelt.sandboxed).toEqual({ kind: 'seatbelt' });
+    expect(buildSandbox(['node'], policy, { kind: 'none' }).sandboxed).toEqual({
+      kind: 'none',
+      reason: 'no OS sandbox on this system',
     });
   });
 });

@@ -41,6 +41,12 @@ export interface SandboxedCommand {
   readonly env: Record<string, string>;
   /** The working folder to spawn in (a real path). */
   readonly cwd: string;
+  /**
+   * Whether the command runs in an OS sandbox, and which; when it does not, why (from
+   * `detectSandbox`), so a caller never mistakes a plain command for a sandboxed one.
+   */
+  readonly sandboxed:
+    { readonly kind: 'bwrap' | 'seatbelt' } | { readonly kind: 'none'; readonly reason: string };
 }
 
 /** Where the sandboxes put temp files by default: Linux gets a private `/tmp`. */
@@ -219,6 +225,7 @@ function buildLinux(
       cwd: policy.cwd,
       argv: [command, ...argv.slice(1)],
     }),
+    sandboxed: { kind: 'bwrap' },
     env,
     cwd: policy.cwd,
   };
@@ -287,6 +294,7 @@ function buildMacos(
     args: ['-p', profile, ...params, '--', command, ...argv.slice(1)],
     env,
     cwd: policy.cwd,
+    sandboxed: { kind: 'seatbelt' },
   };
 }
 
@@ -316,8 +324,8 @@ function buildMacos(
  *   the same meaning (untested on our Linux machines): a revealed read path is an
  *   `(allow file-read* …)` rule after the deny rule of the hidden paths (the last matching rule
  *   wins).
- * - **`none`**: the argv unchanged, with the allowlisted environment. The consent screen says
- *   "no OS sandbox: <reason>".
+ * - **`none`**: the argv unchanged, with the allowlisted environment, and `sandboxed` says
+ *   `none` with the reason. The consent screen says "no OS sandbox: <reason>".
  *
  * With a sandbox, argv[0] is resolved here through the final environment's `PATH` (so a missing
  * command is a {@link CommandNotFoundError} before anything starts); without one, the process
@@ -326,7 +334,7 @@ function buildMacos(
  * @param argv - The server's command and arguments (no shell).
  * @param policy - What the server may do; see {@link SandboxPolicy}.
  * @param sandbox - What `detectSandbox()` returned.
- * @returns What to spawn.
+ * @returns What to spawn, and (`sandboxed`) whether it runs in a sandbox or why not.
  * @throws {@link InvalidPolicyError} for an unusable argv, policy or sandbox info (relative paths,
  *   NUL bytes, a root that is not an existing folder, a write or read path that does not exist,
  *   a read path at or inside `garudaHome` or a hidden socket place, a bad variable name, a
@@ -368,6 +376,12 @@ export function buildSandbox(
     case 'seatbelt':
       return buildMacos(argv, resolved, env, sandbox.command ?? '/usr/bin/sandbox-exec');
     default:
-      return { command: argv[0] as string, args: argv.slice(1), env, cwd: resolved.cwd };
+      return {
+        command: argv[0] as string,
+        args: argv.slice(1),
+        env,
+        cwd: resolved.cwd,
+        sandboxed: { kind: 'none', reason: sandbox.reason ?? 'no OS sandbox on this system' },
+      };
   }
 }

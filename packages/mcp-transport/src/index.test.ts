@@ -77,7 +77,13 @@ describe('public entry', () => {
     const options: DetectSandboxOptions = { timeoutMs: 1_000 };
     const code: TransportErrorCode = 'INVALID_POLICY';
     const policy: SandboxPolicy = { root: '/p', baseEnv: {}, home: '/h', garudaHome: '/h/.garuda' };
-    const command: SandboxedCommand = { command: 'x', args: [], env: {}, cwd: '/' };
+    const command: SandboxedCommand = {
+      command: 'x',
+      args: [],
+      env: {},
+      cwd: '/',
+      sandboxed: { kind: 'none', reason: 'r' },
+    };
     const match: HiddenPathMatch = { kind: 'credential', path: '/h/.kube', name: '.kube' };
     expect([kind, info, options, code, policy, command, match]).toHaveLength(7);
   });
