@@ -1,4 +1,5 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { HttpFixtureMode } from '../fixtures/tools.mjs';
 import { answerFailure, assertHttpMode, createMcpEndpoint } from './mcp-endpoint.js';
@@ -18,11 +19,17 @@ export interface HttpFixtureOptions {
    * otherwise the answer is `401` with `WWW-Authenticate: Bearer …` and nothing is served.
    */
   requireBearer?: (token: string) => boolean;
+  /**
+   * Serve https with this key and certificate (e.g. from `makeCertificate`); `url` then names
+   * `hostname` (default `localhost`), which the client resolves to the fixture itself (a pinned
+   * fetch's `lookup`).
+   */
+  tls?: { readonly key: string; readonly cert: string; readonly hostname?: string };
 }
 
 /** A running Streamable HTTP fixture. */
 export interface HttpFixture {
-  /** The MCP endpoint, `http://127.0.0.1:<port>/mcp`. */
+  /** The MCP endpoint, `http://127.0.0.1:<port>/mcp` (with `tls`: `https://<hostname>:<port>/mcp`). */
   readonly url: URL;
   /** HTTP requests received so far (every method, rejected ones included). */
   readonly requests: number;
@@ -62,12 +69,13 @@ export async function startHttpFixture(options: HttpFixtureOptions = {}): Promis
     host = '127.0.0.1',
     port = 0,
     requireBearer,
+    tls,
   } = options;
   assertHttpMode(mode);
   const endpoint = createMcpEndpoint(mode, jsonResponse);
   let requests = 0;
 
-  const server = createServer((req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     requests++;
     const url = new URL(req.url ?? '/', 'http://fixture.invalid');
     if (url.pathname !== '/mcp') {
@@ -89,7 +97,11 @@ export async function startHttpFixture(options: HttpFixtureOptions = {}): Promis
       }
     }
     endpoint.handle(req, res).catch((error: unknown) => answerFailure(res, error));
-  });
+  };
+  const server =
+    tls === undefined
+      ? createServer(handler)
+      : createHttpsServer({ key: tls.key, cert: tls.cert }, handler);
 
   try {
     await new Promise<void>((resolve, reject) => {
@@ -105,7 +117,10 @@ export async function startHttpFixture(options: HttpFixtureOptions = {}): Promis
   }
   const address = server.address() as AddressInfo;
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const mcpUrl = new URL(`http://${hostPart}:${address.port}/mcp`);
+  const mcpUrl =
+    tls === undefined
+      ? new URL(`http://${hostPart}:${address.port}/mcp`)
+      : new URL(`https://${tls.hostname ?? 'localhost'}:${address.port}/mcp`);
 
   let closed: Promise<void> | undefined;
   return {
