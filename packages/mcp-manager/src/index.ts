@@ -1,6 +1,6 @@
 // Public entry of @garuda/mcp-manager: named re-exports only; anything not listed is internal.
 export { McpManager } from './mcp-manager.js';
-export type { CallOptions, StartOptions } from './mcp-manager.js';
+export type { CallOptions, StartOptions } from './call-options.js';
 export { DEFAULT_START_TIMEOUT_MS } from './options.js';
 export type { McpManagerOptions } from './options.js';
 export { TOOL_NAME_PATTERN, toolName, toolPrefix } from './tool-name.js';

@@ -1,119 +1,38 @@
 import { setMaxListeners } from 'node:events';
 import path from 'node:path';
-import {
-  defHash,
-  defaultPaths,
-  formatProblem,
-  loadConfig,
-  type ConfigProblem,
-  type ServerConfig,
-} from '@garuda/mcp-config';
-import { detectSandbox, type SandboxInfo } from '@garuda/mcp-transport';
-import { createPinnedFetch } from '@garuda/pinned-fetch';
-import { AuthStore, USER_SCOPE, openBrowser, revoke, type RevokeResult } from '@garuda/mcp-oauth';
-import {
-  TrustStore,
-  getMcpTrustEntry,
-  mcpTrustKey,
-  type McpTrustEntry,
-  type TrustStoreLike,
-} from '@garuda/mcp-trust';
-import { QuestionQueue, linkSignals, within } from './abort.js';
-import { matchesAllowRule, validateAllowRule } from './allow-rules.js';
-import { callPreview } from './call-preview.js';
+import { defaultPaths, type ConfigProblem, type ServerConfig } from '@garuda/mcp-config';
+import { AuthStore, type RevokeResult } from '@garuda/mcp-oauth';
+import type { SandboxInfo } from '@garuda/mcp-transport';
+import { TrustStore, type McpTrustEntry } from '@garuda/mcp-trust';
+import type { PinnedFetch } from '@garuda/pinned-fetch';
+import { QuestionQueue, linkSignals } from './abort.js';
+import { allowRuleNotices, approveCall } from './approve-call.js';
+import { findTool, runCall } from './run-call.js';
+import { argumentsOf, type CallOptions, type StartOptions } from './call-options.js';
 import {
   AlreadyStartedError,
   CallCancelledError,
-  CallDeclinedError,
-  CallFailedError,
-  InvalidArgumentsError,
   InvalidOptionsError,
   ManagerClosedError,
   NotStartedError,
   ServerNotConnectedError,
-  ServerStoppedError,
   StartCancelledError,
   UnknownServerError,
-  UnknownToolError,
 } from './errors.js';
-import { formatResult } from './format-result.js';
-import { withDenialNote, withDenialNoteError } from './sandbox-denial-note.js';
-import { forceSignIn, hasStaticAuthorization } from './remote-connect.js';
-import { NoteTracker, unavailableReason } from './notes.js';
+import { loadServers } from './load-servers.js';
+import { projectFetch, remoteDeps, startDeps } from './manager-parts.js';
+import { NoteTracker } from './notes.js';
 import { checkOptions, type CheckedOptions, type McpManagerOptions } from './options.js';
-import type { ServerConnection } from './server-connection.js';
-import { startServer, type StartContext, type StartOutcome } from './start-server.js';
+import { forceSignIn, type RemoteDeps } from './remote-connect.js';
+import { noSandboxNotice, sandboxOnce } from './sandbox-once.js';
+import { ServerRegistry, type ServerRecord } from './server-registry.js';
+import { serverPolicy } from './server-policy.js';
+import { checkScopes, isAllowed, signInTarget } from './sign-in-target.js';
+import { signOut } from './sign-out.js';
+import { startSequence } from './start-server.js';
 import { statusRow } from './status.js';
-import { toolPrefix } from './tool-name.js';
-import { forPrompter, messageOf, noticeText, oneLine, quoted } from './text.js';
-import type { CallResult, McpTool, ServerState, StatusRow } from './types.js';
-import { isRecord } from './tool-shape.js';
-
-/** How long `close()` waits for all servers together before it gives up waiting. */
-const CLOSE_BOUND_MS = 20_000;
-
-/** Options of {@link McpManager.start} and {@link McpManager.reload}. */
-export interface StartOptions {
-  /**
-   * Cancels the start: consent questions are withdrawn, servers still starting are stopped
-   * (state `stopped`), and the promise rejects with `StartCancelledError`.
-   */
-  readonly signal?: AbortSignal;
-  /**
-   * `start()` only: start just these servers (by name), e.g. the one server a command needs.
-   * The others are listed by `status()` as `stopped` ("not started") and can be started later
-   * with `reload(name)`. A name that no file configures throws `UnknownServerError`. Default:
-   * every server.
-   */
-  readonly only?: readonly string[];
-}
-
-/** Options of {@link McpManager.call}. */
-export interface CallOptions {
-  /** Cancels the call (approval question included): it rejects with `CallCancelledError`. */
-  readonly signal?: AbortSignal;
-}
-
-interface Attempt {
-  readonly controller: AbortController;
-  done: Promise<void>;
-}
-
-interface ServerRecord {
-  config: ServerConfig;
-  state: ServerState;
-  detail: string | undefined;
-  /** Goes up on every state change: notes are given once per version. */
-  version: number;
-  /** The adapted tools of its last successful start (kept after a stop, for clear call errors). */
-  tools: readonly McpTool[];
-  attempt: Attempt | undefined;
-  /** A remote server that connected with OAuth tokens. */
-  signedIn?: boolean;
-}
-
-interface ToolView {
-  readonly list: readonly McpTool[];
-  readonly byName: ReadonlyMap<string, McpTool>;
-  readonly clashes: readonly { name: string; kept: string; dropped: string }[];
-}
-
-function byCodeUnit(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** An OAuth scope name (RFC 6749 §3.3 characters), not too long. */
-function isScopeName(value: unknown): value is string {
-  return (
-    typeof value === 'string' && value.length <= 200 && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(value)
-  );
-}
-
-function argumentsOf(args: unknown, name: string): Record<string, unknown> {
-  if (args === undefined || args === null) return {};
-  if (isRecord(args)) return args;
-  throw new InvalidArgumentsError(name, Array.isArray(args) ? 'an array' : `a ${typeof args}`);
-}
+import { messageOf, noticeText, quoted } from './text.js';
+import type { CallResult, McpTool, StatusRow } from './types.js';
 
 /**
  * The MCP client facade: reads the user's and the project's `mcp.json`, asks consent for
@@ -137,26 +56,20 @@ function argumentsOf(args: unknown, name: string): Record<string, unknown> {
  */
 export class McpManager {
   readonly #options: CheckedOptions;
-  readonly #store: TrustStoreLike;
-  /** Every configured server, in configuration order (the user's first). */
-  readonly #records = new Map<string, ServerRecord>();
-  /** The running servers. A server leaves this list before a planned stop, so it gives no notice. */
-  readonly #connections = new Map<string, ServerConnection>();
+  readonly #registry: ServerRegistry;
   /** Trust answered with "once": this session only. */
   readonly #session = new Map<string, McpTrustEntry>();
   readonly #questions = new QuestionQueue();
   readonly #notes = new NoteTracker();
   readonly #lifetime = new AbortController();
-  readonly #clashesNoticed = new Set<string>();
-  /** Stops still in progress of servers whose start failed or was denied. */
-  readonly #stopping = new Set<Promise<void>>();
-  #problems: readonly ConfigProblem[] = [];
-  #sandbox: SandboxInfo | undefined;
-  /** The default pinned fetch for project remote servers, made on first use. */
-  #pinnedFetch: ReturnType<typeof createPinnedFetch> | undefined;
+  /** The strict fetch for project remote servers (public addresses only). */
+  readonly #pinnedFetch: PinnedFetch;
   /** The sign-ins of remote servers, `<home>/mcp-auth.json`. */
   readonly #authStore: AuthStore;
-  #view: ToolView | undefined;
+  readonly #store: TrustStore | NonNullable<CheckedOptions['trustStore']>;
+  readonly #remote: RemoteDeps;
+  #problems: readonly ConfigProblem[] = [];
+  #sandbox: SandboxInfo | undefined;
   #started = false;
   #closed = false;
   #closing: Promise<void> | undefined;
@@ -168,20 +81,29 @@ export class McpManager {
    */
   constructor(options: McpManagerOptions) {
     this.#options = checkOptions(options);
+    const { home, root, logger } = this.#options;
     // Every server start and call in flight listens to the manager's lifetime: more than ten is
     // normal here, and Node's "possible leak" warning would print on the host's stderr.
     setMaxListeners(0, this.#lifetime.signal);
+    const withLogger = logger ? { logger } : {};
     this.#store =
       this.#options.trustStore ??
-      new TrustStore(
-        defaultPaths({ home: this.#options.home, root: this.#options.root }).trustFile,
-        {
-          ...(this.#options.logger ? { logger: this.#options.logger } : {}),
-        },
-      );
-    this.#authStore = new AuthStore(path.join(this.#options.home, 'mcp-auth.json'), {
-      ...(this.#options.logger ? { logger: this.#options.logger } : {}),
-    });
+      new TrustStore(defaultPaths({ home, root }).trustFile, withLogger);
+    this.#authStore = new AuthStore(path.join(home, 'mcp-auth.json'), withLogger);
+    this.#pinnedFetch = projectFetch(this.#options);
+    const owned = {
+      store: this.#store,
+      session: this.#session,
+      questions: this.#questions,
+      authStore: this.#authStore,
+      pinnedFetch: this.#pinnedFetch as unknown as typeof fetch,
+      sandbox: () => this.#sandbox as SandboxInfo,
+      notice: (text: string) => this.#notice(text),
+      track: (stopping: Promise<void>) => this.#registry.track(stopping),
+    };
+    this.#remote = remoteDeps(this.#options, owned);
+    const start = startSequence(startDeps(this.#options, owned, this.#remote));
+    this.#registry = new ServerRegistry(start, owned.notice, logger);
   }
 
   /**
@@ -201,11 +123,8 @@ export class McpManager {
     if (this.#started) throw new AlreadyStartedError();
     this.#started = true;
     const { signal } = options;
-    for (const rule of this.#options.allowRules) {
-      const problem = validateAllowRule(rule);
-      if (problem !== undefined) this.#notice(`An MCP allow rule is ignored: ${problem}`);
-    }
-    const { servers } = await this.#loadConfig(undefined);
+    for (const notice of allowRuleNotices(this.#options.allowRules)) this.#notice(notice);
+    const servers = await this.#load(undefined);
     if (this.#closed) throw new ManagerClosedError('start()');
     const only = options.only === undefined ? undefined : new Set(options.only);
     for (const name of only ?? []) {
@@ -213,28 +132,11 @@ export class McpManager {
         throw new UnknownServerError(String(name), quoted(String(name)));
       }
     }
-    for (const config of servers) {
-      this.#records.set(config.name, {
-        config,
-        state: 'starting',
-        detail: undefined,
-        version: 0,
-        tools: [],
-        attempt: undefined,
-      });
-    }
-    try {
-      await this.#ensureSandbox(signal);
-    } catch (error) {
-      for (const record of this.#records.values()) {
-        this.#setState(record, 'stopped', 'its start was cancelled');
-      }
-      if (signal?.aborted || this.#closed) throw new StartCancelledError('start()');
-      throw error;
-    }
-    const launched = [...this.#records.values()].filter((record) => {
-      if (only === undefined || only.has(record.config.name)) return true;
-      this.#setState(record, 'stopped', 'not started (this run needs other servers)');
+    const records = servers.map((config) => this.#registry.add(config));
+    await this.#sandboxFor(records, signal, 'start()');
+    const launched = records.filter((record) => {
+      if (only === undefined || only.has(record.name)) return true;
+      this.#registry.setState(record, 'stopped', 'not started (this run needs other servers)');
       return false;
     });
     // One listener on the caller's signal, however many servers start: each server links to
@@ -243,14 +145,18 @@ export class McpManager {
     setMaxListeners(0, startLink.controller.signal);
     try {
       await Promise.all(
-        launched.map((record) => this.#launch(record, signal && startLink.controller.signal)),
+        launched.map((record) =>
+          this.#registry.launch(
+            record,
+            signal && startLink.controller.signal,
+            this.#lifetime.signal,
+          ),
+        ),
       );
     } finally {
       startLink.detach();
     }
-    if (this.#closed) throw new ManagerClosedError('start()');
-    this.#reportClashes();
-    if (signal?.aborted) throw new StartCancelledError('start()');
+    this.#afterStart(signal, 'start()');
   }
 
   /**
@@ -262,7 +168,7 @@ export class McpManager {
    * @returns A new array of the adapted tools.
    */
   tools(): McpTool[] {
-    return [...this.#toolView().list];
+    return [...this.#registry.view().list];
   }
 
   /**
@@ -292,74 +198,25 @@ export class McpManager {
     const label = typeof name === 'string' ? quoted(name) : `(${typeof name})`;
     if (this.#closed) throw new ManagerClosedError(`the call of ${label}`);
     if (!this.#started) throw new NotStartedError('call()');
-    const tool = typeof name === 'string' ? this.#toolView().byName.get(name) : undefined;
-    if (tool === undefined) {
-      const owner = typeof name === 'string' ? this.#ownerOf(name) : undefined;
-      if (owner !== undefined) {
-        throw new ServerNotConnectedError(
-          owner.config.name,
-          owner.state,
-          unavailableReason(owner.state, owner.detail),
-        );
-      }
-      throw new UnknownToolError(String(name), label);
-    }
+    const tool = findTool(this.#registry, name, label);
     const input = argumentsOf(args, tool.name);
     const { signal } = options;
     if (signal?.aborted) throw new CallCancelledError(tool.name, { cause: signal.reason });
+    await approveCall(
+      tool,
+      input,
+      {
+        allowRules: this.#options.allowRules,
+        prompter: this.#options.prompter,
+        questions: this.#questions,
+        lifetime: this.#lifetime.signal,
+        closed: () => this.#closed,
+      },
+      signal,
+    );
 
-    if (!matchesAllowRule(this.#options.allowRules, tool.server, tool.tool)) {
-      const { controller, detach } = linkSignals(signal, this.#lifetime.signal);
-      let approved: unknown;
-      try {
-        approved = await this.#questions.ask(
-          () =>
-            this.#options.prompter.approveCall(
-              forPrompter(callPreview(tool, input)),
-              controller.signal,
-            ),
-          controller.signal,
-        );
-      } catch (error) {
-        if (signal?.aborted) throw new CallCancelledError(tool.name, { cause: signal.reason });
-        if (this.#closed) throw new ManagerClosedError(`the call of ${tool.name}`);
-        throw new CallFailedError(
-          tool.name,
-          `the approval question failed: ${oneLine(messageOf(error))}`,
-          { cause: error },
-        );
-      } finally {
-        detach();
-      }
-      if (approved !== true) throw new CallDeclinedError(tool.name);
-    }
-
-    // The server may have stopped while the user was deciding.
-    const record = this.#records.get(tool.server);
-    const connection = this.#connections.get(tool.server);
-    if (this.#closed) throw new ManagerClosedError(`the call of ${tool.name}`);
-    if (record === undefined || connection === undefined || record.state !== 'connected') {
-      const state = record?.state ?? 'stopped';
-      throw new ServerNotConnectedError(
-        tool.server,
-        state,
-        unavailableReason(state, record?.detail),
-      );
-    }
-    // A sandboxed server's error about a file the sandbox kept from it gets a note saying so.
-    const denial = { server: record.config, sandbox: this.#sandbox, options: this.#options };
-    try {
-      const result = await connection.call(tool.tool, tool.name, input, {
-        signal,
-        timeoutMs: record.config.def.timeoutMs,
-      });
-      return withDenialNote(formatResult(tool.server, tool.tool, result), denial);
-    } catch (error) {
-      if (this.#closed && ServerStoppedError.isInstance(error)) {
-        throw new ManagerClosedError(`the call of ${tool.name}`);
-      }
-      throw withDenialNoteError(error, tool.name, denial);
-    }
+    const deps = { options: this.#options, sandbox: this.#sandbox, closed: () => this.#closed };
+    return runCall(this.#registry, tool, input, deps, signal);
   }
 
   /**
@@ -370,11 +227,11 @@ export class McpManager {
    */
   status(): StatusRow[] {
     const counts = new Map<string, number>();
-    for (const tool of this.#toolView().list) {
+    for (const tool of this.#registry.view().list) {
       counts.set(tool.server, (counts.get(tool.server) ?? 0) + 1);
     }
-    return [...this.#records.values()].map((record) =>
-      statusRow(record, counts.get(record.config.name) ?? 0, this.#sandbox),
+    return [...this.#registry.records.values()].map((record) =>
+      statusRow(record, counts.get(record.name) ?? 0, this.#sandbox),
     );
   }
 
@@ -387,14 +244,7 @@ export class McpManager {
    * @returns The notes not taken yet (often none).
    */
   takeNotes(): string[] {
-    return this.#notes.take(
-      [...this.#records.values()].map((record) => ({
-        name: record.config.name,
-        state: record.state,
-        detail: record.detail,
-        version: record.version,
-      })),
-    );
+    return this.#notes.take([...this.#registry.records.values()]);
   }
 
   /**
@@ -428,31 +278,13 @@ export class McpManager {
     options: { readonly scopes?: readonly string[]; readonly signal?: AbortSignal } = {},
   ): Promise<void> {
     if (this.#closed) throw new ManagerClosedError('signIn()');
-    const scopes = options.scopes ?? [];
-    if (!Array.isArray(scopes) || !scopes.every((scope) => isScopeName(scope))) {
-      throw new InvalidOptionsError(
-        'scopes',
-        'must be a list of OAuth scope names (no spaces, quotes or backslashes)',
-      );
-    }
-    const record = this.#records.get(name);
-    const config =
-      record?.config ??
-      (await this.#loadConfig(name)).servers.find((server) => server.name === name);
-    if (config === undefined) throw new UnknownServerError(String(name), quoted(name));
-    if (config.kind !== 'remote') {
-      throw new InvalidOptionsError(
-        'name',
-        `${quoted(name)} is a local server: only remote servers sign in`,
-      );
-    }
-    if (hasStaticAuthorization(config)) {
-      throw new InvalidOptionsError(
-        'name',
-        `${quoted(name)} sends its own Authorization header (in its configuration), so it does not sign in with OAuth`,
-      );
-    }
-    if (config.source === 'project' && !(await this.#allowed(config))) {
+    const scopes = checkScopes(options.scopes ?? []);
+    const record = this.#registry.records.get(name);
+    const known = record?.config ?? (await this.#load(name)).find((server) => server.name === name);
+    if (known === undefined) throw new UnknownServerError(String(name), quoted(name));
+    const config = signInTarget(known, name);
+    const policy = serverPolicy(config, this.#options.root);
+    if (policy.askConsent && !(await isAllowed(config, policy, this.#store, this.#session))) {
       throw new ServerNotConnectedError(
         name,
         record?.state ?? 'stopped',
@@ -461,7 +293,7 @@ export class McpManager {
     }
     const { controller, detach } = linkSignals(options.signal, this.#lifetime.signal);
     try {
-      await forceSignIn(config, this.#context(controller.signal), scopes);
+      await forceSignIn(config, policy, this.#remote, scopes, controller.signal);
     } finally {
       detach();
     }
@@ -469,15 +301,6 @@ export class McpManager {
     if (record !== undefined && (record.state === 'connected' || record.state === 'failed')) {
       await this.reload(name, options.signal === undefined ? {} : { signal: options.signal });
     }
-  }
-
-  /** Whether a project server's definition has been allowed (remembered, or this session). */
-  async #allowed(config: ServerConfig): Promise<boolean> {
-    const key = mcpTrustKey({ kind: 'project', root: this.#options.root }, config.name);
-    const def = defHash(config.def);
-    if (this.#session.get(key)?.def === def) return true;
-    const stored = await getMcpTrustEntry(this.#store, key).catch(() => undefined);
-    return stored?.def === def;
   }
 
   /**
@@ -495,37 +318,23 @@ export class McpManager {
    */
   async logout(name: string, options: { signal?: AbortSignal } = {}): Promise<RevokeResult> {
     if (this.#closed) throw new ManagerClosedError('logout()');
-    const record = this.#records.get(name);
-    if (record !== undefined && record.config.kind !== 'remote')
+    const record = this.#registry.records.get(name);
+    if (record !== undefined && record.config.kind !== 'remote') {
       throw new UnknownServerError(name, quoted(name));
+    }
     const config = record?.config.kind === 'remote' ? record.config : undefined;
-    // Before start() (or for a server no longer configured) the stored sign-ins say where the
-    // server came from: a project's sign-in is revoked through the strict fetch, and so is a
-    // mix of both.
-    const stored =
-      config === undefined
-        ? (await this.#authStore.list().catch(() => [])).filter((entry) => entry.name === name)
-        : [];
-    const user =
-      config !== undefined
-        ? config.source === 'user'
-        : stored.every((entry) => entry.scope === USER_SCOPE);
-    const result = await revoke({
-      serverUrl: config?.url ?? stored[0]?.url ?? 'https://invalid.invalid/',
-      store: this.#authStore,
-      name,
-      fetch: user
-        ? (input, init) => fetch(input, init)
-        : (this.#options.fetchForProject ?? ((input, init) => this.#projectFetch(input, init))),
-      allowHttpLoopback: user,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(this.#options.logger ? { logger: this.#options.logger } : {}),
-    });
-    if (record !== undefined && record.signedIn === true) {
+    const deps = {
+      root: this.#options.root,
+      authStore: this.#authStore,
+      pinnedFetch: this.#pinnedFetch as unknown as typeof fetch,
+      logger: this.#options.logger,
+    };
+    const result = await signOut(name, config, deps, options.signal);
+    if (record?.signedIn === true) {
       // Its connection holds the signed-in session: end it, so no tool of a signed-out server
       // still answers. `reload(name)` signs in again.
-      await this.#stop(record, 'you signed out');
-      this.#setState(record, 'stopped', 'you signed out (reload it to sign in again)');
+      await this.#registry.stop(record, 'you signed out');
+      this.#registry.setState(record, 'stopped', 'you signed out (reload it to sign in again)');
     }
     if (record !== undefined) record.signedIn = false;
     return result;
@@ -550,43 +359,22 @@ export class McpManager {
     if (this.#closed) throw new ManagerClosedError(label);
     if (!this.#started) throw new NotStartedError('reload()');
     const { signal } = options;
-    const { servers } = await this.#loadConfig(name);
-    const config = servers.find((server) => server.name === name);
-    let record = this.#records.get(name);
-    if (config === undefined && record === undefined)
+    const config = (await this.#load(name)).find((server) => server.name === name);
+    const known = this.#registry.records.get(name);
+    if (config === undefined && known === undefined) {
       throw new UnknownServerError(name, quoted(name));
-    if (record !== undefined) await this.#stop(record, 'it was reloaded');
+    }
+    if (known !== undefined) await this.#registry.stop(known, 'it was reloaded');
     if (this.#closed) throw new ManagerClosedError(label);
     if (config === undefined) {
-      this.#records.delete(name);
+      this.#registry.remove(name);
       this.#notes.forget(name);
-      this.#view = undefined;
       return;
     }
-    if (record === undefined) {
-      record = {
-        config,
-        state: 'starting',
-        detail: undefined,
-        version: 0,
-        tools: [],
-        attempt: undefined,
-      };
-      this.#records.set(name, record);
-    } else {
-      record.config = config;
-    }
-    try {
-      await this.#ensureSandbox(signal);
-    } catch (error) {
-      this.#setState(record, 'stopped', 'its start was cancelled');
-      if (signal?.aborted || this.#closed) throw new StartCancelledError(label);
-      throw error;
-    }
-    await this.#launch(record, signal);
-    if (this.#closed) throw new ManagerClosedError(label);
-    this.#reportClashes();
-    if (signal?.aborted) throw new StartCancelledError(label);
+    const record = this.#registry.add(config);
+    await this.#sandboxFor([record], signal, label);
+    await this.#registry.launch(record, signal, this.#lifetime.signal);
+    this.#afterStart(signal, label);
   }
 
   /**
@@ -601,220 +389,48 @@ export class McpManager {
   close(): Promise<void> {
     if (this.#closing) return this.#closing;
     this.#closed = true;
-    const connections = [...this.#connections.values()];
-    this.#connections.clear();
+    // The connections leave the list before the lifetime aborts what is in flight.
+    const stopped = this.#registry.closeAll('the MCP manager was closed');
     this.#lifetime.abort(new Error('the MCP manager was closed'));
-    const attempts = [...this.#records.values()].flatMap((record) =>
-      record.attempt ? [record.attempt.done] : [],
-    );
     this.#closing = (async () => {
-      const stopped = await within(
-        Promise.all([
-          ...connections.map((connection) => connection.close('the MCP manager was closed')),
-          ...attempts,
-        ]),
-        CLOSE_BOUND_MS,
-      );
-      // Starts that were cancelled above leave their stops here.
-      const alsoStopped = await within(Promise.all([...this.#stopping]), CLOSE_BOUND_MS);
-      if (!stopped || !alsoStopped) {
-        this.#options.logger?.warn?.('some MCP servers took too long to stop');
-      }
-      for (const record of this.#records.values()) this.#setState(record, 'stopped', undefined);
-      await this.#pinnedFetch?.close().catch(() => {});
+      if (!(await stopped)) this.#options.logger?.warn?.('some MCP servers took too long to stop');
+      await this.#pinnedFetch.close().catch(() => {});
     })();
     return this.#closing;
   }
 
-  async #loadConfig(only: string | undefined): Promise<{ servers: readonly ServerConfig[] }> {
-    const paths = defaultPaths({ home: this.#options.home, root: this.#options.root });
-    const { servers, problems } = await loadConfig({
-      userFile: this.#options.userConfigFile ?? paths.userFile,
-      projectFile: this.#options.projectConfigFile ?? paths.projectFile,
-      env: this.#options.env,
-      importedProjectFiles: this.#options.importConfigs.map((client) => ({
-        file: path.join(this.#options.root, '.mcp.json'),
-        client,
-      })),
-    });
+  async #load(only: string | undefined): Promise<readonly ServerConfig[]> {
+    const { servers, problems } = await loadServers(this.#options, only, (text) =>
+      this.#notice(text),
+    );
     this.#problems = problems;
-    for (const problem of problems) {
-      if (only === undefined || problem.server === only) {
-        this.#notice(`MCP configuration: ${formatProblem(problem)}`);
-      }
-    }
-    const session = this.#options.enabledForSession;
-    return {
-      // `enabled` is outside the definition hash: a switch for this session asks no consent.
-      servers: servers.map((server) => {
-        const enabled = session.get(server.name);
-        return enabled === undefined || enabled === server.def.enabled
-          ? server
-          : ({ ...server, def: { ...server.def, enabled } } as ServerConfig);
-      }),
-    };
+    return servers;
   }
 
-  async #ensureSandbox(signal: AbortSignal | undefined): Promise<void> {
+  /** Detects the sandbox once (before the first start); a cancelled wait stops `records`. */
+  async #sandboxFor(
+    records: readonly ServerRecord[],
+    signal: AbortSignal | undefined,
+    label: string,
+  ): Promise<void> {
     if (this.#sandbox !== undefined) return;
-    const { controller, detach } = linkSignals(signal, this.#lifetime.signal);
     try {
-      this.#sandbox =
-        this.#options.sandbox ??
-        (await detectSandbox({
-          ...(this.#options.env.PATH === undefined ? {} : { searchPath: this.#options.env.PATH }),
-          signal: controller.signal,
-        }));
-    } finally {
-      detach();
-    }
-    const local = [...this.#records.values()].some(
-      (record) => record.config.kind === 'local' && record.config.def.enabled,
-    );
-    if (this.#sandbox.kind === 'none' && local) {
-      this.#notice(
-        `No OS sandbox is available (${oneLine(this.#sandbox.reason ?? 'unknown reason')}): local MCP servers run without one, with only an allowlisted environment.`,
-      );
-    }
-  }
-
-  #context(signal: AbortSignal): StartContext {
-    const options = this.#options;
-    return {
-      root: options.root,
-      home: options.home,
-      userHome: options.userHome,
-      cacheDir: options.cacheDir,
-      env: options.env,
-      tempDirs: options.tempDirs,
-      sandboxReadPaths: options.sandboxReadPaths,
-      sandbox: this.#sandbox as SandboxInfo,
-      clientInfo: options.clientInfo,
-      store: this.#store,
-      session: this.#session,
-      startTimeoutMs: options.startTimeoutMs,
-      signal,
-      ask: (request, askSignal) =>
-        this.#questions.ask(
-          () => options.prompter.consent(forPrompter(request), askSignal),
-          askSignal,
-        ),
-      notice: (text) => this.#notice(text),
-      track: (stopping) => this.#track(stopping),
-      logger: options.logger,
-      projectFetch: options.fetchForProject ?? ((input, init) => this.#projectFetch(input, init)),
-      authStore: this.#authStore,
-      clientMetadataUrl: options.clientMetadataUrl,
-      signIn:
-        options.prompter.signIn === undefined
-          ? undefined
-          : (request, askSignal) =>
-              this.#questions.ask(
-                () =>
-                  options.prompter.signIn?.(forPrompter(request), askSignal) ??
-                  Promise.resolve(false),
-                askSignal,
-              ),
-      pasteRedirect:
-        options.prompter.pasteRedirect === undefined
-          ? undefined
-          : (request, askSignal) =>
-              options.prompter.pasteRedirect?.(forPrompter(request), askSignal) ??
-              Promise.resolve(undefined),
-      openBrowser:
-        options.openBrowser ??
-        ((url, { allowHttpLocalhost }) =>
-          openBrowser(url, {
-            allowHttpLocalhost,
-            ...(options.logger ? { logger: options.logger } : {}),
-          })),
-    };
-  }
-
-  #projectFetch(input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> {
-    this.#pinnedFetch ??= createPinnedFetch();
-    return this.#pinnedFetch(input, init);
-  }
-
-  #launch(record: ServerRecord, signal: AbortSignal | undefined): Promise<void> {
-    const { controller, detach } = linkSignals(signal, this.#lifetime.signal);
-    const attempt: Attempt = { controller, done: Promise.resolve() };
-    record.attempt = attempt;
-    this.#setState(record, 'starting', undefined);
-    const name = record.config.name;
-    attempt.done = (async () => {
-      let outcome: StartOutcome;
-      try {
-        outcome = await startServer(record.config, this.#context(controller.signal));
-      } catch (error) {
-        outcome = { state: 'failed', detail: `it could not start: ${messageOf(error)}` };
-      } finally {
-        detach();
+      this.#sandbox = await sandboxOnce(this.#options, [signal, this.#lifetime.signal]);
+    } catch (error) {
+      for (const record of records) {
+        this.#registry.setState(record, 'stopped', 'its start was cancelled');
       }
-      const current =
-        record.attempt === attempt && !this.#closed && this.#records.get(name) === record;
-      if (record.attempt === attempt) record.attempt = undefined;
-      if (outcome.state === 'connected') {
-        const { connection } = outcome;
-        if (!current) {
-          this.#track(connection.close('it was stopped'));
-          return;
-        }
-        record.tools = outcome.tools;
-        record.signedIn = outcome.signedIn;
-        this.#connections.set(name, connection);
-        this.#setState(record, 'connected', undefined);
-        connection.onExit((reason) => this.#exited(record, connection, reason));
-        return;
-      }
-      if (!current) return;
-      this.#setState(record, outcome.state, outcome.detail);
-      if (outcome.state === 'failed') {
-        this.#notice(`MCP server "${name}" failed: ${oneLine(outcome.detail)}`);
-      }
-    })();
-    return attempt.done;
-  }
-
-  async #stop(record: ServerRecord, reason: string): Promise<void> {
-    const name = record.config.name;
-    const attempt = record.attempt;
-    if (attempt !== undefined) {
-      attempt.controller.abort(new Error(reason));
-      await within(attempt.done, CLOSE_BOUND_MS);
+      if (signal?.aborted || this.#closed) throw new StartCancelledError(label);
+      throw error;
     }
-    const connection = this.#connections.get(name);
-    if (connection !== undefined) {
-      this.#connections.delete(name);
-      this.#setState(record, 'stopped', undefined);
-      await connection.close(reason);
-    }
+    const notice = noSandboxNotice(this.#sandbox, this.#registry.records.values());
+    if (notice !== undefined) this.#notice(notice);
   }
 
-  #exited(record: ServerRecord, connection: ServerConnection, reason: string): void {
-    const name = record.config.name;
-    // A planned stop removed the connection from the list first: nothing to report.
-    if (this.#connections.get(name) !== connection) return;
-    this.#connections.delete(name);
-    this.#setState(record, 'failed', `it stopped by itself: ${reason}`);
-    this.#options.logger?.warn?.(`MCP server "${name}" stopped: ${oneLine(reason)}`);
-    this.#notice(`MCP server "${name}" stopped. Its tools now fail.`);
-  }
-
-  #track(stopping: Promise<void>): void {
-    this.#stopping.add(stopping);
-    void stopping.finally(() => this.#stopping.delete(stopping));
-  }
-
-  #setState(record: ServerRecord, state: ServerState, detail: string | undefined): void {
-    if (record.state === state && record.detail === detail) return;
-    record.state = state;
-    record.detail = detail;
-    record.version += 1;
-    this.#view = undefined;
-    this.#options.logger?.debug?.(
-      `MCP server "${record.config.name}": ${state}${detail === undefined ? '' : ` (${oneLine(detail)})`}`,
-    );
+  #afterStart(signal: AbortSignal | undefined, label: string): void {
+    if (this.#closed) throw new ManagerClosedError(label);
+    this.#registry.reportClashes();
+    if (signal?.aborted) throw new StartCancelledError(label);
   }
 
   #notice(text: string): void {
@@ -823,54 +439,5 @@ export class McpManager {
     } catch (error) {
       this.#options.logger?.warn?.(`prompter.notice failed: ${messageOf(error)}`);
     }
-  }
-
-  #toolView(): ToolView {
-    if (this.#view !== undefined) return this.#view;
-    const list: McpTool[] = [];
-    const byName = new Map<string, McpTool>();
-    const clashes: { name: string; kept: string; dropped: string }[] = [];
-    const connected = [...this.#records.values()]
-      .filter((record) => record.state === 'connected')
-      .sort((a, b) => byCodeUnit(a.config.name, b.config.name));
-    for (const record of connected) {
-      for (const tool of [...record.tools].sort((a, b) => byCodeUnit(a.name, b.name))) {
-        const holder = byName.get(tool.name);
-        if (holder !== undefined) {
-          clashes.push({ name: tool.name, kept: holder.server, dropped: record.config.name });
-          continue;
-        }
-        byName.set(tool.name, tool);
-        list.push(tool);
-      }
-    }
-    this.#view = { list, byName, clashes };
-    return this.#view;
-  }
-
-  #reportClashes(): void {
-    for (const clash of this.#toolView().clashes) {
-      const key = `${clash.name}\u0000${clash.kept}\u0000${clash.dropped}`;
-      if (this.#clashesNoticed.has(key)) continue;
-      this.#clashesNoticed.add(key);
-      this.#notice(
-        `MCP tool name "${clash.name}" is offered by servers "${clash.kept}" and "${clash.dropped}": "${clash.kept}" keeps it and the tool of "${clash.dropped}" is left out. Rename one of the servers to use both.`,
-      );
-    }
-  }
-
-  /** The server a tool name belongs to when that server is not connected. */
-  #ownerOf(name: string): ServerRecord | undefined {
-    let owner: ServerRecord | undefined;
-    for (const record of this.#records.values()) {
-      if (record.state === 'connected') continue;
-      const known = record.tools.some((tool) => tool.name === name);
-      const prefixed = name.startsWith(toolPrefix(record.config.name));
-      if (!known && !prefixed) continue;
-      if (owner === undefined || record.config.name.length > owner.config.name.length) {
-        owner = record;
-      }
-    }
-    return owner;
   }
 }

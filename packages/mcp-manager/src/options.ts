@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { hiddenPathOf, type SandboxInfo } from '@garuda/mcp-transport';
 import type { TrustStoreLike } from '@garuda/mcp-trust';
+import type { PinnedFetchOptions } from '@garuda/pinned-fetch';
 import { InvalidOptionsError } from './errors.js';
 import { isWithin } from './paths.js';
 import type { ManagerLogger, Prompter } from './types.js';
@@ -89,12 +90,14 @@ export interface McpManagerOptions {
    */
   readonly enabledForSession?: Readonly<Record<string, boolean>>;
   /**
-   * The fetch for a project's remote servers, for their MCP and OAuth traffic alike. Default: a
-   * pinned fetch from `@garuda/pinned-fetch` (`createPinnedFetch()`), which reaches public
-   * addresses only. Replace it only with an equally strict one (e.g. `createPinnedFetch({ lookup })`
-   * in tests); a user's own servers always use the global fetch.
+   * Options of the strict fetch that carries a project's remote servers' MCP and OAuth traffic
+   * alike: `createPinnedFetch(projectFetchOptions)` of `@garuda/pinned-fetch`, which reaches
+   * public addresses only. The fetch itself cannot be replaced; these tune it: a `lookup` (tests
+   * resolve `.test` names with it), `tls.ca` (a private CA), time limits, and — loud, for tests
+   * on loopback only — `allowLoopback`. A user's own servers always use the global fetch.
+   * Default `{}`.
    */
-  readonly fetchForProject?: typeof fetch;
+  readonly projectFetchOptions?: PinnedFetchOptions;
   /**
    * Opens a remote server's sign-in page. Default: `openBrowser` from `@garuda/mcp-oauth`
    * (https only; `http://localhost` only for a user's own server). The URL is also told through
@@ -140,7 +143,7 @@ export interface CheckedOptions {
   readonly sandboxReadPaths: readonly string[];
   readonly cacheDir: string;
   readonly enabledForSession: ReadonlyMap<string, boolean>;
-  readonly fetchForProject: typeof fetch | undefined;
+  readonly projectFetchOptions: PinnedFetchOptions;
   readonly openBrowser:
     ((url: string, options: { readonly allowHttpLocalhost: boolean }) => unknown) | undefined;
   readonly clientMetadataUrl: string | undefined;
@@ -256,8 +259,12 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
   ) {
     throw new InvalidOptionsError('sandbox', 'must be what detectSandbox() returns');
   }
-  if (options.fetchForProject !== undefined && typeof options.fetchForProject !== 'function') {
-    throw new InvalidOptionsError('fetchForProject', 'must be a fetch function');
+  const projectFetchOptions = options.projectFetchOptions ?? {};
+  if (!isRecord(projectFetchOptions)) {
+    throw new InvalidOptionsError(
+      'projectFetchOptions',
+      'must be the options of createPinnedFetch (lookup, tls, connectTimeoutMs…)',
+    );
   }
   if (options.openBrowser !== undefined && typeof options.openBrowser !== 'function') {
     throw new InvalidOptionsError('openBrowser', 'must be a function (url, options)');
@@ -339,7 +346,7 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
     sandboxReadPaths: sandboxReadPaths.map((dir, index) =>
       sharedReadPath(`sandboxReadPaths[${index}]`, dir, { home, userHome }),
     ),
-    fetchForProject: options.fetchForProject,
+    projectFetchOptions,
     openBrowser: options.openBrowser,
     clientMetadataUrl: options.clientMetadataUrl,
     importConfigs: [...new Set(importConfigs)],

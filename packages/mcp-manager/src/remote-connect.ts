@@ -1,7 +1,6 @@
 import type { RemoteServerConfig } from '@garuda/mcp-config';
 import {
   GarudaOAuthProvider,
-  USER_SCOPE,
   parseRedirectUrl,
   waitForCallback,
   type AuthStore,
@@ -18,6 +17,7 @@ import {
 import { linkSignals } from './abort.js';
 import { SignInRequiredError } from './errors.js';
 import { MAX_AUTHORIZATIONS, type OpenResult, type Reauthorize } from './server-connection.js';
+import { policyFetch, type ServerPolicy } from './server-policy.js';
 import { messageOf, oneLine } from './text.js';
 import type { ManagerLogger, SignInReason, SignInRequest } from './types.js';
 
@@ -32,12 +32,10 @@ export type BrowserOpener = (
   options: { readonly allowHttpLocalhost: boolean },
 ) => unknown;
 
-/** What a remote connect needs from the manager. @internal */
-export interface RemoteContext {
-  /** The project root: the sign-in scope of a project's server. */
-  readonly root: string;
-  /** The fetch for a project's server (public addresses only). */
-  readonly projectFetch: typeof fetch;
+/** What a remote connect needs from the manager, given once. @internal */
+export interface RemoteDeps {
+  /** The strict fetch, for the servers whose policy says `pinned` (public addresses only). */
+  readonly pinnedFetch: typeof fetch;
   /** The sign-ins (`<home>/mcp-auth.json`). */
   readonly authStore: AuthStore;
   /** The host's Client ID Metadata Document URL, if any (a server's config overrides it). */
@@ -48,8 +46,6 @@ export interface RemoteContext {
   /** Asks for a pasted redirect address; undefined when the prompter cannot. */
   readonly pasteRedirect:
     ((request: SignInRequest, signal: AbortSignal) => Promise<string | undefined>) | undefined;
-  /** Cancels a start (a call's sign-in has its own signal). */
-  readonly signal: AbortSignal;
   readonly notice: (text: string) => void;
   readonly logger?: ManagerLogger | undefined;
 }
@@ -97,11 +93,6 @@ function scopesOf(value: unknown): string[] {
   return typeof value === 'string' ? value.split(' ').filter((scope) => scope !== '') : [];
 }
 
-/** The fetch of a server: a user's own server uses the global fetch, a project's the pinned one. */
-function fetchFor(server: RemoteServerConfig, ctx: RemoteContext): typeof fetch {
-  return server.source === 'user' ? (input, init) => fetch(input, init) : ctx.projectFetch;
-}
-
 interface Redirect {
   readonly url: URL;
   readonly pending: PendingSignIn;
@@ -117,8 +108,7 @@ class RemoteAuth {
   lastChallenge: number | undefined;
   #redirect: Redirect | undefined;
 
-  constructor(server: RemoteServerConfig, ctx: RemoteContext) {
-    const user = server.source === 'user';
+  constructor(server: RemoteServerConfig, policy: ServerPolicy, ctx: RemoteDeps) {
     const oauth = server.def.oauth;
     // The spec's order of preference: a pre-registered client id, else a Client ID Metadata
     // Document (where the authorization server takes them), else dynamic registration.
@@ -130,13 +120,13 @@ class RemoteAuth {
           : {};
     this.provider = new GarudaOAuthProvider({
       store: ctx.authStore,
-      scope: user ? USER_SCOPE : ctx.root,
+      scope: policy.signInScope,
       name: server.name,
       serverUrl: server.url,
       onRedirect: (url, pending) => {
         this.#redirect = { url, pending };
       },
-      allowHttpLoopback: user,
+      allowHttpLoopback: policy.allowHttpLoopback,
       ...client,
       ...(oauth?.scopes === undefined ? {} : { scopes: oauth.scopes }),
       ...(ctx.logger ? { logger: ctx.logger } : {}),
@@ -196,7 +186,8 @@ type SignInOutcome =
 /** Asks, opens the browser, tells the URL, and waits for the callback. */
 async function signIn(
   server: RemoteServerConfig,
-  ctx: RemoteContext,
+  policy: ServerPolicy,
+  ctx: RemoteDeps,
   redirect: Redirect,
   why: { readonly reason: SignInReason; readonly held: readonly string[] },
   signal: AbortSignal,
@@ -223,7 +214,7 @@ async function signIn(
     return { end: 'failed', reason: `the sign-in question failed: ${messageOf(error)}` };
   }
   if (!yes) return { end: 'declined', reason: 'you skipped it' };
-  const allowHttpLocalhost = server.source === 'user';
+  const allowHttpLocalhost = policy.allowHttpLoopback;
   // The callback and a pasted address race; the loser is stopped when the winner is in.
   const done = new AbortController();
   const { controller, detach } = linkSignals(signal, done.signal);
@@ -298,7 +289,8 @@ function startReason(
  */
 function callReauthorizer(
   server: RemoteServerConfig,
-  ctx: RemoteContext,
+  policy: ServerPolicy,
+  ctx: RemoteDeps,
   remote: RemoteAuth,
   transport: StreamableHTTPClientTransport,
 ): Reauthorize {
@@ -314,7 +306,7 @@ function callReauthorizer(
     const run = async () => {
       const held = await remote.heldScopes();
       const reason: SignInReason = remote.lastChallenge === 403 ? 'more-access' : 'expired';
-      const outcome = await signIn(server, ctx, redirect, { reason, held }, signal);
+      const outcome = await signIn(server, policy, ctx, redirect, { reason, held }, signal);
       const details = {
         server: server.name,
         tool,
@@ -350,22 +342,26 @@ function callReauthorizer(
 /**
  * Connects to a remote server: with the config's own `Authorization` header as is, else with
  * OAuth (stored tokens reused; on a 401 the sign-in question, the browser, the callback,
- * `finishAuth`, and a new transport), at most {@link MAX_AUTHORIZATIONS} sign-ins. A user's
- * server uses the global fetch, a project's the pinned one. The connection it opens signs in
+ * `finishAuth`, and a new transport), at most {@link MAX_AUTHORIZATIONS} sign-ins, through the
+ * fetch its policy names. The connection it opens signs in
  * again by itself when a call meets an expired sign-in or a `403 insufficient_scope`. Never
  * throws. @internal
  *
  * @param server - The remote server.
+ * @param policy - Its policy (fetch, sign-in scope, http on loopback).
  * @param ctx - The manager's side.
+ * @param signal - Cancels the connect (the sign-in question included).
  * @param open - Connects and lists tools over one transport; `reauthorize` goes to its calls.
  * @returns The connection, or why it failed; `signedIn` when OAuth tokens are in use.
  */
 export async function openRemote(
   server: RemoteServerConfig,
-  ctx: RemoteContext,
+  policy: ServerPolicy,
+  ctx: RemoteDeps,
+  signal: AbortSignal,
   open: (transport: Transport, reauthorize: Reauthorize | undefined) => Promise<OpenResult>,
 ): Promise<RemoteOpenResult> {
-  const fetchFn = fetchFor(server, ctx);
+  const fetchFn = policyFetch(policy, ctx.pinnedFetch);
   const requestInit = { headers: staticHeaders(server) };
   if (hasStaticAuthorization(server)) {
     const transport = createHttpTransport(server.url, { fetch: fetchFn, requestInit });
@@ -374,7 +370,7 @@ export async function openRemote(
   }
   let remote: RemoteAuth;
   try {
-    remote = new RemoteAuth(server, ctx);
+    remote = new RemoteAuth(server, policy, ctx);
   } catch (error) {
     return failed(`its sign-in settings are not usable: ${oneLine(messageOf(error))}`);
   }
@@ -387,7 +383,7 @@ export async function openRemote(
       authProvider: remote.provider,
       requestInit,
     });
-    const result = await open(transport, callReauthorizer(server, ctx, remote, transport));
+    const result = await open(transport, callReauthorizer(server, policy, ctx, remote, transport));
     if (result.ok) return { ...result, signedIn: await hasTokens(remote) };
     const redirect = remote.takeRedirect();
     if (result.cancelled || !isUnauthorized(result.error) || redirect === undefined) {
@@ -404,10 +400,11 @@ export async function openRemote(
           : 'required';
     const outcome = await signIn(
       server,
+      policy,
       ctx,
       redirect,
       { reason, held: await remote.heldScopes() },
-      ctx.signal,
+      signal,
     );
     if ('end' in outcome) {
       return failed(startReason(outcome, reason), outcome.end === 'cancelled');
@@ -415,7 +412,7 @@ export async function openRemote(
     try {
       await transport.finishAuth(outcome.params);
     } catch (error) {
-      if (ctx.signal.aborted) return failed('its start was cancelled', true);
+      if (signal.aborted) return failed('its start was cancelled', true);
       return failed(`the sign-in failed: ${messageOf(error)}`, false, error);
     }
   }
@@ -433,17 +430,21 @@ async function hasTokens(remote: RemoteAuth): Promise<boolean> {
  * connection. @internal
  *
  * @param server - The remote server (not one with a configured `Authorization` header).
- * @param ctx - The manager's side; `ctx.signal` cancels it.
+ * @param policy - Its policy.
+ * @param ctx - The manager's side.
  * @param scopes - More scopes to ask for.
+ * @param signal - Cancels it.
  * @throws {@link SignInRequiredError} when it did not complete.
  */
 export async function forceSignIn(
   server: RemoteServerConfig,
-  ctx: RemoteContext,
+  policy: ServerPolicy,
+  ctx: RemoteDeps,
   scopes: readonly string[],
+  signal: AbortSignal,
 ): Promise<void> {
-  const remote = new RemoteAuth(server, ctx);
-  const fetchFn = fetchFor(server, ctx);
+  const remote = new RemoteAuth(server, policy, ctx);
+  const fetchFn = policyFetch(policy, ctx.pinnedFetch);
   const held = await remote.heldScopes();
   const wanted = [...new Set([...(server.def.oauth?.scopes ?? []), ...held, ...scopes])];
   remote.provider.requestScopes(wanted);
@@ -465,13 +466,13 @@ export async function forceSignIn(
   try {
     first = await auth(remote.provider, { serverUrl, forceReauthorization: true, fetchFn });
   } catch (error) {
-    if (ctx.signal.aborted) return fail('it was cancelled', error);
+    if (signal.aborted) return fail('it was cancelled', error);
     return fail(`the sign-in could not start: ${messageOf(error)}`, error);
   }
   if (first === 'AUTHORIZED') return;
   const redirect = remote.takeRedirect();
   if (redirect === undefined) return fail('no sign-in page was offered');
-  const outcome = await signIn(server, ctx, redirect, { reason, held }, ctx.signal);
+  const outcome = await signIn(server, policy, ctx, redirect, { reason, held }, signal);
   if ('end' in outcome) return fail(outcome.reason);
   const code = outcome.params.get('code');
   if (code === null) return fail('the sign-in page sent no code back');

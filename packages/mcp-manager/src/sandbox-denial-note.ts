@@ -10,7 +10,7 @@ import { CallFailedError } from './errors.js';
 import type { CheckedOptions } from './options.js';
 import { isWithin } from './paths.js';
 import { quoteText } from './quote-text.js';
-import { configuredPath } from './start-server.js';
+import { configuredPath } from './configured-path.js';
 import type { CallResult } from './types.js';
 
 /** How much of an error's text is searched for a path. */

@@ -32,11 +32,18 @@ import type { ManagerLogger } from './types.js';
 
 /** How long each step of closing one server may take before we stop waiting for it. */
 const CLOSE_STEP_MS = 8_000;
-/**
- * How long a failed start waits for the process's exit, when the failure was its pipe closing:
- * long for a process that is already dying, short beside the start's own time limit.
- */
-const EXIT_WAIT_MS = 3_000;
+/** Waits for `promise` (never rejects) or until `signal` aborts, whichever comes first. */
+function untilOr(promise: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    signal.addEventListener('abort', done, { once: true });
+    void promise.then(done, done);
+  });
+}
 
 /** Whether a failure is the connection or the pipe to the server closing (it may be exiting). */
 function isClosedConnection(error: unknown): boolean {
@@ -228,7 +235,17 @@ export class ServerConnection {
           cancelled: false,
         };
       }
-      transport = new ProcessTransport({ ...spawnable });
+      const { sandboxed, ...spawn } = spawnable;
+      // Said where it applies: the consent screen named this sandbox, so a plain command here
+      // would be a broken promise (the detected kind and the build must agree).
+      if (sandboxed.kind !== launch.sandbox.kind) {
+        return {
+          ok: false,
+          reason: `it was not started: its sandbox would be ${sandboxed.kind}, not ${launch.sandbox.kind}`,
+          cancelled: false,
+        };
+      }
+      transport = new ProcessTransport(spawn);
     }
     const client = new Client(
       { name: options.clientInfo.name, version: options.clientInfo.version },
@@ -254,20 +271,21 @@ export class ServerConnection {
       if (connection.#stopped !== undefined) throw new Error('the server stopped');
       return { ok: true, connection, tools: listed.tools };
     } catch (error) {
+      const timedOut = deadline.signal.aborted;
       // A server that crashed at start often fails the first write before its exit is known:
-      // wait a moment for the exit, so the reason says how it ended (and what its stderr said)
-      // rather than that a pipe closed.
+      // wait for the exit, so the reason says how it ended (and what its stderr said) rather
+      // than that a pipe closed. A process whose pipe closed is ending; on a busy machine that
+      // can take seconds, so the bound is the start's own time limit, not a guess.
       if (
         !signal.aborted &&
-        !deadline.signal.aborted &&
+        !timedOut &&
         connection.#process?.exit === undefined &&
         isClosedConnection(error)
       ) {
-        await within(connection.#gone, EXIT_WAIT_MS);
+        await untilOr(connection.#gone, controller.signal);
       }
       options.track(connection.close('its start failed'));
       if (signal.aborted) return { ok: false, reason: 'its start was cancelled', cancelled: true };
-      const timedOut = deadline.signal.aborted;
       const reason = timedOut
         ? connection.#withStderr(
             `it did not connect and list its tools within ${seconds(timeoutMs)}`,

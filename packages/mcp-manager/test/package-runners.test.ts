@@ -105,10 +105,12 @@ beforeAll(async () => {
   await mkdir(bin);
 });
 
+// Closing is bounded by the manager (20 s), and the caches are large: a busy machine needs more
+// than the default 10 s.
 afterAll(async () => {
   await Promise.all(managers.map((mcp) => mcp.close()));
   rmSync(base, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe.skipIf(!HAS_SANDBOX)('package runners in the sandbox', () => {
   it(

@@ -1,10 +1,12 @@
 // Remote (Streamable HTTP) servers: a user's server over the normal fetch, a project's server
 // after consent and over the pinned fetch (public addresses only).
-import { createPinnedFetch } from '@garuda/pinned-fetch';
-import { startHttpFixture } from '@garuda/test-utils';
+import { makeCertificate, startHttpFixture } from '@garuda/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UnknownServerError } from '../src/index.js';
 import { ScriptedPrompter, Workspace, fixture, marker, unwrap } from './support.js';
+
+/** A project's remote server's name: only the tests' strict fetch resolves it. */
+const HOST = 'mcp.example.test';
 
 let ws: Workspace;
 const closers: (() => Promise<void>)[] = [];
@@ -66,9 +68,7 @@ describe('a project remote server', () => {
       _options: unknown,
       callback: (error: Error | null, addresses: { address: string; family: number }[]) => void,
     ) => callback(null, [{ address: '127.0.0.1', family: 4 }]);
-    const pinned = createPinnedFetch({ lookup: lookup as never });
-    closers.push(() => pinned.close());
-    const mcp = ws.manager(prompter, { fetchForProject: pinned as unknown as typeof fetch });
+    const mcp = ws.manager(prompter, { projectFetchOptions: { lookup: lookup as never } });
     await mcp.start();
     expect(prompter.consents).toHaveLength(1);
     expect(prompter.consents[0]).toMatchObject({ server: 'web' });
@@ -88,23 +88,20 @@ describe('a project remote server', () => {
       await ws.projectServers({ web: { url: 'https://mcp.example.test/mcp' } });
       const prompter = new ScriptedPrompter();
       prompter.answer = 'once';
+      // The names the strict fetch looked up: it was the one that tried.
+      const dialled: string[] = [];
       const lookup = (
-        _name: string,
+        name: string,
         _options: unknown,
         callback: (error: Error | null, found: { address: string; family: number }[]) => void,
-      ) =>
+      ) => {
+        dialled.push(name);
         callback(
           null,
           addresses.map((address) => ({ address, family: 4 })),
         );
-      const dialled: string[] = [];
-      const pinned = createPinnedFetch({ lookup: lookup as never });
-      closers.push(() => pinned.close());
-      const fetchForProject: typeof fetch = (input, init) => {
-        dialled.push(String(input));
-        return pinned(input as never, init as never) as unknown as Promise<Response>;
       };
-      const mcp = ws.manager(prompter, { fetchForProject });
+      const mcp = ws.manager(prompter, { projectFetchOptions: { lookup: lookup as never } });
       await mcp.start();
       const [row] = mcp.status();
       expect(row?.state).toBe('failed');
@@ -125,11 +122,18 @@ describe('a project remote server', () => {
 });
 
 describe('remote options', () => {
-  it('fetchForProject and openBrowser must be functions', () => {
+  it('projectFetchOptions must be pinned-fetch options, and openBrowser a function', () => {
     const prompter = new ScriptedPrompter();
-    expect(() => ws.manager(prompter, { fetchForProject: 'no' as never })).toThrow(
-      /fetchForProject/,
+    expect(() => ws.manager(prompter, { projectFetchOptions: 'no' as never })).toThrow(
+      /projectFetchOptions/,
     );
+    // A fetch cannot stand in for the strict one.
+    expect(() => ws.manager(prompter, { projectFetchOptions: fetch as never })).toThrow(
+      /projectFetchOptions/,
+    );
+    expect(() =>
+      ws.manager(prompter, { projectFetchOptions: { connectTimeoutMs: -1 } as never }),
+    ).toThrow(/projectFetchOptions/);
     expect(() => ws.manager(prompter, { openBrowser: 1 as never })).toThrow(/openBrowser/);
   });
 
@@ -146,36 +150,48 @@ describe('remote options', () => {
 
 describe('a project remote server that is allowed', () => {
   it('is trusted by its definition hash and its tools are pinned', async () => {
-    const normal = await httpFixture();
-    const changed = await httpFixture({ mode: 'changed' });
-    let target = normal.url;
-    // Stands in for the pinned fetch: the project's https name goes to the current fixture.
-    const fetchForProject: typeof fetch = (input, init) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      expect(url.origin).toBe('https://mcp.example.test');
-      return fetch(new URL(url.pathname + url.search, target), init);
+    const certificate = await makeCertificate(HOST);
+    const tls = { ...certificate, hostname: HOST };
+    const normal = await httpFixture({ tls });
+    // The strict fetch, with HOST on the fixture (loopback allowed for this test only).
+    const looked: string[] = [];
+    const projectFetchOptions = {
+      lookup: ((
+        name: string,
+        _options: unknown,
+        callback: (error: Error | null, found: { address: string; family: number }[]) => void,
+      ) => {
+        looked.push(name);
+        callback(null, [{ address: '127.0.0.1', family: 4 }]);
+      }) as never,
+      allowLoopback: true,
+      tls: { ca: certificate.cert },
     };
-    await ws.projectServers({ web: { url: 'https://mcp.example.test/mcp' } });
+    await ws.projectServers({ web: { url: normal.url.href } });
 
     const first = new ScriptedPrompter();
     first.answer = 'remember';
-    const mcp = ws.manager(first, { fetchForProject });
+    const mcp = ws.manager(first, { projectFetchOptions });
     await mcp.start();
     expect(first.consents.map((request) => request.kind)).toEqual(['server']);
     expect(mcp.status()[0]).toMatchObject({ state: 'connected', sandbox: 'remote' });
     expect(unwrap((await mcp.call('mcp__web__echo', { text: 'hi' })).text)).toBe('hi');
 
     const second = new ScriptedPrompter();
-    const again = ws.manager(second, { fetchForProject });
+    const again = ws.manager(second, { projectFetchOptions });
     await again.start();
     expect(second.consents).toHaveLength(0);
     expect(again.status()[0]?.state).toBe('connected');
 
+    expect(new Set(looked)).toEqual(new Set([HOST]));
+
     // A silent change of the tools behind the same URL: the pins catch it.
-    target = changed.url;
+    const port = Number(normal.url.port);
+    await normal.close();
+    await httpFixture({ tls, mode: 'changed', port });
     const third = new ScriptedPrompter();
     third.answer = 'deny';
-    const changedManager = ws.manager(third, { fetchForProject });
+    const changedManager = ws.manager(third, { projectFetchOptions });
     await changedManager.start();
     expect(third.consents.map((request) => request.kind)).toEqual(['tools']);
     expect(changedManager.status()[0]?.state).toBe('denied');

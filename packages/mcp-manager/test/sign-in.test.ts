@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import net from 'node:net';
-import { createPinnedFetch } from '@garuda/pinned-fetch';
+import { createPinnedFetch, type PinnedFetchOptions } from '@garuda/pinned-fetch';
 import {
   INSECURE_AUTHORIZATION_HOST,
   browserThatPastes,
@@ -310,8 +310,12 @@ describe("sign-in to a project's remote server (https, pinned fetch)", () => {
     certificate ??= await makeCertificate(HOST);
   });
 
-  /** A pinned fetch that resolves HOST to the fixture (loopback allowed) and trusts its certificate. */
-  function projectFetch(resolved: string[] = []) {
+  /**
+   * The manager's strict fetch for this suite: HOST resolves to the fixture (loopback allowed),
+   * its certificate is trusted, and every name it looks up is recorded in `resolved`. The global
+   * fetch cannot resolve HOST, so a request that reaches the fixture went through this one.
+   */
+  function projectFetchOptions(resolved: string[] = []): PinnedFetchOptions {
     const lookup = (
       name: string,
       _options: unknown,
@@ -320,11 +324,12 @@ describe("sign-in to a project's remote server (https, pinned fetch)", () => {
       resolved.push(name);
       callback(null, [{ address: '127.0.0.1', family: 4 }]);
     };
-    const pinned = createPinnedFetch({
-      lookup: lookup as never,
-      allowLoopback: true,
-      tls: { ca: certificate.cert },
-    });
+    return { lookup: lookup as never, allowLoopback: true, tls: { ca: certificate.cert } };
+  }
+
+  /** The same strict fetch for the scripted browser. */
+  function projectFetch() {
+    const pinned = createPinnedFetch(projectFetchOptions());
     closers.push(() => pinned.close());
     return pinned as unknown as typeof fetch;
   }
@@ -334,13 +339,12 @@ describe("sign-in to a project's remote server (https, pinned fetch)", () => {
     expect(oauth.url.href).toMatch(/^https:\/\/mcp\.oauth-fixture\.test:\d+\/mcp$/);
     await ws.projectServers({ remote: { url: oauth.url.href } });
     const resolved: string[] = [];
-    const fetchForProject = projectFetch(resolved);
-    const browser = scriptedBrowser({ extraHosts: [HOST], fetch: fetchForProject });
+    const browser = scriptedBrowser({ extraHosts: [HOST], fetch: projectFetch() });
     const prompter = new SignInPrompter();
     prompter.answer = 'remember';
     const { lines, logger } = recordingLogger();
     const mcp = ws.manager(prompter, {
-      fetchForProject,
+      projectFetchOptions: projectFetchOptions(resolved),
       openBrowser: (url, options) => {
         // A project server's sign-in page may never be plain http.
         expect(options.allowHttpLocalhost).toBe(false);
@@ -385,27 +389,25 @@ describe("sign-in to a project's remote server (https, pinned fetch)", () => {
   it('logout before start() revokes a project sign-in through the strict fetch, never the global one', async () => {
     const oauth = await oauthFixture({ tls: { ...certificate, hostname: HOST } });
     await ws.projectServers({ remote: { url: oauth.url.href } });
-    const pinned = projectFetch();
-    const browser = scriptedBrowser({ extraHosts: [HOST], fetch: pinned });
+    const browser = scriptedBrowser({ extraHosts: [HOST], fetch: projectFetch() });
     const prompter = new SignInPrompter();
     prompter.answer = 'once';
     const first = ws.manager(prompter, {
-      fetchForProject: pinned,
+      projectFetchOptions: projectFetchOptions(),
       openBrowser: (url) => browser.open(url),
     });
     await first.start();
     expect(first.status()[0]?.state).toBe('connected');
     await first.close();
 
+    // Only the strict fetch resolves HOST: a revocation that reached the fixture went through it.
     const strict: string[] = [];
-    const fetchForProject: typeof fetch = (input, init) => {
-      strict.push(String(input instanceof Request ? input.url : input));
-      return pinned(input, init);
-    };
-    const second = ws.manager(new SignInPrompter(), { fetchForProject });
+    const second = ws.manager(new SignInPrompter(), {
+      projectFetchOptions: projectFetchOptions(strict),
+    });
     const result = await second.logout('remote');
     expect(result).toMatchObject({ removed: 1, ok: true });
-    expect(strict.some((url) => url.startsWith(`${oauth.issuer}/revoke`))).toBe(true);
+    expect(strict).toContain(HOST);
     expect(oauth.counts.revocations).toBeGreaterThan(0);
     expect(await storedSecrets(ws.home)).toEqual([]);
   });
@@ -416,12 +418,11 @@ describe("sign-in to a project's remote server (https, pinned fetch)", () => {
       httpAuthorizationEndpoint: true,
     });
     await ws.projectServers({ remote: { url: oauth.url.href } });
-    const fetchForProject = projectFetch();
-    const browser = scriptedBrowser({ extraHosts: [HOST], fetch: fetchForProject });
+    const browser = scriptedBrowser({ extraHosts: [HOST], fetch: projectFetch() });
     const prompter = new SignInPrompter();
     prompter.answer = 'once';
     const mcp = ws.manager(prompter, {
-      fetchForProject,
+      projectFetchOptions: projectFetchOptions(),
       openBrowser: (url) => browser.open(url),
     });
     await mcp.start();
@@ -442,12 +443,10 @@ describe("sign-in to a project's remote server (https, pinned fetch)", () => {
       _options: unknown,
       callback: (error: Error | null, found: { address: string; family: number }[]) => void,
     ) => callback(null, [{ address: '127.0.0.1', family: 4 }]);
-    const untrusting = createPinnedFetch({ lookup: lookup as never, allowLoopback: true });
-    closers.push(() => untrusting.close());
     const prompter = new SignInPrompter();
     prompter.answer = 'once';
     const mcp = ws.manager(prompter, {
-      fetchForProject: untrusting as unknown as typeof fetch,
+      projectFetchOptions: { lookup: lookup as never, allowLoopback: true },
       openBrowser: () => undefined,
     });
     await mcp.start();

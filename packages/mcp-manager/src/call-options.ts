@@ -1,0 +1,35 @@
+import { InvalidArgumentsError } from './errors.js';
+import { isRecord } from './tool-shape.js';
+
+/** Options of {@link McpManager.start} and {@link McpManager.reload}. */
+export interface StartOptions {
+  /**
+   * Cancels the start: consent questions are withdrawn, servers still starting are stopped
+   * (state `stopped`), and the promise rejects with `StartCancelledError`.
+   */
+  readonly signal?: AbortSignal;
+  /**
+   * `start()` only: start just these servers (by name), e.g. the one server a command needs.
+   * The others are listed by `status()` as `stopped` ("not started") and can be started later
+   * with `reload(name)`. A name that no file configures throws `UnknownServerError`. Default:
+   * every server.
+   */
+  readonly only?: readonly string[];
+}
+
+/** Options of {@link McpManager.call}. */
+export interface CallOptions {
+  /** Cancels the call (approval question included): it rejects with `CallCancelledError`. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * A call's arguments: a JSON object, `undefined` or `null` meaning `{}`. @internal
+ *
+ * @throws {@link InvalidArgumentsError} for anything else.
+ */
+export function argumentsOf(args: unknown, name: string): Record<string, unknown> {
+  if (args === undefined || args === null) return {};
+  if (isRecord(args)) return args;
+  throw new InvalidArgumentsError(name, Array.isArray(args) ? 'an array' : `a ${typeof args}`);
+}

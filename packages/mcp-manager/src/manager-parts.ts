@@ -1,0 +1,117 @@
+// What the manager hands its start phases and its remote connects, put together once in its
+// constructor: each phase gets only the part it uses.
+import type { AuthStore } from '@garuda/mcp-oauth';
+import { openBrowser } from '@garuda/mcp-oauth';
+import type { SandboxInfo } from '@garuda/mcp-transport';
+import { createPinnedFetch, type PinnedFetch } from '@garuda/pinned-fetch';
+import type { McpTrustEntry, TrustStoreLike } from '@garuda/mcp-trust';
+import type { QuestionQueue } from './abort.js';
+import { InvalidOptionsError } from './errors.js';
+import type { CheckedOptions } from './options.js';
+import type { RemoteDeps } from './remote-connect.js';
+import type { StartDeps } from './start-server.js';
+import { forPrompter, messageOf, oneLine } from './text.js';
+
+/** What the manager itself owns and lends to the parts. @internal */
+export interface ManagerOwned {
+  readonly store: TrustStoreLike;
+  readonly session: Map<string, McpTrustEntry>;
+  readonly questions: QuestionQueue;
+  readonly authStore: AuthStore;
+  /** The strict fetch for project servers (made from `projectFetchOptions`). */
+  readonly pinnedFetch: typeof fetch;
+  /** What `detectSandbox` found (set before any start). */
+  readonly sandbox: () => SandboxInfo;
+  readonly notice: (text: string) => void;
+  readonly track: (stopping: Promise<void>) => void;
+}
+
+/**
+ * The remote connect's part: the prompter's sign-in questions (one at a time, cleaned), the
+ * browser, the stores. @internal
+ */
+export function remoteDeps(options: CheckedOptions, owned: ManagerOwned): RemoteDeps {
+  const { prompter, logger } = options;
+  return {
+    pinnedFetch: owned.pinnedFetch,
+    authStore: owned.authStore,
+    clientMetadataUrl: options.clientMetadataUrl,
+    signIn:
+      prompter.signIn === undefined
+        ? undefined
+        : (request, signal) =>
+            owned.questions.ask(
+              () => prompter.signIn?.(forPrompter(request), signal) ?? Promise.resolve(false),
+              signal,
+            ),
+    pasteRedirect:
+      prompter.pasteRedirect === undefined
+        ? undefined
+        : (request, signal) =>
+            prompter.pasteRedirect?.(forPrompter(request), signal) ?? Promise.resolve(undefined),
+    openBrowser:
+      options.openBrowser ??
+      ((url, { allowHttpLocalhost }) =>
+        openBrowser(url, { allowHttpLocalhost, ...(logger ? { logger } : {}) })),
+    notice: owned.notice,
+    logger,
+  };
+}
+
+/** The start phases' parts. @internal */
+export function startDeps(
+  options: CheckedOptions,
+  owned: ManagerOwned,
+  remote: RemoteDeps,
+): StartDeps {
+  const { prompter, logger } = options;
+  return {
+    sandbox: owned.sandbox,
+    trust: {
+      store: owned.store,
+      session: owned.session,
+      ask: (request, signal) =>
+        owned.questions.ask(() => prompter.consent(forPrompter(request), signal), signal),
+      screen: () => ({
+        sandbox: owned.sandbox(),
+        root: options.root,
+        home: options.userHome,
+        garudaHome: options.home,
+        tempDirs: options.tempDirs,
+      }),
+      notice: owned.notice,
+      logger,
+    },
+    launch: {
+      root: options.root,
+      home: options.home,
+      userHome: options.userHome,
+      cacheDir: options.cacheDir,
+      env: options.env,
+      tempDirs: options.tempDirs,
+      sandboxReadPaths: options.sandboxReadPaths,
+    },
+    connect: {
+      remote,
+      clientInfo: options.clientInfo,
+      startTimeoutMs: options.startTimeoutMs,
+      visible: [options.root, ...options.sandboxReadPaths],
+      track: owned.track,
+      notice: owned.notice,
+      logger,
+    },
+  };
+}
+
+/**
+ * The strict fetch for project servers, from the host's `projectFetchOptions`. @internal
+ *
+ * @throws {@link InvalidOptionsError} when pinned-fetch refuses the options.
+ */
+export function projectFetch(options: CheckedOptions): PinnedFetch {
+  try {
+    return createPinnedFetch(options.projectFetchOptions);
+  } catch (error) {
+    throw new InvalidOptionsError('projectFetchOptions', oneLine(messageOf(error)));
+  }
+}

@@ -1,0 +1,87 @@
+// The two ends of a call: finding the tool a model named (or why it cannot be called), and
+// running it on its server's connection with the result cleaned, wrapped and noted.
+import type { SandboxInfo } from '@garuda/mcp-transport';
+import {
+  ManagerClosedError,
+  ServerNotConnectedError,
+  ServerStoppedError,
+  UnknownToolError,
+} from './errors.js';
+import { formatResult } from './format-result.js';
+import { unavailableReason } from './notes.js';
+import type { CheckedOptions } from './options.js';
+import { withDenialNote, withDenialNoteError } from './sandbox-denial-note.js';
+import type { ServerRegistry } from './server-registry.js';
+import { ownerOf } from './tool-view.js';
+import type { CallResult, McpTool } from './types.js';
+
+/**
+ * The tool a model named. @internal
+ *
+ * @param registry - The manager's servers.
+ * @param name - The name the model gave.
+ * @param label - That name as a message shows it.
+ * @returns The tool.
+ * @throws {@link ServerNotConnectedError} when its server is not connected (naming its state),
+ *   {@link UnknownToolError} when no server has it.
+ */
+export function findTool(registry: ServerRegistry, name: unknown, label: string): McpTool {
+  const tool = typeof name === 'string' ? registry.view().byName.get(name) : undefined;
+  if (tool !== undefined) return tool;
+  const owner = typeof name === 'string' ? ownerOf(registry.records.values(), name) : undefined;
+  if (owner !== undefined) {
+    throw new ServerNotConnectedError(
+      owner.name,
+      owner.state,
+      unavailableReason(owner.state, owner.detail),
+    );
+  }
+  throw new UnknownToolError(String(name), label);
+}
+
+/** What running a call needs of the manager besides its servers. @internal */
+export interface RunCallDeps {
+  readonly options: CheckedOptions;
+  readonly sandbox: SandboxInfo | undefined;
+  readonly closed: () => boolean;
+}
+
+/**
+ * Runs an approved call on its server, which may have stopped while the user was deciding. A
+ * sandboxed server's error about a file the sandbox kept from it gets a note saying so. @internal
+ *
+ * @param registry - The manager's servers.
+ * @param tool - The tool.
+ * @param input - Its arguments.
+ * @param deps - The options, the sandbox, whether the manager closed.
+ * @param signal - The caller's signal.
+ * @returns The formatted result.
+ */
+export async function runCall(
+  registry: ServerRegistry,
+  tool: McpTool,
+  input: Record<string, unknown>,
+  deps: RunCallDeps,
+  signal: AbortSignal | undefined,
+): Promise<CallResult> {
+  const record = registry.records.get(tool.server);
+  const connection = registry.connections.get(tool.server);
+  if (deps.closed()) throw new ManagerClosedError(`the call of ${tool.name}`);
+  if (record === undefined || connection === undefined || record.state !== 'connected') {
+    const state = record?.state ?? 'stopped';
+    throw new ServerNotConnectedError(tool.server, state, unavailableReason(state, record?.detail));
+  }
+  const denial = { server: record.config, sandbox: deps.sandbox, options: deps.options };
+  try {
+    const result = await connection.call(tool.tool, tool.name, input, {
+      signal,
+      timeoutMs: record.config.def.timeoutMs,
+    });
+    return withDenialNote(formatResult(tool.server, tool.tool, result), denial);
+  } catch (error) {
+    if (deps.closed() && ServerStoppedError.isInstance(error)) {
+      throw new ManagerClosedError(`the call of ${tool.name}`);
+    }
+    throw withDenialNoteError(error, tool.name, denial);
+  }
+}

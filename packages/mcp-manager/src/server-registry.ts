@@ -1,0 +1,213 @@
+// The lifecycle of the configured servers: their records and states, the running connections,
+// starts (through the start sequence), planned stops and unplanned exits, and the tool view
+// derived from them. The facade (mcp-manager.ts) decides when; this keeps the books.
+import type { ServerConfig } from '@garuda/mcp-config';
+import { linkSignals, within } from './abort.js';
+import type { ServerConnection } from './server-connection.js';
+import type { StartOutcome, StartServer } from './start-server.js';
+import { messageOf, oneLine } from './text.js';
+import { clashNotice, toolView, type ToolView } from './tool-view.js';
+import type { ManagerLogger, McpTool, ServerState } from './types.js';
+
+/** How long a stop (or all of them at `close()`) is waited for. @internal */
+export const CLOSE_BOUND_MS = 20_000;
+
+interface Attempt {
+  readonly controller: AbortController;
+  done: Promise<void>;
+}
+
+/** One configured server and what is known of it. @internal */
+export interface ServerRecord {
+  readonly name: string;
+  config: ServerConfig;
+  state: ServerState;
+  detail: string | undefined;
+  /** Goes up on every state change: notes are given once per version. */
+  version: number;
+  /** The adapted tools of its last successful start (kept after a stop, for clear call errors). */
+  tools: readonly McpTool[];
+  attempt: Attempt | undefined;
+  /** A remote server that connected with OAuth tokens. */
+  signedIn: boolean;
+}
+
+/** The books of one manager's servers. @internal */
+export class ServerRegistry {
+  /** Every configured server, in configuration order (the user's first). */
+  readonly records = new Map<string, ServerRecord>();
+  /** The running servers. A server leaves this list before a planned stop, so it gives no notice. */
+  readonly connections = new Map<string, ServerConnection>();
+  readonly #start: StartServer;
+  readonly #notice: (text: string) => void;
+  readonly #logger: ManagerLogger | undefined;
+  /** Stops still in progress of servers whose start failed or was denied. */
+  readonly #stopping = new Set<Promise<void>>();
+  readonly #clashesNoticed = new Set<string>();
+  #view: ToolView | undefined;
+  #closed = false;
+
+  constructor(
+    start: StartServer,
+    notice: (text: string) => void,
+    logger: ManagerLogger | undefined,
+  ) {
+    this.#start = start;
+    this.#notice = notice;
+    this.#logger = logger;
+  }
+
+  /** Adds (or, for a known name, updates) a server's record, state `starting`. */
+  add(config: ServerConfig): ServerRecord {
+    const known = this.records.get(config.name);
+    if (known !== undefined) {
+      known.config = config;
+      return known;
+    }
+    const record: ServerRecord = {
+      name: config.name,
+      config,
+      state: 'starting',
+      detail: undefined,
+      version: 0,
+      tools: [],
+      attempt: undefined,
+      signedIn: false,
+    };
+    this.records.set(config.name, record);
+    return record;
+  }
+
+  /** Forgets a server that is no longer configured (stop it first). */
+  remove(name: string): void {
+    this.records.delete(name);
+    this.#view = undefined;
+  }
+
+  /** The tools of the connected servers (cached until a state changes). */
+  view(): ToolView {
+    this.#view ??= toolView(this.records.values());
+    return this.#view;
+  }
+
+  /** Tells each clash of tool names once. */
+  reportClashes(): void {
+    for (const clash of this.view().clashes) {
+      const key = `${clash.name}\u0000${clash.kept}\u0000${clash.dropped}`;
+      if (this.#clashesNoticed.has(key)) continue;
+      this.#clashesNoticed.add(key);
+      this.#notice(clashNotice(clash));
+    }
+  }
+
+  /** Keeps a stop in progress, for `close()` to wait for. */
+  track(stopping: Promise<void>): void {
+    this.#stopping.add(stopping);
+    void stopping.finally(() => this.#stopping.delete(stopping));
+  }
+
+  setState(record: ServerRecord, state: ServerState, detail: string | undefined): void {
+    if (record.state === state && record.detail === detail) return;
+    record.state = state;
+    record.detail = detail;
+    record.version += 1;
+    this.#view = undefined;
+    this.#logger?.debug?.(
+      `MCP server "${record.name}": ${state}${detail === undefined ? '' : ` (${oneLine(detail)})`}`,
+    );
+  }
+
+  /**
+   * Runs one server's start sequence; its outcome becomes its state. A start that was
+   * superseded (a reload, a stop, `close()`) closes what it opened and changes nothing.
+   */
+  launch(
+    record: ServerRecord,
+    signal: AbortSignal | undefined,
+    lifetime: AbortSignal,
+  ): Promise<void> {
+    const { controller, detach } = linkSignals(signal, lifetime);
+    const attempt: Attempt = { controller, done: Promise.resolve() };
+    record.attempt = attempt;
+    this.setState(record, 'starting', undefined);
+    attempt.done = (async () => {
+      let outcome: StartOutcome;
+      try {
+        outcome = await this.#start(record.config, controller.signal);
+      } catch (error) {
+        outcome = { state: 'failed', detail: `it could not start: ${messageOf(error)}` };
+      } finally {
+        detach();
+      }
+      const current =
+        record.attempt === attempt && !this.#closed && this.records.get(record.name) === record;
+      if (record.attempt === attempt) record.attempt = undefined;
+      if (outcome.state === 'connected') {
+        const { connection } = outcome;
+        if (!current) {
+          this.track(connection.close('it was stopped'));
+          return;
+        }
+        record.tools = outcome.tools;
+        record.signedIn = outcome.signedIn;
+        this.connections.set(record.name, connection);
+        this.setState(record, 'connected', undefined);
+        connection.onExit((reason) => this.#exited(record, connection, reason));
+        return;
+      }
+      if (!current) return;
+      this.setState(record, outcome.state, outcome.detail);
+      if (outcome.state === 'failed') {
+        this.#notice(`MCP server "${record.name}" failed: ${oneLine(outcome.detail)}`);
+      }
+    })();
+    return attempt.done;
+  }
+
+  /** A planned stop: a start in progress is cancelled, a connection closed (no notice). */
+  async stop(record: ServerRecord, reason: string): Promise<void> {
+    const attempt = record.attempt;
+    if (attempt !== undefined) {
+      attempt.controller.abort(new Error(reason));
+      await within(attempt.done, CLOSE_BOUND_MS);
+    }
+    const connection = this.connections.get(record.name);
+    if (connection !== undefined) {
+      this.connections.delete(record.name);
+      this.setState(record, 'stopped', undefined);
+      await connection.close(reason);
+    }
+  }
+
+  /**
+   * Stops everything: the connections leave the list first (so these stops give no notice),
+   * then every connection, start and earlier stop is waited for, bounded in time.
+   *
+   * @returns Whether everything stopped within the bound.
+   */
+  async closeAll(reason: string): Promise<boolean> {
+    this.#closed = true;
+    const connections = [...this.connections.values()];
+    this.connections.clear();
+    const attempts = [...this.records.values()].flatMap((record) =>
+      record.attempt ? [record.attempt.done] : [],
+    );
+    const stopped = await within(
+      Promise.all([...connections.map((connection) => connection.close(reason)), ...attempts]),
+      CLOSE_BOUND_MS,
+    );
+    // Starts that were cancelled above leave their stops here.
+    const alsoStopped = await within(Promise.all([...this.#stopping]), CLOSE_BOUND_MS);
+    for (const record of this.records.values()) this.setState(record, 'stopped', undefined);
+    return stopped && alsoStopped;
+  }
+
+  #exited(record: ServerRecord, connection: ServerConnection, reason: string): void {
+    // A planned stop removed the connection from the list first: nothing to report.
+    if (this.connections.get(record.name) !== connection) return;
+    this.connections.delete(record.name);
+    this.setState(record, 'failed', `it stopped by itself: ${reason}`);
+    this.#logger?.warn?.(`MCP server "${record.name}" stopped: ${oneLine(reason)}`);
+    this.#notice(`MCP server "${record.name}" stopped. Its tools now fail.`);
+  }
+}

@@ -1,0 +1,259 @@
+// The two trust phases of a start: consent for the definition before anything runs, and the pin
+// check of the tools it listed. What each does for a user's or a project's server is read from
+// its policy (server-policy.ts).
+import { defHash, type ServerConfig } from '@garuda/mcp-config';
+import type { SandboxInfo } from '@garuda/mcp-transport';
+import {
+  checkToolPins,
+  getMcpTrustEntry,
+  hashTools,
+  rememberMcpServer,
+  toolHashes,
+  upgradeMcpTrustEntry,
+  type McpTrustEntry,
+  type ToolDiff,
+  type ToolPinCheck,
+  type TrustStoreLike,
+} from '@garuda/mcp-trust';
+import type { Tool } from '@modelcontextprotocol/client';
+import {
+  serverConsentRequest,
+  toolsConsentRequest,
+  type ConsentContext,
+} from './consent-request.js';
+import type { ServerPolicy } from './server-policy.js';
+import { messageOf, oneLine } from './text.js';
+import type { ConsentAnswer, ConsentRequest, ManagerLogger } from './types.js';
+
+/** Tool names listed per kind of change in a notice. */
+const MAX_NAMES_LISTED = 10;
+
+// The system temp folders count as temp folders on the consent screen: a write path there is
+// no reason for a warning. (The sandbox gives each server its own /tmp on Linux anyway.)
+const SYSTEM_TEMP_DIRS = process.platform === 'win32' ? [] : ['/tmp', '/var/tmp'];
+
+/** What the trust phases need of the manager, given once. @internal */
+export interface TrustDeps {
+  readonly store: TrustStoreLike;
+  /** Trust given with "once", per trust key: this manager's session only. */
+  readonly session: Map<string, McpTrustEntry>;
+  /** Asks a consent question (one at a time); may reject when the prompter fails or on abort. */
+  readonly ask: (request: ConsentRequest, signal: AbortSignal) => Promise<ConsentAnswer>;
+  /** What the consent screen says of this machine: the paths, and the sandbox once detected. */
+  readonly screen: () => Omit<ConsentContext, 'sandbox'> & { readonly sandbox: SandboxInfo };
+  readonly notice: (text: string) => void;
+  readonly logger: ManagerLogger | undefined;
+}
+
+/** Where the trust for a started server comes from, and what its pins were compared with. */
+export interface Trusted {
+  readonly def: string;
+  readonly via: 'store' | 'session';
+  /** The stored entry (its pins), if there is one. */
+  readonly stored: McpTrustEntry | undefined;
+  /** False when the store could not be read: the tools go unchecked this time. */
+  readonly storeUsable: boolean;
+}
+
+/** A start that ends in a trust phase. @internal */
+export interface TrustRefusal {
+  readonly state: 'denied' | 'failed' | 'stopped';
+  readonly detail: string;
+}
+
+/** The detail of a start that was cancelled. @internal */
+export const CANCELLED_DETAIL = 'its start was cancelled';
+
+function nameList(names: readonly string[]): string {
+  const shown = names.slice(0, MAX_NAMES_LISTED).map((name) => oneLine(name, 60));
+  const more = names.length - shown.length;
+  return more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ');
+}
+
+/**
+ * A one-line summary of a tool change, for the notice about a user's server. @internal
+ *
+ * @param diff - From `checkToolPins`.
+ * @param detailed - False when the old pin could not say which tools changed.
+ * @returns E.g. `added: upload; removed: fail; changed: echo (description, schema)`.
+ */
+export function changeSummary(diff: ToolDiff, detailed: boolean): string {
+  if (!detailed) return 'its tool list changed (the old record cannot say which tools)';
+  const parts: string[] = [];
+  if (diff.added.length > 0) parts.push(`added: ${nameList(diff.added)}`);
+  if (diff.removed.length > 0) parts.push(`removed: ${nameList(diff.removed)}`);
+  if (diff.changed.length > 0) {
+    const changed = diff.changed.map((change) => {
+      const what = [change.description ? 'description' : '', change.schema ? 'schema' : '']
+        .filter(Boolean)
+        .join(', ');
+      return `${change.tool} (${what})`;
+    });
+    parts.push(`changed: ${nameList(changed)}`);
+  }
+  return parts.join('; ');
+}
+
+function sessionEntry(def: string, tools: readonly Tool[]): McpTrustEntry {
+  return {
+    def,
+    tools: hashTools(tools),
+    toolHashes: toolHashes(tools),
+    at: new Date().toISOString(),
+  };
+}
+
+/** The two trust phases, built once per manager. @internal */
+export function trustPhases(deps: TrustDeps) {
+  const screen = (): ConsentContext => {
+    const context = deps.screen();
+    return { ...context, tempDirs: [...SYSTEM_TEMP_DIRS, ...context.tempDirs] };
+  };
+
+  /** Asks, turning a failing prompter into a reason and an abort into `undefined`. */
+  const ask = async (
+    request: ConsentRequest,
+    signal: AbortSignal,
+  ): Promise<{ answer: ConsentAnswer } | { failed: string } | undefined> => {
+    try {
+      const answer = await deps.ask(request, signal);
+      // Anything but the three answers is a no: a prompter bug must never start a server.
+      return { answer: answer === 'once' || answer === 'remember' ? answer : 'deny' };
+    } catch (error) {
+      if (signal.aborted) return undefined;
+      return { failed: `the consent question failed: ${messageOf(error)}` };
+    }
+  };
+
+  const remember = async (
+    key: string,
+    server: string,
+    trusted: { def: string; tools?: readonly Tool[] },
+  ): Promise<McpTrustEntry | undefined> => {
+    try {
+      return await rememberMcpServer(deps.store, key, trusted);
+    } catch (error) {
+      deps.notice(
+        `Could not save your trust in MCP server "${server}" (${oneLine(messageOf(error))}). It is trusted for this session only, and you will be asked again next time.`,
+      );
+      return undefined;
+    }
+  };
+
+  /**
+   * Consent: the stored trust of this very definition, an answer given in this session, or the
+   * question (when the policy asks one).
+   */
+  const consent = async (
+    server: ServerConfig,
+    policy: ServerPolicy,
+    signal: AbortSignal,
+  ): Promise<Trusted | TrustRefusal> => {
+    const def = defHash(server.def);
+    const key = policy.trustKey;
+    let stored: McpTrustEntry | undefined;
+    let storeUsable = true;
+    try {
+      stored = await getMcpTrustEntry(deps.store, key);
+    } catch (error) {
+      if (policy.unreadableStore === 'fail') {
+        return {
+          state: 'failed',
+          detail: `the trust store could not be read: ${messageOf(error)}`,
+        };
+      }
+      storeUsable = false;
+      deps.notice(
+        `Could not read the trust store (${oneLine(messageOf(error))}): the tools of MCP server "${server.name}" are not checked against their pins this time.`,
+      );
+    }
+    if (!policy.askConsent) return { def, via: 'store', stored, storeUsable };
+    // An answer given in this session wins over the store: "once" for changed tools must not
+    // be asked again on a reload, though the store still holds the old pins.
+    if (deps.session.get(key)?.def === def) return { def, via: 'session', stored, storeUsable };
+    if (stored?.def === def) return { def, via: 'store', stored, storeUsable };
+    const asked = await ask(serverConsentRequest(server, screen()), signal);
+    if (asked === undefined) return { state: 'stopped', detail: CANCELLED_DETAIL };
+    if ('failed' in asked) return { state: 'failed', detail: asked.failed };
+    if (asked.answer === 'deny') return { state: 'denied', detail: 'you did not allow it' };
+    if (asked.answer === 'remember') stored = await remember(key, server.name, { def });
+    if (asked.answer === 'once' || stored === undefined) {
+      deps.session.set(key, { def, at: new Date().toISOString() });
+      return { def, via: 'session', stored, storeUsable };
+    }
+    return { def, via: 'store', stored, storeUsable };
+  };
+
+  /**
+   * The pin check of the tools a server listed: new pins saved, old ones upgraded, and a change
+   * announced or asked about as the policy says. `undefined` when the tools may be used.
+   */
+  const pins = async (
+    server: ServerConfig,
+    policy: ServerPolicy,
+    trusted: Trusted,
+    raw: readonly Tool[],
+    signal: AbortSignal,
+  ): Promise<TrustRefusal | undefined> => {
+    const { def } = trusted;
+    const key = policy.trustKey;
+    // Pins are only compared with a record of this very definition: a user who edits their own
+    // server's command gets it pinned afresh, not a warning about their own change.
+    const pinned =
+      trusted.via === 'session'
+        ? deps.session.get(key)
+        : trusted.stored?.def === def
+          ? trusted.stored
+          : undefined;
+    const check: ToolPinCheck = trusted.storeUsable
+      ? checkToolPins(pinned, raw)
+      : { state: 'unchanged' };
+    const savePins = async () => {
+      if (trusted.via === 'session') deps.session.set(key, sessionEntry(def, raw));
+      else await remember(key, server.name, { def, tools: raw });
+    };
+
+    if (check.state === 'new') {
+      await savePins();
+      return undefined;
+    }
+    if (check.state === 'unchanged') {
+      if (check.entry !== undefined && trusted.via === 'store') {
+        await upgradeMcpTrustEntry(deps.store, key, check.entry).catch((error: unknown) =>
+          deps.logger?.warn?.(`could not add tool pins for "${server.name}": ${messageOf(error)}`),
+        );
+      }
+      return undefined;
+    }
+    if (policy.toolChange === 'announce') {
+      deps.notice(
+        `MCP server "${server.name}" changed its tools since they were last used (${changeSummary(check.diff, check.detailed)}). Its new tools are in use; check them if you did not expect this.`,
+      );
+      await savePins();
+      return undefined;
+    }
+    const asked = await ask(
+      toolsConsentRequest(server, screen(), {
+        diff: check.diff,
+        tools: raw,
+        detailed: check.detailed,
+      }),
+      signal,
+    );
+    if (asked === undefined) return { state: 'stopped', detail: CANCELLED_DETAIL };
+    if ('failed' in asked) return { state: 'failed', detail: asked.failed };
+    if (asked.answer === 'deny') {
+      return { state: 'denied', detail: 'you did not allow its changed tools' };
+    }
+    if (asked.answer === 'remember') {
+      const saved = await remember(key, server.name, { def, tools: raw });
+      if (saved !== undefined) deps.session.delete(key);
+      else deps.session.set(key, sessionEntry(def, raw));
+    } else {
+      deps.session.set(key, sessionEntry(def, raw));
+    }
+    return undefined;
+  };
+
+  return { consent, pins };
+}
