@@ -42,7 +42,8 @@ export async function approveCall(
   let approved: unknown;
   try {
     approved = await deps.questions.ask(
-      () => deps.prompter.approveCall(forPrompter(callPreview(tool, input)), controller.signal),
+      async () =>
+        await deps.prompter.approveCall(forPrompter(callPreview(tool, input)), controller.signal),
       controller.signal,
     );
   } catch (error) {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as api from './index.js';
+import type { Prompter } from './index.js';
 
 // The whole runtime surface, as README.md documents it.
 const VALUES = [
@@ -117,5 +118,18 @@ describe('errors', () => {
     await expect(mcp.reload('x')).rejects.toSatisfy(api.NotStartedError.isInstance);
     await mcp.close();
     await expect(mcp.start()).rejects.toSatisfy(api.ManagerClosedError.isInstance);
+  });
+});
+
+describe('types a host writes against', () => {
+  it('a plain object literal is a Prompter without a cast (its answers widen to string)', async () => {
+    // Compile-time check (tsc --noEmit covers test files): `'once'` widens to `string` here.
+    const literal = {
+      consent: async () => 'once',
+      notice: (_text: string) => undefined,
+      approveCall: () => true,
+    };
+    const prompter: Prompter = literal;
+    expect(await prompter.consent({} as never)).toBe('once');
   });
 });

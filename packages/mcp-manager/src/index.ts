@@ -29,6 +29,7 @@ export type {
   CallPreview,
   CallResult,
   ConsentAnswer,
+  ConsentReply,
   ConsentRequest,
   ManagerLogger,
   McpTool,

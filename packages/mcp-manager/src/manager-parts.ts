@@ -71,7 +71,10 @@ export function startDeps(
       store: owned.store,
       session: owned.session,
       ask: (request, signal) =>
-        owned.questions.ask(() => prompter.consent(forPrompter(request), signal), signal),
+        owned.questions.ask(
+          async () => await prompter.consent(forPrompter(request), signal),
+          signal,
+        ),
       screen: () => ({
         sandbox: owned.sandbox(),
         root: options.root,

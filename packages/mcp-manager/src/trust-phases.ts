@@ -23,7 +23,7 @@ import {
 } from './consent-request.js';
 import type { ServerPolicy } from './server-policy.js';
 import { messageOf, oneLine } from './text.js';
-import type { ConsentAnswer, ConsentRequest, ManagerLogger } from './types.js';
+import type { ConsentAnswer, ConsentReply, ConsentRequest, ManagerLogger } from './types.js';
 
 /** Tool names listed per kind of change in a notice. */
 const MAX_NAMES_LISTED = 10;
@@ -38,7 +38,7 @@ export interface TrustDeps {
   /** Trust given with "once", per trust key: this manager's session only. */
   readonly session: Map<string, McpTrustEntry>;
   /** Asks a consent question (one at a time); may reject when the prompter fails or on abort. */
-  readonly ask: (request: ConsentRequest, signal: AbortSignal) => Promise<ConsentAnswer>;
+  readonly ask: (request: ConsentRequest, signal: AbortSignal) => Promise<ConsentReply>;
   /** What the consent screen says of this machine: the paths, and the sandbox once detected. */
   readonly screen: () => Omit<ConsentContext, 'sandbox'> & { readonly sandbox: SandboxInfo };
   readonly notice: (text: string) => void;
@@ -118,7 +118,9 @@ export function trustPhases(deps: TrustDeps) {
     try {
       const answer = await deps.ask(request, signal);
       // Anything but the three answers is a no: a prompter bug must never start a server.
-      return { answer: answer === 'once' || answer === 'remember' ? answer : 'deny' };
+      if (answer === 'once') return { answer: 'once' };
+      if (answer === 'remember') return { answer: 'remember' };
+      return { answer: 'deny' };
     } catch (error) {
       if (signal.aborted) return undefined;
       return { failed: `the consent question failed: ${messageOf(error)}` };

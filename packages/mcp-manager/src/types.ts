@@ -10,6 +10,14 @@ export type ServerState = 'disabled' | 'denied' | 'starting' | 'connected' | 'fa
 /** An answer to a consent question: this session only, remember it, or no. */
 export type ConsentAnswer = 'once' | 'remember' | 'deny';
 
+/**
+ * What a prompter's `consent` may return: one of the {@link ConsentAnswer}s — or any other
+ * string, which counts as `deny`. The wide type lets a plain object literal
+ * (`{ consent: async () => 'once', … }`, where TypeScript widens `'once'` to `string`) be a
+ * {@link Prompter} without a cast, while editors still offer the three answers.
+ */
+export type ConsentReply = ConsentAnswer | (string & {});
+
 /** One environment variable or header of a server, and where its value comes from. */
 export interface ValueSource {
   /** The variable or header name. */
@@ -139,12 +147,15 @@ export interface SignInRequest {
  * may be cancelled through the signal.
  */
 export interface Prompter {
-  /** Asks whether a server may start, or whether its changed tools may be used. */
-  consent(request: ConsentRequest, signal?: AbortSignal): Promise<ConsentAnswer>;
+  /**
+   * Asks whether a server may start, or whether its changed tools may be used: `'once'` (this
+   * session), `'remember'` (stored), `'deny'`; anything else is a no.
+   */
+  consent(request: ConsentRequest, signal?: AbortSignal): ConsentReply | Promise<ConsentReply>;
   /** Tells the user something (a clash, a skipped tool, a changed user server, a stopped server). */
   notice(text: string): void;
   /** Asks whether one tool call may run. */
-  approveCall(preview: CallPreview, signal?: AbortSignal): Promise<boolean>;
+  approveCall(preview: CallPreview, signal?: AbortSignal): boolean | Promise<boolean>;
   /** Asks whether to sign in to a remote server (remote servers only). */
   signIn?(request: SignInRequest, signal?: AbortSignal): Promise<boolean>;
   /**
