@@ -1,12 +1,14 @@
 // How the CLI shows what the manager hands it. Every string from a server or a config file has
 // been cleaned by the manager already (no escapes, no bidi or invisible characters); these
 // functions only lay it out.
-import type {
-  CallPreview,
-  ConsentRequest,
-  PackageSummary,
-  SignInRequest,
-  StatusRow,
+import {
+  networkText,
+  sandboxText,
+  type CallPreview,
+  type ConsentRequest,
+  type PackageSummary,
+  type SignInRequest,
+  type StatusRow,
 } from '@garuda/mcp-manager';
 import type { Colours } from './output.js';
 import type { DeclinedQuestion } from './prompter.js';
@@ -137,8 +139,8 @@ export function formatStatus(
       row.source,
       row.state,
       String(row.tools),
-      row.sandbox,
-      row.network,
+      sandboxText(row.sandbox),
+      networkText(row.network),
     ]),
     (column, cell, index) => {
       if (column === 0) return c.bold(cell);
@@ -183,7 +185,7 @@ export function formatConsent(request: ConsentRequest, c: Colours): string {
   if (request.commandLine !== undefined) field('command', request.commandLine);
   if (request.cwd !== undefined) field('folder', request.cwd);
   if (request.url !== undefined) field('url', `${request.url}  (data leaves this machine)`);
-  field('sandbox', request.sandbox);
+  field('sandbox', sandboxText(request.sandbox));
   field('network', request.network ? 'yes' : 'no');
   if (request.writePaths.length > 0) field('writes', request.writePaths.join(', '));
   if ((request.readPaths ?? []).length > 0) field('reads', (request.readPaths ?? []).join(', '));

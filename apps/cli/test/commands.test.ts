@@ -603,12 +603,13 @@ describe('login and logout', () => {
     expect(oauth.counts.tokensIssued).toBe(1);
 
     const status = await world.run(['status', '--json']);
-    const rows = (JSON.parse(status.stdout) as { servers: { network: string; state: string }[] })
+    const rows = (JSON.parse(status.stdout) as { servers: { network: unknown; state: string }[] })
       .servers;
     expect(rows[0]).toMatchObject({
       state: 'connected',
-      network: `remote ${oauth.url.href} · signed in`,
+      network: { kind: 'remote', url: oauth.url.href, signedIn: true },
     });
+    expect((await world.run(['status'])).stdout).toContain(`remote ${oauth.url.href} · signed in`);
 
     const call = await world.run(['call', 'linear/echo', '{"text":"remote"}', '--yes']);
     expect(call.stdout).toContain('remote');

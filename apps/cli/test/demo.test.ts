@@ -90,7 +90,7 @@ describe('garuda-mcp demo', () => {
     if (HAS_SANDBOX) {
       expect(start).toMatch(/^files +project +connected +9 +bubblewrap +off$/m);
     } else {
-      expect(start).toMatch(/^files +project +connected +9 +none: /m);
+      expect(start).toMatch(/^files +project +connected +9 +no OS sandbox: /m);
       expect(start).toContain('the server ran WITHOUT a sandbox');
     }
 
@@ -146,7 +146,7 @@ describe('garuda-mcp demo', () => {
     expect(stdout).toContain('MCP server "remote" needs a sign-in.');
     expect(stdout).toMatch(/callback +http:\/\/127\.0\.0\.1:\d+\/callback/);
     expect(signIn).toMatch(
-      /^remote +user +connected +7 +remote +remote http:\/\/127\.0\.0\.1:\d+\/mcp · signed in$/m,
+      /^remote +user +connected +7 +remote server +remote http:\/\/127\.0\.0\.1:\d+\/mcp · signed in$/m,
     );
     expect(signIn).toContain(
       '<mcp_result server="remote" tool="echo">\nHello over signed-in HTTP\n</mcp_result>',
@@ -165,11 +165,13 @@ describe('garuda-mcp demo', () => {
     // 9. The status table.
     const status = section(stdout, 9);
     expect(status).toMatch(/^NAME +SOURCE +STATE +TOOLS +SANDBOX +NETWORK$/m);
-    expect(status).toMatch(/^remote +user +connected +7 +remote +remote http\S+ · signed in$/m);
+    expect(status).toMatch(
+      /^remote +user +connected +7 +remote server +remote http\S+ · signed in$/m,
+    );
     expect(status).toMatch(
       HAS_SANDBOX
         ? /^files +project +denied +0 +bubblewrap +off$/m
-        : /^files +project +denied +0 +none: /m,
+        : /^files +project +denied +0 +no OS sandbox: /m,
     );
     expect(status).toContain('files: you did not allow its changed tools');
 
@@ -201,7 +203,7 @@ describe('garuda-mcp demo', () => {
       expect(code, stderr).toBe(0);
       expect(stdout).not.toContain('scripted browser');
       expect(section(stdout, 7)).toMatch(
-        /^remote +user +connected +7 +remote +remote http\S+ · signed in$/m,
+        /^remote +user +connected +7 +remote server +remote http\S+ · signed in$/m,
       );
       expect(await readdir(tmp)).toEqual([]);
     } finally {

@@ -7,6 +7,7 @@ import {
   type RemoteServerConfig,
   type ResolvedValue,
 } from '@garuda/mcp-config';
+import type { SandboxInfo } from '@garuda/mcp-transport';
 import { diffTools, toolHashes, type McpTool as PinnedTool } from '@garuda/mcp-trust';
 import { CHANGED_DIFF, HOSTILE_TEXT, fixtureCommand, tempDir } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +18,7 @@ import {
   type ConsentContext,
 } from './consent-request.js';
 import { allStrings, hostileLeftovers, withFixtureClient } from './test-support.js';
+import { sandboxText } from './wording.js';
 
 const ROOT = '/home/ada/project';
 const HOME = '/home/ada';
@@ -109,7 +111,7 @@ describe('serverConsentRequest: a local server', () => {
       file: `${ROOT}/.garuda/mcp.json`,
       commandLine: "github-mcp-server stdio --toolsets 'all repos'",
       cwd: 'tools',
-      sandbox: 'bubblewrap',
+      sandbox: { kind: 'bwrap' },
       network: true,
       env: [
         { name: 'GITHUB_PERSONAL_ACCESS_TOKEN', source: '${GITHUB_TOKEN}' },
@@ -125,17 +127,20 @@ describe('serverConsentRequest: a local server', () => {
     expect(JSON.stringify(request)).not.toContain('ghp_secret');
   });
 
-  it('names the sandbox', () => {
-    expect(serverConsentRequest(local(), context).sandbox).toBe('bubblewrap');
-    expect(
-      serverConsentRequest(local(), { ...context, sandbox: { kind: 'seatbelt' } }).sandbox,
-    ).toBe('seatbelt');
-    expect(serverConsentRequest(local(), noSandbox).sandbox).toBe(
+  it('names the sandbox, in the same words as the status row', () => {
+    const words = (sandbox: SandboxInfo) =>
+      sandboxText(serverConsentRequest(local(), { ...context, sandbox }).sandbox);
+    expect(serverConsentRequest(local(), context).sandbox).toEqual({ kind: 'bwrap' });
+    expect(words(context.sandbox)).toBe('bubblewrap');
+    expect(words({ kind: 'seatbelt' })).toBe('seatbelt');
+    expect(serverConsentRequest(local(), noSandbox).sandbox).toEqual({
+      kind: 'none',
+      reason: 'bubblewrap is not installed: install the "bubblewrap" package',
+    });
+    expect(words(noSandbox.sandbox)).toBe(
       'no OS sandbox: bubblewrap is not installed: install the "bubblewrap" package',
     );
-    expect(serverConsentRequest(local(), { ...context, sandbox: { kind: 'none' } }).sandbox).toBe(
-      'no OS sandbox: none is available on this system',
-    );
+    expect(words({ kind: 'none' })).toBe('no OS sandbox: none is available on this system');
   });
 
   it('names the packages a runner downloads, with their versions, cleaned', () => {
@@ -491,7 +496,7 @@ describe('serverConsentRequest: a remote server', () => {
       server: 'docs',
       source: 'project',
       file: `${ROOT}/.garuda/mcp.json`,
-      sandbox: 'none (remote server)',
+      sandbox: { kind: 'remote' },
       network: true,
       env: [],
       writePaths: [],

@@ -15,6 +15,7 @@ import { isWithin } from './paths.js';
 import { capLine, quoteText } from './quote-text.js';
 import { looksSecret, referencedNames } from './secret-names.js';
 import { isRecord } from './tool-shape.js';
+import { sandboxStatus, sandboxText } from './wording.js';
 import type {
   ConsentRequest,
   PackageSummary,
@@ -59,13 +60,6 @@ export interface ToolsChange {
  */
 function shown(text: string): string {
   return neutralizeTags(cleanLine(text));
-}
-
-function sandboxLabel(sandbox: SandboxInfo): string {
-  if (sandbox.kind === 'bwrap') return 'bubblewrap';
-  if (sandbox.kind === 'seatbelt') return 'seatbelt';
-  const reason = shown(sandbox.reason ?? '');
-  return `no OS sandbox: ${reason === '' ? 'none is available on this system' : reason}`;
 }
 
 function varList(names: readonly string[], missing: readonly string[] = []): string {
@@ -300,11 +294,11 @@ function finish(warnings: readonly RankedWarning[]): string[] {
  * contacted): everything that decides what it can do, and plain-language warnings.
  *
  * A local server shows its full command line (`commandLine()` of `@garuda/mcp-config`, hidden
- * characters revealed as escapes), working folder, sandbox (`bubblewrap`, `seatbelt` or
- * `no OS sandbox: <reason>`), network access, every env variable with where its value comes
+ * characters revealed as escapes), working folder, sandbox (structured: `sandboxText` words it),
+ * network access, every env variable with where its value comes
  * from (`literal` or the `${NAME}`s it takes; never the value), its write paths and its read
  * paths (when it has some). A remote server shows its URL and every header the same way,
- * `sandbox: 'none (remote server)'` and `network: true`. Every field from the file passes `cleanLine`, so a line break or an escape
+ * `sandbox: { kind: 'remote' }` and `network: true`. Every field from the file passes `cleanLine`, so a line break or an escape
  * in a value cannot add a fake line to the screen, and has its `<garuda_note`/`<mcp_result`
  * tags neutralised (the command line keeps a copyable form: such a bracket is an escape there).
  *
@@ -352,7 +346,7 @@ export function serverConsentRequest(
     }
     return {
       ...base,
-      sandbox: 'none (remote server)',
+      sandbox: { kind: 'remote' },
       network: true,
       env: [],
       writePaths: [],
@@ -372,7 +366,7 @@ export function serverConsentRequest(
   if (context.sandbox.kind === 'none') {
     warnings.push({
       rank: WarningRank.sandbox,
-      text: `${sandboxLabel(context.sandbox)} — this server runs with your full user permissions`,
+      text: `${sandboxText(sandboxStatus(context.sandbox))} — this server runs with your full user permissions`,
     });
   }
   warnings.push(...commandWarnings([def.command, ...def.args]));
@@ -399,7 +393,7 @@ export function serverConsentRequest(
     // neutralising finds nothing left to change.
     commandLine: shown(commandLine(def)),
     ...(def.cwd === undefined ? {} : { cwd: shown(def.cwd) }),
-    sandbox: sandboxLabel(context.sandbox),
+    sandbox: sandboxStatus(context.sandbox),
     network: def.network,
     env: valueSources(def.env, server.env),
     writePaths: def.writePaths.map((written) => shown(written)),

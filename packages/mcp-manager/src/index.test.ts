@@ -28,6 +28,8 @@ const VALUES = [
   'UnknownToolError',
   'toolName',
   'toolPrefix',
+  'networkText',
+  'sandboxText',
 ];
 
 describe('public entry', () => {

@@ -4,6 +4,7 @@ export type { CallOptions, StartOptions } from './call-options.js';
 export { DEFAULT_START_TIMEOUT_MS } from './options.js';
 export type { McpManagerOptions } from './options.js';
 export { TOOL_NAME_PATTERN, toolName, toolPrefix } from './tool-name.js';
+export { networkText, sandboxText } from './wording.js';
 export {
   AlreadyStartedError,
   CallCancelledError,
@@ -33,8 +34,10 @@ export type {
   ConsentRequest,
   ManagerLogger,
   McpTool,
+  NetworkStatus,
   PackageSummary,
   Prompter,
+  SandboxStatus,
   ServerSource,
   ServerState,
   SignInReason,

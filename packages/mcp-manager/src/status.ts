@@ -1,25 +1,8 @@
 import type { ServerConfig } from '@garuda/mcp-config';
 import type { SandboxInfo } from '@garuda/mcp-transport';
 import { oneLine } from './text.js';
+import { sandboxStatus } from './wording.js';
 import type { ServerState, StatusRow } from './types.js';
-
-/**
- * The sandbox a server runs in, as a status row and a consent screen say it. @internal
- *
- * @param sandbox - What `detectSandbox` found (undefined before `start()` detected it).
- * @returns `bubblewrap`, `seatbelt`, or `none: <reason>`.
- */
-export function sandboxName(sandbox: SandboxInfo | undefined): string {
-  if (sandbox === undefined) return 'not checked yet';
-  switch (sandbox.kind) {
-    case 'bwrap':
-      return 'bubblewrap';
-    case 'seatbelt':
-      return 'seatbelt';
-    default:
-      return `none: ${oneLine(sandbox.reason ?? 'no OS sandbox on this system')}`;
-  }
-}
 
 /** What a status row needs of one server. @internal */
 export interface StatusSubject {
@@ -50,12 +33,10 @@ export function statusRow(
     source: config.source,
     state: server.state,
     tools,
-    sandbox: remote ? 'remote' : sandboxName(sandbox),
+    sandbox: remote ? { kind: 'remote' } : sandboxStatus(sandbox),
     network: remote
-      ? `remote ${oneLine(config.url.href, 200)} · ${server.signedIn === true ? 'signed in' : 'no sign-in'}`
-      : config.def.network
-        ? 'on'
-        : 'off',
+      ? { kind: 'remote', url: oneLine(config.url.href, 200), signedIn: server.signedIn === true }
+      : { kind: 'local', allowed: config.def.network },
     ...(server.detail === undefined ? {} : { detail: oneLine(server.detail) }),
   };
 }

@@ -56,8 +56,8 @@ export interface ConsentRequest {
   readonly commandLine?: string;
   /** Local servers: the working folder, when set. */
   readonly cwd?: string;
-  /** `bubblewrap`, `seatbelt`, or `no OS sandbox: <reason>`; `none (remote server)` for remote ones. */
-  readonly sandbox: string;
+  /** The sandbox it would run in (`remote` for a remote server); `sandboxText` words it. */
+  readonly sandbox: SandboxStatus;
   /** Whether the server gets network access (always true for a remote server: data leaves the machine). */
   readonly network: boolean;
   /** Local servers: every environment variable and where its value comes from. */
@@ -184,6 +184,24 @@ export interface McpTool {
   readonly hints: readonly string[];
 }
 
+/**
+ * The sandbox a server runs in: bubblewrap or Seatbelt; `none` with why (cleaned, one line);
+ * `remote` (no local process); `unknown` before `start()` detected it.
+ */
+export type SandboxStatus =
+  | { readonly kind: 'bwrap' | 'seatbelt' }
+  | { readonly kind: 'none'; readonly reason: string }
+  | { readonly kind: 'remote' }
+  | { readonly kind: 'unknown' };
+
+/**
+ * What a server reaches: a local server's network switch, or a remote server's URL (cleaned,
+ * one line) and whether it is signed in with OAuth.
+ */
+export type NetworkStatus =
+  | { readonly kind: 'local'; readonly allowed: boolean }
+  | { readonly kind: 'remote'; readonly url: string; readonly signedIn: boolean };
+
 /** One row of `status()`. */
 export interface StatusRow {
   readonly name: string;
@@ -191,10 +209,10 @@ export interface StatusRow {
   readonly state: ServerState;
   /** Tools registered for the model. */
   readonly tools: number;
-  /** `bubblewrap`, `seatbelt`, `none: <reason>`, or `remote`. */
-  readonly sandbox: string;
-  /** `on`, `off`, or `remote <url> · signed in` / `remote <url> · no sign-in`. */
-  readonly network: string;
+  /** The sandbox it runs in (`remote` for a remote server); `sandboxText` words it. */
+  readonly sandbox: SandboxStatus;
+  /** Whether a local server may use the network, or a remote one's URL and sign-in; `networkText` words it. */
+  readonly network: NetworkStatus;
   /** Why the server is failed or denied, cleaned (one line). */
   readonly detail?: string;
 }

@@ -88,7 +88,7 @@ describe('sign-in in a real browser', () => {
 
       expect(prompter.signIns).toHaveLength(1);
       expect(mcp.status()[0]).toMatchObject({ name: 'docs', state: 'connected' });
-      expect(mcp.status()[0]?.network).toMatch(/signed in$/);
+      expect(mcp.status()[0]?.network).toMatchObject({ kind: 'remote', signedIn: true });
       expect(oauth.counts.authorizations).toBe(1);
       expect(oauth.counts.tokensIssued).toBeGreaterThanOrEqual(1);
       const result = await mcp.call('mcp__docs__echo', { text: 'from a real browser' });

@@ -135,7 +135,7 @@ describe.skipIf(!HAS_SANDBOX)('package runners in the sandbox', () => {
         },
       ]);
       expect(mcp.status().map((row) => [row.name, row.state, row.network])).toEqual([
-        ['think', 'connected', 'off'],
+        ['think', 'connected', { kind: 'local', allowed: false }],
       ]);
       const result = await mcp.call('mcp__think__sequentialthinking', {
         thought: 'one step',

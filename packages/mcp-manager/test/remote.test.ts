@@ -50,8 +50,8 @@ describe('a user remote server', () => {
     expect(row).toMatchObject({
       name: 'web',
       state: 'connected',
-      sandbox: 'remote',
-      network: `remote ${String(fixture.url)} · no sign-in`,
+      sandbox: { kind: 'remote' },
+      network: { kind: 'remote', url: String(fixture.url), signedIn: false },
     });
   });
 });
@@ -174,7 +174,7 @@ describe('a project remote server that is allowed', () => {
     const mcp = ws.manager(first, { projectFetchOptions });
     await mcp.start();
     expect(first.consents.map((request) => request.kind)).toEqual(['server']);
-    expect(mcp.status()[0]).toMatchObject({ state: 'connected', sandbox: 'remote' });
+    expect(mcp.status()[0]).toMatchObject({ state: 'connected', sandbox: { kind: 'remote' } });
     expect(unwrap((await mcp.call('mcp__web__echo', { text: 'hi' })).text)).toBe('hi');
 
     const second = new ScriptedPrompter();

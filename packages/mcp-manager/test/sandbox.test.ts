@@ -41,12 +41,12 @@ describe.skipIf(!HAS_SANDBOX)('sandbox limits through the manager', () => {
     await mcp.start();
 
     expect(prompter.consents.map((r) => [r.server, r.sandbox, r.network])).toEqual([
-      ['closed', 'bubblewrap', false],
-      ['open', 'bubblewrap', true],
+      ['closed', { kind: 'bwrap' }, false],
+      ['open', { kind: 'bwrap' }, true],
     ]);
     expect(mcp.status().map((r) => [r.name, r.sandbox, r.network])).toEqual([
-      ['closed', 'bubblewrap', 'off'],
-      ['open', 'bubblewrap', 'on'],
+      ['closed', { kind: 'bwrap' }, { kind: 'local', allowed: false }],
+      ['open', { kind: 'bwrap' }, { kind: 'local', allowed: true }],
     ]);
 
     // Outside the root and off /tmp (the sandbox's /tmp is private and in memory, so a write

@@ -72,7 +72,7 @@ describe('sign-in to a user remote server', () => {
     expect(browser.visits).toHaveLength(1);
     expect(mcp.status()[0]).toMatchObject({
       state: 'connected',
-      network: `remote ${String(oauth.url)} · signed in`,
+      network: { kind: 'remote', url: String(oauth.url), signedIn: true },
     });
     const result = await mcp.call('mcp__linear__echo', { text: 'signed' });
     expect(unwrap(result.text)).toBe('signed');
@@ -84,7 +84,11 @@ describe('sign-in to a user remote server', () => {
     const second = ws.manager(again, { openBrowser: (url) => browser.open(url), logger });
     await second.start();
     expect(again.signIns).toHaveLength(0);
-    expect(second.status()[0]?.network).toBe(`remote ${String(oauth.url)} · signed in`);
+    expect(second.status()[0]?.network).toEqual({
+      kind: 'remote',
+      url: String(oauth.url),
+      signedIn: true,
+    });
     expect(oauth.counts.codesIssued).toBe(1);
 
     const secrets = await storedSecrets(ws.home);
@@ -170,7 +174,7 @@ describe('sign-in to a user remote server', () => {
     expect(mcp.status()[0]).toMatchObject({
       state: 'stopped',
       detail: 'you signed out (reload it to sign in again)',
-      network: `remote ${String(oauth.url)} · no sign-in`,
+      network: { kind: 'remote', url: String(oauth.url), signedIn: false },
     });
     await expect(mcp.call('mcp__linear__echo', { text: 'x' })).rejects.toMatchObject({
       code: 'SERVER_NOT_CONNECTED',
@@ -195,7 +199,7 @@ describe('sign-in to a user remote server', () => {
     expect(prompter.signIns).toHaveLength(0);
     expect(mcp.status()[0]).toMatchObject({
       state: 'failed',
-      network: `remote ${String(oauth.url)} · no sign-in`,
+      network: { kind: 'remote', url: String(oauth.url), signedIn: false },
     });
   });
 
@@ -216,7 +220,7 @@ describe('sign-in to a user remote server', () => {
     expect(pasted).toHaveLength(1);
     expect(mcp.status()[0]).toMatchObject({
       state: 'connected',
-      network: `remote ${String(oauth.url)} · signed in`,
+      network: { kind: 'remote', url: String(oauth.url), signedIn: true },
     });
   });
 });
@@ -370,7 +374,7 @@ describe("sign-in to a project's remote server (https, pinned fetch)", () => {
     expect(mcp.status()[0]).toMatchObject({
       source: 'project',
       state: 'connected',
-      network: `remote ${oauth.url.href} · signed in`,
+      network: { kind: 'remote', url: oauth.url.href, signedIn: true },
     });
     const result = await mcp.call('mcp__remote__echo', { text: 'over tls' });
     expect(unwrap(result.text)).toBe('over tls');

@@ -233,8 +233,8 @@ describe('tools and notes', () => {
     for (const name of names) expect(name).toMatch(TOOL_NAME_PATTERN);
     expect(mcp.tools()[0]?.description).toMatch(/^\[From MCP server "alpha"/);
     expect(mcp.status().map((r) => [r.name, r.tools, r.network])).toEqual([
-      ['zeta', NORMAL_TOOL_NAMES.length, 'off'],
-      ['alpha', NORMAL_TOOL_NAMES.length, 'off'],
+      ['zeta', NORMAL_TOOL_NAMES.length, { kind: 'local', allowed: false }],
+      ['alpha', NORMAL_TOOL_NAMES.length, { kind: 'local', allowed: false }],
     ]);
     await expect(mcp.call('mcp__nope__x', {})).rejects.toSatisfy(UnknownToolError.isInstance);
   });
@@ -502,8 +502,8 @@ describe('other kinds of server and machine', () => {
       source: 'user',
       state: 'failed',
       tools: 0,
-      sandbox: 'remote',
-      network: `remote ${String(gone.url)} · no sign-in`,
+      sandbox: { kind: 'remote' },
+      network: { kind: 'remote', url: String(gone.url), signedIn: false },
     });
     // In words, not the SDK's "fetch failed".
     expect(row?.detail).toBe(
@@ -521,14 +521,17 @@ describe('other kinds of server and machine', () => {
       sandbox: { kind: 'none', reason: 'bubblewrap is not installed' },
     });
     await mcp.start();
-    expect(prompter.consents[0]?.sandbox).toBe('no OS sandbox: bubblewrap is not installed');
+    expect(prompter.consents[0]?.sandbox).toEqual({
+      kind: 'none',
+      reason: 'bubblewrap is not installed',
+    });
     expect(prompter.consents[0]?.warnings.join('\n')).toMatch(/sandbox/i);
     expect(prompter.notices).toEqual([
       'No OS sandbox is available (bubblewrap is not installed): local MCP servers run without one, with only an allowlisted environment.',
     ]);
     expect(mcp.status()[0]).toMatchObject({
       state: 'connected',
-      sandbox: 'none: bubblewrap is not installed',
+      sandbox: { kind: 'none', reason: 'bubblewrap is not installed' },
     });
     const result = await mcp.call('mcp__bare__env', {});
     const names = (JSON.parse(unwrap(result.text)) as { names: string[] }).names;

@@ -28,15 +28,15 @@ export interface Shape<F> {
   readonly title: string;
   /** The server's name in Garuda's file (a name with `-` checks the `mcp__a_b__tool` form). */
   readonly server: string;
-  /** A remote server (no sandbox of ours; status says `remote`). */
+  /** A remote server (no sandbox of ours; status says `{ kind: 'remote' }`). */
   readonly remote?: boolean;
   /** Configures the server in the fresh world (through the CLI, or by writing a file). */
   setup(world: InteropWorld): Promise<F>;
 }
 
 /** The sandbox a status row names for a local server on this machine. */
-function expectedSandbox(): string {
-  return SANDBOX.kind === 'bwrap' ? 'bubblewrap' : SANDBOX.kind;
+function expectedSandbox(): { kind: string } {
+  return { kind: SANDBOX.kind };
 }
 
 /**
@@ -93,10 +93,10 @@ export function describeServer<F>(
           const row = (await w.status()).find((r) => r.name === server);
           expect(row).toMatchObject({ state: 'connected', tools: listed.length });
           if (shape.remote === true) {
-            expect(row?.sandbox).toBe('remote');
+            expect(row?.sandbox).toEqual({ kind: 'remote' });
           } else {
-            expect(row?.network).toBe('off');
-            if (HAS_SANDBOX) expect(row?.sandbox).toBe(expectedSandbox());
+            expect(row?.network).toEqual({ kind: 'local', allowed: false });
+            if (HAS_SANDBOX) expect(row?.sandbox).toEqual(expectedSandbox());
           }
         });
 

@@ -67,8 +67,8 @@ export async function doctorCommand(ctx: CommandContext): Promise<number> {
           starts: row.state === 'connected',
           tools: row.tools,
           signIn:
-            row.sandbox === 'remote'
-              ? row.network.endsWith('· signed in')
+            row.network.kind === 'remote'
+              ? row.network.signedIn
                 ? 'signed in'
                 : 'no sign-in'
               : '-',

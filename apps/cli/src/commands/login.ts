@@ -85,7 +85,7 @@ export async function loginCommand(
           ExitCode.SERVER,
         );
       }
-      const signedIn = row.network.endsWith('signed in') && !row.network.endsWith('no sign-in');
+      const signedIn = row.network.kind === 'remote' && row.network.signedIn;
       if (ctx.globals.json) {
         ctx.output.out(JSON.stringify({ server: name, connected: true, signedIn }, null, 2));
       } else {

@@ -11,6 +11,7 @@ import {
   CallDeclinedError,
   McpManager,
   StartCancelledError,
+  sandboxText,
   type CallResult,
   type McpTool,
   type StatusRow,
@@ -92,7 +93,7 @@ function shorten(text: string, max: number): string {
 }
 
 function noSandboxReason(row: StatusRow): string {
-  return row.sandbox.replace(/^none: /, '');
+  return row.sandbox.kind === 'none' ? row.sandbox.reason : sandboxText(row.sandbox);
 }
 
 /** A call through the manager; a declined call (a person said no) is told, not thrown. */
@@ -125,12 +126,12 @@ async function startLocal(demo: Demo): Promise<StatusRow | undefined> {
     demo.explain('The steps that need it are skipped.');
     return undefined;
   }
-  const sandboxed = !local.sandbox.startsWith('none');
+  const sandboxed = local.sandbox.kind === 'bwrap' || local.sandbox.kind === 'seatbelt';
   demo.heading(sandboxed ? 'It starts in the sandbox' : 'It starts, without a sandbox');
   demo.say(formatStatus([local], output.colour));
   if (sandboxed) {
     demo.explain(
-      `${local.sandbox}: it may write only in the project and a private /tmp, has no network, and cannot see Garuda's home or your credential files.`,
+      `${sandboxText(local.sandbox)}: it may write only in the project and a private /tmp, has no network, and cannot see Garuda's home or your credential files.`,
     );
   } else {
     demo.say(
@@ -165,7 +166,7 @@ async function callEcho(demo: Demo): Promise<void> {
 async function tryEscape(demo: Demo, local: StatusRow): Promise<void> {
   const { world, output } = demo;
   const c = output.colour;
-  const sandboxed = !local.sandbox.startsWith('none');
+  const sandboxed = local.sandbox.kind === 'bwrap' || local.sandbox.kind === 'seatbelt';
   demo.heading(
     sandboxed
       ? 'An escape attempt, denied by the sandbox'
