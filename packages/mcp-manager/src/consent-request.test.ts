@@ -8,7 +8,14 @@ import {
   type ResolvedValue,
 } from '@garuda/mcp-config';
 import { diffTools, toolHashes, type McpTool as PinnedTool } from '@garuda/mcp-trust';
-import { CHANGED_DIFF, HOSTILE_TEXT, fixtureCommand, tempDir } from '@garuda/test-utils';
+import {
+  CHANGED_DIFF,
+  HOSTILE_TEXT,
+  allStrings,
+  fixtureCommand,
+  hostileLeftovers,
+  tempDir,
+} from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
   MAX_CONSENT_DESCRIPTION_CHARS,
@@ -16,7 +23,7 @@ import {
   toolsConsentRequest,
   type ConsentContext,
 } from './consent-request.js';
-import { allStrings, hostileLeftovers, withFixtureClient } from './test-support.js';
+import { withFixtureClient } from './test-support.js';
 
 const ROOT = '/home/ada/project';
 const HOME = '/home/ada';

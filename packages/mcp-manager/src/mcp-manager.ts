@@ -18,9 +18,9 @@ import {
   type McpTrustEntry,
   type TrustStoreLike,
 } from '@garuda/mcp-trust';
+import { callPreview, formatResult, quoteText, toolPrefix } from '@garuda/mcp-tools';
 import { QuestionQueue, linkSignals, within } from './abort.js';
 import { matchesAllowRule, validateAllowRule } from './allow-rules.js';
-import { callPreview } from './call-preview.js';
 import {
   AlreadyStartedError,
   CallCancelledError,
@@ -36,7 +36,6 @@ import {
   UnknownServerError,
   UnknownToolError,
 } from './errors.js';
-import { formatResult } from './format-result.js';
 import { withDenialNote, withDenialNoteError } from './sandbox-denial-note.js';
 import { forceSignIn, hasStaticAuthorization } from './remote-connect.js';
 import { NoteTracker, unavailableReason } from './notes.js';
@@ -44,10 +43,9 @@ import { checkOptions, type CheckedOptions, type McpManagerOptions } from './opt
 import type { ServerConnection } from './server-connection.js';
 import { startServer, type StartContext, type StartOutcome } from './start-server.js';
 import { statusRow } from './status.js';
-import { toolPrefix } from './tool-name.js';
-import { forPrompter, messageOf, noticeText, oneLine, quoted } from './text.js';
+import { forPrompter, messageOf, noticeText, oneLine } from './text.js';
 import type { CallResult, McpTool, ServerState, StatusRow } from './types.js';
-import { isRecord } from './tool-shape.js';
+import { isRecord } from './plain-object.js';
 
 /** How long `close()` waits for all servers together before it gives up waiting. */
 const CLOSE_BOUND_MS = 20_000;
@@ -210,7 +208,7 @@ export class McpManager {
     const only = options.only === undefined ? undefined : new Set(options.only);
     for (const name of only ?? []) {
       if (typeof name !== 'string' || !servers.some((config) => config.name === name)) {
-        throw new UnknownServerError(String(name), quoted(String(name)));
+        throw new UnknownServerError(String(name), quoteText(String(name)));
       }
     }
     for (const config of servers) {
@@ -289,7 +287,7 @@ export class McpManager {
    *   {@link ManagerClosedError}.
    */
   async call(name: string, args: unknown, options: CallOptions = {}): Promise<CallResult> {
-    const label = typeof name === 'string' ? quoted(name) : `(${typeof name})`;
+    const label = typeof name === 'string' ? quoteText(name) : `(${typeof name})`;
     if (this.#closed) throw new ManagerClosedError(`the call of ${label}`);
     if (!this.#started) throw new NotStartedError('call()');
     const tool = typeof name === 'string' ? this.#toolView().byName.get(name) : undefined;
@@ -439,17 +437,17 @@ export class McpManager {
     const config =
       record?.config ??
       (await this.#loadConfig(name)).servers.find((server) => server.name === name);
-    if (config === undefined) throw new UnknownServerError(String(name), quoted(name));
+    if (config === undefined) throw new UnknownServerError(String(name), quoteText(name));
     if (config.kind !== 'remote') {
       throw new InvalidOptionsError(
         'name',
-        `${quoted(name)} is a local server: only remote servers sign in`,
+        `${quoteText(name)} is a local server: only remote servers sign in`,
       );
     }
     if (hasStaticAuthorization(config)) {
       throw new InvalidOptionsError(
         'name',
-        `${quoted(name)} sends its own Authorization header (in its configuration), so it does not sign in with OAuth`,
+        `${quoteText(name)} sends its own Authorization header (in its configuration), so it does not sign in with OAuth`,
       );
     }
     if (config.source === 'project' && !(await this.#allowed(config))) {
@@ -497,7 +495,7 @@ export class McpManager {
     if (this.#closed) throw new ManagerClosedError('logout()');
     const record = this.#records.get(name);
     if (record !== undefined && record.config.kind !== 'remote')
-      throw new UnknownServerError(name, quoted(name));
+      throw new UnknownServerError(name, quoteText(name));
     const config = record?.config.kind === 'remote' ? record.config : undefined;
     // Before start() (or for a server no longer configured) the stored sign-ins say where the
     // server came from: a project's sign-in is revoked through the strict fetch, and so is a
@@ -546,7 +544,7 @@ export class McpManager {
     if (typeof name !== 'string' || name === '') {
       throw new InvalidOptionsError('name', 'must be the name of a configured server');
     }
-    const label = `reload(${quoted(name)})`;
+    const label = `reload(${quoteText(name)})`;
     if (this.#closed) throw new ManagerClosedError(label);
     if (!this.#started) throw new NotStartedError('reload()');
     const { signal } = options;
@@ -554,7 +552,7 @@ export class McpManager {
     const config = servers.find((server) => server.name === name);
     let record = this.#records.get(name);
     if (config === undefined && record === undefined)
-      throw new UnknownServerError(name, quoted(name));
+      throw new UnknownServerError(name, quoteText(name));
     if (record !== undefined) await this.#stop(record, 'it was reloaded');
     if (this.#closed) throw new ManagerClosedError(label);
     if (config === undefined) {

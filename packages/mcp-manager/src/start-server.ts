@@ -15,9 +15,9 @@ import {
   type ToolPinCheck,
   type TrustStoreLike,
 } from '@garuda/mcp-trust';
+import { adaptTools, quoteText } from '@garuda/mcp-tools';
 import { findBlockedAddressError } from '@garuda/pinned-fetch';
 import type { Tool } from '@modelcontextprotocol/client';
-import { adaptTools } from './adapt-tools.js';
 import { serverConsentRequest, toolsConsentRequest } from './consent-request.js';
 import { networkReason } from './network-reason.js';
 import { ENGINE_SOCKETS, containerLaunch, type ContainerLaunch } from './container-launch.js';
@@ -31,7 +31,6 @@ import {
 import { hiddenTempHint } from './tmp-hint.js';
 import { openRemote, type RemoteContext } from './remote-connect.js';
 import { STDERR_PART, ServerConnection, type OpenOptions } from './server-connection.js';
-import { quoteText } from './quote-text.js';
 import { messageOf, oneLine } from './text.js';
 import type { ConsentAnswer, ConsentRequest, ManagerLogger, McpTool } from './types.js';
 

@@ -7,7 +7,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { MAX_SKIP_NOTICES } from './adapt-tools.js';
+import { MAX_SKIP_NOTICES } from '@garuda/mcp-tools';
 import { withFixtureClient } from './test-support.js';
 import { MAX_PENDING_TOOL_LISTS, filterToolLists, wireToolProblem } from './tool-list-filter.js';
 

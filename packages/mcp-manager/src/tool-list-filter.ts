@@ -6,9 +6,8 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/client';
 import { cleanLine } from '@garuda/mcp-sanitize';
-import { MAX_SKIP_NOTICES } from './adapt-tools.js';
-import { capLine, quoteText } from './quote-text.js';
-import { isRecord } from './tool-shape.js';
+import { MAX_SKIP_NOTICES, capLine, quoteText } from '@garuda/mcp-tools';
+import { isRecord } from './plain-object.js';
 
 /** `tools/list` requests waiting for their answer that are remembered; older ones are forgotten. */
 export const MAX_PENDING_TOOL_LISTS = 64;
