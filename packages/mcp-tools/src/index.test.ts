@@ -24,6 +24,7 @@ const VALUES = [
   'callPreview',
   'capLine',
   'descriptionPrefix',
+  'filterToolList',
   'formatResult',
   'groupDigits',
   'quoteText',
@@ -49,7 +50,7 @@ describe('public entry', () => {
 
   it('needs no MCP SDK at run time', () => {
     const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@garuda/mcp-sanitize']);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@garuda/mcp-sanitize', 'zod']);
   });
 });
 
