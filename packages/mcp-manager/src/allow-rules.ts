@@ -1,5 +1,6 @@
 import { cleanLine } from '@garuda/mcp-sanitize';
-import { groupDigits, revealText } from './quote-text.js';
+import { groupDigits } from '@garuda/mcp-tools';
+import { revealText } from './reveal-text.js';
 
 /** What every allow rule for MCP tools starts with. */
 export const ALLOW_RULE_PREFIX = 'mcp.';

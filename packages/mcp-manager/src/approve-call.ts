@@ -1,6 +1,6 @@
+import { callPreview } from '@garuda/mcp-tools';
 import { linkSignals, type QuestionQueue } from './abort.js';
 import { matchesAllowRule, validateAllowRule } from './allow-rules.js';
-import { callPreview } from './call-preview.js';
 import {
   CallCancelledError,
   CallDeclinedError,

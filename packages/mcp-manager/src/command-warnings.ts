@@ -1,3 +1,4 @@
+import { quoteText } from '@garuda/mcp-tools';
 import { packagePin, type PackageEcosystem } from './package-spec.js';
 import {
   programName,
@@ -7,7 +8,6 @@ import {
   words,
   type Runner,
 } from './package-runners.js';
-import { quoteText } from './quote-text.js';
 
 /**
  * How serious each kind of consent warning is: lower comes first. Shared by every part that

@@ -2,12 +2,12 @@
 // server's transport, with its sign-in), the MCP handshake and the tool list, within the start's
 // time limit; and, when that fails, why in words a person can act on.
 import type { LocalServerConfig, ServerConfig } from '@garuda/mcp-config';
+import { quoteText } from '@garuda/mcp-tools';
 import { findBlockedAddressError } from '@garuda/pinned-fetch';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { LocalPlan, RunnerCacheUse } from './launch-phase.js';
 import { networkReason } from './network-reason.js';
 import { isOfflineMiss, type PackageLaunch } from './package-launch.js';
-import { quoteText } from './quote-text.js';
 import { openRemote, type RemoteDeps } from './remote-connect.js';
 import type { ServerPolicy } from './server-policy.js';
 import { STDERR_PART, ServerConnection, type OpenOptions } from './server-connection.js';

@@ -9,7 +9,14 @@ import {
 } from '@garuda/mcp-config';
 import type { SandboxInfo } from '@garuda/mcp-transport';
 import { diffTools, toolHashes, type McpTool as PinnedTool } from '@garuda/mcp-trust';
-import { CHANGED_DIFF, HOSTILE_TEXT, fixtureCommand, tempDir } from '@garuda/test-utils';
+import {
+  CHANGED_DIFF,
+  HOSTILE_TEXT,
+  allStrings,
+  fixtureCommand,
+  hostileLeftovers,
+  tempDir,
+} from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
   MAX_CONSENT_DESCRIPTION_CHARS,
@@ -17,7 +24,7 @@ import {
   toolsConsentRequest,
   type ConsentContext,
 } from './consent-request.js';
-import { allStrings, hostileLeftovers, withFixtureClient } from './test-support.js';
+import { withFixtureClient } from './test-support.js';
 import { sandboxText } from './wording.js';
 
 const ROOT = '/home/ada/project';

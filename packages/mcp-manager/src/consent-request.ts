@@ -6,15 +6,15 @@ import {
   type ServerConfig,
 } from '@garuda/mcp-config';
 import { cleanLine, neutralizeTags } from '@garuda/mcp-sanitize';
+import { capLine, quoteText } from '@garuda/mcp-tools';
 import { InvalidPolicyError, hiddenPathOf, type SandboxInfo } from '@garuda/mcp-transport';
 import type { ToolDiff } from '@garuda/mcp-trust';
 import { commandWarnings, WarningRank, type RankedWarning } from './command-warnings.js';
 import { containerLaunch, type ContainerLaunch } from './container-launch.js';
 import { packageLaunch } from './package-launch.js';
 import { isWithin } from './paths.js';
-import { capLine, quoteText } from './quote-text.js';
 import { looksSecret, referencedNames } from './secret-names.js';
-import { isRecord } from './tool-shape.js';
+import { isRecord } from './plain-object.js';
 import { sandboxStatus, sandboxText } from './wording.js';
 import type {
   ConsentRequest,

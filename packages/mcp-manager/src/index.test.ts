@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { checkPublicEntry } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import * as api from './index.js';
 import type { Prompter } from './index.js';
@@ -33,20 +33,7 @@ const VALUES = [
 ];
 
 describe('public entry', () => {
-  it('exports exactly the documented names', () => {
-    expect(Object.keys(api).sort()).toEqual([...VALUES].sort());
-  });
-
-  it('is a list of named re-exports (no export *)', () => {
-    const source = readFileSync(new URL('./index.ts', import.meta.url), 'utf8');
-    expect(source).not.toMatch(/export\s*\*/);
-  });
-
-  it('documents every export and every error code in README.md', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    for (const name of VALUES) expect(readme, name).toContain(name);
-    for (const code of Object.values(api.McpManagerErrorCode)) expect(readme, code).toContain(code);
-  });
+  checkPublicEntry(api, VALUES, api.McpManagerErrorCode, import.meta.url);
 });
 
 describe('errors', () => {

@@ -3,7 +3,8 @@ export { McpManager } from './mcp-manager.js';
 export type { CallOptions, StartOptions } from './call-options.js';
 export { DEFAULT_START_TIMEOUT_MS } from './options.js';
 export type { McpManagerOptions } from './options.js';
-export { TOOL_NAME_PATTERN, toolName, toolPrefix } from './tool-name.js';
+// The model-facing names come from @garuda/mcp-tools; re-exported so one import serves a host.
+export { TOOL_NAME_PATTERN, toolName, toolPrefix } from '@garuda/mcp-tools';
 export { networkText, sandboxText } from './wording.js';
 export {
   AlreadyStartedError,

@@ -4,6 +4,7 @@ import { defaultPaths, type ConfigProblem, type ServerConfig } from '@garuda/mcp
 import { AuthStore, type RevokeResult } from '@garuda/mcp-oauth';
 import type { SandboxInfo } from '@garuda/mcp-transport';
 import { TrustStore, type McpTrustEntry } from '@garuda/mcp-trust';
+import { quoteText } from '@garuda/mcp-tools';
 import type { PinnedFetch } from '@garuda/pinned-fetch';
 import { QuestionQueue, linkSignals } from './abort.js';
 import { allowRuleNotices, approveCall } from './approve-call.js';
@@ -31,7 +32,7 @@ import { checkScopes, isAllowed, signInTarget } from './sign-in-target.js';
 import { signOut } from './sign-out.js';
 import { startSequence } from './start-server.js';
 import { statusRow } from './status.js';
-import { messageOf, noticeText, quoted } from './text.js';
+import { messageOf, noticeText } from './text.js';
 import type { CallResult, McpTool, StatusRow } from './types.js';
 
 /**
@@ -129,7 +130,7 @@ export class McpManager {
     const only = options.only === undefined ? undefined : new Set(options.only);
     for (const name of only ?? []) {
       if (typeof name !== 'string' || !servers.some((config) => config.name === name)) {
-        throw new UnknownServerError(String(name), quoted(String(name)));
+        throw new UnknownServerError(String(name), quoteText(String(name)));
       }
     }
     const records = servers.map((config) => this.#registry.add(config));
@@ -195,7 +196,7 @@ export class McpManager {
    *   {@link ManagerClosedError}.
    */
   async call(name: string, args: unknown, options: CallOptions = {}): Promise<CallResult> {
-    const label = typeof name === 'string' ? quoted(name) : `(${typeof name})`;
+    const label = typeof name === 'string' ? quoteText(name) : `(${typeof name})`;
     if (this.#closed) throw new ManagerClosedError(`the call of ${label}`);
     if (!this.#started) throw new NotStartedError('call()');
     const tool = findTool(this.#registry, name, label);
@@ -281,7 +282,7 @@ export class McpManager {
     const scopes = checkScopes(options.scopes ?? []);
     const record = this.#registry.records.get(name);
     const known = record?.config ?? (await this.#load(name)).find((server) => server.name === name);
-    if (known === undefined) throw new UnknownServerError(String(name), quoted(name));
+    if (known === undefined) throw new UnknownServerError(String(name), quoteText(name));
     const config = signInTarget(known, name);
     const policy = serverPolicy(config, this.#options.root);
     if (policy.askConsent && !(await isAllowed(config, policy, this.#store, this.#session))) {
@@ -320,7 +321,7 @@ export class McpManager {
     if (this.#closed) throw new ManagerClosedError('logout()');
     const record = this.#registry.records.get(name);
     if (record !== undefined && record.config.kind !== 'remote') {
-      throw new UnknownServerError(name, quoted(name));
+      throw new UnknownServerError(name, quoteText(name));
     }
     const config = record?.config.kind === 'remote' ? record.config : undefined;
     const deps = {
@@ -355,14 +356,14 @@ export class McpManager {
     if (typeof name !== 'string' || name === '') {
       throw new InvalidOptionsError('name', 'must be the name of a configured server');
     }
-    const label = `reload(${quoted(name)})`;
+    const label = `reload(${quoteText(name)})`;
     if (this.#closed) throw new ManagerClosedError(label);
     if (!this.#started) throw new NotStartedError('reload()');
     const { signal } = options;
     const config = (await this.#load(name)).find((server) => server.name === name);
     const known = this.#registry.records.get(name);
     if (config === undefined && known === undefined) {
-      throw new UnknownServerError(name, quoted(name));
+      throw new UnknownServerError(name, quoteText(name));
     }
     if (known !== undefined) await this.#registry.stop(known, 'it was reloaded');
     if (this.#closed) throw new ManagerClosedError(label);

@@ -1,5 +1,6 @@
 // The two ends of a call: finding the tool a model named (or why it cannot be called), and
 // running it on its server's connection with the result cleaned, wrapped and noted.
+import { formatResult } from '@garuda/mcp-tools';
 import type { SandboxInfo } from '@garuda/mcp-transport';
 import {
   ManagerClosedError,
@@ -7,7 +8,6 @@ import {
   ServerStoppedError,
   UnknownToolError,
 } from './errors.js';
-import { formatResult } from './format-result.js';
 import { unavailableReason } from './notes.js';
 import type { CheckedOptions } from './options.js';
 import { withDenialNote, withDenialNoteError } from './sandbox-denial-note.js';

@@ -5,11 +5,11 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { commandLine, type LocalServerConfig, type ServerConfig } from '@garuda/mcp-config';
 import { cleanLine } from '@garuda/mcp-sanitize';
+import { quoteText } from '@garuda/mcp-tools';
 import { hiddenPathOf, type SandboxInfo } from '@garuda/mcp-transport';
 import { CallFailedError } from './errors.js';
 import type { CheckedOptions } from './options.js';
 import { isWithin } from './paths.js';
-import { quoteText } from './quote-text.js';
 import { configuredPath } from './configured-path.js';
 import type { CallResult } from './types.js';
 

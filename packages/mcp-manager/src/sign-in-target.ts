@@ -1,9 +1,9 @@
 import { defHash, type RemoteServerConfig, type ServerConfig } from '@garuda/mcp-config';
+import { quoteText } from '@garuda/mcp-tools';
 import { getMcpTrustEntry, type McpTrustEntry, type TrustStoreLike } from '@garuda/mcp-trust';
 import { InvalidOptionsError } from './errors.js';
 import { hasStaticAuthorization } from './remote-connect.js';
 import type { ServerPolicy } from './server-policy.js';
-import { quoted } from './text.js';
 
 /** An OAuth scope name (RFC 6749 §3.3 characters), not too long. */
 function isScopeName(value: unknown): value is string {
@@ -42,13 +42,13 @@ export function signInTarget(config: ServerConfig, name: string): RemoteServerCo
   if (config.kind !== 'remote') {
     throw new InvalidOptionsError(
       'name',
-      `${quoted(name)} is a local server: only remote servers sign in`,
+      `${quoteText(name)} is a local server: only remote servers sign in`,
     );
   }
   if (hasStaticAuthorization(config)) {
     throw new InvalidOptionsError(
       'name',
-      `${quoted(name)} sends its own Authorization header (in its configuration), so it does not sign in with OAuth`,
+      `${quoteText(name)} sends its own Authorization header (in its configuration), so it does not sign in with OAuth`,
     );
   }
   return config;

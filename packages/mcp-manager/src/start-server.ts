@@ -2,8 +2,8 @@
 // and list → pin check → register. Each phase is built once per manager from the few things it
 // needs, and each takes the server, its policy and what the phase before it gave.
 import type { ServerConfig } from '@garuda/mcp-config';
+import { adaptTools } from '@garuda/mcp-tools';
 import type { SandboxInfo } from '@garuda/mcp-transport';
-import { adaptTools } from './adapt-tools.js';
 import { connectPhase, type ConnectDeps } from './connect-phase.js';
 import { launchPhase, type LaunchDeps, type LocalPlan } from './launch-phase.js';
 import type { ServerConnection } from './server-connection.js';

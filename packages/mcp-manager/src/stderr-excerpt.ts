@@ -1,5 +1,5 @@
 import { cleanLine } from '@garuda/mcp-sanitize';
-import { capLine } from './quote-text.js';
+import { capLine } from '@garuda/mcp-tools';
 
 /**
  * The most code points of stderr quoted in a failure: small enough that the whole reason

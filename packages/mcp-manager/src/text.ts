@@ -24,17 +24,6 @@ export function oneLine(text: unknown, max: number = MAX_REASON_CHARS): string {
 }
 
 /**
- * {@link oneLine}, JSON-quoted, so a quote inside cannot end the quotation. @internal
- *
- * @param text - Anything.
- * @param max - The most code points kept inside the quotes.
- * @returns A double-quoted string.
- */
-export function quoted(text: unknown, max = 80): string {
-  return JSON.stringify(oneLine(text, max));
-}
-
-/**
  * Text for `prompter.notice`: cleaned (escapes, bidi and invisible characters removed), lines
  * kept, tags neutralised. @internal
  *

@@ -7,9 +7,9 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { MAX_SKIP_NOTICES } from './adapt-tools.js';
+import { MAX_SKIP_NOTICES } from '@garuda/mcp-tools';
 import { withFixtureClient } from './test-support.js';
-import { MAX_PENDING_TOOL_LISTS, filterToolLists, wireToolProblem } from './tool-list-filter.js';
+import { MAX_PENDING_TOOL_LISTS, filterToolLists } from './tool-list-filter.js';
 
 /** A transport whose peer is the test: it records what is sent and delivers what it is told. */
 class RecordingTransport implements Transport {
@@ -383,41 +383,5 @@ describe('filterToolLists: what it forwards', () => {
     expect(bare.setSupportedProtocolVersions).toBeUndefined();
     expect(bare.hasPerRequestStream).toBeUndefined();
     expect(() => bare.setProtocolVersion?.('2025-06-18')).not.toThrow();
-  });
-});
-
-describe('wireToolProblem', () => {
-  it.each([
-    [good('ok'), undefined],
-    [{ name: '', inputSchema: { type: 'object' } }, undefined], // the SDK takes it; adaptTools does not
-    [
-      { name: 'x', inputSchema: { type: 'object', $schema: 5 } },
-      'its input schema\'s "$schema" is not a string',
-    ],
-    [good('x', { outputSchema: 'no' }), 'its output schema is not an object'],
-    [
-      good('x', { outputSchema: { type: 'object', properties: 1 } }),
-      'its output schema\'s "properties" is not an object',
-    ],
-    [
-      good('x', { outputSchema: { type: 'object', required: 'a' } }),
-      'its output schema\'s "required" is not a list of names',
-    ],
-    [
-      good('x', { execution: { taskSupport: 'always' } }),
-      /^it does not match the MCP tool schema \(at "execution\.taskSupport": /,
-    ],
-    [good('x', { title: 3 }), /^it does not match the MCP tool schema \(at "title": /],
-  ])('%j → %s', (tool, expected) => {
-    const problem = wireToolProblem(tool, true);
-    if (expected instanceof RegExp) expect(problem).toMatch(expected);
-    else expect(problem).toBe(expected);
-  });
-
-  it('quotes hostile keys of the path it reports', () => {
-    const tool = good('x', { annotations: JSON.parse('{"title": 1}') });
-    expect(wireToolProblem(tool, true)).toMatch(/\(at "annotations\.title": /);
-    const icons = good('x', { icons: [{ src: 1 }] });
-    expect(wireToolProblem(icons, true)).toMatch(/\(at "icons\.0\.src": /);
   });
 });

@@ -1,20 +1,13 @@
 import {
-  specTypeSchemas,
   type JSONRPCMessage,
   type MessageExtraInfo,
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/client';
-import { cleanLine } from '@garuda/mcp-sanitize';
-import { MAX_SKIP_NOTICES } from './adapt-tools.js';
-import { capLine, quoteText } from './quote-text.js';
-import { isRecord } from './tool-shape.js';
+import { filterToolList } from '@garuda/mcp-tools';
 
 /** `tools/list` requests waiting for their answer that are remembered; older ones are forgotten. */
 export const MAX_PENDING_TOOL_LISTS = 64;
-
-/** The first protocol revision of the 2026 era (the SDK compares revisions as strings). */
-const FIRST_MODERN_REVISION = '2026-07-28';
 
 /** Options of {@link filterToolLists}. */
 export interface FilterToolListsOptions {
@@ -23,67 +16,6 @@ export interface FilterToolListsOptions {
 }
 
 type RequestId = string | number;
-
-function isStringList(value: unknown): boolean {
-  return Array.isArray(value) && value.every((item) => typeof item === 'string');
-}
-
-/** The first problem the SDK's own Tool schema reports, in one short line. */
-function specProblem(tool: unknown): string | undefined {
-  const result = specTypeSchemas.Tool['~standard'].validate(tool);
-  const issue = result.issues?.[0];
-  if (result.issues === undefined) return undefined;
-  if (issue === undefined) return 'it does not match the MCP tool schema';
-  const at = (issue.path ?? [])
-    .map((segment) =>
-      String(typeof segment === 'object' && segment !== null ? segment.key : segment),
-    )
-    .join('.');
-  const where = at === '' ? '' : `at ${quoteText(at)}: `;
-  return `it does not match the MCP tool schema (${where}${capLine(cleanLine(issue.message), 120)})`;
-}
-
-/**
- * Why the SDK would reject one tool of a `tools/list` result, or `undefined`. The SDK's own
- * `Tool` schema (`specTypeSchemas.Tool`) decides, plus what its per-revision wire schemas add
- * (they are not exported): `inputSchema.$schema` must be a string (2026 era), and an
- * `outputSchema` must be `type: "object"` with object `properties` and a string list `required`
- * (2025 era, checked unless the 2026 era was negotiated). Common problems get plain words.
- * @internal
- *
- * @param tool - One entry of the list (untrusted).
- * @param legacy - Whether the 2025-era rules apply too (true until a 2026 revision is known).
- * @returns The problem, e.g. `its input schema's type is not "object"`.
- * @example
- * ```ts
- * wireToolProblem({ name: 'x', inputSchema: { type: 'string' } }, true);
- * // 'its input schema\'s type is not "object"'
- * ```
- */
-export function wireToolProblem(tool: unknown, legacy: boolean): string | undefined {
-  if (!isRecord(tool)) return 'it is not an object';
-  if (typeof tool.name !== 'string') return 'it has no name';
-  const input = tool.inputSchema;
-  if (!isRecord(input)) return 'its input schema is not an object';
-  if (input.type !== 'object') return 'its input schema\'s type is not "object"';
-  if (input.$schema !== undefined && typeof input.$schema !== 'string') {
-    return 'its input schema\'s "$schema" is not a string';
-  }
-  const output = tool.outputSchema;
-  if (output !== undefined) {
-    if (!isRecord(output)) return 'its output schema is not an object';
-    if (legacy) {
-      if (output.type !== 'object') return 'its output schema\'s type is not "object"';
-      if (output.properties !== undefined && !isRecord(output.properties)) {
-        return 'its output schema\'s "properties" is not an object';
-      }
-      if (output.required !== undefined && !isStringList(output.required)) {
-        return 'its output schema\'s "required" is not a list of names';
-      }
-    }
-  }
-  return specProblem(tool);
-}
 
 /**
  * The decorator: forwards every call and callback, and filters the answers to `tools/list`.
@@ -98,14 +30,14 @@ class ToolListFilter implements Transport {
 
   readonly #inner: Transport;
   readonly #onSkip: (notice: string) => void;
-  readonly #who: string;
+  readonly #server: string | undefined;
   readonly #pending = new Set<RequestId>();
   #revision: string | undefined;
 
   constructor(inner: Transport, onSkip: (notice: string) => void, server: string | undefined) {
     this.#inner = inner;
     this.#onSkip = onSkip;
-    this.#who = server === undefined ? 'MCP tool list' : `MCP server ${quoteText(server)}`;
+    this.#server = server;
     inner.onmessage = (message, extra) => this.#receive(message, extra);
     inner.onerror = (error) => this.onerror?.(error);
     inner.onclose = () => {
@@ -174,31 +106,14 @@ class ToolListFilter implements Transport {
     if (!('id' in message) || 'method' in message) return message;
     const id = message.id as RequestId;
     if (!this.#pending.delete(id)) return message;
-    if (!('result' in message) || !isRecord(message.result)) return message;
-    const tools: unknown = message.result.tools;
-    if (!Array.isArray(tools)) return message;
-    const legacy = this.#revision === undefined || this.#revision < FIRST_MODERN_REVISION;
-    const kept: unknown[] = [];
-    let skipped = 0;
-    tools.forEach((tool: unknown, index) => {
-      const problem = wireToolProblem(tool, legacy);
-      if (problem === undefined) {
-        kept.push(tool);
-        return;
-      }
-      skipped++;
-      if (skipped > MAX_SKIP_NOTICES) return;
-      const name =
-        isRecord(tool) && typeof tool.name === 'string' ? ` ${quoteText(tool.name)}` : '';
-      this.#notify(cleanLine(`${this.#who}: tool #${index + 1}${name} was skipped: ${problem}`));
+    if (!('result' in message)) return message;
+    const decision = filterToolList(message.result, {
+      server: this.#server,
+      protocolVersion: this.#revision,
     });
-    if (skipped === 0) return message;
-    if (skipped > MAX_SKIP_NOTICES) {
-      this.#notify(
-        cleanLine(`${this.#who}: ${skipped - MAX_SKIP_NOTICES} more malformed tools were skipped`),
-      );
-    }
-    return { ...message, result: { ...message.result, tools: kept } } as JSONRPCMessage;
+    for (const notice of decision.notices) this.#notify(notice);
+    if (decision.result === message.result) return message;
+    return { ...message, result: decision.result } as JSONRPCMessage;
   }
 
   #notify(notice: string): void {
@@ -224,11 +139,11 @@ function toolListRequestId(message: JSONRPCMessage): RequestId | undefined {
  * The SDK validates a `tools/list` result strictly, and on the 2026 protocol before any schema
  * the caller passes, so a single bad entry makes `client.listTools()` throw and hides every
  * good tool. This decorator remembers the ids of outgoing `tools/list` requests and, in each
- * matching answer, removes the entries the SDK would reject (judged by the SDK's own `Tool`
- * schema, see {@link wireToolProblem}), calling `onSkip` once for each with a one-line, cleaned
- * notice such as `MCP server "x": tool #8 "malformed" was skipped: its input schema's type is
- * not "object"` (at most {@link MAX_SKIP_NOTICES} per answer, then one summary). Everything
- * else passes through unchanged.
+ * matching answer, removes the entries the SDK would reject (`filterToolList` of
+ * `@garuda/mcp-tools` decides, by the MCP `Tool` schema), calling `onSkip` once for each with a
+ * one-line, cleaned notice such as `MCP server "x": tool #8 "malformed" was skipped: its input
+ * schema's type is not "object"` (at most `MAX_SKIP_NOTICES`, 20, per answer, then one summary).
+ * Everything else passes through unchanged.
  *
  * The wrapper keeps every member the SDK reads: `start`, `send`, `close`, the `onmessage`,
  * `onerror` and `onclose` callbacks (set them on the wrapper, not the inner transport, which

@@ -1,5 +1,5 @@
 // The tools the model sees, across servers: byte-stable order, and one owner per name.
-import { toolPrefix } from './tool-name.js';
+import { toolPrefix } from '@garuda/mcp-tools';
 import type { McpTool, ServerState } from './types.js';
 
 /** What the tool view needs of one server. @internal */

@@ -1,5 +1,9 @@
 // The shapes shared by the manager and its parts. Everything in them that came from a server or
 // a project file has been cleaned already (cleanLine for one-line fields, cleanText otherwise).
+import type { CallPreview } from '@garuda/mcp-tools';
+
+// The model-facing shapes live in @garuda/mcp-tools; the manager's API hands them out.
+export type { CallPreview, CallResult, McpTool } from '@garuda/mcp-tools';
 
 /** Where a server's definition came from. */
 export type ServerSource = 'user' | 'project';
@@ -105,20 +109,6 @@ export interface PackageSummary {
   readonly pin: 'pinned' | 'unpinned' | 'local';
 }
 
-/** What `approveCall` is shown before a tool runs. */
-export interface CallPreview {
-  /** Server name. */
-  readonly server: string;
-  /** The tool's MCP name (cleaned). */
-  readonly tool: string;
-  /** The name the model used, `mcp__<server>__<tool>`. */
-  readonly name: string;
-  /** The server's hints, each marked as not verified, e.g. `read-only (not verified)`. */
-  readonly hints: readonly string[];
-  /** The arguments as cleaned, pretty JSON, capped. */
-  readonly arguments: string;
-}
-
 /**
  * Why a remote server needs a sign-in: `required` (it has none, or its sign-in was refused),
  * `expired` (it was signed in; that sign-in no longer works and could not be refreshed), or
@@ -166,24 +156,6 @@ export interface Prompter {
   pasteRedirect?(request: SignInRequest, signal?: AbortSignal): Promise<string | undefined>;
 }
 
-/** A tool as given to the model. */
-export interface McpTool {
-  /** `mcp__<server>__<tool>`, matching `^[a-zA-Z0-9_-]{1,64}$`. */
-  readonly name: string;
-  /** Server name. */
-  readonly server: string;
-  /** The tool's MCP name, as the server knows it (used for the call). */
-  readonly tool: string;
-  /** `[From MCP server "x". …]` plus the cleaned description, at most 2 000 characters. */
-  readonly description: string;
-  /** The cleaned, tag-neutralised input schema (a JSON object, at most 20 000 characters as JSON). */
-  readonly inputSchema: Readonly<Record<string, unknown>>;
-  /** Never true: a server's read-only hint is not trusted. */
-  readonly readOnly: false;
-  /** The server's hints, cleaned, each marked `(not verified)`. */
-  readonly hints: readonly string[];
-}
-
 /**
  * The sandbox a server runs in: bubblewrap or Seatbelt; `none` with why (cleaned, one line);
  * `remote` (no local process); `unknown` before `start()` detected it.
@@ -215,14 +187,6 @@ export interface StatusRow {
   readonly network: NetworkStatus;
   /** Why the server is failed or denied, cleaned (one line). */
   readonly detail?: string;
-}
-
-/** What `call()` returns. */
-export interface CallResult {
-  /** `<mcp_result server="x" tool="y">…</mcp_result>`: cleaned, tag-neutralised, capped. */
-  readonly text: string;
-  /** The server's own `isError`. */
-  readonly isError: boolean;
 }
 
 /** An optional logger (the manager never prints). */

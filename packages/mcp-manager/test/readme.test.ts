@@ -4,25 +4,12 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { fixtureCommand } from '@garuda/test-utils';
+import { codeBlock, fixtureCommand, readmeSection } from '@garuda/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HAS_SANDBOX, REPO_ROOT } from './support.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SERVER_LINE = "const server = { command: 'node', args: ['my-mcp-server.mjs'] };";
-
-function section(readme: string, heading: string): string {
-  const start = readme.indexOf(`\n${heading}\n`);
-  if (start < 0) throw new Error(`README has no "${heading}" section`);
-  const end = readme.indexOf('\n## ', start + heading.length + 2);
-  return readme.slice(start, end < 0 ? undefined : end);
-}
-
-function block(text: string, lang: string): string {
-  const match = new RegExp('```' + lang + '\\n([\\s\\S]*?)\\n```').exec(text);
-  if (!match?.[1]) throw new Error(`no \`\`\`${lang} block`);
-  return match[1];
-}
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -33,8 +20,8 @@ describe('README', () => {
     'the example runs as written and prints what the README shows',
     async () => {
       const readme = await readFile(path.join(here, '..', 'README.md'), 'utf8');
-      const example = section(readme, '## Example');
-      const code = block(example, 'js');
+      const example = readmeSection(readme, '## Example');
+      const code = codeBlock(example, 'js');
       expect(code).toContain(SERVER_LINE);
       const fixture = fixtureCommand('normal');
       const runnable = code
@@ -59,7 +46,7 @@ describe('README', () => {
       });
       await import(/* @vite-ignore */ `${pathToFileURL(file).href}?t=${Date.now()}`);
 
-      expect(lines.join('\n')).toBe(block(example, 'text'));
+      expect(lines.join('\n')).toBe(codeBlock(example, 'text'));
     },
   );
 });

@@ -7,6 +7,7 @@ import * as config from '@garuda/mcp-config';
 import * as manager from '@garuda/mcp-manager';
 import * as oauth from '@garuda/mcp-oauth';
 import * as sanitize from '@garuda/mcp-sanitize';
+import * as tools from '@garuda/mcp-tools';
 import * as transport from '@garuda/mcp-transport';
 import * as trust from '@garuda/mcp-trust';
 import * as pinned from '@garuda/pinned-fetch';
@@ -120,6 +121,10 @@ const PACKAGES: PackageCase[] = [
     StateMismatchError: (m) => new m.StateMismatchError(false),
     InvalidRedirectUrlError: (m) => new m.InvalidRedirectUrlError('r'),
     UnsafeBrowserUrlError: (m) => new m.UnsafeBrowserUrlError('r'),
+  }),
+  errorsOf('@garuda/mcp-tools', tools, {
+    McpToolsError: (m) => new m.McpToolsError(m.McpToolsErrorCode.INVALID_OPTION, 'x'),
+    InvalidOptionError: (m) => new m.InvalidOptionError('adaptTools', 'maxTools', -1),
   }),
   errorsOf('@garuda/mcp-manager', manager, {
     McpManagerError: (m) => new m.McpManagerError(m.McpManagerErrorCode.CLOSED, 'x'),

@@ -1,4 +1,5 @@
-// The two stand-alone packages must work for someone who installs them from npm: pack them the
+// The packages that are useful on their own (the two stand-alone ones, and the model-facing
+// mcp-tools for any MCP client) must work for someone who installs them from npm: pack them the
 // way `pnpm publish` would, install the tarballs with plain npm into a folder outside the repo,
 // and import them from a plain Node ESM script.
 import { execFile } from 'node:child_process';
@@ -10,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from './workspace.js';
 
 const run = promisify(execFile);
-const PACKAGES = ['mcp-sanitize', 'pinned-fetch'];
+const PACKAGES = ['mcp-sanitize', 'pinned-fetch', 'mcp-tools'];
 
 /** pnpm as started by the test command; `pnpm` from PATH otherwise. */
 function pnpm(args: string[], cwd: string) {
@@ -22,6 +23,7 @@ function pnpm(args: string[], cwd: string) {
 const CHECK = `
 import { cleanText, neutralizeTags } from '@garuda/mcp-sanitize';
 import { classifyAddress, createPinnedFetch, isBlockedAddressError } from '@garuda/pinned-fetch';
+import { adaptTools, filterToolList, formatResult } from '@garuda/mcp-tools';
 import { createServer } from 'node:http';
 
 const server = createServer((req, res) => res.end('hello from ' + req.headers.host));
@@ -32,6 +34,12 @@ const result = {
   metadata: classifyAddress('169.254.169.254'),
   public: classifyAddress('8.8.8.8'),
 };
+const listed = filterToolList({
+  tools: [{ name: 'echo', inputSchema: { type: 'object' } }, { name: 'bad', inputSchema: { type: 'string' } }],
+});
+result.tools = adaptTools('demo', listed.kept).tools.map((tool) => tool.name);
+result.dropped = listed.dropped;
+result.wrapped = formatResult('demo', 'echo', { content: [{ type: 'text', text: 'hi</mcp_result>' }] }).text;
 const strict = createPinnedFetch();
 try { await strict(url); result.strict = 'connected'; } catch (e) { result.strict = isBlockedAddressError(e) ? 'blocked' : String(e); }
 const loopback = createPinnedFetch({ allowLoopback: true });
@@ -83,6 +91,9 @@ describe('pack and install', () => {
       public: 'public',
       strict: 'blocked',
       loopback: expect.stringMatching(/^200 hello from 127\.0\.0\.1:\d+$/),
+      tools: ['mcp__demo__echo'],
+      dropped: [{ index: 1, problem: 'its input schema\'s type is not "object"' }],
+      wrapped: '<mcp_result server="demo" tool="echo">\nhi‹/mcp_result>\n</mcp_result>',
     });
   });
 

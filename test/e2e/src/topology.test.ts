@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { importsOf, shippedWorkspaces, sourceFiles } from './workspace.js';
 
 // The one-way dependency direction of DESIGN.md: sanitize, pinned-fetch, trust ← config,
-// transport, oauth ← manager ← cli. Each entry lists the @garuda packages it may depend on.
+// transport, oauth, tools ← manager ← cli (tools takes sanitize only). Each entry lists the
+// @garuda packages it may depend on.
 const ALLOWED: Record<string, string[]> = {
   '@garuda/mcp-sanitize': [],
   '@garuda/pinned-fetch': [],
@@ -13,6 +14,7 @@ const ALLOWED: Record<string, string[]> = {
   '@garuda/mcp-config': ['@garuda/pinned-fetch', '@garuda/mcp-sanitize', '@garuda/mcp-trust'],
   '@garuda/mcp-transport': ['@garuda/mcp-sanitize'],
   '@garuda/mcp-oauth': ['@garuda/pinned-fetch', '@garuda/mcp-sanitize', '@garuda/mcp-trust'],
+  '@garuda/mcp-tools': ['@garuda/mcp-sanitize'],
   '@garuda/mcp-manager': [
     '@garuda/mcp-sanitize',
     '@garuda/pinned-fetch',
@@ -20,6 +22,7 @@ const ALLOWED: Record<string, string[]> = {
     '@garuda/mcp-config',
     '@garuda/mcp-transport',
     '@garuda/mcp-oauth',
+    '@garuda/mcp-tools',
   ],
   'garuda-mcp': [
     '@garuda/mcp-sanitize',
@@ -28,6 +31,7 @@ const ALLOWED: Record<string, string[]> = {
     '@garuda/mcp-config',
     '@garuda/mcp-transport',
     '@garuda/mcp-oauth',
+    '@garuda/mcp-tools',
     '@garuda/mcp-manager',
   ],
 };
@@ -67,7 +71,7 @@ function isBundledDemoFixture(workspace: string, file: string, spec: string): bo
 const workspaces = shippedWorkspaces();
 
 describe('workspace topology', () => {
-  it('has all eight workspaces', () => {
+  it('has all nine workspaces', () => {
     expect(workspaces.map((w) => w.name).sort()).toEqual(Object.keys(ALLOWED).sort());
   });
 
@@ -176,6 +180,18 @@ describe('workspace topology', () => {
           `${name}/${file}`,
         ).toEqual([]);
       }
+    }
+  });
+
+  it('the model-facing layer (mcp-tools) ships no MCP SDK: no runtime dependency, no import', () => {
+    const ws = workspaces.find((w) => w.name === '@garuda/mcp-tools')!;
+    const sdk = (name: string) => name.startsWith('@modelcontextprotocol/');
+    expect(Object.keys({ ...ws.deps, ...ws.peerDeps }).filter(sdk)).toEqual([]);
+    const shipped = sourceFiles(ws.dir).filter((file) => !isTestFile(file));
+    expect(shipped.length).toBeGreaterThan(0);
+    for (const file of shipped) {
+      const specs = importsOf(readFileSync(join(ws.dir, file), 'utf8'));
+      expect(specs.filter(sdk), `${ws.name}/${file}`).toEqual([]);
     }
   });
 

@@ -35,6 +35,9 @@ export { makeCertificate, type TestCertificate } from './certificate.js';
 export { tempDir, type TempDir } from './temp-dir.js';
 export { waitFor, type WaitForOptions } from './wait-for.js';
 export { isProcessAlive, pidsWith } from './process-alive.js';
+export { allStrings, hostileLeftovers } from './leftovers.js';
+export { codeBlock, readmeSection } from './readme.js';
+export { checkPublicEntry } from './public-entry.js';
 export {
   CHANGED_DIFF,
   CRASH_EXIT_CODE,

@@ -1,4 +1,5 @@
 import { capText, cleanJson, cleanLine, cleanText, neutralizeTags } from '@garuda/mcp-sanitize';
+import { countOption } from './errors.js';
 import { groupDigits, quoteText } from './quote-text.js';
 import { toolName } from './tool-name.js';
 import { isRecord, toolShapeProblem } from './tool-shape.js';
@@ -122,16 +123,6 @@ function adaptSchema(raw: Record<string, unknown>): SchemaOutcome {
   return { schema: cleaned };
 }
 
-function checkMaxTools(value: unknown): number {
-  if (value === undefined) return MAX_TOOLS_PER_SERVER;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new RangeError(
-      `adaptTools: maxTools must be a non-negative integer, not ${String(value)}`,
-    );
-  }
-  return value;
-}
-
 /**
  * Turns the tool list a server returned (untrusted, possibly hostile) into tools for a model.
  *
@@ -163,7 +154,7 @@ function checkMaxTools(value: unknown): number {
  * @param tools - The `tools` of the server's `tools/list` result, as it came.
  * @param options - `maxTools` (default 100).
  * @returns The tools, the notices, and how many entries were not used.
- * @throws RangeError when `maxTools` is not a non-negative integer (a programming error).
+ * @throws InvalidOptionError when `maxTools` is not a non-negative integer (a programming error).
  * @example
  * ```ts
  * const { tools, notices } = adaptTools('github', (await client.listTools()).tools);
@@ -175,7 +166,7 @@ export function adaptTools(
   tools: readonly unknown[],
   options: AdaptToolsOptions = {},
 ): AdaptToolsResult {
-  const maxTools = checkMaxTools(options.maxTools);
+  const maxTools = countOption('adaptTools', 'maxTools', options.maxTools, MAX_TOOLS_PER_SERVER);
   const who = `MCP server ${quoteText(server)}`;
   const notices: string[] = [];
   const adapted: McpTool[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capLine, groupDigits, quoteText, revealText } from './quote-text.js';
+import { capLine, groupDigits, quoteText } from './quote-text.js';
 
 describe('capLine', () => {
   it('cuts by code points and marks the cut with …', () => {
@@ -20,14 +20,13 @@ describe('quoteText', () => {
     expect(quoteText(7)).toBe('(number)');
     expect(quoteText(null)).toBe('(null)');
   });
-});
 
-describe('revealText', () => {
-  it('shows hidden characters as escapes', () => {
-    expect(revealText(' mcp.*\n')).toBe('" mcp.*\\n"');
-    expect(revealText('a\u200bb\u202e\t"\\')).toBe('"a\\u200bb\\u202e\\t\\"\\\\"');
-    expect(revealText('\u{E0041}')).toBe('"\\u{e0041}"');
-    expect(revealText('<garuda_note>')).toBe('"‹garuda_note>"');
+  it('reads at most 8 × max characters, and marks a value cut there with …', () => {
+    expect(quoteText('n'.repeat(40), 5)).toBe('"nnnn…"');
+    // Most of the head is invisible: what is left fits, but the rest was never read.
+    expect(quoteText(`${'\u200b'.repeat(40)}abc${'d'.repeat(1_000)}`, 5)).toBe('"…"');
+    expect(quoteText(`${'\u200b'.repeat(30)}abc${'d'.repeat(1_000)}`, 5)).toBe('"abcd…"');
+    expect(quoteText('x'.repeat(10_000_000))).toBe(`"${'x'.repeat(79)}…"`);
   });
 });
 

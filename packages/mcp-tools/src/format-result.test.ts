@@ -1,8 +1,8 @@
-import { EVIL_TOOL_NAME, HOSTILE, HOSTILE_TEXT, fixtureCommand } from '@garuda/test-utils';
+import { EVIL_TOOL_NAME, HOSTILE, HOSTILE_TEXT, hostileLeftovers } from '@garuda/test-utils';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_RESULT_CHARS, formatResult } from './format-result.js';
-import { hostileLeftovers, withFixtureClient } from './test-support.js';
+import { withFixtureClient } from '../test/support.js';
 
 const OPEN = '<mcp_result server="srv" tool="t">\n';
 const CLOSE = '\n</mcp_result>';
@@ -21,7 +21,7 @@ const format = (result: unknown, maxChars?: number) =>
 describe('formatResult: content blocks', () => {
   let content: Record<string, unknown>;
   beforeAll(async () => {
-    content = await withFixtureClient(fixtureCommand('normal'), 'auto', async (client) => {
+    content = await withFixtureClient('normal', 'auto', async (client) => {
       return (await client.callTool({ name: 'content', arguments: {} })) as Record<string, unknown>;
     });
   });
@@ -212,7 +212,7 @@ describe('formatResult: the evil fixture', () => {
   ];
   let results: [string, unknown][];
   beforeAll(async () => {
-    results = await withFixtureClient(fixtureCommand('evil'), 'auto', async (client) => {
+    results = await withFixtureClient('evil', 'auto', async (client) => {
       const out: [string, unknown][] = [];
       for (const [name, args] of calls) {
         out.push([name, await client.callTool({ name, arguments: args })]);

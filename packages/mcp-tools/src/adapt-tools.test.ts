@@ -5,7 +5,9 @@ import {
   MANY_TOOL_COUNT,
   NORMAL_TOOL_NAMES,
   SMUGGLED_INSTRUCTION,
-  fixtureCommand,
+  allStrings,
+  hostileLeftovers,
+  type HttpFixtureMode,
 } from '@garuda/test-utils';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +19,8 @@ import {
   adaptTools,
   descriptionPrefix,
 } from './adapt-tools.js';
-import { allStrings, hostileLeftovers, withFixtureClient } from './test-support.js';
+import { InvalidOptionError } from './errors.js';
+import { withFixtureClient } from '../test/support.js';
 import { TOOL_NAME_PATTERN } from './tool-name.js';
 
 const PREFIX =
@@ -30,8 +33,8 @@ const tool = (name: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-async function listed(mode: Parameters<typeof fixtureCommand>[0]): Promise<unknown[]> {
-  return withFixtureClient(fixtureCommand(mode), 'auto', async (client) => {
+async function listed(mode: HttpFixtureMode): Promise<unknown[]> {
+  return withFixtureClient(mode, 'auto', async (client) => {
     return (await client.listTools()).tools;
   });
 }
@@ -337,7 +340,9 @@ describe('adaptTools: limits', () => {
 
   it('refuses a maxTools that is not a non-negative integer', () => {
     for (const maxTools of [-1, 1.5, Number.NaN, '3']) {
-      expect(() => adaptTools('srv', [], { maxTools: maxTools as number })).toThrow(RangeError);
+      expect(() => adaptTools('srv', [], { maxTools: maxTools as number })).toThrow(
+        InvalidOptionError,
+      );
     }
   });
 });

@@ -6,7 +6,7 @@ export const MAX_QUOTED_CHARS = 80;
 /**
  * Cuts one line of text to at most `max` code points (so a surrogate pair is never split), ending
  * with `…` when something was cut. Unlike `capText` it adds no line break, so the result stays a
- * one-line field. @internal
+ * one-line field.
  *
  * @param text - Text that is already one line (e.g. from `cleanLine`).
  * @param max - The most code points kept, `…` included; at least 1.
@@ -26,7 +26,8 @@ export function capLine(text: string, max: number): string {
 /**
  * Text a server or a project file wrote, made safe to quote inside a one-line message: cleaned
  * to one line (`cleanLine`), tag-neutralised, capped, and JSON-quoted so a quote inside cannot
- * end the quotation. @internal
+ * end the quotation. Only the first `8 × max` characters are read, so a huge value costs no more
+ * than a short one (a value cut there ends with `…` too).
  *
  * @param text - Untrusted text; a non-string is shown by its type.
  * @param max - The most code points kept inside the quotes (default {@link MAX_QUOTED_CHARS}).
@@ -38,11 +39,18 @@ export function capLine(text: string, max: number): string {
  */
 export function quoteText(text: unknown, max: number = MAX_QUOTED_CHARS): string {
   if (typeof text !== 'string') return `(${text === null ? 'null' : typeof text})`;
-  return JSON.stringify(capLine(neutralizeTags(cleanLine(text)), max));
+  const head = text.length > max * 8 ? text.slice(0, max * 8) : text;
+  const line = neutralizeTags(cleanLine(head));
+  if (head.length === text.length) return JSON.stringify(capLine(line, max));
+  return JSON.stringify(
+    `${Array.from(line)
+      .slice(0, Math.max(0, max - 1))
+      .join('')}…`,
+  );
 }
 
 /**
- * A whole number with its digits grouped by spaces, as the messages write numbers. @internal
+ * A whole number with its digits grouped by spaces, as the messages write numbers.
  *
  * @param n - A non-negative integer.
  * @returns E.g. `20 000` for 20000.
@@ -59,38 +67,4 @@ export function groupDigits(n: number): string {
     out += digits[i];
   }
   return out;
-}
-
-// Characters a terminal would hide, reorder or act on: controls, format characters (bidi,
-// zero-width, tags), surrogates, private-use and unassigned code points, separators other than
-// the plain space, variation selectors and the fillers that render as nothing.
-const HIDDEN =
-  /[\p{C}\p{Z}]|[\uFE00-\uFE0F]|[\u{E0100}-\u{E01EF}]|\u034F|\u115F|\u1160|\u17B4|\u17B5|[\u180B-\u180F]|\u2800|\u3164|\uFFA0/u;
-
-/**
- * User-written text quoted with every hidden character shown as an escape (`\u200b`, `\n`), so
- * a person can see why it was refused; tags are neutralised and the result is capped.
- * @internal
- *
- * @param text - Text as the user wrote it.
- * @param max - The most code points kept inside the quotes (default {@link MAX_QUOTED_CHARS}).
- * @returns A double-quoted string such as `" mcp.*\n"`.
- * @example
- * ```ts
- * revealText('a\u200bb '); // '"a\\u200bb "'
- * ```
- */
-export function revealText(text: string, max: number = MAX_QUOTED_CHARS): string {
-  let out = '';
-  for (const ch of capLine(text, max)) {
-    if (ch === ' ') out += ch;
-    else if (ch === '"' || ch === '\\') out += `\\${ch}`;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\t') out += '\\t';
-    else if (HIDDEN.test(ch)) {
-      const cp = ch.codePointAt(0) ?? 0;
-      out += cp <= 0xffff ? `\\u${cp.toString(16).padStart(4, '0')}` : `\\u{${cp.toString(16)}}`;
-    } else out += ch;
-  }
-  return `"${neutralizeTags(out)}"`;
 }

@@ -1,8 +1,8 @@
+import { hostileLeftovers } from '@garuda/test-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { adaptTools } from './adapt-tools.js';
 import { MAX_PREVIEW_ARGUMENT_CHARS, callPreview } from './call-preview.js';
-import { hostileLeftovers } from './test-support.js';
 import type { McpTool } from './types.js';
 
 const [echo] = adaptTools('github', [

@@ -1,4 +1,5 @@
 import { capText, cleanJson, cleanLine, cleanText, neutralizeTags } from '@garuda/mcp-sanitize';
+import { countOption } from './errors.js';
 import { capLine, quoteText } from './quote-text.js';
 import { isRecord } from './tool-shape.js';
 import type { CallResult } from './types.js';
@@ -157,8 +158,7 @@ function resultBody(result: Record<string, unknown>, maxChars: number): string {
  * @param result - What `client.callTool()` returned.
  * @param options - `maxChars` (default 30 000).
  * @returns The wrapped text and `isError`.
- * @throws InvalidLimitError (from `@garuda/mcp-sanitize`) when `maxChars` is not a non-negative
- *   integer (a programming error).
+ * @throws InvalidOptionError when `maxChars` is not a non-negative integer (a programming error).
  * @example
  * ```ts
  * formatResult('github', 'search', { content: [{ type: 'text', text: 'found 3' }] });
@@ -171,8 +171,7 @@ export function formatResult(
   result: unknown,
   options: FormatResultOptions = {},
 ): CallResult {
-  const maxChars = options.maxChars ?? MAX_RESULT_CHARS;
-  capText('', maxChars); // validates maxChars before any work
+  const maxChars = countOption('formatResult', 'maxChars', options.maxChars, MAX_RESULT_CHARS);
   let body: string;
   let isError = false;
   if (isRecord(result)) {

@@ -1,0 +1,21 @@
+// Public entry of @garuda/mcp-tools: named re-exports only; anything not listed is internal.
+export { MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN, toolName, toolPrefix } from './tool-name.js';
+export {
+  MAX_DESCRIPTION_CHARS,
+  MAX_SCHEMA_CHARS,
+  MAX_SCHEMA_DEPTH,
+  MAX_SKIP_NOTICES,
+  MAX_TOOLS_PER_SERVER,
+  adaptTools,
+  descriptionPrefix,
+} from './adapt-tools.js';
+export type { AdaptToolsOptions, AdaptToolsResult } from './adapt-tools.js';
+export { MAX_RAW_TOOL_NAME_CHARS } from './tool-shape.js';
+export { MAX_ATTRIBUTE_CHARS, MAX_RESULT_CHARS, formatResult } from './format-result.js';
+export type { FormatResultOptions } from './format-result.js';
+export { MAX_PREVIEW_ARGUMENT_CHARS, MAX_PREVIEW_NAME_CHARS, callPreview } from './call-preview.js';
+export { filterToolList } from './tool-list-filter.js';
+export type { DroppedTool, FilterToolListOptions, ToolListDecision } from './tool-list-filter.js';
+export { MAX_QUOTED_CHARS, capLine, groupDigits, quoteText } from './quote-text.js';
+export { InvalidOptionError, McpToolsError, McpToolsErrorCode } from './errors.js';
+export type { CallPreview, CallResult, McpTool } from './types.js';
