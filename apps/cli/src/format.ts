@@ -4,6 +4,7 @@
 import {
   networkText,
   sandboxText,
+  valueSourceText,
   type CallPreview,
   type ConsentRequest,
   type PackageSummary,
@@ -190,8 +191,10 @@ export function formatConsent(request: ConsentRequest, c: Colours): string {
   if (request.writePaths.length > 0) field('writes', request.writePaths.join(', '));
   if ((request.readPaths ?? []).length > 0) field('reads', (request.readPaths ?? []).join(', '));
   for (const entry of request.packages ?? []) field('package', packageLine(entry));
-  for (const value of request.env) field('env', `${value.name} = ${value.source}`);
-  for (const value of request.headers ?? []) field('header', `${value.name}: ${value.source}`);
+  for (const value of request.env) field('env', `${value.name} = ${valueSourceText(value.source)}`);
+  for (const value of request.headers ?? []) {
+    field('header', `${value.name}: ${valueSourceText(value.source)}`);
+  }
   const changes = request.toolChanges;
   if (changes !== undefined) {
     for (const tool of changes.added)

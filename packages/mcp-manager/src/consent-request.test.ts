@@ -121,9 +121,12 @@ describe('serverConsentRequest: a local server', () => {
       sandbox: { kind: 'bwrap' },
       network: true,
       env: [
-        { name: 'GITHUB_PERSONAL_ACCESS_TOKEN', source: '${GITHUB_TOKEN}' },
-        { name: 'LOG', source: 'literal' },
-        { name: 'MISSING', source: '${NOPE} (not set)' },
+        {
+          name: 'GITHUB_PERSONAL_ACCESS_TOKEN',
+          source: { kind: 'vars', names: ['GITHUB_TOKEN'], missing: [] },
+        },
+        { name: 'LOG', source: { kind: 'literal' } },
+        { name: 'MISSING', source: { kind: 'vars', names: ['NOPE'], missing: ['NOPE'] } },
       ],
       writePaths: ['/tmp/out'],
       warnings: [
@@ -203,8 +206,8 @@ describe('serverConsentRequest: a local server', () => {
   it('takes sources from the def when the resolved values are missing', () => {
     const request = serverConsentRequest(local({ env: { A: 'x ${B} ${C}', D: 'lit' } }), context);
     expect(request.env).toEqual([
-      { name: 'A', source: '${B}, ${C}' },
-      { name: 'D', source: 'literal' },
+      { name: 'A', source: { kind: 'vars', names: ['B', 'C'], missing: [] } },
+      { name: 'D', source: { kind: 'literal' } },
     ]);
   });
 
@@ -225,7 +228,9 @@ describe('serverConsentRequest: a local server', () => {
     expect(request.commandLine).toBe("$'server\\u202e' $'a\\nNetwork: no' $'\\x1b[2K'");
     expect(request.file).toBe('/p/mcp.json Warnings: none');
     expect(request.cwd).toBe('dir Network: no');
-    expect(request.env).toEqual([{ name: 'NAME Sandbox: bubblewrap', source: 'literal' }]);
+    expect(request.env).toEqual([
+      { name: 'NAME Sandbox: bubblewrap', source: { kind: 'literal' } },
+    ]);
     expect(request.writePaths).toEqual(['/tmp/a b']);
     for (const text of allStrings(request)) {
       expect(text).not.toMatch(/[\n\r\t]/);
@@ -509,8 +514,8 @@ describe('serverConsentRequest: a remote server', () => {
       writePaths: [],
       url: 'https://mcp.example.com/mcp',
       headers: [
-        { name: 'Authorization', source: '${DOCS_TOKEN}' },
-        { name: 'X-Team', source: 'literal' },
+        { name: 'Authorization', source: { kind: 'vars', names: ['DOCS_TOKEN'], missing: [] } },
+        { name: 'X-Team', source: { kind: 'literal' } },
       ],
       warnings: [
         'data leaves this machine: tool calls, their arguments and their results go to https://mcp.example.com',
@@ -597,8 +602,12 @@ describe('serverConsentRequest with loadConfig (a hostile project file)', () => 
         'the environment variable "GH" takes ${GITHUB_TOKEN}, which looks like a secret: the server can read it',
         'it has network access: it can send what it reads to any address',
       ]);
-      expect(github?.env).toEqual([{ name: 'GH', source: '${GITHUB_TOKEN}' }]);
-      expect(docs?.headers).toEqual([{ name: 'Authorization', source: '${GITHUB_TOKEN}' }]);
+      expect(github?.env).toEqual([
+        { name: 'GH', source: { kind: 'vars', names: ['GITHUB_TOKEN'], missing: [] } },
+      ]);
+      expect(docs?.headers).toEqual([
+        { name: 'Authorization', source: { kind: 'vars', names: ['GITHUB_TOKEN'], missing: [] } },
+      ]);
       expect(docs?.warnings[1]).toBe(
         'the header "Authorization" takes ${GITHUB_TOKEN}, which looks like a secret: it is sent to https://mcp.example.com',
       );

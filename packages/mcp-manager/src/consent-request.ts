@@ -80,9 +80,18 @@ function valueSources(
           ? source.names
           : [];
     const missing = source?.kind === 'vars' ? source.missing : [];
+    const clean = (list: readonly string[]) =>
+      list.map((entry) => capLine(shown(entry), MAX_CONSENT_NAME_CHARS));
     return {
       name: capLine(shown(name), MAX_CONSENT_NAME_CHARS),
-      source: names.length === 0 ? 'literal' : shown(varList(names, missing)),
+      source:
+        names.length === 0
+          ? { kind: 'literal' }
+          : {
+              kind: 'vars',
+              names: clean(names),
+              missing: clean(missing.filter((entry) => names.includes(entry))),
+            },
     };
   });
 }

@@ -30,6 +30,7 @@ const VALUES = [
   'toolPrefix',
   'networkText',
   'sandboxText',
+  'valueSourceText',
 ];
 
 describe('public entry', () => {

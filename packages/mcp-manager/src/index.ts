@@ -5,7 +5,7 @@ export { DEFAULT_START_TIMEOUT_MS } from './options.js';
 export type { McpManagerOptions } from './options.js';
 // The model-facing names come from @garuda/mcp-tools; re-exported so one import serves a host.
 export { TOOL_NAME_PATTERN, toolName, toolPrefix } from '@garuda/mcp-tools';
-export { networkText, sandboxText } from './wording.js';
+export { networkText, sandboxText, valueSourceText } from './wording.js';
 export {
   AlreadyStartedError,
   CallCancelledError,
@@ -46,5 +46,6 @@ export type {
   StatusRow,
   ToolChangeSummary,
   ToolSummary,
+  ValueOrigin,
   ValueSource,
 } from './types.js';

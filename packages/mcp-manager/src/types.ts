@@ -24,11 +24,24 @@ export type ConsentReply = ConsentAnswer | (string & {});
 
 /** One environment variable or header of a server, and where its value comes from. */
 export interface ValueSource {
-  /** The variable or header name. */
+  /** The variable or header name (cleaned, capped). */
   readonly name: string;
-  /** `literal` (written in the file), or the `${NAME}`s it takes, e.g. `${GITHUB_TOKEN}`. */
-  readonly source: string;
+  /**
+   * Where its value comes from: written in the file (`literal`), or the host environment's
+   * variables its `${NAME}`s take (`vars`; `missing` are those not set). Never the value.
+   * `valueSourceText` words it.
+   */
+  readonly source: ValueOrigin;
 }
+
+/** Where a value on a consent screen comes from (names cleaned and capped). */
+export type ValueOrigin =
+  | { readonly kind: 'literal' }
+  | {
+      readonly kind: 'vars';
+      readonly names: readonly string[];
+      readonly missing: readonly string[];
+    };
 
 /** A tool as a consent screen lists it. */
 export interface ToolSummary {

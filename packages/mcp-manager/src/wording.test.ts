@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { networkText, sandboxStatus, sandboxText } from './wording.js';
+import { networkText, sandboxStatus, sandboxText, valueSourceText } from './wording.js';
 
 describe('the standard wording of structured status fields', () => {
   it('words every sandbox kind', () => {
@@ -30,5 +30,12 @@ describe('the standard wording of structured status fields', () => {
       kind: 'none',
       reason: 'no bwrap here',
     });
+  });
+
+  it('words where a value comes from, never the value', () => {
+    expect(valueSourceText({ kind: 'literal' })).toBe('literal');
+    expect(valueSourceText({ kind: 'vars', names: ['A', 'NOPE'], missing: ['NOPE'] })).toBe(
+      '${A}, ${NOPE} (not set)',
+    );
   });
 });

@@ -2,7 +2,7 @@
 // server's network is put in words, for hosts that want the same words as `garuda-mcp`.
 import type { SandboxInfo } from '@garuda/mcp-transport';
 import { oneLine } from './text.js';
-import type { NetworkStatus, SandboxStatus } from './types.js';
+import type { NetworkStatus, SandboxStatus, ValueOrigin } from './types.js';
 
 /**
  * A detected sandbox as a status field (the reason cleaned to one line). @internal
@@ -56,4 +56,21 @@ export function sandboxText(sandbox: SandboxStatus): string {
 export function networkText(network: NetworkStatus): string {
   if (network.kind === 'local') return network.allowed ? 'on' : 'off';
   return `remote ${network.url} · ${network.signedIn ? 'signed in' : 'no sign-in'}`;
+}
+
+/**
+ * Where a value comes from, in words, as the consent screen of `garuda-mcp` shows it.
+ *
+ * @param origin - A `ValueSource.source`.
+ * @returns `literal`, or the variables, e.g. `${GITHUB_TOKEN}, ${NOPE} (not set)`.
+ * @example
+ * ```ts
+ * for (const value of request.env) ui.line(`${value.name} = ${valueSourceText(value.source)}`);
+ * ```
+ */
+export function valueSourceText(origin: ValueOrigin): string {
+  if (origin.kind === 'literal') return 'literal';
+  return origin.names
+    .map((name) => `\${${name}}${origin.missing.includes(name) ? ' (not set)' : ''}`)
+    .join(', ');
 }
