@@ -35,6 +35,16 @@ export { makeCertificate, type TestCertificate } from './certificate.js';
 export { tempDir, type TempDir } from './temp-dir.js';
 export { waitFor, type WaitForOptions } from './wait-for.js';
 export { isProcessAlive, pidsWith } from './process-alive.js';
+export { caught } from './caught.js';
+export { recordingLogger, type LogLevel, type RecordingLogger } from './recording-logger.js';
+export {
+  NodeChildren,
+  runTogether,
+  startNodeChild,
+  type ChildExit,
+  type ChildResult,
+  type NodeChild,
+} from './node-child.js';
 export {
   CHANGED_DIFF,
   CRASH_EXIT_CODE,
