@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
+import { caught } from '@garuda/test-utils';
 import { chmod, mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fingerprint } from '../test/fingerprint.js';
 import { tempDirs } from '../test/temp-dir.js';
 import { addServer } from './add-server.js';
 import { ConfigProblemCode } from './config-problem.js';
@@ -18,24 +19,6 @@ import { loadConfig } from './load-config.js';
 import type { ServerEntry } from './server-types.js';
 
 const dirs = tempDirs();
-
-async function caught(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
-
-/** The file's bytes and modification time, to prove it was not touched. */
-async function snapshot(file: string): Promise<{ sha256: string; mtimeMs: number; mode: number }> {
-  const s = await stat(file);
-  const sha256 = createHash('sha256')
-    .update(await readFile(file))
-    .digest('hex');
-  return { sha256, mtimeMs: s.mtimeMs, mode: s.mode };
-}
 
 const PREFIX = `{
   "$schema": "https://example.com/schema.json",
@@ -170,13 +153,13 @@ describe('addServer', () => {
     const dir = await dirs.create();
     const file = path.join(dir, 'mcp.json');
     await writeFile(file, PREFIX + SUFFIX);
-    const before = await snapshot(file);
+    const before = await fingerprint(file);
     const error = await caught(
       addServer({ file, name: 'alpha', def: { command: 'new' }, source: 'user' }),
     );
     expect(error).toBeInstanceOf(ServerExistsError);
     expect(error).toMatchObject({ code: ConfigErrorCode.SERVER_EXISTS, server: 'alpha' });
-    expect(await snapshot(file)).toEqual(before);
+    expect(await fingerprint(file)).toEqual(before);
 
     const result = await addServer({
       file,
@@ -412,14 +395,14 @@ describe('addServer', () => {
     for (const [name, content, code] of cases) {
       const file = path.join(dir, name);
       await writeFile(file, content);
-      const before = await snapshot(file);
+      const before = await fingerprint(file);
       const error = await caught(
         addServer({ file, name: 'n', def: { command: 'x' }, source: 'user', replace: true }),
       );
       expect(error, name).toBeInstanceOf(FileUnusableError);
       expect((error as FileUnusableError).problems.map((p) => p.code)).toContain(code);
       expect((error as FileUnusableError).message).toContain('was not changed');
-      expect(await snapshot(file), name).toEqual(before);
+      expect(await fingerprint(file), name).toEqual(before);
       await expect(stat(`${file}.lock`)).rejects.toMatchObject({ code: 'ENOENT' });
     }
   });
@@ -449,7 +432,7 @@ describe('addServer', () => {
     const file = path.join(dir, 'mcp.json');
     await writeFile(file, '{"servers": {}}');
     await mkdir(`${file}.lock`);
-    const before = await snapshot(file);
+    const before = await fingerprint(file);
     const started = performance.now();
     const error = await caught(
       addServer({ file, name: 'n', def: { command: 'x' }, source: 'user', lockTimeoutMs: 300 }),
@@ -461,7 +444,7 @@ describe('addServer', () => {
     // from above (a busy machine adds to any wait; only the lower bound holds whatever the load).
     expect((error as Error).message).toContain('was held for more than 300 ms');
     expect(waited).toBeGreaterThanOrEqual(250);
-    expect(await snapshot(file)).toEqual(before);
+    expect(await fingerprint(file)).toEqual(before);
   });
 
   it('takes over a lock left behind by a process that died', async () => {

@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
+import { NodeChildren, runTogether, type NodeChild } from '@garuda/test-utils';
 import { chmod, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { tempDirs } from '../test/temp-dir.js';
 import { addServer } from './add-server.js';
 import { ConfigProblemCode } from './config-problem.js';
@@ -11,41 +11,15 @@ import { loadConfig } from './load-config.js';
 const distEntry = inject('distEntry');
 const dirs = tempDirs();
 
-interface Child {
-  readonly ready: Promise<void>;
-  readonly done: Promise<{ code: number | null; stdout: string; stderr: string }>;
-  go(): void;
-}
+const children = new NodeChildren();
+afterEach(() => children.killAll());
 
 function runChild(
   script: string,
   args: readonly string[],
   options: { uid?: number; gid?: number } = {},
-): Child {
-  const child = spawn(process.execPath, [script, distEntry, ...args], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-    ...options,
-  });
-  let stdout = '';
-  let stderr = '';
-  let markReady: () => void = () => undefined;
-  const ready = new Promise<void>((resolve) => {
-    markReady = resolve;
-  });
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-    if (stdout.includes('ready\n')) markReady();
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    child.on('close', (code) => {
-      markReady();
-      resolve({ code, stdout, stderr });
-    });
-  });
-  return { ready, done, go: () => child.stdin.end('go\n') };
+): NodeChild {
+  return children.start([script, distEntry, ...args], options);
 }
 
 const ADDER = `
@@ -95,13 +69,10 @@ describe('addServer across processes', () => {
     const file = path.join(dir, 'home', 'mcp.json');
     await addServer({ file, name: 'seed', def: { command: 'seed' }, source: 'user' });
     const count = 20;
-    const children = [
+    const results = await runTogether([
       runChild(script, [file, 'a', String(count)]),
       runChild(script, [file, 'b', String(count)]),
-    ];
-    await Promise.all(children.map((c) => c.ready));
-    for (const c of children) c.go();
-    const results = await Promise.all(children.map((c) => c.done));
+    ]);
     for (const r of results)
       expect(r, r.stderr).toMatchObject({ code: 0, stdout: 'ready\ndone\n' });
 
@@ -126,13 +97,10 @@ describe('setServerEnabled across processes', () => {
     await addServer({ file, name: 'seed', def: { command: 'seed' }, source: 'user' });
     const count = 20;
     // An odd number of toggles ends disabled.
-    const children = [
+    const results = await runTogether([
       runChild(adder, [file, 'a', String(count)]),
       runChild(toggler, [file, 'seed', String(count + 1)]),
-    ];
-    await Promise.all(children.map((c) => c.ready));
-    for (const c of children) c.go();
-    const results = await Promise.all(children.map((c) => c.done));
+    ]);
     for (const r of results)
       expect(r, r.stderr).toMatchObject({ code: 0, stdout: 'ready\ndone\n' });
 
@@ -157,9 +125,9 @@ describe('loadConfig on a file it may not read', () => {
     const root = process.getuid?.() === 0;
     await chmod(file, root ? 0o600 : 0o000);
     const child = runChild(script, [file], root ? { uid: 65534, gid: 65534 } : {});
-    const result = await child.done;
-    expect(result.code, result.stderr).toBe(0);
-    const loaded = JSON.parse(result.stdout.split('\n')[1] ?? '') as Awaited<
+    const { code } = await child.exit;
+    expect(code, child.stderr()).toBe(0);
+    const loaded = JSON.parse(child.stdout().split('\n')[1] ?? '') as Awaited<
       ReturnType<typeof loadConfig>
     >;
     expect(loaded.servers).toEqual([]);

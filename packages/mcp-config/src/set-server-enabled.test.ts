@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
+import { caught } from '@garuda/test-utils';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fingerprint } from '../test/fingerprint.js';
 import { tempDirs } from '../test/temp-dir.js';
 import { ConfigProblemCode } from './config-problem.js';
 import {
@@ -15,23 +16,6 @@ import { loadConfig } from './load-config.js';
 import { setServerEnabled } from './set-server-enabled.js';
 
 const dirs = tempDirs();
-
-async function caught(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
-
-/** The file's bytes and modification time, to prove it was not written. */
-async function fingerprint(file: string): Promise<string> {
-  const s = await stat(file);
-  return `${createHash('sha256')
-    .update(await readFile(file))
-    .digest('hex')}:${s.mtimeMs}`;
-}
 
 const TEXT = `{
   "$schema": "https://example.com/schema.json",
