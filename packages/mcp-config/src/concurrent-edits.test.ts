@@ -14,12 +14,8 @@ const dirs = tempDirs();
 const children = new NodeChildren();
 afterEach(() => children.killAll());
 
-function runChild(
-  script: string,
-  args: readonly string[],
-  options: { uid?: number; gid?: number } = {},
-): NodeChild {
-  return children.start([script, distEntry, ...args], options);
+function runChild(script: string, args: readonly string[]): NodeChild {
+  return children.start([script, distEntry, ...args]);
 }
 
 const ADDER = `
@@ -54,8 +50,10 @@ process.stdout.write('done\\n');
 
 const LOADER = `
 import { pathToFileURL } from 'node:url';
-const [entry, file] = process.argv.slice(2);
+const [entry, file, user] = process.argv.slice(2);
 const { loadConfig } = await import(pathToFileURL(entry).href);
+// Drops to another user after loading the build, which may sit in a folder that user cannot enter.
+if (user) { process.setgroups([]); process.setgid(Number(user)); process.setuid(Number(user)); }
 process.stdout.write('ready\\n');
 const result = await loadConfig({ userFile: file, env: {} });
 process.stdout.write(JSON.stringify(result) + '\\n');
@@ -124,7 +122,7 @@ describe('loadConfig on a file it may not read', () => {
     await writeFile(file, '{"servers": {"a": {"command": "x"}}}');
     const root = process.getuid?.() === 0;
     await chmod(file, root ? 0o600 : 0o000);
-    const child = runChild(script, [file], root ? { uid: 65534, gid: 65534 } : {});
+    const child = runChild(script, root ? [file, '65534'] : [file]);
     const { code } = await child.exit;
     expect(code, child.stderr()).toBe(0);
     const loaded = JSON.parse(child.stdout().split('\n')[1] ?? '') as Awaited<
