@@ -91,9 +91,7 @@ describe('addServer', () => {
   });
 
   it('adds after the last server and keeps every other byte', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, PREFIX + SUFFIX);
+    const { file } = await dirs.file(PREFIX + SUFFIX);
     const result = await addServer({
       file,
       name: 'gamma',
@@ -111,8 +109,7 @@ describe('addServer', () => {
   });
 
   it('follows the file’s tabs, CRLF line ends and byte order mark', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
+    const { file } = await dirs.file();
     const before = '\ufeff{\r\n\t"servers": {\r\n\t\t"a": {"command": "x"}\r\n\t}\r\n}\r\n';
     await writeFile(file, before);
     await addServer({ file, name: 'b', def: { command: 'y', args: ['1'] }, source: 'user' });
@@ -150,9 +147,7 @@ describe('addServer', () => {
   });
 
   it('refuses an existing name unless replace is true, then changes only that entry', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, PREFIX + SUFFIX);
+    const { file } = await dirs.file(PREFIX + SUFFIX);
     const before = await fingerprint(file);
     const error = await caught(
       addServer({ file, name: 'alpha', def: { command: 'new' }, source: 'user' }),
@@ -179,10 +174,7 @@ describe('addServer', () => {
   });
 
   it('replace without keepOtherFields writes def as it is and names every old field it drops', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(
-      file,
+    const { file } = await dirs.file(
       '{"servers": {"fs": {"command": "old", "args": ["a"], "env": {"A": "1"}, "enabled": false, "writePaths": ["/data"], "readPaths": ["~/.kube"]}}}',
     );
     const result = await addServer({
@@ -204,8 +196,7 @@ describe('addServer', () => {
   });
 
   it('keepOtherFields keeps what def leaves out, in place; the command line always comes from def', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
+    const { file } = await dirs.file();
     const other = '    "other": { "url": "https://o.example/mcp" }';
     await writeFile(
       file,
@@ -250,10 +241,7 @@ describe('addServer', () => {
   });
 
   it('keepOtherFields drops what the new kind cannot have and what would not load, and says why', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(
-      file,
+    const { file } = await dirs.file(
       JSON.stringify({
         servers: {
           fs: {
@@ -294,8 +282,7 @@ describe('addServer', () => {
   });
 
   it('keepOtherFields judges old fields beside the new entry, also when the old entry was broken', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
+    const { file } = await dirs.file();
     // Both "command" and "url": the old entry never loaded, and its timeoutMs was never checked.
     await writeFile(
       file,
@@ -320,8 +307,7 @@ describe('addServer', () => {
   });
 
   it('refuses an invalid entry with the messages loadConfig gives', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
+    const { dir, file } = await dirs.file();
     const cases: ReadonlyArray<readonly [string, unknown, 'user' | 'project']> = [
       ['My Server', { command: 'x' }, 'user'],
       ['a'.repeat(33), { command: 'x' }, 'user'],
@@ -356,8 +342,7 @@ describe('addServer', () => {
   });
 
   it('lets a user file use http on localhost', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
+    const { file } = await dirs.file();
     const result = await addServer({
       file,
       name: 'dev',
@@ -408,8 +393,7 @@ describe('addServer', () => {
   });
 
   it('refuses a folder at the file path', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
+    const { file } = await dirs.file();
     await mkdir(file);
     const error = await caught(
       addServer({ file, name: 'n', def: { command: 'x' }, source: 'user' }),
@@ -419,18 +403,14 @@ describe('addServer', () => {
   });
 
   it('keeps the mode of an existing file', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, '{"servers": {}}');
+    const { file } = await dirs.file('{"servers": {}}');
     await chmod(file, 0o640);
     await addServer({ file, name: 'n', def: { command: 'x' }, source: 'user' });
     expect((await stat(file)).mode & 0o777).toBe(0o640);
   });
 
   it('waits for a held lock, then gives up with LockTimeoutError and writes nothing', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, '{"servers": {}}');
+    const { file } = await dirs.file('{"servers": {}}');
     await mkdir(`${file}.lock`);
     const before = await fingerprint(file);
     const started = performance.now();
@@ -448,9 +428,7 @@ describe('addServer', () => {
   });
 
   it('takes over a lock left behind by a process that died', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, '{"servers": {}}');
+    const { file } = await dirs.file('{"servers": {}}');
     await mkdir(`${file}.lock`);
     const old = new Date(Date.now() - 60_000);
     await utimes(`${file}.lock`, old, old);
@@ -475,8 +453,7 @@ describe('addServer', () => {
   });
 
   it('writes a plain copy of what it checked', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
+    const { file } = await dirs.file();
     const def = Object.create({ network: true }) as Record<string, unknown>;
     def.command = 'x';
     await addServer({ file, name: 'n', def: def as never, source: 'user' });
@@ -484,8 +461,7 @@ describe('addServer', () => {
   });
 
   it('checks its options', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
+    const { file } = await dirs.file();
     const ok = { file, name: 'n', def: { command: 'x' }, source: 'user' } as const;
     await expect(addServer(undefined as never)).rejects.toBeInstanceOf(InvalidArgumentError);
     await expect(addServer({ ...ok, file: '' })).rejects.toThrow(/file/);

@@ -32,8 +32,7 @@ const TEXT = `{
 
 describe('removeServer', () => {
   it('removes one entry and one comma, and keeps every other byte', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
+    const { file } = await dirs.file();
     const expected: Record<string, string> = {
       first: TEXT.replace('"first":  { "command": "a" },\n    ', ''),
       middle: TEXT.replace('"middle": {\n      "url": "https://m.example/mcp"\n    },\n    ', ''),
@@ -48,10 +47,7 @@ describe('removeServer', () => {
   });
 
   it('leaves an empty "servers" object after the last one', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(
-      file,
+    const { file } = await dirs.file(
       '{\n  "servers": {\n    "only": { "command": "x" }\n  },\n  "$schema": "s"\n}\n',
     );
     await removeServer({ file, name: 'only' });
@@ -60,9 +56,7 @@ describe('removeServer', () => {
   });
 
   it('removes every server one by one, the file staying valid', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, TEXT);
+    const { file } = await dirs.file(TEXT);
     for (const name of ['middle', 'first', 'last', 'My Server']) {
       await removeServer({ file, name });
       const { problems } = await loadConfig({ userFile: file, env: {} });
@@ -76,9 +70,7 @@ describe('removeServer', () => {
   });
 
   it('says NOT_FOUND for a missing server, file or folder, and creates nothing', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, TEXT);
+    const { dir, file } = await dirs.file(TEXT);
     const before = await fingerprint(file);
     for (const [target, name] of [
       [file, 'nope'],
@@ -112,9 +104,7 @@ describe('removeServer', () => {
   });
 
   it('keeps the file mode', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, TEXT);
+    const { file } = await dirs.file(TEXT);
     await chmod(file, 0o604);
     await removeServer({ file, name: 'first' });
     expect((await stat(file)).mode & 0o777).toBe(0o604);

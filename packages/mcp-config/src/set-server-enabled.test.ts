@@ -39,8 +39,7 @@ const TEXT = `{
 
 describe('setServerEnabled', () => {
   it('disables by adding "enabled": false after the last field; every other byte stays', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
+    const { file } = await dirs.file();
     const cases: Record<string, [before: string, after: string]> = {
       inline: [
         '{ "command": "a",   "args": ["x"] }',
@@ -64,9 +63,7 @@ describe('setServerEnabled', () => {
   });
 
   it('replaces the value of an existing "enabled" in place, both ways', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, TEXT);
+    const { file } = await dirs.file(TEXT);
     expect(await setServerEnabled({ file, name: 'off', enabled: true })).toMatchObject({
       changed: true,
       enabled: true,
@@ -80,9 +77,7 @@ describe('setServerEnabled', () => {
   });
 
   it('writes nothing when the server already is so (enabled left out counts as true)', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, TEXT);
+    const { file } = await dirs.file(TEXT);
     const before = await fingerprint(file);
     for (const [name, enabled] of [
       ['inline', true],
@@ -99,9 +94,7 @@ describe('setServerEnabled', () => {
   });
 
   it('also disables an entry that does not load (a bad name, a bad field), which still reports its problem', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, TEXT);
+    const { file } = await dirs.file(TEXT);
     await setServerEnabled({ file, name: 'My Server', enabled: false });
     expect(await readFile(file, 'utf8')).toBe(
       TEXT.replace(
@@ -118,10 +111,7 @@ describe('setServerEnabled', () => {
   });
 
   it('follows tabs, CRLF and a byte order mark, and edits a file that says "mcpServers"', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(
-      file,
+    const { file } = await dirs.file(
       '\ufeff{\r\n\t"mcpServers": {\r\n\t\t"a": {\r\n\t\t\t"command": "x"\r\n\t\t}\r\n\t}\r\n}\r\n',
     );
     await setServerEnabled({ file, name: 'a', enabled: false });
@@ -131,9 +121,7 @@ describe('setServerEnabled', () => {
   });
 
   it('says NOT_FOUND for a missing server, file or folder, and creates nothing', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, TEXT);
+    const { dir, file } = await dirs.file(TEXT);
     const before = await fingerprint(file);
     for (const [target, name] of [
       [file, 'nope'],
@@ -189,18 +177,14 @@ describe('setServerEnabled', () => {
   });
 
   it('keeps the file mode', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, TEXT);
+    const { file } = await dirs.file(TEXT);
     await chmod(file, 0o604);
     await setServerEnabled({ file, name: 'inline', enabled: false });
     expect((await stat(file)).mode & 0o777).toBe(0o604);
   });
 
   it('waits for a held lock, then gives up with LockTimeoutError and writes nothing', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, TEXT);
+    const { file } = await dirs.file(TEXT);
     await mkdir(`${file}.lock`);
     const before = await fingerprint(file);
     const error = await caught(
