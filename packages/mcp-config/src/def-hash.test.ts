@@ -18,15 +18,16 @@ const LOCAL: LocalServerDef = {
   enabled: true,
 };
 
-/** LOCAL as the design says it is hashed: its identity fields, keys sorted, no spaces. */
-const LOCAL_CANONICAL = JSON.stringify({
+/** LOCAL's identity fields, keys sorted: what the design says is hashed. */
+const LOCAL_IDENTITY = {
   args: ['stdio'],
   command: 'github-mcp-server',
   cwd: '/work',
   env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_TOKEN}', MODE: 'ro' },
   network: true,
   writePaths: ['/tmp/out'],
-});
+};
+const LOCAL_CANONICAL = JSON.stringify(LOCAL_IDENTITY);
 
 const REMOTE: RemoteServerDef = {
   kind: 'remote',
@@ -123,15 +124,9 @@ describe('defHash', () => {
     const { readPaths: _readPaths, ...written } = LOCAL;
     expect(defHash(written)).toBe(old);
 
-    const withRead = JSON.stringify({
-      args: ['stdio'],
-      command: 'github-mcp-server',
-      cwd: '/work',
-      env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_TOKEN}', MODE: 'ro' },
-      network: true,
-      readPaths: ['~/.kube'],
-      writePaths: ['/tmp/out'],
-    });
+    // readPaths sorts between network and writePaths.
+    const { writePaths, ...beforeWritePaths } = LOCAL_IDENTITY;
+    const withRead = JSON.stringify({ ...beforeWritePaths, readPaths: ['~/.kube'], writePaths });
     expect(defHash({ ...LOCAL, readPaths: ['~/.kube'] })).toBe(
       createHash('sha256').update(withRead).digest('hex'),
     );
