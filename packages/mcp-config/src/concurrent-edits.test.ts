@@ -6,6 +6,7 @@ import { tempDirs } from '../test/temp-dir.js';
 import { addServer } from './add-server.js';
 import { ConfigProblemCode } from './config-problem.js';
 import { loadConfig } from './load-config.js';
+import type { ServerConfig } from './server-types.js';
 
 // These tests run the built package (see test/global-setup.ts) in separate Node processes.
 const distEntry = inject('distEntry');
@@ -59,24 +60,42 @@ const result = await loadConfig({ userFile: file, env: {} });
 process.stdout.write(JSON.stringify(result) + '\\n');
 `;
 
+/** A user file in a new folder holding one server, "seed", and the child scripts beside it. */
+async function seeded(): Promise<{ file: string; adder: string; toggler: string }> {
+  const dir = await dirs.create();
+  const adder = path.join(dir, 'adder.mjs');
+  const toggler = path.join(dir, 'toggler.mjs');
+  await writeFile(adder, ADDER);
+  await writeFile(toggler, TOGGLER);
+  const file = path.join(dir, 'home', 'mcp.json');
+  await addServer({ file, name: 'seed', def: { command: 'seed' }, source: 'user' });
+  return { file, adder, toggler };
+}
+
+/** Lets the children race (see runTogether); each must end cleanly, having done its work. */
+async function runCleanly(started: readonly NodeChild[]): Promise<void> {
+  for (const r of await runTogether(started)) {
+    expect(r, r.stderr).toMatchObject({ code: 0, stdout: 'ready\ndone\n' });
+  }
+}
+
+/** The servers of the user file, which must load without problems. */
+async function loadWithoutProblems(file: string): Promise<readonly ServerConfig[]> {
+  const { servers, problems } = await loadConfig({ userFile: file, env: {} });
+  expect(problems).toEqual([]);
+  return servers;
+}
+
 describe('addServer across processes', () => {
   it('keeps the servers of two processes adding to one file at once', async () => {
-    const dir = await dirs.create();
-    const script = path.join(dir, 'adder.mjs');
-    await writeFile(script, ADDER);
-    const file = path.join(dir, 'home', 'mcp.json');
-    await addServer({ file, name: 'seed', def: { command: 'seed' }, source: 'user' });
+    const { file, adder } = await seeded();
     const count = 20;
-    const results = await runTogether([
-      runChild(script, [file, 'a', String(count)]),
-      runChild(script, [file, 'b', String(count)]),
+    await runCleanly([
+      runChild(adder, [file, 'a', String(count)]),
+      runChild(adder, [file, 'b', String(count)]),
     ]);
-    for (const r of results)
-      expect(r, r.stderr).toMatchObject({ code: 0, stdout: 'ready\ndone\n' });
 
-    const { servers, problems } = await loadConfig({ userFile: file, env: {} });
-    expect(problems).toEqual([]);
-    const names = servers.map((s) => s.name);
+    const names = (await loadWithoutProblems(file)).map((s) => s.name);
     expect(names).toHaveLength(2 * count + 1);
     for (let i = 0; i < count; i++)
       expect(names).toEqual(expect.arrayContaining([`a${i}`, `b${i}`]));
@@ -86,24 +105,15 @@ describe('addServer across processes', () => {
 
 describe('setServerEnabled across processes', () => {
   it('loses no server another process adds while it toggles one', async () => {
-    const dir = await dirs.create();
-    const adder = path.join(dir, 'adder.mjs');
-    const toggler = path.join(dir, 'toggler.mjs');
-    await writeFile(adder, ADDER);
-    await writeFile(toggler, TOGGLER);
-    const file = path.join(dir, 'home', 'mcp.json');
-    await addServer({ file, name: 'seed', def: { command: 'seed' }, source: 'user' });
+    const { file, adder, toggler } = await seeded();
     const count = 20;
     // An odd number of toggles ends disabled.
-    const results = await runTogether([
+    await runCleanly([
       runChild(adder, [file, 'a', String(count)]),
       runChild(toggler, [file, 'seed', String(count + 1)]),
     ]);
-    for (const r of results)
-      expect(r, r.stderr).toMatchObject({ code: 0, stdout: 'ready\ndone\n' });
 
-    const { servers, problems } = await loadConfig({ userFile: file, env: {} });
-    expect(problems).toEqual([]);
+    const servers = await loadWithoutProblems(file);
     expect(servers.map((s) => s.name).sort()).toEqual(
       ['seed', ...Array.from({ length: count }, (_, i) => `a${i}`)].sort(),
     );
