@@ -34,6 +34,11 @@ const SUFFIX = `
 }
 `;
 
+/** Replaces the server "fs" of a user file with `def`, keeping the old entry's other fields. */
+function replaceKeeping(file: string, def: ServerEntry): ReturnType<typeof addServer> {
+  return addServer({ file, name: 'fs', def, source: 'user', replace: true, keepOtherFields: true });
+}
+
 describe('addServer', () => {
   it('creates a missing user file and folder, private, with the entry', async () => {
     const dir = await dirs.create();
@@ -202,14 +207,7 @@ describe('addServer', () => {
       file,
       `{\n  "servers": {\n${other},\n    "fs": {\n      "type": "stdio",\n      "command": "old",\n      "args": ["--old"],\n      "enabled": false,\n      "env": { "A": "\${A_TOKEN}" },\n      "writePaths": ["/data"],\n      "readPaths": ["~/.kube"],\n      "timeoutMs": 5000,\n      "cwd": "sub"\n    }\n  }\n}\n`,
     );
-    const result = await addServer({
-      file,
-      name: 'fs',
-      def: { command: 'new', args: ['--new'], timeoutMs: 9000 },
-      source: 'user',
-      replace: true,
-      keepOtherFields: true,
-    });
+    const result = await replaceKeeping(file, { command: 'new', args: ['--new'], timeoutMs: 9000 });
     expect(result.action).toBe('replaced');
     expect(result.kept).toEqual(['enabled', 'env', 'writePaths', 'readPaths', 'cwd']);
     expect(result.dropped).toEqual([]);
@@ -256,14 +254,7 @@ describe('addServer', () => {
         },
       }),
     );
-    const result = await addServer({
-      file,
-      name: 'fs',
-      def: { url: 'https://new.example/mcp' },
-      source: 'user',
-      replace: true,
-      keepOtherFields: true,
-    });
+    const result = await replaceKeeping(file, { url: 'https://new.example/mcp' });
     expect(result.kept).toEqual(['enabled']);
     expect(result.dropped).toEqual([
       { field: 'env', reason: 'other-kind' },
@@ -290,14 +281,7 @@ describe('addServer', () => {
         servers: { fs: { command: 'a', url: 'https://a.example', timeoutMs: 5, network: true } },
       }),
     );
-    const result = await addServer({
-      file,
-      name: 'fs',
-      def: { command: 'b' },
-      source: 'user',
-      replace: true,
-      keepOtherFields: true,
-    });
+    const result = await replaceKeeping(file, { command: 'b' });
     expect(result.kept).toEqual(['network']);
     expect(result.dropped).toEqual([{ field: 'timeoutMs', reason: 'invalid' }]);
     expect(JSON.parse(await readFile(file, 'utf8')).servers.fs).toEqual({
