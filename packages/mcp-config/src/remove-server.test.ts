@@ -2,15 +2,11 @@ import { caught } from '@garuda/test-utils';
 import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { expectNotFound } from '../test/expect-not-found.js';
 import { fingerprint } from '../test/fingerprint.js';
 import { tempDirs } from '../test/temp-dir.js';
 import { ConfigProblemCode } from './config-problem.js';
-import {
-  ConfigErrorCode,
-  FileUnusableError,
-  InvalidArgumentError,
-  ServerNotFoundError,
-} from './errors.js';
+import { FileUnusableError, InvalidArgumentError } from './errors.js';
 import { loadConfig } from './load-config.js';
 import { removeServer } from './remove-server.js';
 
@@ -70,22 +66,12 @@ describe('removeServer', () => {
   });
 
   it('says NOT_FOUND for a missing server, file or folder, and creates nothing', async () => {
-    const { dir, file } = await dirs.file(TEXT);
-    const before = await fingerprint(file);
-    for (const [target, name] of [
-      [file, 'nope'],
-      [file, 'my server'],
-      [path.join(dir, 'none.json'), 'first'],
-      [path.join(dir, 'no', 'such', 'mcp.json'), 'first'],
-    ] as const) {
-      const error = await caught(removeServer({ file: target, name }));
-      expect(error).toBeInstanceOf(ServerNotFoundError);
-      expect(error).toMatchObject({ code: ConfigErrorCode.NOT_FOUND, server: name });
+    const errors = await expectNotFound(await dirs.file(TEXT), 'first', (file, name) =>
+      removeServer({ file, name }),
+    );
+    for (const [name, error] of errors) {
       expect((error as Error).message).toContain(`there is no server ${JSON.stringify(name)}`);
     }
-    expect(await fingerprint(file)).toBe(before);
-    await expect(stat(path.join(dir, 'none.json'))).rejects.toMatchObject({ code: 'ENOENT' });
-    await expect(stat(path.join(dir, 'no'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('never touches a file that does not parse or holds the name twice', async () => {

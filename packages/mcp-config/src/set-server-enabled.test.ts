@@ -2,16 +2,11 @@ import { caught } from '@garuda/test-utils';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { expectNotFound } from '../test/expect-not-found.js';
 import { fingerprint } from '../test/fingerprint.js';
 import { tempDirs } from '../test/temp-dir.js';
 import { ConfigProblemCode } from './config-problem.js';
-import {
-  ConfigErrorCode,
-  FileUnusableError,
-  InvalidArgumentError,
-  LockTimeoutError,
-  ServerNotFoundError,
-} from './errors.js';
+import { FileUnusableError, InvalidArgumentError, LockTimeoutError } from './errors.js';
 import { loadConfig } from './load-config.js';
 import { setServerEnabled } from './set-server-enabled.js';
 
@@ -121,22 +116,11 @@ describe('setServerEnabled', () => {
   });
 
   it('says NOT_FOUND for a missing server, file or folder, and creates nothing', async () => {
-    const { dir, file } = await dirs.file(TEXT);
-    const before = await fingerprint(file);
-    for (const [target, name] of [
-      [file, 'nope'],
-      [file, 'my server'],
-      [path.join(dir, 'none.json'), 'inline'],
-      [path.join(dir, 'no', 'such', 'mcp.json'), 'inline'],
-    ] as const) {
-      const error = await caught(setServerEnabled({ file: target, name, enabled: false }));
-      expect(error).toBeInstanceOf(ServerNotFoundError);
-      expect(error).toMatchObject({ code: ConfigErrorCode.NOT_FOUND, server: name });
-    }
-    expect(await fingerprint(file)).toBe(before);
-    await expect(stat(path.join(dir, 'none.json'))).rejects.toMatchObject({ code: 'ENOENT' });
-    await expect(stat(path.join(dir, 'no'))).rejects.toMatchObject({ code: 'ENOENT' });
-    await expect(stat(`${file}.lock`)).rejects.toMatchObject({ code: 'ENOENT' });
+    const made = await dirs.file(TEXT);
+    await expectNotFound(made, 'inline', (file, name) =>
+      setServerEnabled({ file, name, enabled: false }),
+    );
+    await expect(stat(`${made.file}.lock`)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('never touches a file that does not parse (comments included), holds the name or "enabled" twice, or whose entry is not an object', async () => {
