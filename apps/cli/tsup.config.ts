@@ -1,19 +1,14 @@
-import { defineConfig } from 'tsup';
+import { defineBuild } from '../../tsup.shared.ts';
 
-export default defineConfig({
+export default defineBuild({
   entry: {
     index: 'src/index.ts',
-    bin: 'src/bin.ts',
     // The garuda-mcp command.
     bin: 'src/bin.ts',
     // The stdio server `garuda-mcp demo` starts (with process.execPath) in the sandbox.
     'demo-server': 'src/demo/demo-server.ts',
   },
-  format: ['esm'],
   dts: { entry: { index: 'src/index.ts' } },
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
   // The demo runs on the test fixtures (stdio server, OAuth server, scripted browser). The CLI is
   // published without its test packages, so they are bundled into the demo's own chunks; the SDK
   // and zod they use stay external (they are dependencies of the CLI).

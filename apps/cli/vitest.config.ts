@@ -1,13 +1,8 @@
-import { defineConfig } from 'vitest/config';
+import { defineTests } from '../../vitest.shared.ts';
 
-export default defineConfig({
-  test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    // Safety nets only: each test runs the CLI (and its servers) several times over; a busy
-    // machine makes that slow, and no test should fail for it.
-    testTimeout: 120_000,
-    hookTimeout: 60_000,
-    reporters: ['default', 'json'],
-    outputFile: { json: 'test-results/vitest.json' },
-  },
+export default defineTests({
+  // Safety nets only: each test runs the CLI (and its servers) several times over; a busy
+  // machine makes that slow, and no test should fail for it.
+  testTimeout: 120_000,
+  hookTimeout: 60_000,
 });

@@ -1,12 +1,6 @@
-import { defineConfig } from 'vitest/config';
+import { defineTests } from '../../vitest.shared.ts';
 
-export default defineConfig({
-  test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    // Builds the package once for the tests that run it in child processes (and the README).
-    globalSetup: ['test/global-setup.ts'],
-    testTimeout: 30_000,
-    reporters: ['default', 'json'],
-    outputFile: { json: 'test-results/vitest.json' },
-  },
+export default defineTests({
+  // Builds the package once for the tests that run it in child processes (and the README).
+  globalSetup: ['test/global-setup.ts'],
 });

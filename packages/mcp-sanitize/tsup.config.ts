@@ -1,10 +1,3 @@
-import { defineConfig } from 'tsup';
+import { defineBuild } from '../../tsup.shared.ts';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-});
+export default defineBuild();

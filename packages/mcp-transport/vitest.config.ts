@@ -1,10 +1,3 @@
-import { defineConfig } from 'vitest/config';
+import { defineTests } from '../../vitest.shared.ts';
 
-export default defineConfig({
-  test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    testTimeout: 30_000,
-    reporters: ['default', 'json'],
-    outputFile: { json: 'test-results/vitest.json' },
-  },
-});
+export default defineTests();

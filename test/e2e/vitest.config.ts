@@ -1,11 +1,7 @@
-import { defineConfig } from 'vitest/config';
+import { defineTests } from '../../vitest.shared.ts';
 
-export default defineConfig({
-  test: {
-    include: ['src/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 300_000,
-    reporters: ['default', 'json'],
-    outputFile: { json: 'test-results/vitest.json' },
-  },
+export default defineTests({
+  include: ['src/**/*.test.ts'],
+  testTimeout: 60_000,
+  hookTimeout: 300_000,
 });

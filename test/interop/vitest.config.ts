@@ -1,14 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { defineTests } from '../../vitest.shared.ts';
 
-export default defineConfig({
-  test: {
-    include: ['src/**/*.test.ts'],
-    // One server at a time: each test runs the CLI, a sandbox and a server; the machine is shared.
-    fileParallelism: false,
-    // Safety nets only (every wait is on an event): a busy machine makes a run slower, not red.
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
-    reporters: ['default', 'json'],
-    outputFile: { json: 'test-results/vitest.json' },
-  },
+export default defineTests({
+  include: ['src/**/*.test.ts'],
+  // One server at a time: each test runs the CLI, a sandbox and a server; the machine is shared.
+  fileParallelism: false,
+  // Safety nets only (every wait is on an event): a busy machine makes a run slower, not red.
+  testTimeout: 120_000,
+  hookTimeout: 120_000,
 });

@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
+import { caught } from '@garuda/test-utils';
 import { chmod, mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fingerprint } from '../test/fingerprint.js';
 import { tempDirs } from '../test/temp-dir.js';
 import { addServer } from './add-server.js';
 import { ConfigProblemCode } from './config-problem.js';
@@ -19,24 +20,6 @@ import type { ServerEntry } from './server-types.js';
 
 const dirs = tempDirs();
 
-async function caught(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
-
-/** The file's bytes and modification time, to prove it was not touched. */
-async function snapshot(file: string): Promise<{ sha256: string; mtimeMs: number; mode: number }> {
-  const s = await stat(file);
-  const sha256 = createHash('sha256')
-    .update(await readFile(file))
-    .digest('hex');
-  return { sha256, mtimeMs: s.mtimeMs, mode: s.mode };
-}
-
 const PREFIX = `{
   "$schema": "https://example.com/schema.json",
   "servers": {
@@ -50,6 +33,11 @@ const SUFFIX = `
   "zzz": { "kept": [1, 2,   3] }
 }
 `;
+
+/** Replaces the server "fs" of a user file with `def`, keeping the old entry's other fields. */
+function replaceKeeping(file: string, def: ServerEntry): ReturnType<typeof addServer> {
+  return addServer({ file, name: 'fs', def, source: 'user', replace: true, keepOtherFields: true });
+}
 
 describe('addServer', () => {
   it('creates a missing user file and folder, private, with the entry', async () => {
@@ -108,9 +96,7 @@ describe('addServer', () => {
   });
 
   it('adds after the last server and keeps every other byte', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, PREFIX + SUFFIX);
+    const { file } = await dirs.file(PREFIX + SUFFIX);
     const result = await addServer({
       file,
       name: 'gamma',
@@ -128,8 +114,7 @@ describe('addServer', () => {
   });
 
   it('follows the file’s tabs, CRLF line ends and byte order mark', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
+    const { file } = await dirs.file();
     const before = '\ufeff{\r\n\t"servers": {\r\n\t\t"a": {"command": "x"}\r\n\t}\r\n}\r\n';
     await writeFile(file, before);
     await addServer({ file, name: 'b', def: { command: 'y', args: ['1'] }, source: 'user' });
@@ -167,16 +152,14 @@ describe('addServer', () => {
   });
 
   it('refuses an existing name unless replace is true, then changes only that entry', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, PREFIX + SUFFIX);
-    const before = await snapshot(file);
+    const { file } = await dirs.file(PREFIX + SUFFIX);
+    const before = await fingerprint(file);
     const error = await caught(
       addServer({ file, name: 'alpha', def: { command: 'new' }, source: 'user' }),
     );
     expect(error).toBeInstanceOf(ServerExistsError);
     expect(error).toMatchObject({ code: ConfigErrorCode.SERVER_EXISTS, server: 'alpha' });
-    expect(await snapshot(file)).toEqual(before);
+    expect(await fingerprint(file)).toEqual(before);
 
     const result = await addServer({
       file,
@@ -196,10 +179,7 @@ describe('addServer', () => {
   });
 
   it('replace without keepOtherFields writes def as it is and names every old field it drops', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(
-      file,
+    const { file } = await dirs.file(
       '{"servers": {"fs": {"command": "old", "args": ["a"], "env": {"A": "1"}, "enabled": false, "writePaths": ["/data"], "readPaths": ["~/.kube"]}}}',
     );
     const result = await addServer({
@@ -221,21 +201,13 @@ describe('addServer', () => {
   });
 
   it('keepOtherFields keeps what def leaves out, in place; the command line always comes from def', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
+    const { file } = await dirs.file();
     const other = '    "other": { "url": "https://o.example/mcp" }';
     await writeFile(
       file,
       `{\n  "servers": {\n${other},\n    "fs": {\n      "type": "stdio",\n      "command": "old",\n      "args": ["--old"],\n      "enabled": false,\n      "env": { "A": "\${A_TOKEN}" },\n      "writePaths": ["/data"],\n      "readPaths": ["~/.kube"],\n      "timeoutMs": 5000,\n      "cwd": "sub"\n    }\n  }\n}\n`,
     );
-    const result = await addServer({
-      file,
-      name: 'fs',
-      def: { command: 'new', args: ['--new'], timeoutMs: 9000 },
-      source: 'user',
-      replace: true,
-      keepOtherFields: true,
-    });
+    const result = await replaceKeeping(file, { command: 'new', args: ['--new'], timeoutMs: 9000 });
     expect(result.action).toBe('replaced');
     expect(result.kept).toEqual(['enabled', 'env', 'writePaths', 'readPaths', 'cwd']);
     expect(result.dropped).toEqual([]);
@@ -267,10 +239,7 @@ describe('addServer', () => {
   });
 
   it('keepOtherFields drops what the new kind cannot have and what would not load, and says why', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(
-      file,
+    const { file } = await dirs.file(
       JSON.stringify({
         servers: {
           fs: {
@@ -285,14 +254,7 @@ describe('addServer', () => {
         },
       }),
     );
-    const result = await addServer({
-      file,
-      name: 'fs',
-      def: { url: 'https://new.example/mcp' },
-      source: 'user',
-      replace: true,
-      keepOtherFields: true,
-    });
+    const result = await replaceKeeping(file, { url: 'https://new.example/mcp' });
     expect(result.kept).toEqual(['enabled']);
     expect(result.dropped).toEqual([
       { field: 'env', reason: 'other-kind' },
@@ -311,8 +273,7 @@ describe('addServer', () => {
   });
 
   it('keepOtherFields judges old fields beside the new entry, also when the old entry was broken', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
+    const { file } = await dirs.file();
     // Both "command" and "url": the old entry never loaded, and its timeoutMs was never checked.
     await writeFile(
       file,
@@ -320,14 +281,7 @@ describe('addServer', () => {
         servers: { fs: { command: 'a', url: 'https://a.example', timeoutMs: 5, network: true } },
       }),
     );
-    const result = await addServer({
-      file,
-      name: 'fs',
-      def: { command: 'b' },
-      source: 'user',
-      replace: true,
-      keepOtherFields: true,
-    });
+    const result = await replaceKeeping(file, { command: 'b' });
     expect(result.kept).toEqual(['network']);
     expect(result.dropped).toEqual([{ field: 'timeoutMs', reason: 'invalid' }]);
     expect(JSON.parse(await readFile(file, 'utf8')).servers.fs).toEqual({
@@ -337,8 +291,7 @@ describe('addServer', () => {
   });
 
   it('refuses an invalid entry with the messages loadConfig gives', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
+    const { dir, file } = await dirs.file();
     const cases: ReadonlyArray<readonly [string, unknown, 'user' | 'project']> = [
       ['My Server', { command: 'x' }, 'user'],
       ['a'.repeat(33), { command: 'x' }, 'user'],
@@ -373,8 +326,7 @@ describe('addServer', () => {
   });
 
   it('lets a user file use http on localhost', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
+    const { file } = await dirs.file();
     const result = await addServer({
       file,
       name: 'dev',
@@ -412,21 +364,20 @@ describe('addServer', () => {
     for (const [name, content, code] of cases) {
       const file = path.join(dir, name);
       await writeFile(file, content);
-      const before = await snapshot(file);
+      const before = await fingerprint(file);
       const error = await caught(
         addServer({ file, name: 'n', def: { command: 'x' }, source: 'user', replace: true }),
       );
       expect(error, name).toBeInstanceOf(FileUnusableError);
       expect((error as FileUnusableError).problems.map((p) => p.code)).toContain(code);
       expect((error as FileUnusableError).message).toContain('was not changed');
-      expect(await snapshot(file), name).toEqual(before);
+      expect(await fingerprint(file), name).toEqual(before);
       await expect(stat(`${file}.lock`)).rejects.toMatchObject({ code: 'ENOENT' });
     }
   });
 
   it('refuses a folder at the file path', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
+    const { file } = await dirs.file();
     await mkdir(file);
     const error = await caught(
       addServer({ file, name: 'n', def: { command: 'x' }, source: 'user' }),
@@ -436,20 +387,16 @@ describe('addServer', () => {
   });
 
   it('keeps the mode of an existing file', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, '{"servers": {}}');
+    const { file } = await dirs.file('{"servers": {}}');
     await chmod(file, 0o640);
     await addServer({ file, name: 'n', def: { command: 'x' }, source: 'user' });
     expect((await stat(file)).mode & 0o777).toBe(0o640);
   });
 
   it('waits for a held lock, then gives up with LockTimeoutError and writes nothing', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, '{"servers": {}}');
+    const { file } = await dirs.file('{"servers": {}}');
     await mkdir(`${file}.lock`);
-    const before = await snapshot(file);
+    const before = await fingerprint(file);
     const started = performance.now();
     const error = await caught(
       addServer({ file, name: 'n', def: { command: 'x' }, source: 'user', lockTimeoutMs: 300 }),
@@ -461,13 +408,11 @@ describe('addServer', () => {
     // from above (a busy machine adds to any wait; only the lower bound holds whatever the load).
     expect((error as Error).message).toContain('was held for more than 300 ms');
     expect(waited).toBeGreaterThanOrEqual(250);
-    expect(await snapshot(file)).toEqual(before);
+    expect(await fingerprint(file)).toEqual(before);
   });
 
   it('takes over a lock left behind by a process that died', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, '{"servers": {}}');
+    const { file } = await dirs.file('{"servers": {}}');
     await mkdir(`${file}.lock`);
     const old = new Date(Date.now() - 60_000);
     await utimes(`${file}.lock`, old, old);
@@ -492,8 +437,7 @@ describe('addServer', () => {
   });
 
   it('writes a plain copy of what it checked', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
+    const { file } = await dirs.file();
     const def = Object.create({ network: true }) as Record<string, unknown>;
     def.command = 'x';
     await addServer({ file, name: 'n', def: def as never, source: 'user' });
@@ -501,8 +445,7 @@ describe('addServer', () => {
   });
 
   it('checks its options', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
+    const { file } = await dirs.file();
     const ok = { file, name: 'n', def: { command: 'x' }, source: 'user' } as const;
     await expect(addServer(undefined as never)).rejects.toBeInstanceOf(InvalidArgumentError);
     await expect(addServer({ ...ok, file: '' })).rejects.toThrow(/file/);

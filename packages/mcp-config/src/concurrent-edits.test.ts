@@ -1,51 +1,22 @@
-import { spawn } from 'node:child_process';
+import { NodeChildren, runTogether, type NodeChild } from '@garuda/test-utils';
 import { chmod, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { tempDirs } from '../test/temp-dir.js';
 import { addServer } from './add-server.js';
 import { ConfigProblemCode } from './config-problem.js';
 import { loadConfig } from './load-config.js';
+import type { ServerConfig } from './server-types.js';
 
 // These tests run the built package (see test/global-setup.ts) in separate Node processes.
 const distEntry = inject('distEntry');
 const dirs = tempDirs();
 
-interface Child {
-  readonly ready: Promise<void>;
-  readonly done: Promise<{ code: number | null; stdout: string; stderr: string }>;
-  go(): void;
-}
+const children = new NodeChildren();
+afterEach(() => children.killAll());
 
-function runChild(
-  script: string,
-  args: readonly string[],
-  options: { uid?: number; gid?: number } = {},
-): Child {
-  const child = spawn(process.execPath, [script, distEntry, ...args], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-    ...options,
-  });
-  let stdout = '';
-  let stderr = '';
-  let markReady: () => void = () => undefined;
-  const ready = new Promise<void>((resolve) => {
-    markReady = resolve;
-  });
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-    if (stdout.includes('ready\n')) markReady();
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    child.on('close', (code) => {
-      markReady();
-      resolve({ code, stdout, stderr });
-    });
-  });
-  return { ready, done, go: () => child.stdin.end('go\n') };
+function runChild(script: string, args: readonly string[]): NodeChild {
+  return children.start([script, distEntry, ...args]);
 }
 
 const ADDER = `
@@ -80,34 +51,51 @@ process.stdout.write('done\\n');
 
 const LOADER = `
 import { pathToFileURL } from 'node:url';
-const [entry, file] = process.argv.slice(2);
+const [entry, file, user] = process.argv.slice(2);
 const { loadConfig } = await import(pathToFileURL(entry).href);
+// Drops to another user after loading the build, which may sit in a folder that user cannot enter.
+if (user) { process.setgroups([]); process.setgid(Number(user)); process.setuid(Number(user)); }
 process.stdout.write('ready\\n');
 const result = await loadConfig({ userFile: file, env: {} });
 process.stdout.write(JSON.stringify(result) + '\\n');
 `;
 
+/** A user file in a new folder holding one server, "seed", and the child scripts beside it. */
+async function seeded(): Promise<{ file: string; adder: string; toggler: string }> {
+  const dir = await dirs.create();
+  const adder = path.join(dir, 'adder.mjs');
+  const toggler = path.join(dir, 'toggler.mjs');
+  await writeFile(adder, ADDER);
+  await writeFile(toggler, TOGGLER);
+  const file = path.join(dir, 'home', 'mcp.json');
+  await addServer({ file, name: 'seed', def: { command: 'seed' }, source: 'user' });
+  return { file, adder, toggler };
+}
+
+/** Lets the children race (see runTogether); each must end cleanly, having done its work. */
+async function runCleanly(started: readonly NodeChild[]): Promise<void> {
+  for (const r of await runTogether(started)) {
+    expect(r, r.stderr).toMatchObject({ code: 0, stdout: 'ready\ndone\n' });
+  }
+}
+
+/** The servers of the user file, which must load without problems. */
+async function loadWithoutProblems(file: string): Promise<readonly ServerConfig[]> {
+  const { servers, problems } = await loadConfig({ userFile: file, env: {} });
+  expect(problems).toEqual([]);
+  return servers;
+}
+
 describe('addServer across processes', () => {
   it('keeps the servers of two processes adding to one file at once', async () => {
-    const dir = await dirs.create();
-    const script = path.join(dir, 'adder.mjs');
-    await writeFile(script, ADDER);
-    const file = path.join(dir, 'home', 'mcp.json');
-    await addServer({ file, name: 'seed', def: { command: 'seed' }, source: 'user' });
+    const { file, adder } = await seeded();
     const count = 20;
-    const children = [
-      runChild(script, [file, 'a', String(count)]),
-      runChild(script, [file, 'b', String(count)]),
-    ];
-    await Promise.all(children.map((c) => c.ready));
-    for (const c of children) c.go();
-    const results = await Promise.all(children.map((c) => c.done));
-    for (const r of results)
-      expect(r, r.stderr).toMatchObject({ code: 0, stdout: 'ready\ndone\n' });
+    await runCleanly([
+      runChild(adder, [file, 'a', String(count)]),
+      runChild(adder, [file, 'b', String(count)]),
+    ]);
 
-    const { servers, problems } = await loadConfig({ userFile: file, env: {} });
-    expect(problems).toEqual([]);
-    const names = servers.map((s) => s.name);
+    const names = (await loadWithoutProblems(file)).map((s) => s.name);
     expect(names).toHaveLength(2 * count + 1);
     for (let i = 0; i < count; i++)
       expect(names).toEqual(expect.arrayContaining([`a${i}`, `b${i}`]));
@@ -117,27 +105,15 @@ describe('addServer across processes', () => {
 
 describe('setServerEnabled across processes', () => {
   it('loses no server another process adds while it toggles one', async () => {
-    const dir = await dirs.create();
-    const adder = path.join(dir, 'adder.mjs');
-    const toggler = path.join(dir, 'toggler.mjs');
-    await writeFile(adder, ADDER);
-    await writeFile(toggler, TOGGLER);
-    const file = path.join(dir, 'home', 'mcp.json');
-    await addServer({ file, name: 'seed', def: { command: 'seed' }, source: 'user' });
+    const { file, adder, toggler } = await seeded();
     const count = 20;
     // An odd number of toggles ends disabled.
-    const children = [
+    await runCleanly([
       runChild(adder, [file, 'a', String(count)]),
       runChild(toggler, [file, 'seed', String(count + 1)]),
-    ];
-    await Promise.all(children.map((c) => c.ready));
-    for (const c of children) c.go();
-    const results = await Promise.all(children.map((c) => c.done));
-    for (const r of results)
-      expect(r, r.stderr).toMatchObject({ code: 0, stdout: 'ready\ndone\n' });
+    ]);
 
-    const { servers, problems } = await loadConfig({ userFile: file, env: {} });
-    expect(problems).toEqual([]);
+    const servers = await loadWithoutProblems(file);
     expect(servers.map((s) => s.name).sort()).toEqual(
       ['seed', ...Array.from({ length: count }, (_, i) => `a${i}`)].sort(),
     );
@@ -156,10 +132,10 @@ describe('loadConfig on a file it may not read', () => {
     await writeFile(file, '{"servers": {"a": {"command": "x"}}}');
     const root = process.getuid?.() === 0;
     await chmod(file, root ? 0o600 : 0o000);
-    const child = runChild(script, [file], root ? { uid: 65534, gid: 65534 } : {});
-    const result = await child.done;
-    expect(result.code, result.stderr).toBe(0);
-    const loaded = JSON.parse(result.stdout.split('\n')[1] ?? '') as Awaited<
+    const child = runChild(script, root ? [file, '65534'] : [file]);
+    const { code } = await child.exit;
+    expect(code, child.stderr()).toBe(0);
+    const loaded = JSON.parse(child.stdout().split('\n')[1] ?? '') as Awaited<
       ReturnType<typeof loadConfig>
     >;
     expect(loaded.servers).toEqual([]);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { localDefaults } from '../test/local-defaults.js';
 import { defHash } from './def-hash.js';
 import { InvalidArgumentError } from './errors.js';
 import type { LocalServerDef, RemoteServerDef } from './server-types.js';
@@ -17,6 +18,17 @@ const LOCAL: LocalServerDef = {
   enabled: true,
 };
 
+/** LOCAL's identity fields, keys sorted: what the design says is hashed. */
+const LOCAL_IDENTITY = {
+  args: ['stdio'],
+  command: 'github-mcp-server',
+  cwd: '/work',
+  env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_TOKEN}', MODE: 'ro' },
+  network: true,
+  writePaths: ['/tmp/out'],
+};
+const LOCAL_CANONICAL = JSON.stringify(LOCAL_IDENTITY);
+
 const REMOTE: RemoteServerDef = {
   kind: 'remote',
   type: 'http',
@@ -28,15 +40,7 @@ const REMOTE: RemoteServerDef = {
 
 describe('defHash', () => {
   it('is the sha256 of the documented canonical JSON', () => {
-    const local = JSON.stringify({
-      args: ['stdio'],
-      command: 'github-mcp-server',
-      cwd: '/work',
-      env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_TOKEN}', MODE: 'ro' },
-      network: true,
-      writePaths: ['/tmp/out'],
-    });
-    expect(defHash(LOCAL)).toBe(createHash('sha256').update(local).digest('hex'));
+    expect(defHash(LOCAL)).toBe(createHash('sha256').update(LOCAL_CANONICAL).digest('hex'));
     const remote = JSON.stringify({
       headers: { 'X-Client': 'garuda' },
       type: 'http',
@@ -64,19 +68,7 @@ describe('defHash', () => {
     expect(defHash({ command: 'x' })).toBe(
       defHash({ command: 'x', args: [], env: {}, network: false, writePaths: [] }),
     );
-    expect(defHash({ command: 'x' })).toBe(
-      defHash({
-        kind: 'local',
-        command: 'x',
-        args: [],
-        env: {},
-        network: false,
-        writePaths: [],
-        readPaths: [],
-        timeoutMs: 60_000,
-        enabled: true,
-      }),
-    );
+    expect(defHash({ command: 'x' })).toBe(defHash(localDefaults('x')));
     expect(defHash({ url: 'https://a.example' })).toBe(
       defHash({ url: 'https://a.example', type: 'http', headers: {} }),
     );
@@ -127,28 +119,14 @@ describe('defHash', () => {
 
   it('hashes read paths only when there are some, so older definitions keep their hash', () => {
     // The hash every definition without read paths had before the field existed.
-    const before = JSON.stringify({
-      args: ['stdio'],
-      command: 'github-mcp-server',
-      cwd: '/work',
-      env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_TOKEN}', MODE: 'ro' },
-      network: true,
-      writePaths: ['/tmp/out'],
-    });
-    const old = createHash('sha256').update(before).digest('hex');
+    const old = createHash('sha256').update(LOCAL_CANONICAL).digest('hex');
     expect(defHash(LOCAL)).toBe(old);
     const { readPaths: _readPaths, ...written } = LOCAL;
     expect(defHash(written)).toBe(old);
 
-    const withRead = JSON.stringify({
-      args: ['stdio'],
-      command: 'github-mcp-server',
-      cwd: '/work',
-      env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_TOKEN}', MODE: 'ro' },
-      network: true,
-      readPaths: ['~/.kube'],
-      writePaths: ['/tmp/out'],
-    });
+    // readPaths sorts between network and writePaths.
+    const { writePaths, ...beforeWritePaths } = LOCAL_IDENTITY;
+    const withRead = JSON.stringify({ ...beforeWritePaths, readPaths: ['~/.kube'], writePaths });
     expect(defHash({ ...LOCAL, readPaths: ['~/.kube'] })).toBe(
       createHash('sha256').update(withRead).digest('hex'),
     );

@@ -14,6 +14,7 @@ import type {
   ImportServer,
   ImportSourcesResult,
   NotImportableServer,
+  ReadImportSourcesOptions,
 } from './import-types.js';
 import { MAX_IMPORT_FILE_BYTES } from './read-source-file.js';
 
@@ -33,6 +34,8 @@ interface Setup {
   userHome: string;
   root: string;
   file: (client: ImportClient, scope: 'user' | 'project') => string;
+  /** readImportSources for this home and project on Linux, with `options` on top. */
+  read: (options?: Partial<ReadImportSourcesOptions>) => Promise<ImportSourcesResult>;
 }
 
 async function setup(): Promise<Setup> {
@@ -49,6 +52,7 @@ async function setup(): Promise<Setup> {
       if (rel === undefined) throw new Error(`${client} has no ${scope} file`);
       return path.join(scope === 'user' ? userHome : root, rel);
     },
+    read: (options) => readImportSources({ userHome, root, platform: 'linux', ...options }),
   };
 }
 
@@ -72,10 +76,7 @@ async function importOne(
     options.scope ?? (client === 'codex' || client === 'claude-desktop' ? 'user' : 'project');
   const key = client === 'vscode' ? 'servers' : 'mcpServers';
   await put(s.file(client, scope), JSON.stringify({ ...options.extra, [key]: servers }, null, 2));
-  const result = await readImportSources({
-    userHome: s.userHome,
-    root: s.root,
-    platform: 'linux',
+  const result = await s.read({
     clients: [client],
     ...(options.existingNames === undefined ? {} : { existingNames: options.existingNames }),
   });
@@ -99,6 +100,13 @@ function no(result: ImportSourcesResult, sourceName: string): NotImportableServe
   if (server.importable)
     throw new Error(`${sourceName} was importable: ${JSON.stringify(server.entry)}`);
   return server;
+}
+
+/** Each named server is not importable, and its first problem matches what is given for it. */
+function expectFirstProblems(result: ImportSourcesResult, expected: Record<string, object>): void {
+  for (const [sourceName, problem] of Object.entries(expected)) {
+    expect(no(result, sourceName).problems[0], sourceName).toMatchObject(problem);
+  }
 }
 
 describe('names', () => {
@@ -127,12 +135,7 @@ describe('names', () => {
       s.file('vscode', 'user'),
       JSON.stringify({ servers: { GitHub: { command: 'gh-b' } } }),
     );
-    const result = await readImportSources({
-      userHome: s.userHome,
-      root: s.root,
-      platform: 'linux',
-      existingNames: ['docs'],
-    });
+    const result = await s.read({ existingNames: ['docs'] });
     const names = result.servers.map((x) => (x.importable ? x.name : undefined));
     expect(names).toEqual(['github', 'docs-2', 'github-2']);
     const docs = ok(result, 'docs');
@@ -158,11 +161,7 @@ describe('names', () => {
       JSON.stringify({ mcpServers: { pkg: same, bad: { command: 'good' } } }),
     );
     await put(s.file('cursor', 'project'), JSON.stringify({ mcpServers: { pkg: same } }));
-    const result = await readImportSources({
-      userHome: s.userHome,
-      root: s.root,
-      platform: 'linux',
-    });
+    const result = await s.read();
     expect(
       result.servers.map((x) => [x.client, x.scope, x.importable ? x.name : x.problems[0]?.code]),
     ).toEqual([
@@ -243,12 +242,7 @@ describe('transports', () => {
   it('takes Codex URLs as Streamable HTTP, whatever their path', async () => {
     const s = await setup();
     await put(s.file('codex', 'user'), '[mcp_servers.events]\nurl = "https://a.example/sse"\n');
-    const result = await readImportSources({
-      userHome: s.userHome,
-      root: s.root,
-      platform: 'linux',
-      clients: ['codex'],
-    });
+    const result = await s.read({ clients: ['codex'] });
     expect(ok(result, 'events').entry).toEqual({ url: 'https://a.example/sse' });
   });
 });
@@ -373,18 +367,10 @@ describe('command, args, cwd and url (passed as written)', () => {
       cmd: { command: '${TOOLS}/bin/server' },
       home: { command: '${HOME}/bin/server', args: ['--data', '${HOME}/data'] },
     });
-    expect(no(result, 'arg').problems[0]).toMatchObject({
-      code: 'VARIABLE_NOT_EXPANDED',
-      field: 'args[1]',
-      variable: 'API_KEY',
-    });
-    expect(no(result, 'url').problems[0]).toMatchObject({
-      code: 'VARIABLE_NOT_EXPANDED',
-      field: 'url',
-    });
-    expect(no(result, 'cmd').problems[0]).toMatchObject({
-      code: 'VARIABLE_NOT_EXPANDED',
-      field: 'command',
+    expectFirstProblems(result, {
+      arg: { code: 'VARIABLE_NOT_EXPANDED', field: 'args[1]', variable: 'API_KEY' },
+      url: { code: 'VARIABLE_NOT_EXPANDED', field: 'url' },
+      cmd: { code: 'VARIABLE_NOT_EXPANDED', field: 'command' },
     });
     const home = ok(result, 'home');
     expect(home.entry).toEqual({
@@ -398,29 +384,18 @@ describe('command, args, cwd and url (passed as written)', () => {
 
 describe("variables by each client's own syntax", () => {
   it('keeps ${…} in args where the client passed it as written (mcp-remote expands it itself)', async () => {
+    // Written to the client's file and read back: one list serves as input and expectation.
+    const args = [
+      'mcp-remote',
+      'https://remote.example.com/mcp',
+      '--header',
+      'Authorization:${AUTH_HEADER}',
+    ];
     const desktop = await importOne('claude-desktop', {
-      remote: {
-        command: 'npx',
-        args: [
-          'mcp-remote',
-          'https://remote.example.com/mcp',
-          '--header',
-          'Authorization:${AUTH_HEADER}',
-        ],
-        env: { AUTH_HEADER: 'Bearer q8Zt3LmN7vX2pR9sK4wY6bH1' },
-      },
+      remote: { command: 'npx', args, env: { AUTH_HEADER: 'Bearer q8Zt3LmN7vX2pR9sK4wY6bH1' } },
     });
     const remote = ok(desktop, 'remote');
-    expect(remote.entry).toEqual({
-      command: 'npx',
-      args: [
-        'mcp-remote',
-        'https://remote.example.com/mcp',
-        '--header',
-        'Authorization:${AUTH_HEADER}',
-      ],
-      env: { AUTH_HEADER: '${AUTH_HEADER}' },
-    });
+    expect(remote.entry).toEqual({ command: 'npx', args, env: { AUTH_HEADER: '${AUTH_HEADER}' } });
     expect(remote.warnings.map((w) => w.code)).toEqual(['SECRET_REPLACED']);
     expect(JSON.stringify(desktop)).not.toContain('q8Zt3LmN');
 
@@ -578,12 +553,7 @@ describe('secrets written out', () => {
       s.file('codex', 'user'),
       `[mcp_servers.api]\nurl = "https://a.example/mcp"\nbearer_token = "${SECRETS.openai}"\n`,
     );
-    const result = await readImportSources({
-      userHome: s.userHome,
-      root: s.root,
-      platform: 'linux',
-      clients: ['codex'],
-    });
+    const result = await s.read({ clients: ['codex'] });
     expect(ok(result, 'api').entry).toEqual({
       url: 'https://a.example/mcp',
       headers: { Authorization: 'Bearer ${API_AUTHORIZATION}' },
@@ -669,21 +639,15 @@ describe('validation', () => {
       argsNumber: { command: 'x', args: [1] },
       proto: { command: 'x', env: JSON.parse('{"__proto__": "x"}') as Record<string, string> },
     });
-    expect(no(result, 'badEnv').problems[0]).toMatchObject({
-      code: 'INVALID_ENTRY',
-      configProblemCode: 'INVALID_VALUE',
+    expectFirstProblems(result, {
+      badEnv: { code: 'INVALID_ENTRY', configProblemCode: 'INVALID_VALUE' },
+      // A project's server on localhost: not in the project file.
+      local: { code: 'INVALID_ENTRY', configProblemCode: 'URL_SCHEME' },
+      private: { configProblemCode: 'URL_NOT_PUBLIC' },
+      reserved: { field: 'headers.Host' },
+      argsNumber: { field: 'args[0]' },
+      proto: { code: 'INVALID_ENTRY' },
     });
-    // A project's server on localhost: not in the project file.
-    expect(no(result, 'local').problems[0]).toMatchObject({
-      code: 'INVALID_ENTRY',
-      configProblemCode: 'URL_SCHEME',
-    });
-    expect(no(result, 'private').problems[0]).toMatchObject({
-      configProblemCode: 'URL_NOT_PUBLIC',
-    });
-    expect(no(result, 'reserved').problems[0]).toMatchObject({ field: 'headers.Host' });
-    expect(no(result, 'argsNumber').problems[0]).toMatchObject({ field: 'args[0]' });
-    expect(no(result, 'proto').problems[0]).toMatchObject({ code: 'INVALID_ENTRY' });
     expect(Object.getPrototypeOf({})).toBe(Object.prototype);
     // The user's own localhost server is fine.
     const user = await importOne(
@@ -704,11 +668,7 @@ describe('files', () => {
     );
     await put(s.file('vscode', 'user'), JSON.stringify({ servers: { good: { command: 'good' } } }));
     await put(s.file('codex', 'user'), '[mcp_servers.x]\ncommand = \n');
-    const result = await readImportSources({
-      userHome: s.userHome,
-      root: s.root,
-      platform: 'linux',
-    });
+    const result = await s.read();
     const status = Object.fromEntries(
       result.files.map((f) => [`${f.client}:${f.scope}`, f.status]),
     );
@@ -750,11 +710,7 @@ describe('files', () => {
       await mkdir(path.dirname(s.file('gemini', 'project')), { recursive: true });
       await run('mkfifo', [s.file('gemini', 'project')]);
     });
-    const result = await readImportSources({
-      userHome: s.userHome,
-      root: s.root,
-      platform: 'linux',
-    });
+    const result = await s.read();
     const problem = (client: ImportClient, scope: 'user' | 'project'): string | undefined =>
       result.files.find((f) => f.client === client && f.scope === scope)?.problems[0]?.code;
     expect(problem('cursor', 'user')).toBe('FILE_UNREADABLE');
@@ -775,12 +731,7 @@ describe('files', () => {
       s.file('cursor', 'project'),
       '{"mcpServers": {"a": {"command": "x"}, "b": {"command": "y", "command": "z"}, "a": {"command": "w"}, "c": {"command": "c"}}}',
     );
-    const result = await readImportSources({
-      userHome: s.userHome,
-      root: s.root,
-      platform: 'linux',
-      clients: ['cursor'],
-    });
+    const result = await s.read({ clients: ['cursor'] });
     expect(no(result, 'a').problems[0]?.code).toBe('DUPLICATE_KEY');
     expect(no(result, 'b').problems[0]).toMatchObject({
       code: 'DUPLICATE_KEY',
@@ -818,7 +769,7 @@ describe('scope', () => {
         JSON.stringify({ [key]: { [`${client}-u`]: { command: 'u' } } }),
       );
     }
-    const all = await readImportSources({ userHome: s.userHome, root: s.root, platform: 'linux' });
+    const all = await s.read();
     for (const server of all.servers) {
       expect(server.scope).toBe(server.sourceName.endsWith('-p') ? 'project' : 'user');
     }
@@ -833,13 +784,7 @@ describe('scope', () => {
       'vscode-p',
       'gemini-p',
     ]);
-    const userOnly = await readImportSources({
-      userHome: s.userHome,
-      root: s.root,
-      platform: 'linux',
-      scopes: ['user'],
-      clients: ['cursor', 'gemini'],
-    });
+    const userOnly = await s.read({ scopes: ['user'], clients: ['cursor', 'gemini'] });
     expect(userOnly.servers.map((x) => x.sourceName)).toEqual(['cursor-u', 'gemini-u']);
     expect(userOnly.files.map((f) => f.client)).toEqual(['cursor', 'gemini']);
   });
@@ -850,12 +795,7 @@ describe('scope', () => {
       path.join(s.userHome, '.cursor', 'mcp.json'),
       JSON.stringify({ mcpServers: { a: { command: 'a' } } }),
     );
-    const result = await readImportSources({
-      userHome: s.userHome,
-      root: s.userHome,
-      platform: 'linux',
-      clients: ['cursor'],
-    });
+    const result = await s.read({ root: s.userHome, clients: ['cursor'] });
     expect(result.files).toMatchObject([{ scope: 'user', status: 'found' }]);
     expect(result.servers.map((x) => x.scope)).toEqual(['user']);
   });

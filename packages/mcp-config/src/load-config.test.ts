@@ -1,11 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { localDefaults } from '../test/local-defaults.js';
 import { positionOfText, tempDirs } from '../test/temp-dir.js';
 import { ConfigProblemCode, type ConfigProblem } from './config-problem.js';
 import { InvalidArgumentError } from './errors.js';
 import { defHash } from './def-hash.js';
-import { loadConfig } from './load-config.js';
+import { loadConfig, type LoadConfigResult } from './load-config.js';
 import type { ServerConfig } from './server-types.js';
 
 const dirs = tempDirs();
@@ -22,6 +23,19 @@ async function writeIn(dir: string, name: string, content: string | Buffer): Pro
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, content);
   return file;
+}
+
+/**
+ * Writes `content` (text, or a value as JSON) as `mcp.json` in a new folder and loads it as the
+ * user's file.
+ */
+async function loadUserFile(
+  content: string | object,
+  env: Record<string, string> = {},
+): Promise<LoadConfigResult & { file: string }> {
+  const text = typeof content === 'string' ? content : JSON.stringify(content);
+  const file = await writeIn(await dirs.create(), 'mcp.json', text);
+  return { file, ...(await loadConfig({ userFile: file, env })) };
 }
 
 interface BadCase {
@@ -674,14 +688,10 @@ describe('loadConfig on bad files', () => {
   });
 
   it('caps long text from the file in messages', async () => {
-    const dir = await dirs.create();
     const long = `X${'y'.repeat(5000)}`;
-    const file = await writeIn(
-      dir,
-      'mcp.json',
+    const { problems } = await loadUserFile(
       fileWith(`"bad": { "command": "x", ${JSON.stringify(long)}: 1 }`),
     );
-    const { problems } = await loadConfig({ userFile: file, env: {} });
     expect(problems[0]?.code).toBe(ConfigProblemCode.UNKNOWN_KEY);
     expect(problems[0]?.message.length).toBeLessThan(300);
     expect(problems[0]?.message).toContain('yyy…"');
@@ -710,10 +720,8 @@ describe('loadConfig on bad files', () => {
   });
 
   it('lists at most 100 problems per file and counts the rest', async () => {
-    const dir = await dirs.create();
     const bad = Array.from({ length: 300 }, (_, i) => `"bad${i}": { "command": ${i} }`);
-    const file = await writeIn(dir, 'mcp.json', fileWith(bad.join(',\n    ')));
-    const { servers, problems } = await loadConfig({ userFile: file, env: {} });
+    const { file, servers, problems } = await loadUserFile(fileWith(bad.join(',\n    ')));
     expect(servers.map((s) => s.name)).toEqual(['good']);
     expect(problems).toHaveLength(100);
     expect(problems[99]).toMatchObject({
@@ -724,11 +732,9 @@ describe('loadConfig on bad files', () => {
   });
 
   it('reports several syntax errors, each with its line and column', async () => {
-    const dir = await dirs.create();
     const text =
       '{\n  "servers": {\n    "a": { "command": \'x\' },\n    "b": { "command": "y" } "c": 1\n  }\n}';
-    const file = await writeIn(dir, 'mcp.json', text);
-    const { problems } = await loadConfig({ userFile: file, env: {} });
+    const { problems } = await loadUserFile(text);
     expect(problems.length).toBeGreaterThanOrEqual(2);
     expect(problems.length).toBeLessThanOrEqual(5);
     expect(problems[0]).toMatchObject({
@@ -741,25 +747,19 @@ describe('loadConfig on bad files', () => {
 
 describe("loadConfig on other clients' files", () => {
   it('reads "mcpServers", "type": "stdio" | "http" | "streamable-http" and hyphenated names', async () => {
-    const dir = await dirs.create();
     // As Claude Code, Claude Desktop and Cursor write it.
-    const file = await writeIn(
-      dir,
-      'mcp.json',
-      JSON.stringify({
-        mcpServers: {
-          'sequential-thinking': {
-            type: 'stdio',
-            command: 'npx',
-            args: ['-y', '@modelcontextprotocol/server-sequential-thinking@2025.7.1'],
-            env: {},
-          },
-          linear: { type: 'http', url: 'https://mcp.linear.app/mcp' },
-          notion: { type: 'streamable-http', url: 'https://mcp.notion.com/mcp' },
+    const { servers, problems } = await loadUserFile({
+      mcpServers: {
+        'sequential-thinking': {
+          type: 'stdio',
+          command: 'npx',
+          args: ['-y', '@modelcontextprotocol/server-sequential-thinking@2025.7.1'],
+          env: {},
         },
-      }),
-    );
-    const { servers, problems } = await loadConfig({ userFile: file, env: {} });
+        linear: { type: 'http', url: 'https://mcp.linear.app/mcp' },
+        notion: { type: 'streamable-http', url: 'https://mcp.notion.com/mcp' },
+      },
+    });
     expect(problems).toEqual([]);
     expect(servers.map((s) => [s.name, s.kind])).toEqual([
       ['sequential-thinking', 'local'],
@@ -775,18 +775,12 @@ describe("loadConfig on other clients' files", () => {
   });
 
   it('refuses the legacy SSE transport with what to write instead; the other servers load', async () => {
-    const dir = await dirs.create();
-    const file = await writeIn(
-      dir,
-      'mcp.json',
-      JSON.stringify({
-        mcpServers: {
-          old: { type: 'sse', url: 'https://example.com/sse' },
-          ok: { command: 'srv' },
-        },
-      }),
-    );
-    const { servers, problems } = await loadConfig({ userFile: file, env: {} });
+    const { servers, problems } = await loadUserFile({
+      mcpServers: {
+        old: { type: 'sse', url: 'https://example.com/sse' },
+        ok: { command: 'srv' },
+      },
+    });
     expect(servers.map((s) => s.name)).toEqual(['ok']);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({ server: 'old', field: 'type', line: 1 });
@@ -794,13 +788,9 @@ describe("loadConfig on other clients' files", () => {
   });
 
   it('a file with both "servers" and "mcpServers" loads neither, and says so', async () => {
-    const dir = await dirs.create();
-    const file = await writeIn(
-      dir,
-      'mcp.json',
+    const { servers, problems } = await loadUserFile(
       '{ "servers": { "a": { "command": "x" } },\n  "mcpServers": { "b": { "command": "y" } } }',
     );
-    const { servers, problems } = await loadConfig({ userFile: file, env: {} });
     expect(servers).toEqual([]);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({ field: 'mcpServers', line: 2 });
@@ -808,18 +798,12 @@ describe("loadConfig on other clients' files", () => {
   });
 
   it('a type that does not fit the server kind is a problem', async () => {
-    const dir = await dirs.create();
-    const file = await writeIn(
-      dir,
-      'mcp.json',
-      JSON.stringify({
-        servers: {
-          a: { type: 'http', command: 'x' },
-          b: { type: 'stdio', url: 'https://e.com/mcp' },
-        },
-      }),
-    );
-    const { servers, problems } = await loadConfig({ userFile: file, env: {} });
+    const { servers, problems } = await loadUserFile({
+      servers: {
+        a: { type: 'http', command: 'x' },
+        b: { type: 'stdio', url: 'https://e.com/mcp' },
+      },
+    });
     expect(servers).toEqual([]);
     expect(problems.map((p) => [p.server, p.field])).toEqual([
       ['a', 'type'],
@@ -831,16 +815,10 @@ describe("loadConfig on other clients' files", () => {
 
 describe('loadConfig on good files', () => {
   it('applies the defaults', async () => {
-    const dir = await dirs.create();
-    const file = await writeIn(
-      dir,
-      'mcp.json',
-      JSON.stringify({
-        $schema: 'https://example.com/garuda-mcp.schema.json',
-        servers: { local: { command: 'srv' }, remote: { url: 'https://mcp.example.com/mcp' } },
-      }),
-    );
-    const { servers, problems } = await loadConfig({ userFile: file, env: {} });
+    const { file, servers, problems } = await loadUserFile({
+      $schema: 'https://example.com/garuda-mcp.schema.json',
+      servers: { local: { command: 'srv' }, remote: { url: 'https://mcp.example.com/mcp' } },
+    });
     expect(problems).toEqual([]);
     expect(servers).toHaveLength(2);
     const [local, remote] = servers as [ServerConfig, ServerConfig];
@@ -849,17 +827,7 @@ describe('loadConfig on good files', () => {
       name: 'local',
       source: 'user',
       file,
-      def: {
-        kind: 'local',
-        command: 'srv',
-        args: [],
-        env: {},
-        network: false,
-        writePaths: [],
-        readPaths: [],
-        timeoutMs: 60_000,
-        enabled: true,
-      },
+      def: localDefaults('srv'),
       env: {},
     });
     expect(remote.kind).toBe('remote');
@@ -877,7 +845,6 @@ describe('loadConfig on good files', () => {
   });
 
   it('keeps every field as written', async () => {
-    const dir = await dirs.create();
     const entry = {
       command: 'github-mcp-server',
       args: ['stdio', '--read-only'],
@@ -900,15 +867,10 @@ describe('loadConfig on good files', () => {
       url: 'https://other.example.com/mcp',
       oauth: { clientMetadataUrl: 'https://garuda.example/oauth/client.json' },
     };
-    const file = await writeIn(
-      dir,
-      'mcp.json',
-      JSON.stringify({ servers: { github: entry, api: remote, other: cimd } }),
+    const { servers, problems } = await loadUserFile(
+      { servers: { github: entry, api: remote, other: cimd } },
+      { GITHUB_TOKEN: 'ghp_secret', API_KEY: 'k' },
     );
-    const { servers, problems } = await loadConfig({
-      userFile: file,
-      env: { GITHUB_TOKEN: 'ghp_secret', API_KEY: 'k' },
-    });
     expect(problems).toEqual([]);
     expect(servers[0]?.def).toEqual({ kind: 'local', ...entry });
     expect(servers[1]?.def).toEqual({ kind: 'remote', enabled: true, ...remote });
@@ -991,13 +953,9 @@ describe('loadConfig on good files', () => {
   });
 
   it('returns disabled servers, marked disabled', async () => {
-    const dir = await dirs.create();
-    const file = await writeIn(
-      dir,
-      'mcp.json',
+    const { servers } = await loadUserFile(
       '{"servers": {"off": {"command": "x", "enabled": false}, "on": {"url": "https://example.com", "enabled": true}}}',
     );
-    const { servers } = await loadConfig({ userFile: file, env: {} });
     expect(servers.map((s) => [s.name, s.def.enabled])).toEqual([
       ['off', false],
       ['on', true],
@@ -1046,11 +1004,8 @@ describe('loadConfig on good files', () => {
 
 describe('loadConfig env and header expansion', () => {
   it('expands ${NAME} and says where every value comes from', async () => {
-    const dir = await dirs.create();
-    const file = await writeIn(
-      dir,
-      'mcp.json',
-      JSON.stringify({
+    const { file, servers, problems } = await loadUserFile(
+      {
         servers: {
           github: {
             command: 'github-mcp-server',
@@ -1066,12 +1021,9 @@ describe('loadConfig env and header expansion', () => {
             headers: { Authorization: 'Bearer ${API_TOKEN}', 'X-Client': 'garuda' },
           },
         },
-      }),
+      },
+      { GITHUB_TOKEN: 'ghp_123', A: 'a', API_TOKEN: 'tok' },
     );
-    const { servers, problems } = await loadConfig({
-      userFile: file,
-      env: { GITHUB_TOKEN: 'ghp_123', A: 'a', API_TOKEN: 'tok' },
-    });
     const [github, api] = servers;
     expect(github?.kind === 'local' && github.env).toEqual({
       GITHUB_PERSONAL_ACCESS_TOKEN: {
@@ -1105,13 +1057,9 @@ describe('loadConfig env and header expansion', () => {
   });
 
   it('only looks at own properties of env', async () => {
-    const dir = await dirs.create();
-    const file = await writeIn(
-      dir,
-      'mcp.json',
-      JSON.stringify({ servers: { s: { command: 'x', env: { A: '${constructor}${toString}' } } } }),
-    );
-    const { servers, problems } = await loadConfig({ userFile: file, env: {} });
+    const { servers, problems } = await loadUserFile({
+      servers: { s: { command: 'x', env: { A: '${constructor}${toString}' } } },
+    });
     expect(servers[0]?.kind === 'local' && servers[0].env.A?.value).toBe('');
     expect(problems[0]?.code).toBe(ConfigProblemCode.MISSING_VARIABLE);
   });

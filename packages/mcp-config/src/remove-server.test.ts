@@ -1,35 +1,16 @@
-import { createHash } from 'node:crypto';
+import { caught } from '@garuda/test-utils';
 import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { expectNotFound } from '../test/expect-not-found.js';
+import { fingerprint } from '../test/fingerprint.js';
 import { tempDirs } from '../test/temp-dir.js';
 import { ConfigProblemCode } from './config-problem.js';
-import {
-  ConfigErrorCode,
-  FileUnusableError,
-  InvalidArgumentError,
-  ServerNotFoundError,
-} from './errors.js';
+import { FileUnusableError, InvalidArgumentError } from './errors.js';
 import { loadConfig } from './load-config.js';
 import { removeServer } from './remove-server.js';
 
 const dirs = tempDirs();
-
-async function caught(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
-
-async function fingerprint(file: string): Promise<string> {
-  const s = await stat(file);
-  return `${createHash('sha256')
-    .update(await readFile(file))
-    .digest('hex')}:${s.mtimeMs}`;
-}
 
 const TEXT = `{
   "$schema": "https://example.com/schema.json",
@@ -47,8 +28,7 @@ const TEXT = `{
 
 describe('removeServer', () => {
   it('removes one entry and one comma, and keeps every other byte', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
+    const { file } = await dirs.file();
     const expected: Record<string, string> = {
       first: TEXT.replace('"first":  { "command": "a" },\n    ', ''),
       middle: TEXT.replace('"middle": {\n      "url": "https://m.example/mcp"\n    },\n    ', ''),
@@ -63,10 +43,7 @@ describe('removeServer', () => {
   });
 
   it('leaves an empty "servers" object after the last one', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(
-      file,
+    const { file } = await dirs.file(
       '{\n  "servers": {\n    "only": { "command": "x" }\n  },\n  "$schema": "s"\n}\n',
     );
     await removeServer({ file, name: 'only' });
@@ -75,9 +52,7 @@ describe('removeServer', () => {
   });
 
   it('removes every server one by one, the file staying valid', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, TEXT);
+    const { file } = await dirs.file(TEXT);
     for (const name of ['middle', 'first', 'last', 'My Server']) {
       await removeServer({ file, name });
       const { problems } = await loadConfig({ userFile: file, env: {} });
@@ -91,24 +66,12 @@ describe('removeServer', () => {
   });
 
   it('says NOT_FOUND for a missing server, file or folder, and creates nothing', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, TEXT);
-    const before = await fingerprint(file);
-    for (const [target, name] of [
-      [file, 'nope'],
-      [file, 'my server'],
-      [path.join(dir, 'none.json'), 'first'],
-      [path.join(dir, 'no', 'such', 'mcp.json'), 'first'],
-    ] as const) {
-      const error = await caught(removeServer({ file: target, name }));
-      expect(error).toBeInstanceOf(ServerNotFoundError);
-      expect(error).toMatchObject({ code: ConfigErrorCode.NOT_FOUND, server: name });
+    const errors = await expectNotFound(await dirs.file(TEXT), 'first', (file, name) =>
+      removeServer({ file, name }),
+    );
+    for (const [name, error] of errors) {
       expect((error as Error).message).toContain(`there is no server ${JSON.stringify(name)}`);
     }
-    expect(await fingerprint(file)).toBe(before);
-    await expect(stat(path.join(dir, 'none.json'))).rejects.toMatchObject({ code: 'ENOENT' });
-    await expect(stat(path.join(dir, 'no'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('never touches a file that does not parse or holds the name twice', async () => {
@@ -127,9 +90,7 @@ describe('removeServer', () => {
   });
 
   it('keeps the file mode', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, TEXT);
+    const { file } = await dirs.file(TEXT);
     await chmod(file, 0o604);
     await removeServer({ file, name: 'first' });
     expect((await stat(file)).mode & 0o777).toBe(0o604);

@@ -1,37 +1,16 @@
-import { createHash } from 'node:crypto';
+import { caught } from '@garuda/test-utils';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { expectNotFound } from '../test/expect-not-found.js';
+import { fingerprint } from '../test/fingerprint.js';
 import { tempDirs } from '../test/temp-dir.js';
 import { ConfigProblemCode } from './config-problem.js';
-import {
-  ConfigErrorCode,
-  FileUnusableError,
-  InvalidArgumentError,
-  LockTimeoutError,
-  ServerNotFoundError,
-} from './errors.js';
+import { FileUnusableError, InvalidArgumentError, LockTimeoutError } from './errors.js';
 import { loadConfig } from './load-config.js';
 import { setServerEnabled } from './set-server-enabled.js';
 
 const dirs = tempDirs();
-
-async function caught(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
-
-/** The file's bytes and modification time, to prove it was not written. */
-async function fingerprint(file: string): Promise<string> {
-  const s = await stat(file);
-  return `${createHash('sha256')
-    .update(await readFile(file))
-    .digest('hex')}:${s.mtimeMs}`;
-}
 
 const TEXT = `{
   "$schema": "https://example.com/schema.json",
@@ -55,8 +34,7 @@ const TEXT = `{
 
 describe('setServerEnabled', () => {
   it('disables by adding "enabled": false after the last field; every other byte stays', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
+    const { file } = await dirs.file();
     const cases: Record<string, [before: string, after: string]> = {
       inline: [
         '{ "command": "a",   "args": ["x"] }',
@@ -80,9 +58,7 @@ describe('setServerEnabled', () => {
   });
 
   it('replaces the value of an existing "enabled" in place, both ways', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, TEXT);
+    const { file } = await dirs.file(TEXT);
     expect(await setServerEnabled({ file, name: 'off', enabled: true })).toMatchObject({
       changed: true,
       enabled: true,
@@ -96,9 +72,7 @@ describe('setServerEnabled', () => {
   });
 
   it('writes nothing when the server already is so (enabled left out counts as true)', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, TEXT);
+    const { file } = await dirs.file(TEXT);
     const before = await fingerprint(file);
     for (const [name, enabled] of [
       ['inline', true],
@@ -115,9 +89,7 @@ describe('setServerEnabled', () => {
   });
 
   it('also disables an entry that does not load (a bad name, a bad field), which still reports its problem', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, TEXT);
+    const { file } = await dirs.file(TEXT);
     await setServerEnabled({ file, name: 'My Server', enabled: false });
     expect(await readFile(file, 'utf8')).toBe(
       TEXT.replace(
@@ -134,10 +106,7 @@ describe('setServerEnabled', () => {
   });
 
   it('follows tabs, CRLF and a byte order mark, and edits a file that says "mcpServers"', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(
-      file,
+    const { file } = await dirs.file(
       '\ufeff{\r\n\t"mcpServers": {\r\n\t\t"a": {\r\n\t\t\t"command": "x"\r\n\t\t}\r\n\t}\r\n}\r\n',
     );
     await setServerEnabled({ file, name: 'a', enabled: false });
@@ -147,24 +116,11 @@ describe('setServerEnabled', () => {
   });
 
   it('says NOT_FOUND for a missing server, file or folder, and creates nothing', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, TEXT);
-    const before = await fingerprint(file);
-    for (const [target, name] of [
-      [file, 'nope'],
-      [file, 'my server'],
-      [path.join(dir, 'none.json'), 'inline'],
-      [path.join(dir, 'no', 'such', 'mcp.json'), 'inline'],
-    ] as const) {
-      const error = await caught(setServerEnabled({ file: target, name, enabled: false }));
-      expect(error).toBeInstanceOf(ServerNotFoundError);
-      expect(error).toMatchObject({ code: ConfigErrorCode.NOT_FOUND, server: name });
-    }
-    expect(await fingerprint(file)).toBe(before);
-    await expect(stat(path.join(dir, 'none.json'))).rejects.toMatchObject({ code: 'ENOENT' });
-    await expect(stat(path.join(dir, 'no'))).rejects.toMatchObject({ code: 'ENOENT' });
-    await expect(stat(`${file}.lock`)).rejects.toMatchObject({ code: 'ENOENT' });
+    const made = await dirs.file(TEXT);
+    await expectNotFound(made, 'inline', (file, name) =>
+      setServerEnabled({ file, name, enabled: false }),
+    );
+    await expect(stat(`${made.file}.lock`)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('never touches a file that does not parse (comments included), holds the name or "enabled" twice, or whose entry is not an object', async () => {
@@ -205,18 +161,14 @@ describe('setServerEnabled', () => {
   });
 
   it('keeps the file mode', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, TEXT);
+    const { file } = await dirs.file(TEXT);
     await chmod(file, 0o604);
     await setServerEnabled({ file, name: 'inline', enabled: false });
     expect((await stat(file)).mode & 0o777).toBe(0o604);
   });
 
   it('waits for a held lock, then gives up with LockTimeoutError and writes nothing', async () => {
-    const dir = await dirs.create();
-    const file = path.join(dir, 'mcp.json');
-    await writeFile(file, TEXT);
+    const { file } = await dirs.file(TEXT);
     await mkdir(`${file}.lock`);
     const before = await fingerprint(file);
     const error = await caught(

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
@@ -7,16 +7,27 @@ import { afterEach } from 'vitest';
  * Temporary folders for the tests of one file: `create()` makes one, and every folder made
  * during a test is removed after it. Call at the top level of a test file.
  */
-export function tempDirs(): { create: () => Promise<string> } {
+export function tempDirs(): {
+  create: () => Promise<string>;
+  file: (content?: string) => Promise<{ dir: string; file: string }>;
+} {
   const made: string[] = [];
   afterEach(async () => {
     await Promise.all(made.splice(0).map((d) => rm(d, { recursive: true, force: true })));
   });
+  const create = async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'garuda-mcp-config-'));
+    made.push(dir);
+    return dir;
+  };
   return {
-    create: async () => {
-      const dir = await mkdtemp(path.join(os.tmpdir(), 'garuda-mcp-config-'));
-      made.push(dir);
-      return dir;
+    create,
+    /** A new folder and the path of `mcp.json` in it, written with `content` when there is one. */
+    file: async (content) => {
+      const dir = await create();
+      const file = path.join(dir, 'mcp.json');
+      if (content !== undefined) await writeFile(file, content);
+      return { dir, file };
     },
   };
 }

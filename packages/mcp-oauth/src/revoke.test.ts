@@ -1,25 +1,30 @@
 import type { AuthorizationServerMetadata } from '@modelcontextprotocol/client';
+import type { OAuthFixture } from '@garuda/test-utils';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SecretScan } from '../test/helpers.js';
 import { rawMcpStatus, SignInWorld } from '../test/sign-in-world.js';
 import { InvalidOptionError } from './errors.js';
-import { revoke } from './revoke.js';
+import { revoke, type RevokeOptions } from './revoke.js';
 
 const scan = new SecretScan();
 let w: SignInWorld;
+SignInWorld.eachTest(scan, (world) => (w = world));
 
-beforeEach(async () => {
-  w = await SignInWorld.create(scan);
-});
-afterEach(async () => {
-  await w.dispose();
-});
-afterAll(() => {
-  expect(scan.leaks()).toEqual([]);
-});
+/** Signs "demo" out of `serverUrl`, accepting the fixture's http endpoints on loopback. */
+function revokeDemo(
+  serverUrl: URL,
+  options: Partial<RevokeOptions> = {},
+): ReturnType<typeof revoke> {
+  return revoke({ serverUrl, store: w.store(), name: 'demo', allowHttpLoopback: true, ...options });
+}
+
+/** The fixture's authorization server metadata with another revocation endpoint. */
+function withRevocationEndpoint(f: OAuthFixture, url: string): AuthorizationServerMetadata {
+  return { ...(f.metadata as AuthorizationServerMetadata), revocation_endpoint: url };
+}
 
 /** A revocation endpoint that always fails, with a description full of things not to show. */
 async function failingEndpoint(status = 500) {
@@ -54,13 +59,7 @@ describe('revoke', () => {
     const projectId = { scope: path.join(w.home.path, 'project'), name: 'demo', url: f.url };
     await w.store().update(projectId, () => ({ port: 4242 }));
 
-    const result = await revoke({
-      serverUrl: f.url,
-      store: w.store(),
-      name: 'demo',
-      allowHttpLoopback: true,
-      logger: w.rec.logger,
-    });
+    const result = await revokeDemo(f.url, { logger: w.rec.logger });
 
     expect(result.ok).toBe(true);
     expect(result.removed).toBe(2);
@@ -80,15 +79,8 @@ describe('revoke', () => {
     await w.signIn(f, h);
     const failing = await failingEndpoint();
 
-    const result = await revoke({
-      serverUrl: f.url,
-      store: w.store(),
-      name: 'demo',
-      allowHttpLoopback: true,
-      metadata: {
-        ...(f.metadata as AuthorizationServerMetadata),
-        revocation_endpoint: failing.url,
-      },
+    const result = await revokeDemo(f.url, {
+      metadata: withRevocationEndpoint(f, failing.url),
       logger: w.rec.logger,
     });
 
@@ -131,15 +123,8 @@ describe('revoke', () => {
       })(),
     );
 
-    const unreachable = await revoke({
-      serverUrl: f.url,
-      store: w.store(),
-      name: 'demo',
-      allowHttpLoopback: true,
-      metadata: {
-        ...(f.metadata as AuthorizationServerMetadata),
-        revocation_endpoint: closedPort.href,
-      },
+    const unreachable = await revokeDemo(f.url, {
+      metadata: withRevocationEndpoint(f, closedPort.href),
     });
     expect(unreachable.revocations[0]).toMatchObject({
       status: 'failed',
@@ -160,12 +145,7 @@ describe('revoke', () => {
   it('says when the server offers no revocation, and finds the server when nothing is stored', async () => {
     const none = await w.fixture({ revocation: false });
     await w.signIn(none, await w.harness(none));
-    const unsupported = await revoke({
-      serverUrl: none.url,
-      store: w.store(),
-      name: 'demo',
-      allowHttpLoopback: true,
-    });
+    const unsupported = await revokeDemo(none.url);
     expect(unsupported.revocations.map((r) => r.status)).toEqual(['unsupported', 'unsupported']);
     expect(unsupported.ok).toBe(false);
     expect(unsupported.removed).toBe(1);
@@ -177,12 +157,7 @@ describe('revoke', () => {
     await w
       .store()
       .update({ scope: 'user', name: 'demo', url: f.url }, (e) => ({ ...e, discovery: undefined }));
-    const discovered = await revoke({
-      serverUrl: f.url,
-      store: w.store(),
-      name: 'demo',
-      allowHttpLoopback: true,
-    });
+    const discovered = await revokeDemo(f.url);
     expect(discovered.ok).toBe(true);
     expect(f.counts.revocations).toBeGreaterThanOrEqual(1);
 

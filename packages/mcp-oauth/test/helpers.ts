@@ -1,44 +1,9 @@
 // Helpers for this package's tests only.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { tempDir, type TempDir } from '@garuda/test-utils';
-import type { OAuthLogger } from '../src/logger.js';
+import { caught, recordingLogger, tempDir, type TempDir } from '@garuda/test-utils';
 
-export { tempDir, type TempDir };
-
-/** A logger that keeps every line, by level and all together. */
-export function recordingLogger(): {
-  logger: Required<OAuthLogger>;
-  lines: Record<'debug' | 'info' | 'warn' | 'error', string[]>;
-  all: () => string[];
-} {
-  const lines = {
-    debug: [] as string[],
-    info: [] as string[],
-    warn: [] as string[],
-    error: [] as string[],
-  };
-  return {
-    lines,
-    all: () => [...lines.debug, ...lines.info, ...lines.warn, ...lines.error],
-    logger: {
-      debug: (m) => void lines.debug.push(m),
-      info: (m) => void lines.info.push(m),
-      warn: (m) => void lines.warn.push(m),
-      error: (m) => void lines.error.push(m),
-    },
-  };
-}
-
-/** Calls `fn` and returns what it threw (or rejected with); fails when it did not throw. */
-export async function caught(fn: () => unknown): Promise<unknown> {
-  try {
-    await fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected an error, none was thrown');
-}
+export { caught, recordingLogger, tempDir, type TempDir };
 
 /** Every text an error carries: name, message, stack and the same for its causes. */
 export function errorTexts(error: unknown, depth = 0): string[] {

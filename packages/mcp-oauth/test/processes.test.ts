@@ -1,71 +1,33 @@
 // Real processes against one real auth file: the lock and the atomic writes themselves are
 // tested in @garuda/mcp-trust; these check that the store uses them for every change.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { once } from 'node:events';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { createInterface } from 'node:readline';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runTogether } from '@garuda/test-utils';
+import { useChildScript } from '@garuda/test-utils/build-for-children';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuthStore } from '../src/auth-store.js';
-import { buildForChildren, CHILD_SCRIPT } from './build-for-children.js';
+import { CHILD_SCRIPT, packageDir } from './build-for-children.js';
 import { tempDir, type TempDir } from './helpers.js';
 
-let built: { entry: string; cleanup: () => Promise<void> };
 let home: TempDir;
-const children = new Set<ChildProcessWithoutNullStreams>();
-
-beforeAll(async () => {
-  built = await buildForChildren();
-}, 120_000);
-afterAll(async () => {
-  await built?.cleanup();
-});
 beforeEach(async () => {
   home = await tempDir('garuda-auth-procs-');
 });
 afterEach(async () => {
-  // Only the processes this file started, by their own handles.
-  for (const child of children)
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  children.clear();
   await home.cleanup();
 });
-
-/** Starts the child script; `until(re)` waits for its first stdout line matching `re`. */
-function startChild(args: string[]) {
-  const proc = spawn(process.execPath, [CHILD_SCRIPT, built.entry, ...args]);
-  children.add(proc);
-  let stderr = '';
-  proc.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = once(proc, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-  const lines = createInterface({ input: proc.stdout });
-  return {
-    proc,
-    stderr: () => stderr,
-    exit: exited.then(([code, signal]) => ({ code, signal })),
-    async until(match: RegExp): Promise<void> {
-      for await (const line of lines) {
-        if (!match.test(line)) continue;
-        // Reading stops with the loop: let the rest flow away, so the child never blocks on it.
-        proc.stdout.resume();
-        return;
-      }
-      throw new Error(`the child ended before printing ${match}; stderr: ${stderr}`);
-    },
-  };
-}
+// Registered after the folder's hooks, so its children are killed before the folder goes.
+const children = useChildScript(packageDir, CHILD_SCRIPT);
 
 describe('two processes signing in at once', () => {
   it('keeps every entry both processes wrote', async () => {
     const file = path.join(home.path, 'home', 'mcp-auth.json');
-    const a = startChild(['writer', file, 'a', '60']);
-    const b = startChild(['writer', file, 'b', '60']);
-    await Promise.all([a.until(/^ready$/), b.until(/^ready$/)]);
-    a.proc.stdin.write('go\n');
-    b.proc.stdin.write('go\n');
-    const [ea, eb] = await Promise.all([a.exit, b.exit]);
-    expect({ code: ea.code, stderr: a.stderr() }).toEqual({ code: 0, stderr: '' });
-    expect({ code: eb.code, stderr: b.stderr() }).toEqual({ code: 0, stderr: '' });
+    const results = await runTogether([
+      children.start(['writer', file, 'a', '60']),
+      children.start(['writer', file, 'b', '60']),
+    ]);
+    for (const { code, stderr } of results)
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
 
     const rows = await new AuthStore(file).list();
     expect(rows).toHaveLength(120);
@@ -91,8 +53,8 @@ describe('a process killed while writing', () => {
       port: 1,
     }));
     for (let round = 0; round < 2; round++) {
-      const child = startChild(['hammer', file, String(256 * 1024)]);
-      await child.until(/^wrote \d+$/);
+      const child = children.start(['hammer', file, String(256 * 1024)]);
+      await child.line(/^wrote \d+$/);
       await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 80)));
       child.proc.kill('SIGKILL');
       await child.exit;

@@ -16,7 +16,7 @@ import {
 } from '@garuda/test-utils';
 import { createServer, type Server } from 'node:net';
 import * as path from 'node:path';
-import { expect, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, expect, vi } from 'vitest';
 import { AuthStore } from '../src/auth-store.js';
 import {
   createOAuthProvider,
@@ -59,6 +59,25 @@ export class SignInWorld {
       });
     }
     return world;
+  }
+
+  /**
+   * A fresh world for each test of the calling file (handed to `use`), disposed after it; after
+   * the last test, no output may contain a secret the scan saw. Call at the top level.
+   */
+  static eachTest(scan: SecretScan, use: (world: SignInWorld) => void): void {
+    let world: SignInWorld | undefined;
+    beforeEach(async () => {
+      world = await SignInWorld.create(scan);
+      use(world);
+    });
+    afterEach(async () => {
+      await world?.dispose();
+      world = undefined;
+    });
+    afterAll(() => {
+      expect(scan.leaks()).toEqual([]);
+    });
   }
 
   /** Stops everything, hands secrets and outputs to the scan, removes the home. */

@@ -18,7 +18,7 @@ import {
   UnprotectablePathError,
 } from './errors.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
-import { TempDirs, put, script, tree } from './sandbox-test-support.js';
+import { TempDirs, projectWithHome, put, script, tree } from './sandbox-test-support.js';
 
 // Structure only: nothing here runs bubblewrap (bwrap-sandbox.test.ts does).
 const BWRAP: SandboxInfo = { kind: 'bwrap', command: '/usr/bin/bwrap', version: '0.8.0' };
@@ -28,21 +28,7 @@ const temp = new TempDirs();
 afterAll(() => temp.cleanup());
 
 function setup(base = '/var/tmp'): { root: string; home: string; policy: SandboxPolicy } {
-  const dir = temp.make('build', base);
-  const root = path.join(dir, 'project');
-  const home = path.join(dir, 'home');
-  mkdirSync(root);
-  mkdirSync(home);
-  return {
-    root,
-    home,
-    policy: {
-      root,
-      home,
-      garudaHome: path.join(home, '.garuda'),
-      baseEnv: { PATH: `${NODE_DIR}:/usr/bin:/bin`, HOME: home },
-    },
-  };
+  return projectWithHome(temp, { prefix: 'build', base });
 }
 
 /** Index of the option `flag` followed by `values` in `args` (-1 when absent). */

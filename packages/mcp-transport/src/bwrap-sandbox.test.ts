@@ -25,6 +25,7 @@ import {
   fsResults,
   list,
   processesWith,
+  projectWithHome,
   put,
   read,
   run,
@@ -83,18 +84,7 @@ describe.skipIf(!available)('bubblewrap sandbox (real processes)', () => {
 
   /** A project with a home folder next to it, both outside /tmp. */
   function setup(): { root: string; home: string; policy: SandboxPolicy } {
-    const base = temp.make('case');
-    const root = path.join(base, 'project');
-    const home = path.join(base, 'home');
-    mkdirSync(root);
-    mkdirSync(home);
-    const policy: SandboxPolicy = {
-      root,
-      home,
-      garudaHome: path.join(home, '.garuda'),
-      baseEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home },
-    };
-    return { root, home, policy };
+    return projectWithHome(temp, { prefix: 'case', path: process.env.PATH ?? '/usr/bin:/bin' });
   }
 
   async function probe(

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { InvalidPolicyError } from './errors.js';
 import { SANDBOX_ENV_ALLOWLIST, WINDOWS_ENV_ALLOWLIST, sandboxEnv } from './sandbox-env.js';
 
-const CALLER = {
+/** The caller's variables that the allowlist names: what a server may see. */
+const ALLOWED = {
   HOME: '/home/ada',
   LOGNAME: 'ada',
   PATH: '/usr/bin:/bin',
@@ -14,6 +15,10 @@ const CALLER = {
   LC_ALL: 'C',
   TMPDIR: '/tmp/ada',
   TZ: 'Europe/London',
+};
+
+const CALLER = {
+  ...ALLOWED,
   OPENAI_API_KEY: 'sk-secret',
   GITHUB_TOKEN: 'ghp_secret',
   SSH_AUTH_SOCK: '/tmp/ssh-agent.sock',
@@ -25,18 +30,7 @@ const CALLER = {
 
 describe('sandboxEnv', () => {
   it('takes only the allowlist from the caller', () => {
-    expect(sandboxEnv(CALLER, {}, 'linux')).toEqual({
-      HOME: '/home/ada',
-      LOGNAME: 'ada',
-      PATH: '/usr/bin:/bin',
-      SHELL: '/bin/bash',
-      TERM: 'xterm-256color',
-      USER: 'ada',
-      LANG: 'en_GB.UTF-8',
-      LC_ALL: 'C',
-      TMPDIR: '/tmp/ada',
-      TZ: 'Europe/London',
-    });
+    expect(sandboxEnv(CALLER, {}, 'linux')).toEqual(ALLOWED);
   });
 
   it('puts the server’s own variables on top', () => {

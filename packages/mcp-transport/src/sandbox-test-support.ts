@@ -13,6 +13,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import type { SandboxedCommand } from './build-sandbox.js';
+import type { SandboxPolicy } from './sandbox-policy.js';
 
 /** How a process ended. */
 export interface RunResult {
@@ -39,6 +40,44 @@ export class TempDirs {
   cleanup(): void {
     for (const dir of this.#dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** What {@link projectWithHome} makes the folders and policy of. */
+export interface ProjectWithHomeOptions {
+  /** Start of the temporary folder's name. */
+  prefix: string;
+  /** Where the temporary folder goes (default `/var/tmp`, see {@link TempDirs}). */
+  base?: string;
+  /** The project folder's name (default `project`). */
+  rootName?: string;
+  /** The server's PATH (default Node's folder, `/usr/bin` and `/bin`). */
+  path?: string;
+  /** The platform the policy is for, when not this machine's. */
+  platform?: NodeJS.Platform;
+}
+
+/** A fresh project folder with a home folder beside it, and the policy of a server in it. */
+export function projectWithHome(
+  temp: TempDirs,
+  options: ProjectWithHomeOptions,
+): { root: string; home: string; policy: SandboxPolicy } {
+  const dir = temp.make(options.prefix, options.base);
+  const root = path.join(dir, options.rootName ?? 'project');
+  const home = path.join(dir, 'home');
+  mkdirSync(root);
+  mkdirSync(home);
+  const PATH = options.path ?? `${path.dirname(process.execPath)}:/usr/bin:/bin`;
+  return {
+    root,
+    home,
+    policy: {
+      root,
+      home,
+      garudaHome: path.join(home, '.garuda'),
+      baseEnv: { PATH, HOME: home },
+      ...(options.platform === undefined ? {} : { platform: options.platform }),
+    },
+  };
 }
 
 /** Writes a file, creating its folders. */

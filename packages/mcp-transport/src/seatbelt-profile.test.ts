@@ -7,7 +7,13 @@ import { buildSandbox } from './build-sandbox.js';
 import type { SandboxInfo } from './detect-sandbox.js';
 import { InvalidPolicyError, UnprotectablePathError } from './errors.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
-import { CREDENTIAL_FILES, CREDENTIAL_FOLDERS, TempDirs, put } from './sandbox-test-support.js';
+import {
+  CREDENTIAL_FILES,
+  CREDENTIAL_FOLDERS,
+  TempDirs,
+  projectWithHome,
+  put,
+} from './sandbox-test-support.js';
 import { SBPL_MAX_LITERAL_BYTES, sbplString } from './seatbelt-profile.js';
 
 // The macOS profile cannot run on our Linux machines: these tests check its text. The policy's
@@ -18,22 +24,7 @@ const temp = new TempDirs();
 afterAll(() => temp.cleanup());
 
 function setup(name = 'project'): { root: string; home: string; policy: SandboxPolicy } {
-  const dir = temp.make('sbpl');
-  const root = path.join(dir, name);
-  const home = path.join(dir, 'home');
-  mkdirSync(root);
-  mkdirSync(home);
-  return {
-    root,
-    home,
-    policy: {
-      root,
-      home,
-      garudaHome: path.join(home, '.garuda'),
-      baseEnv: { PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`, HOME: home },
-      platform: 'darwin',
-    },
-  };
+  return projectWithHome(temp, { prefix: 'sbpl', rootName: name, platform: 'darwin' });
 }
 
 /** Reads back an SBPL string literal that starts at `text[start]` (a `"`). */

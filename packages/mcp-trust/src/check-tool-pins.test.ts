@@ -9,6 +9,11 @@ const tools: McpTool[] = [
 ];
 const at = '2024-01-01T00:00:00.000Z';
 
+/** An entry that pinned `tools` with their per-tool hashes (a fresh copy each time). */
+function pinnedEntry(): McpTrustEntry {
+  return { def: 'd', tools: hashTools(tools), toolHashes: toolHashes(tools), at };
+}
+
 describe('checkToolPins', () => {
   it('is new without an entry, or with an entry that has no tools hash yet', () => {
     expect(checkToolPins(undefined, tools)).toEqual({ state: 'new' });
@@ -16,12 +21,7 @@ describe('checkToolPins', () => {
   });
 
   it('is unchanged, with nothing to store, when the list hash matches', () => {
-    const entry: McpTrustEntry = {
-      def: 'd',
-      tools: hashTools(tools),
-      toolHashes: toolHashes(tools),
-      at,
-    };
+    const entry = pinnedEntry();
     expect(checkToolPins(entry, [...tools].reverse())).toEqual({ state: 'unchanged' });
   });
 
@@ -36,12 +36,7 @@ describe('checkToolPins', () => {
   });
 
   it('is changed with a detailed diff when toolHashes are known', () => {
-    const entry: McpTrustEntry = {
-      def: 'd',
-      tools: hashTools(tools),
-      toolHashes: toolHashes(tools),
-      at,
-    };
+    const entry = pinnedEntry();
     const now: McpTool[] = [
       {
         name: 'search',

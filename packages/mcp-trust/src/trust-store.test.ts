@@ -377,7 +377,8 @@ describe('TrustStore: corrupt and unreadable files', () => {
         expect(error.message).toContain('permission denied');
         return;
       }
-      // Root reads any file, so the check runs in a child that has dropped to "nobody".
+      // Root reads any file, so the check runs in a child that has dropped to "nobody". It drops
+      // after loading the build, which may sit in a folder that nobody cannot enter.
       for (let d = path.dirname(file); d !== path.dirname(d); d = path.dirname(d)) {
         const mode = (await fs.stat(d)).mode;
         if ((mode & 0o001) === 0) await fs.chmod(d, mode | 0o001);
@@ -385,12 +386,10 @@ describe('TrustStore: corrupt and unreadable files', () => {
       const built = await buildForChildren();
       try {
         const script = `import { TrustStore } from ${JSON.stringify(built.entry)};
+          process.setgroups([]); process.setgid(65534); process.setuid(65534);
           try { await new TrustStore(${JSON.stringify(file)}).get('k'); console.log('{}'); }
           catch (e) { console.log(JSON.stringify({ code: e.code, message: e.message })); }`;
-        const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
-          uid: 65534,
-          gid: 65534,
-        });
+        const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script]);
         const result = JSON.parse(stdout) as { code?: string; message?: string };
         expect(result.code).toBe(TrustStoreErrorCode.FILE_UNREADABLE);
         expect(result.message).toContain('permission denied');

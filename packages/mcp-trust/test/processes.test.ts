@@ -1,98 +1,18 @@
 // Real processes against one real file: what the lock and the atomic writes are for.
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runTogether } from '@garuda/test-utils';
+import { useChildScript } from '@garuda/test-utils/build-for-children';
+import { describe, expect, it } from 'vitest';
 import { withFileLock } from '../src/file-lock.js';
 import { TrustStore } from '../src/trust-store.js';
-import { buildForChildren, CHILD_SCRIPT } from './build-for-children.js';
-import { tempDir } from './helpers.js';
+import { CHILD_SCRIPT, packageDir } from './build-for-children.js';
+import { tempDirEachTest } from './helpers.js';
 
-let built: { entry: string; cleanup: () => Promise<void> };
-let dir: string;
-let cleanupDir: () => Promise<void>;
-const children = new Set<ChildProcessWithoutNullStreams>();
-
-beforeAll(async () => {
-  built = await buildForChildren();
-}, 120_000);
-afterAll(async () => {
-  await built?.cleanup();
-});
-beforeEach(async () => {
-  ({ dir, cleanup: cleanupDir } = await tempDir());
-});
-afterEach(async () => {
-  // Only the processes this file started, by their own handles.
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-  children.clear();
-  await cleanupDir();
-});
-
-interface Child {
-  proc: ChildProcessWithoutNullStreams;
-  /** Resolves when a stdout line matches, rejects if the process exits first or time runs out. */
-  line(match: RegExp, timeoutMs?: number): Promise<string>;
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  stderr(): string;
-}
-
-function startChild(args: string[]): Child {
-  const proc = spawn(process.execPath, [CHILD_SCRIPT, built.entry, ...args], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  children.add(proc);
-  let out = '';
-  let err = '';
-  const waiters: { match: RegExp; resolve: (l: string) => void }[] = [];
-  proc.stdout.setEncoding('utf8');
-  proc.stderr.setEncoding('utf8');
-  proc.stdout.on('data', (chunk: string) => {
-    out += chunk;
-    let nl: number;
-    while ((nl = out.indexOf('\n')) >= 0) {
-      const l = out.slice(0, nl);
-      out = out.slice(nl + 1);
-      for (const w of [...waiters]) {
-        if (w.match.test(l)) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve(l);
-        }
-      }
-    }
-  });
-  proc.stderr.on('data', (chunk: string) => {
-    err += chunk;
-  });
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    proc.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return {
-    proc,
-    exit,
-    stderr: () => err,
-    line: (match, timeoutMs = 60_000) =>
-      new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(
-          () =>
-            reject(new Error(`no line matching ${match} within ${timeoutMs} ms; stderr: ${err}`)),
-          timeoutMs,
-        );
-        waiters.push({
-          match,
-          resolve: (l) => {
-            clearTimeout(timer);
-            resolve(l);
-          },
-        });
-        void exit.then(({ code, signal }) => {
-          clearTimeout(timer);
-          reject(new Error(`child exited (${code ?? signal}) before ${match}; stderr: ${err}`));
-        });
-      }),
-  };
-}
+const temp = tempDirEachTest();
+// Registered after the folder's hooks, so its children are killed before the folder goes.
+const children = useChildScript(packageDir, CHILD_SCRIPT);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -100,20 +20,16 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Starts one child per argument list, lets them all go at once (so their read-modify-writes
  * race each other) and checks that every one ended cleanly.
  */
-async function runTogether(...argLists: string[][]): Promise<void> {
-  const started = argLists.map(startChild);
-  await Promise.all(started.map((c) => c.line(/^ready$/)));
-  for (const c of started) c.proc.stdin.write('go\n');
-  for (const c of started) {
-    const { code } = await c.exit;
-    expect({ code, stderr: c.stderr() }).toEqual({ code: 0, stderr: '' });
+async function runAll(...argLists: string[][]): Promise<void> {
+  for (const { code, stderr } of await runTogether(argLists.map((a) => children.start(a)))) {
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   }
 }
 
 describe('two processes writing at once', () => {
   it('keeps all 400 keys that two processes wrote at the same time', async () => {
-    const file = path.join(dir, 'home', 'trust.json');
-    await runTogether(['writer', file, 'a', '200'], ['writer', file, 'b', '200']);
+    const file = path.join(temp.dir, 'home', 'trust.json');
+    await runAll(['writer', file, 'a', '200'], ['writer', file, 'b', '200']);
 
     const entries = await new TrustStore(file).entries();
     const expected = ['a', 'b']
@@ -144,12 +60,12 @@ describe('a process killed while writing', () => {
   }
 
   it('leaves the old or the new file, and the store works afterwards', async () => {
-    const file = path.join(dir, 'trust.json');
+    const file = path.join(temp.dir, 'trust.json');
     const store = new TrustStore(file, { lockTimeoutMs: 30_000, lockStaleMs: 2_000 });
     await store.set('seed', 'kept');
 
     for (let round = 0; round < 3; round++) {
-      const child = startChild(['hammer', file, String(SIZE)]);
+      const child = children.start(['hammer', file, String(SIZE)]);
       await child.line(/^wrote \d+$/);
       await sleep(Math.floor(Math.random() * 120));
       child.proc.kill('SIGKILL');
@@ -164,7 +80,7 @@ describe('a process killed while writing', () => {
     }
 
     // Last round: killed for certain while holding the lock, in the middle of a change.
-    const holder = startChild(['hold', file, String(SIZE)]);
+    const holder = children.start(['hold', file, String(SIZE)]);
     await holder.line(/^held$/);
     holder.proc.kill('SIGKILL');
     await holder.exit;
@@ -187,16 +103,16 @@ describe('a process killed while writing', () => {
 
 describe('LockedJsonFile and withFileLock across processes', () => {
   it('two processes adding one at a time to the same number lose no update', async () => {
-    const file = path.join(dir, 'home', 'count.json');
-    await runTogether(['count', file, '150'], ['count', file, '150']);
+    const file = path.join(temp.dir, 'home', 'count.json');
+    await runAll(['count', file, '150'], ['count', file, '150']);
     expect(await fs.readFile(file, 'utf8')).toBe('300\n');
     expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
     expect(await fs.readdir(path.dirname(file))).toEqual(['count.json']);
   }, 120_000);
 
   it('a lock held by a process that was killed is taken over once stale', async () => {
-    const file = path.join(dir, 'count.json');
-    const holder = startChild(['hold-lock', file]);
+    const file = path.join(temp.dir, 'count.json');
+    const holder = children.start(['hold-lock', file]);
     await holder.line(/^held$/);
     // While the holder lives, its lock is refreshed (every 2 s) and never stale. Asked to wait
     // longer than it counts a lock as stale, this taker would take over a lock that was not

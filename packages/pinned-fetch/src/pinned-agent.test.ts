@@ -1,3 +1,4 @@
+import { caught } from '@garuda/test-utils';
 import { Agent, request } from 'undici';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PinnedFetchError } from './errors.js';
@@ -23,15 +24,6 @@ function agent(options?: PinnedAgentOptions): Agent {
   const created = createPinnedAgent(options);
   open.push(created);
   return created;
-}
-
-async function caught(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the request to fail');
 }
 
 /** Every error in the cause chain (bounded), to look for socket and TLS codes. */

@@ -1,4 +1,4 @@
-import { makeCertificate } from '@garuda/test-utils';
+import { caught, makeCertificate } from '@garuda/test-utils';
 import { Agent, FormData as UndiciFormData, Request as UndiciRequest } from 'undici';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findBlockedAddressError, isBlockedAddressError } from './find-blocked-address-error.js';
@@ -23,15 +23,6 @@ function pinned(options?: PinnedFetchOptions): PinnedFetch {
   const fetcher = createPinnedFetch(options);
   open.push(fetcher);
   return fetcher;
-}
-
-async function caught(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the request to fail');
 }
 
 function chainHasCode(error: unknown, code: string): boolean {

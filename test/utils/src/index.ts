@@ -38,6 +38,16 @@ export { isProcessAlive, pidsWith } from './process-alive.js';
 export { allStrings, hostileLeftovers } from './leftovers.js';
 export { codeBlock, readmeSection } from './readme.js';
 export { checkPublicEntry } from './public-entry.js';
+export { caught } from './caught.js';
+export { recordingLogger, type LogLevel, type RecordingLogger } from './recording-logger.js';
+export {
+  NodeChildren,
+  runTogether,
+  startNodeChild,
+  type ChildExit,
+  type ChildResult,
+  type NodeChild,
+} from './node-child.js';
 export {
   CHANGED_DIFF,
   CRASH_EXIT_CODE,
