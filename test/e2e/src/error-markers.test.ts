@@ -45,10 +45,6 @@ const cause = new Error('underlying');
 const PACKAGES: PackageCase[] = [
   errorsOf('@garuda/mcp-sanitize', sanitize, {
     SanitizeError: (m) => new m.SanitizeError(m.SanitizeErrorCode.INVALID_INPUT, 'x'),
-    InvalidInputError: (m) => new m.InvalidInputError('cleanText', 1),
-    InvalidTagError: (m) => new m.InvalidTagError('1x'),
-    TooManyTagsError: (m) => new m.TooManyTagsError(100, 64),
-    InvalidLimitError: (m) => new m.InvalidLimitError('max', -1),
   }),
   errorsOf('@garuda/pinned-fetch', pinned, {
     PinnedFetchError: (m) => new m.PinnedFetchError(m.PinnedFetchErrorCode.LOOKUP_FAILED, 'x'),

@@ -1,8 +1,9 @@
 // The two stand-alone packages must work for someone who installs them from npm: pack them the
 // way `pnpm publish` would, install the tarballs with plain npm into a folder outside the repo,
-// and import them from a plain Node ESM script.
+// and import them from a plain Node ESM script. Their errors come from @garuda/internal, which
+// is never published: this proves it is bundled, code and markers alike.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -20,7 +21,7 @@ function pnpm(args: string[], cwd: string) {
 }
 
 const CHECK = `
-import { cleanText, neutralizeTags } from '@garuda/mcp-sanitize';
+import { capText, cleanText, neutralizeTags, SanitizeError } from '@garuda/mcp-sanitize';
 import { classifyAddress, createPinnedFetch, isBlockedAddressError } from '@garuda/pinned-fetch';
 import { createServer } from 'node:http';
 
@@ -32,6 +33,7 @@ const result = {
   metadata: classifyAddress('169.254.169.254'),
   public: classifyAddress('8.8.8.8'),
 };
+try { capText('x', -1); } catch (e) { result.error = SanitizeError.isInstance(e) ? e.name + ' ' + e.code : String(e); }
 const strict = createPinnedFetch();
 try { await strict(url); result.strict = 'connected'; } catch (e) { result.strict = isBlockedAddressError(e) ? 'blocked' : String(e); }
 const loopback = createPinnedFetch({ allowLoopback: true });
@@ -79,11 +81,25 @@ describe('pack and install', () => {
     });
     expect(JSON.parse(stdout)).toEqual({
       cleaned: 'ok‹/mcp_result>',
+      error: 'SanitizeError INVALID_LIMIT',
       metadata: 'metadata',
       public: 'public',
       strict: 'blocked',
       loopback: expect.stringMatching(/^200 hello from 127\.0\.0\.1:\d+$/),
     });
+  });
+
+  it('depends on no private workspace', async () => {
+    for (const name of PACKAGES) {
+      const installed = JSON.parse(
+        await readFile(join(work, 'app', 'node_modules', '@garuda', name, 'package.json'), 'utf8'),
+      ) as Record<string, Record<string, string> | undefined>;
+      const runtime = { ...installed.dependencies, ...installed.peerDependencies };
+      expect(
+        Object.keys(runtime).filter((dep) => dep.startsWith('@garuda/')),
+        name,
+      ).toEqual([]);
+    }
   });
 
   it('ships only dist, package.json and README', async () => {

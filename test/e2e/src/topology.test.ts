@@ -213,6 +213,7 @@ describe('workspace topology', () => {
 
   it('every package that uses @garuda/internal ships it bundled: no built file imports or names it', () => {
     const users = workspaces.filter((w) => BUNDLED in w.devDeps);
+    expect(users.map((w) => w.name)).toContain('@garuda/mcp-sanitize');
     for (const ws of users) {
       const dist = join(ws.dir, 'dist');
       expect(existsSync(join(dist, 'index.js')), `${dist}/index.js is missing: build first`).toBe(
