@@ -50,10 +50,8 @@ const PACKAGES: PackageCase[] = [
     PinnedFetchError: (m) => new m.PinnedFetchError(m.PinnedFetchErrorCode.LOOKUP_FAILED, 'x'),
     BlockedAddressError: (m) =>
       new m.BlockedAddressError({ host: 'h', address: '127.0.0.1', addressClass: 'loopback' }),
-    LookupFailedError: (m) => new m.LookupFailedError('h', cause),
-    NoAddressesError: (m) => new m.NoAddressesError('h'),
+    LookupFailedError: (m) => new m.LookupFailedError('LOOKUP_FAILED', 'h', cause),
     InvalidOptionsError: (m) => new m.InvalidOptionsError('timeoutMs', 'must be positive'),
-    LocalAddressesError: (m) => new m.LocalAddressesError(cause),
   }),
   errorsOf('@garuda/mcp-config', config, {
     ConfigError: (m) => new m.ConfigError(m.ConfigErrorCode.NOT_FOUND, 'x'),
