@@ -82,7 +82,8 @@ const TRUE_OR_FALSE = new Set([true, false, undefined]);
  * @throws {@link ServerExistsError} when the name exists and `replace` is not `true`.
  * @throws {@link FileUnusableError} when the file cannot be read, is over 1 MiB, is not UTF-8,
  *   does not parse, or holds the name twice; it is left untouched.
- * @throws {@link LockTimeoutError} / {@link LockFailedError} when the lock cannot be taken.
+ * @throws `LockedFileError` of `@garuda/mcp-trust` (`LOCK_TIMEOUT`, `LOCK_FAILED`,
+ *   `LOCK_COMPROMISED`) when the lock cannot be taken or is lost, passed through.
  * @throws {@link WriteFailedError} when the file or its folder cannot be written.
  * @throws {@link InvalidArgumentError} for options of the wrong shape.
  * @example

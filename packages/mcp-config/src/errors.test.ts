@@ -6,8 +6,6 @@ import {
   FileUnusableError,
   InvalidArgumentError,
   InvalidServerError,
-  LockFailedError,
-  LockTimeoutError,
   ServerExistsError,
   ServerNotFoundError,
   WriteFailedError,
@@ -53,18 +51,6 @@ const ERRORS = [
     'ServerNotFoundError',
   ],
   [
-    new LockTimeoutError('/f', 10),
-    LockTimeoutError,
-    ConfigErrorCode.LOCK_TIMEOUT,
-    'LockTimeoutError',
-  ],
-  [
-    new LockFailedError('/f', 'EACCES'),
-    LockFailedError,
-    ConfigErrorCode.LOCK_FAILED,
-    'LockFailedError',
-  ],
-  [
     new WriteFailedError('/f', Object.assign(new Error('x'), { code: 'EROFS' })),
     WriteFailedError,
     ConfigErrorCode.WRITE_FAILED,
@@ -107,7 +93,6 @@ describe('errors', () => {
     const error = new WriteFailedError('/f', cause);
     expect(error.cause).toBe(cause);
     expect(error.message).toContain('ENOSPC');
-    expect(new LockFailedError('/f', 'x', cause).cause).toBe(cause);
     expect(new FileUnusableError('/f', [problem], cause).cause).toBe(cause);
     expect('cause' in new InvalidArgumentError('x')).toBe(false);
   });

@@ -25,10 +25,6 @@ export const ConfigErrorCode = Object.freeze({
   SERVER_EXISTS: 'SERVER_EXISTS',
   /** `removeServer` found no server of that name (or no file). */
   NOT_FOUND: 'NOT_FOUND',
-  /** Another process held the file's lock for longer than the time limit. */
-  LOCK_TIMEOUT: 'LOCK_TIMEOUT',
-  /** The lock could not be taken for another reason, or was lost before the write. */
-  LOCK_FAILED: 'LOCK_FAILED',
   /** The file or its folder could not be written. */
   WRITE_FAILED: 'WRITE_FAILED',
 } as const);
@@ -43,8 +39,6 @@ const MARKERS = {
   FileUnusableError: Symbol.for('garuda.mcp-config.FileUnusableError'),
   ServerExistsError: Symbol.for('garuda.mcp-config.ServerExistsError'),
   ServerNotFoundError: Symbol.for('garuda.mcp-config.ServerNotFoundError'),
-  LockTimeoutError: Symbol.for('garuda.mcp-config.LockTimeoutError'),
-  LockFailedError: Symbol.for('garuda.mcp-config.LockFailedError'),
   WriteFailedError: Symbol.for('garuda.mcp-config.WriteFailedError'),
 } as const;
 
@@ -340,90 +334,6 @@ export class ServerNotFoundError extends ConfigError {
    */
   static override isInstance(value: unknown): value is ServerNotFoundError {
     return hasMarker(value, MARKERS.ServerNotFoundError);
-  }
-}
-
-/**
- * Another process held the file's lock (`<file>.lock`) for longer than the time limit
- * (code `LOCK_TIMEOUT`). Nothing was written; try again. A lock left behind by a process that
- * died is taken over once it is 10 seconds old.
- *
- * @example
- * ```ts
- * catch (e) {
- *   if (LockTimeoutError.isInstance(e)) ui.error(e.message);
- * }
- * ```
- */
-export class LockTimeoutError extends ConfigError {
-  /**
-   * @param file - The file whose lock could not be taken.
-   * @param waitedMs - How long it waited.
-   */
-  constructor(file: string, waitedMs: number) {
-    super(
-      ConfigErrorCode.LOCK_TIMEOUT,
-      `${quotePath(file)} is being changed by another process (its lock ${quotePath(`${file}.lock`)} ` +
-        `was held for more than ${waitedMs} ms): nothing was written; try again`,
-    );
-    this.name = 'LockTimeoutError';
-    mark(this, MARKERS.LockTimeoutError);
-  }
-
-  /**
-   * Whether `value` is a {@link LockTimeoutError} (from any copy of this package).
-   *
-   * @param value - Anything.
-   * @returns `true` for a lock that could not be taken in time.
-   * @example
-   * ```ts
-   * LockTimeoutError.isInstance(e);
-   * ```
-   */
-  static override isInstance(value: unknown): value is LockTimeoutError {
-    return hasMarker(value, MARKERS.LockTimeoutError);
-  }
-}
-
-/**
- * The file's lock could not be created for another reason than a holder (permissions, a
- * read-only folder), or it was lost before the write (code `LOCK_FAILED`). Nothing was written.
- *
- * @example
- * ```ts
- * catch (e) {
- *   if (LockFailedError.isInstance(e)) ui.error(e.message, e.cause);
- * }
- * ```
- */
-export class LockFailedError extends ConfigError {
-  /**
-   * @param file - The file whose lock failed.
-   * @param reason - What went wrong, already safe to show.
-   * @param cause - The underlying error.
-   */
-  constructor(file: string, reason: string, cause?: unknown) {
-    super(
-      ConfigErrorCode.LOCK_FAILED,
-      `could not lock ${quotePath(file)} (${reason}): nothing was written; check that its folder is writable`,
-      { cause },
-    );
-    this.name = 'LockFailedError';
-    mark(this, MARKERS.LockFailedError);
-  }
-
-  /**
-   * Whether `value` is a {@link LockFailedError} (from any copy of this package).
-   *
-   * @param value - Anything.
-   * @returns `true` for a lock failure.
-   * @example
-   * ```ts
-   * LockFailedError.isInstance(e);
-   * ```
-   */
-  static override isInstance(value: unknown): value is LockFailedError {
-    return hasMarker(value, MARKERS.LockFailedError);
   }
 }
 

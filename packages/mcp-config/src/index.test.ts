@@ -47,8 +47,6 @@ const DOCUMENTED_VALUES = [
   'ImportNoteCode',
   'InvalidArgumentError',
   'InvalidServerError',
-  'LockFailedError',
-  'LockTimeoutError',
   'MAX_CONFIG_BYTES',
   'MAX_IMPORT_FILE_BYTES',
   'ServerExistsError',

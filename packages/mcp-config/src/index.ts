@@ -16,8 +16,6 @@ export {
   FileUnusableError,
   InvalidArgumentError,
   InvalidServerError,
-  LockFailedError,
-  LockTimeoutError,
   ServerExistsError,
   ServerNotFoundError,
   WriteFailedError,

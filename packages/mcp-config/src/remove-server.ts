@@ -31,7 +31,8 @@ export interface RemoveServerResult {
  * @throws {@link ServerNotFoundError} when the file or the server does not exist.
  * @throws {@link FileUnusableError} when the file cannot be read, is over 1 MiB, is not UTF-8,
  *   does not parse, or holds the name twice; it is left untouched.
- * @throws {@link LockTimeoutError} / {@link LockFailedError} when the lock cannot be taken.
+ * @throws `LockedFileError` of `@garuda/mcp-trust` (`LOCK_TIMEOUT`, `LOCK_FAILED`,
+ *   `LOCK_COMPROMISED`) when the lock cannot be taken or is lost, passed through.
  * @throws {@link WriteFailedError} when the file cannot be written.
  * @throws {@link InvalidArgumentError} for options of the wrong shape.
  * @example

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { LockedFileError, TrustStoreErrorCode } from '@garuda/mcp-trust';
 import { describe, expect, it } from 'vitest';
 import { tempDirs } from '../test/temp-dir.js';
 import { ConfigProblemCode } from './config-problem.js';
@@ -8,7 +9,6 @@ import {
   ConfigErrorCode,
   FileUnusableError,
   InvalidArgumentError,
-  LockTimeoutError,
   ServerNotFoundError,
 } from './errors.js';
 import { loadConfig } from './load-config.js';
@@ -213,7 +213,7 @@ describe('setServerEnabled', () => {
     expect((await stat(file)).mode & 0o777).toBe(0o604);
   });
 
-  it('waits for a held lock, then gives up with LockTimeoutError and writes nothing', async () => {
+  it('waits for a held lock, then gives up with LOCK_TIMEOUT and writes nothing', async () => {
     const dir = await dirs.create();
     const file = path.join(dir, 'mcp.json');
     await writeFile(file, TEXT);
@@ -222,7 +222,8 @@ describe('setServerEnabled', () => {
     const error = await caught(
       setServerEnabled({ file, name: 'inline', enabled: false, lockTimeoutMs: 200 }),
     );
-    expect(error).toBeInstanceOf(LockTimeoutError);
+    expect(LockedFileError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: TrustStoreErrorCode.LOCK_TIMEOUT });
     expect(await fingerprint(file)).toBe(before);
   });
 

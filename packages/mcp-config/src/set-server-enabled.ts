@@ -93,7 +93,8 @@ function entryProblem(
  * @throws {@link FileUnusableError} when the file cannot be read, is over 1 MiB, is not UTF-8,
  *   does not parse, holds the name twice, or the entry is not an object or has `"enabled"`
  *   twice; it is left untouched.
- * @throws {@link LockTimeoutError} / {@link LockFailedError} when the lock cannot be taken.
+ * @throws `LockedFileError` of `@garuda/mcp-trust` (`LOCK_TIMEOUT`, `LOCK_FAILED`,
+ *   `LOCK_COMPROMISED`) when the lock cannot be taken or is lost, passed through.
  * @throws {@link WriteFailedError} when the file cannot be written.
  * @throws {@link InvalidArgumentError} for options of the wrong shape.
  * @example

@@ -1,4 +1,4 @@
-import { LockedJsonFile } from '@garuda/mcp-trust';
+import { LockedJsonFile, TrustStoreError } from '@garuda/mcp-trust';
 import {
   ENTRY_FIELDS,
   isPlainObject,
@@ -8,7 +8,7 @@ import {
 } from './auth-entry.js';
 import { authFileFromJson, authFileToJson } from './auth-file.js';
 import { checkServerName, normalizeId, type AuthEntryId } from './auth-key.js';
-import { InvalidOptionError, kindOf, quote, toAuthFileError } from './errors.js';
+import { InvalidOptionError, kindOf, quote } from './errors.js';
 import { log, type OAuthLogger } from './logger.js';
 
 /** Options of {@link AuthStore}. */
@@ -127,7 +127,7 @@ export class AuthStore {
           'The moved file may hold tokens: delete it when you no longer need it',
       });
     } catch (error) {
-      throw toAuthFileError(error);
+      throw ownOption(error);
     }
     this.file = this.#store.file;
     this.lockFile = this.#store.lockFile;
@@ -143,7 +143,7 @@ export class AuthStore {
     try {
       return this.#store.now();
     } catch (error) {
-      throw toAuthFileError(error);
+      throw ownOption(error);
     }
   }
 
@@ -152,7 +152,8 @@ export class AuthStore {
    * @param id - scope, name and URL of the server
    * @returns a fresh copy of the entry, or `undefined`
    * @throws {@link InvalidOptionError} for an unusable id
-   * @throws {@link AuthFileUnreadableError} when the file exists but cannot be read
+   * @throws `LockedFileError` of `@garuda/mcp-trust` (`FILE_UNREADABLE`) when the file exists
+   *   but cannot be read
    */
   async get(id: AuthEntryId): Promise<AuthEntry | undefined> {
     const nid = normalizeId(id);
@@ -168,8 +169,8 @@ export class AuthStore {
    *   it runs. If it throws, nothing is written and the error comes out of `update`.
    * @returns a copy of the new entry, or `undefined` when it is now absent
    * @throws {@link InvalidOptionError}, {@link InvalidEntryError} for unusable input
-   * @throws {@link LockTimeoutError} when another process holds the lock for too long
-   * @throws {@link AuthFileWriteError} when the file cannot be written
+   * @throws `LockedFileError` of `@garuda/mcp-trust`, passed through: `LOCK_TIMEOUT` when another
+   *   process holds the lock for too long, `WRITE_FAILED` when the file cannot be written…
    */
   async update(
     id: AuthEntryId,
@@ -223,7 +224,8 @@ export class AuthStore {
   /**
    * Lists every entry without its secrets: for a status line ("signed in" or "no sign-in").
    * @returns one row per entry, sorted by key
-   * @throws {@link AuthFileUnreadableError} when the file exists but cannot be read
+   * @throws `LockedFileError` of `@garuda/mcp-trust` (`FILE_UNREADABLE`) when the file exists
+   *   but cannot be read
    */
   async list(): Promise<AuthEntryInfo[]> {
     const rows: AuthEntryInfo[] = [];
@@ -274,7 +276,7 @@ export class AuthStore {
     try {
       return (await this.#store.load()) ?? new Map();
     } catch (error) {
-      throw toAuthFileError(error);
+      throw ownOption(error);
     }
   }
 
@@ -296,9 +298,17 @@ export class AuthStore {
       });
     } catch (error) {
       if (failed && failed.error === error) throw error;
-      throw toAuthFileError(error);
+      throw ownOption(error);
     }
   }
+}
+
+// The lock and file errors of LockedJsonFile pass through as they are (LockedFileError of
+// @garuda/mcp-trust, "auth file" in their messages). An option it refuses is an option of this
+// store, so it becomes this package's INVALID_OPTION, with the same message.
+function ownOption(error: unknown): unknown {
+  if (!TrustStoreError.isInstance(error) || error.code !== 'INVALID_OPTION') return error;
+  return new InvalidOptionError(error.message);
 }
 
 // The fields in file order, without `updatedAt`, for "did anything change".

@@ -6,15 +6,12 @@ describe('public entry', () => {
   it('exports exactly the documented names', () => {
     expect(Object.keys(api).sort()).toEqual(
       [
-        'AuthFileUnreadableError',
-        'AuthFileWriteError',
         'AuthStore',
         'AuthorizationDeniedError',
         'CallbackPortChangedError',
         'CallbackPortInUseError',
         'CallbackServerError',
         'CallbackTimeoutError',
-        'CorruptFileMoveError',
         'DEFAULT_AUTH_LOCK_STALE_MS',
         'DEFAULT_AUTH_LOCK_TIMEOUT_MS',
         'DEFAULT_CALLBACK_TIMEOUT_MS',
@@ -25,9 +22,6 @@ describe('public entry', () => {
         'InvalidEntryError',
         'InvalidOptionError',
         'InvalidRedirectUrlError',
-        'LockCompromisedError',
-        'LockFailedError',
-        'LockTimeoutError',
         'MAX_PASTED_URL_LENGTH',
         'NoClientRegistrationError',
         'NoSignInInProgressError',
@@ -85,12 +79,6 @@ describe('errors', () => {
     const samples: OAuthFlowError[] = [
       new api.InvalidOptionError('x'),
       new api.InvalidEntryError('x'),
-      new api.AuthFileUnreadableError('/f', Object.assign(new Error(), { code: 'EACCES' })),
-      new api.AuthFileWriteError('write', '/f', undefined),
-      new api.LockTimeoutError('/f', '/f.lock', 1, 2000),
-      new api.LockFailedError('/f', '/f.lock', undefined),
-      new api.LockCompromisedError('/f', undefined),
-      new api.CorruptFileMoveError('/f', '/g', undefined),
       new api.ProviderNotReadyError('x'),
       new api.InsecureAuthorizationServerError('issuer', 'x'),
       new api.PkceNotSupportedError('https://a'),
@@ -111,8 +99,5 @@ describe('errors', () => {
       expect(Object.values(OAuthFlowErrorCode)).toContain(error.code);
     }
     expect(new api.CallbackTimeoutError(300_000).message).toContain('5 min');
-    expect(
-      new api.AuthFileUnreadableError('/f', Object.assign(new Error(), { code: 'EACCES' })).message,
-    ).toContain('chmod 600');
   });
 });

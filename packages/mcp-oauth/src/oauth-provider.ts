@@ -313,7 +313,7 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
    * the SDK registers again. A sign-in in progress keeps its port. Runs once per provider;
    * later calls return the same promise.
    * @returns when the port is chosen
-   * @throws store errors ({@link AuthFileUnreadableError}, {@link LockTimeoutError}…)
+   * @throws the store's errors (`LockedFileError` of `@garuda/mcp-trust`, passed through)
    */
   prepare(): Promise<void> {
     this.#preparing ??= this.#prepare().catch((error: unknown) => {
