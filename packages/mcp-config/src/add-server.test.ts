@@ -6,14 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { tempDirs } from '../test/temp-dir.js';
 import { addServer } from './add-server.js';
 import { ConfigProblemCode } from './config-problem.js';
-import {
-  ConfigErrorCode,
-  FileUnusableError,
-  InvalidArgumentError,
-  InvalidServerError,
-  ServerExistsError,
-  WriteFailedError,
-} from './errors.js';
+import { ConfigErrorCode, FileUnusableError, InvalidServerError } from './errors.js';
 import { loadConfig } from './load-config.js';
 import type { ServerEntry } from './server-types.js';
 
@@ -174,7 +167,7 @@ describe('addServer', () => {
     const error = await caught(
       addServer({ file, name: 'alpha', def: { command: 'new' }, source: 'user' }),
     );
-    expect(error).toBeInstanceOf(ServerExistsError);
+    expect(error).toMatchObject({ name: 'ServerEntryError', code: 'SERVER_EXISTS' });
     expect(error).toMatchObject({ code: ConfigErrorCode.SERVER_EXISTS, server: 'alpha' });
     expect(await snapshot(file)).toEqual(before);
 
@@ -477,7 +470,7 @@ describe('addServer', () => {
     await expect(stat(`${file}.lock`)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  it('reports a folder that cannot be created as WriteFailedError', async () => {
+  it('reports a folder that cannot be created as WRITE_FAILED', async () => {
     const dir = await dirs.create();
     await writeFile(path.join(dir, 'blocker'), '');
     const error = await caught(
@@ -488,7 +481,7 @@ describe('addServer', () => {
         source: 'user',
       }),
     );
-    expect(error).toBeInstanceOf(WriteFailedError);
+    expect(error).toMatchObject({ name: 'ConfigError', code: 'WRITE_FAILED' });
     expect(error).toMatchObject({ code: ConfigErrorCode.WRITE_FAILED });
   });
 
@@ -505,7 +498,10 @@ describe('addServer', () => {
     const dir = await dirs.create();
     const file = path.join(dir, 'mcp.json');
     const ok = { file, name: 'n', def: { command: 'x' }, source: 'user' } as const;
-    await expect(addServer(undefined as never)).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(addServer(undefined as never)).rejects.toMatchObject({
+      name: 'ConfigError',
+      code: 'INVALID_ARGUMENT',
+    });
     await expect(addServer({ ...ok, file: '' })).rejects.toThrow(/file/);
     await expect(addServer({ ...ok, name: 1 as never })).rejects.toThrow(/name/);
     await expect(addServer({ ...ok, source: 'x' as never })).rejects.toThrow(/source/);

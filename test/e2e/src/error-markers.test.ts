@@ -55,12 +55,9 @@ const PACKAGES: PackageCase[] = [
   }),
   errorsOf('@garuda/mcp-config', config, {
     ConfigError: (m) => new m.ConfigError(m.ConfigErrorCode.NOT_FOUND, 'x'),
-    InvalidArgumentError: (m) => new m.InvalidArgumentError('x'),
     InvalidServerError: (m) => new m.InvalidServerError('/f', []),
     FileUnusableError: (m) => new m.FileUnusableError('/f', [], cause),
-    ServerExistsError: (m) => new m.ServerExistsError('/f', 's'),
-    ServerNotFoundError: (m) => new m.ServerNotFoundError('/f', 's'),
-    WriteFailedError: (m) => new m.WriteFailedError('/f', cause),
+    ServerEntryError: (m) => new m.ServerEntryError('NOT_FOUND', '/f', 's'),
   }),
   errorsOf('@garuda/mcp-trust', trust, {
     TrustStoreError: (m) => new m.TrustStoreError(m.TrustStoreErrorCode.INVALID_KEY, 'x'),

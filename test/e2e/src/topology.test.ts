@@ -214,7 +214,12 @@ describe('workspace topology', () => {
   it('every package that uses @garuda/internal ships it bundled: no built file imports or names it', () => {
     const users = workspaces.filter((w) => BUNDLED in w.devDeps);
     expect(users.map((w) => w.name)).toEqual(
-      expect.arrayContaining(['@garuda/mcp-sanitize', '@garuda/pinned-fetch', '@garuda/mcp-trust']),
+      expect.arrayContaining([
+        '@garuda/mcp-sanitize',
+        '@garuda/pinned-fetch',
+        '@garuda/mcp-trust',
+        '@garuda/mcp-config',
+      ]),
     );
     for (const ws of users) {
       const dist = join(ws.dir, 'dist');
