@@ -219,6 +219,7 @@ describe('workspace topology', () => {
         '@garuda/pinned-fetch',
         '@garuda/mcp-trust',
         '@garuda/mcp-config',
+        '@garuda/mcp-transport',
       ]),
     );
     for (const ws of users) {
