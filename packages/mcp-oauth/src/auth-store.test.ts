@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { caught, filesUnder, recordingLogger, tempDir, type TempDir } from '../test/helpers.js';
 import { AuthStore } from './auth-store.js';
 import { LockedFileError } from '@garuda/mcp-trust';
-import { InvalidEntryError, InvalidOptionError, OAuthFlowError } from './errors.js';
+import { OAuthFlowError } from './errors.js';
 
 let home: TempDir;
 let file: string;
@@ -234,24 +234,25 @@ describe('AuthStore entries', () => {
     ).rejects.toThrow(/server name "My Server" is invalid: use a-z, 0-9 and _/);
     await expect(
       store.get({ scope: 'relative/root', name: 'x', url: 'https://x.example' }),
-    ).rejects.toBeInstanceOf(InvalidOptionError);
+    ).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'INVALID_OPTION' });
     await expect(
       store.get({ scope: 'user', name: 'x', url: 'file:///etc/passwd' }),
-    ).rejects.toBeInstanceOf(InvalidOptionError);
+    ).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'INVALID_OPTION' });
     await expect(
       store.get({ scope: 'user', name: 'x', url: 'https://u:p@x.example' }),
-    ).rejects.toBeInstanceOf(InvalidOptionError);
+    ).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'INVALID_OPTION' });
     const bad = await caught(() =>
       store.update(user(), () => ({ tokens: { access_token: 'tok-hidden-aaaaaaaa' } }) as never),
     );
-    expect(bad).toBeInstanceOf(InvalidEntryError);
+    expect(bad).toMatchObject({ name: 'OAuthFlowError', code: 'INVALID_ENTRY' });
     expect((bad as Error).message).not.toContain('tok-hidden');
     await expect(store.update(user(), () => ({ extra: 1 }) as never)).rejects.toThrow(
       /a field the store does not keep/,
     );
-    await expect(store.update(user(), () => ({ port: 70000 }))).rejects.toBeInstanceOf(
-      InvalidEntryError,
-    );
+    await expect(store.update(user(), () => ({ port: 70000 }))).rejects.toMatchObject({
+      name: 'OAuthFlowError',
+      code: 'INVALID_ENTRY',
+    });
     const cycle: Record<string, unknown> = {};
     cycle.self = cycle;
     await expect(
@@ -260,8 +261,12 @@ describe('AuthStore entries', () => {
     await expect(store.update(user(), (() => Promise.resolve({})) as never)).rejects.toThrow(
       /synchronous/,
     );
-    expect(() => new AuthStore('')).toThrow(InvalidOptionError);
-    expect(() => new AuthStore(file, { lockStaleMs: 10 })).toThrow(InvalidOptionError);
+    expect(() => new AuthStore('')).toThrow(
+      expect.objectContaining({ name: 'OAuthFlowError', code: 'INVALID_OPTION' }),
+    );
+    expect(() => new AuthStore(file, { lockStaleMs: 10 })).toThrow(
+      expect.objectContaining({ name: 'OAuthFlowError', code: 'INVALID_OPTION' }),
+    );
     // Nothing was written by any of these (only the folder was made, for the lock).
     expect(await fs.readdir(path.dirname(file))).toEqual([]);
   });

@@ -5,7 +5,6 @@ import * as path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SecretScan } from '../test/helpers.js';
 import { rawMcpStatus, SignInWorld } from '../test/sign-in-world.js';
-import { InvalidOptionError } from './errors.js';
 import { revoke } from './revoke.js';
 
 const scan = new SecretScan();
@@ -198,12 +197,12 @@ describe('revoke', () => {
     const f = await w.fixture();
     await expect(
       revoke({ serverUrl: f.url, store: w.store(), name: 'Bad Name' }),
-    ).rejects.toBeInstanceOf(InvalidOptionError);
+    ).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'INVALID_OPTION' });
     await expect(
       revoke({ serverUrl: 'ftp://x', store: w.store(), name: 'demo' }),
-    ).rejects.toBeInstanceOf(InvalidOptionError);
+    ).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'INVALID_OPTION' });
     await expect(
       revoke({ serverUrl: f.url, store: w.store(), name: 'demo', timeoutMs: 0 }),
-    ).rejects.toBeInstanceOf(InvalidOptionError);
+    ).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'INVALID_OPTION' });
   });
 });

@@ -2,7 +2,8 @@
 // `Symbol.for('garuda.<pkg>.<Name>')` marker so that errors from another copy of the package are
 // recognised too. This walks each public entry for every exported Error class and checks, on
 // instances made by the real constructors, that `A.isInstance(b)` holds exactly when b's class is
-// A or a subclass of A: a sibling never passes, the base class accepts the whole package.
+// A or a subclass of A: a sibling never passes, the base class accepts the whole package. The
+// sources are checked too: every marker and isInstance comes from @garuda/internal's brand.
 import * as config from '@garuda/mcp-config';
 import * as manager from '@garuda/mcp-manager';
 import * as oauth from '@garuda/mcp-oauth';
@@ -10,6 +11,7 @@ import * as sanitize from '@garuda/mcp-sanitize';
 import * as transport from '@garuda/mcp-transport';
 import * as trust from '@garuda/mcp-trust';
 import * as pinned from '@garuda/pinned-fetch';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -77,23 +79,11 @@ const PACKAGES: PackageCase[] = [
   }),
   errorsOf('@garuda/mcp-oauth', oauth, {
     OAuthFlowError: (m) => new m.OAuthFlowError(m.OAuthFlowErrorCode.INVALID_OPTION, 'x'),
-    InvalidOptionError: (m) => new m.InvalidOptionError('r'),
-    InvalidEntryError: (m) => new m.InvalidEntryError('r'),
-    ProviderNotReadyError: (m) => new m.ProviderNotReadyError('s'),
     InsecureAuthorizationServerError: (m) => new m.InsecureAuthorizationServerError('f', 'r'),
-    PkceNotSupportedError: (m) => new m.PkceNotSupportedError('https://as.test'),
-    UnsafeAuthorizationUrlError: (m) => new m.UnsafeAuthorizationUrlError('r'),
-    NoSignInInProgressError: (m) => new m.NoSignInInProgressError('s'),
     NoClientRegistrationError: (m) => new m.NoClientRegistrationError('s', false),
     CallbackPortChangedError: (m) => new m.CallbackPortChangedError('s', 1, 2, false),
     CallbackPortInUseError: (m) => new m.CallbackPortInUseError('127.0.0.1', 1, cause),
-    CallbackServerError: (m) => new m.CallbackServerError('127.0.0.1', 1, cause),
-    CallbackTimeoutError: (m) => new m.CallbackTimeoutError(1),
-    SignInAbortedError: (m) => new m.SignInAbortedError(cause),
     AuthorizationDeniedError: (m) => new m.AuthorizationDeniedError('access_denied'),
-    StateMismatchError: (m) => new m.StateMismatchError(false),
-    InvalidRedirectUrlError: (m) => new m.InvalidRedirectUrlError('r'),
-    UnsafeBrowserUrlError: (m) => new m.UnsafeBrowserUrlError('r'),
   }),
   errorsOf('@garuda/mcp-manager', manager, {
     McpManagerError: (m) => new m.McpManagerError(m.McpManagerErrorCode.CLOSED, 'x'),
@@ -229,5 +219,62 @@ describe.each(PACKAGES)('$name', ({ name, module, make }) => {
         }
       }
     }
+  });
+});
+
+/**
+ * Packages whose errors do not use @garuda/internal's brand yet: the manager is being reshaped
+ * on its own, and switches when that lands. Remove a name once it is converted.
+ */
+const NOT_YET_BRANDED = ['mcp-manager'];
+
+// A static field `isInstance = brand(this, <scope>, '<Name>')`, the only form allowed.
+const BRANDED =
+  /static (?:override )?readonly isInstance = brand\(this, (SCOPE|'[^']+'), '(\w+)'\);/;
+
+describe('error sources', () => {
+  const folders = readdirSync(join(repoRoot, 'packages')).filter(
+    (name) => name !== 'internal' && !NOT_YET_BRANDED.includes(name),
+  );
+
+  it.each(folders)(
+    'packages/%s: markers and isInstance come only from brand, named after their class',
+    (folder) => {
+      const dir = join(repoRoot, 'packages', folder, 'src');
+      const files = readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+      let branded = 0;
+      for (const file of files) {
+        const text = readFileSync(join(dir, file), 'utf8');
+        const where = `packages/${folder}/src/${file}`;
+        // No copy of the marker machinery: no own brand, mark or hasMarker, no hand-made error
+        // marker (other markers, such as a compiled tag list's, are not errors').
+        expect(text, where).not.toMatch(
+          /function (brand|mark|hasMarker)\b|Symbol\.for\(['"`][^'"`]*Error['"`]|\bMARKERS\b/,
+        );
+        const scope = /const SCOPE = '([^']+)';/.exec(text)?.[1];
+        let owner: string | undefined;
+        for (const line of text.split('\n')) {
+          owner = /^export (?:abstract )?class (\w+)/.exec(line)?.[1] ?? owner;
+          if (!/\bstatic\b.*\bisInstance\b/.test(line)) continue;
+          const m = BRANDED.exec(line);
+          expect(m, `${where}: ${line.trim()}`).not.toBeNull();
+          const [, scopeArg, name] = m as RegExpExecArray;
+          expect(scopeArg === 'SCOPE' ? scope : scopeArg.slice(1, -1), where).toBe(
+            `garuda.${folder}`,
+          );
+          expect(name, `${where}: the brand of ${owner}`).toBe(owner);
+          branded++;
+        }
+      }
+      expect(branded, `packages/${folder} brands its errors`).toBeGreaterThan(0);
+    },
+  );
+
+  it('@garuda/internal makes the markers in one place', () => {
+    const dir = join(repoRoot, 'packages', 'internal', 'src');
+    const makers = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+      .filter((f) => /Symbol\.for\(/.test(readFileSync(join(dir, f), 'utf8')));
+    expect(makers).toEqual(['brand.ts']);
   });
 });
