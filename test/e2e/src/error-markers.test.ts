@@ -258,7 +258,7 @@ describe('error sources', () => {
           if (!/\bstatic\b.*\bisInstance\b/.test(line)) continue;
           const m = BRANDED.exec(line);
           expect(m, `${where}: ${line.trim()}`).not.toBeNull();
-          const [, scopeArg, name] = m as RegExpExecArray;
+          const [, scopeArg = '', name] = m as RegExpExecArray;
           expect(scopeArg === 'SCOPE' ? scope : scopeArg.slice(1, -1), where).toBe(
             `garuda.${folder}`,
           );
