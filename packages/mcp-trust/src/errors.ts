@@ -137,55 +137,58 @@ function codeNote(cause: unknown): string {
   return code ? ` (${code})` : '';
 }
 
-/** The lock was not free within `timeoutMs` (code `LOCK_TIMEOUT`). @internal */
-export function lockTimeout(
-  file: string,
-  lockFile: string,
-  timeoutMs: number,
-  staleMs: number,
-  label: string = DEFAULT_LABEL,
+/**
+ * Where a failure of a locked file happened, for its error: the file, the path the failed step
+ * was on (see {@link LockedFileError.path}), the underlying error, and what the file is called
+ * in messages (default `'trust file'`). @internal
+ */
+export interface FileFailure {
+  readonly file: string;
+  readonly path: string;
+  readonly cause?: unknown;
+  readonly label?: string | undefined;
+}
+
+function lockedFileError(
+  code: LockedFileErrorCode,
+  message: string,
+  { file, path, cause }: FileFailure,
 ): LockedFileError {
-  const stale = Math.ceil(staleMs / 1000);
-  return new LockedFileError(
+  return new LockedFileError(code, message, { file, path }, { cause });
+}
+
+/** The lock (`at.path`) was not free within `timeoutMs` (code `LOCK_TIMEOUT`). @internal */
+export function lockTimeout(at: FileFailure, timeoutMs: number, staleMs: number): LockedFileError {
+  const { file, path, label = DEFAULT_LABEL } = at;
+  return lockedFileError(
     TrustStoreErrorCode.LOCK_TIMEOUT,
     `could not lock the ${label} ${quote(file)} within ${timeoutMs} ms: another garuda process ` +
       `may be using it, so try again when it is done. If no other garuda process is running, ` +
-      `a lock folder ${quote(lockFile)} older than ${stale} s is stale: it is taken over ` +
-      `automatically, or you can remove it`,
-    { file, path: lockFile },
+      `a lock folder ${quote(path)} older than ${Math.ceil(staleMs / 1000)} s is stale: it is ` +
+      `taken over automatically, or you can remove it`,
+    at,
   );
 }
 
 /** The lock folder could not be created, for another reason than a holder (code `LOCK_FAILED`). @internal */
-export function lockFailed(
-  file: string,
-  lockFile: string,
-  cause: unknown,
-  label: string = DEFAULT_LABEL,
-): LockedFileError {
-  return new LockedFileError(
+export function lockFailed(at: FileFailure): LockedFileError {
+  const { file, path, cause, label = DEFAULT_LABEL } = at;
+  return lockedFileError(
     TrustStoreErrorCode.LOCK_FAILED,
-    `could not lock the ${label} ${quote(file)}: creating ${quote(lockFile)} failed` +
+    `could not lock the ${label} ${quote(file)}: creating ${quote(path)} failed` +
       `${codeNote(cause)}; check that its folder exists and is writable by you`,
-    { file, path: lockFile },
-    { cause },
+    at,
   );
 }
 
 /** The lock was lost while held, so the change was not written (code `LOCK_COMPROMISED`). @internal */
-export function lockCompromised(
-  file: string,
-  lockFile: string,
-  cause: unknown,
-  label: string = DEFAULT_LABEL,
-): LockedFileError {
-  return new LockedFileError(
+export function lockCompromised(at: FileFailure): LockedFileError {
+  return lockedFileError(
     TrustStoreErrorCode.LOCK_COMPROMISED,
-    `the lock on the ${label} ${quote(file)} was lost before the change was written ` +
-      `(this process was paused for longer than the stale time, or the lock folder was ` +
-      `removed); nothing was written: try again`,
-    { file, path: lockFile },
-    { cause },
+    `the lock on the ${at.label ?? DEFAULT_LABEL} ${quote(at.file)} was lost before the change ` +
+      `was written (this process was paused for longer than the stale time, or the lock folder ` +
+      `was removed); nothing was written: try again`,
+    at,
   );
 }
 
@@ -197,59 +200,41 @@ const UNREADABLE_ADVICE: Readonly<Record<string, string>> = {
 };
 
 /** The file exists but cannot be read (code `FILE_UNREADABLE`). @internal */
-export function fileUnreadable(
-  file: string,
-  cause: unknown,
-  label: string = DEFAULT_LABEL,
-): LockedFileError {
-  const code = errnoCode(cause);
+export function fileUnreadable(at: FileFailure): LockedFileError {
+  const code = errnoCode(at.cause);
   const advice =
     code !== undefined && Object.hasOwn(UNREADABLE_ADVICE, code)
       ? UNREADABLE_ADVICE[code]
       : `${code ?? 'unknown error'}: check the file and its folder`;
-  return new LockedFileError(
+  return lockedFileError(
     TrustStoreErrorCode.FILE_UNREADABLE,
-    `cannot read the ${label} ${quote(file)}: ${advice}`,
-    { file, path: file },
-    { cause },
+    `cannot read the ${at.label ?? DEFAULT_LABEL} ${quote(at.file)}: ${advice}`,
+    at,
   );
 }
 
 /**
- * The file or its folder could not be written (code `WRITE_FAILED`). @internal
+ * The file or its folder (`at.path`) could not be written (code `WRITE_FAILED`). @internal
  * @param operation - what was being done: `'create the folder'`, `'write the <label>'`
- * @param target - the folder or the file
  */
-export function writeFailed(
-  file: string,
-  operation: string,
-  target: string,
-  cause: unknown,
-  label: string = DEFAULT_LABEL,
-): LockedFileError {
-  return new LockedFileError(
+export function writeFailed(at: FileFailure, operation: string): LockedFileError {
+  return lockedFileError(
     TrustStoreErrorCode.WRITE_FAILED,
-    `could not ${operation} ${quote(target)}${codeNote(cause)}: check that the folder is ` +
-      `writable by you and the disk is not full; the ${label} was left as it was`,
-    { file, path: target },
-    { cause },
+    `could not ${operation} ${quote(at.path)}${codeNote(at.cause)}: check that the folder is ` +
+      `writable by you and the disk is not full; the ${at.label ?? DEFAULT_LABEL} was left as it was`,
+    at,
   );
 }
 
-/** A corrupt file could not be moved aside, so it was left untouched (code `MOVE_ASIDE_FAILED`). @internal */
-export function moveAsideFailed(
-  file: string,
-  target: string,
-  cause: unknown,
-  label: string = DEFAULT_LABEL,
-): LockedFileError {
+/** A corrupt file could not be moved aside to `at.path`, so it was left untouched (code `MOVE_ASIDE_FAILED`). @internal */
+export function moveAsideFailed(at: FileFailure): LockedFileError {
+  const { file, path, cause, label = DEFAULT_LABEL } = at;
   const after =
     label === DEFAULT_LABEL ? ' (the servers you trusted will be asked about again)' : '';
-  return new LockedFileError(
+  return lockedFileError(
     TrustStoreErrorCode.MOVE_ASIDE_FAILED,
-    `the ${label} ${quote(file)} is corrupt and could not be moved to ${quote(target)}` +
+    `the ${label} ${quote(file)} is corrupt and could not be moved to ${quote(path)}` +
       `${codeNote(cause)}: move or remove it yourself${after}`,
-    { file, path: target },
-    { cause },
+    at,
   );
 }

@@ -149,11 +149,11 @@ export async function withFileLock<T>(
       break;
     } catch (error) {
       if (errnoCode(error) !== 'ELOCKED') {
-        throw lockFailed(absolute, lockFile, error, label);
+        throw lockFailed({ file: absolute, path: lockFile, cause: error, label });
       }
     }
     const left = deadline - performance.now();
-    if (left <= 0) throw lockTimeout(absolute, lockFile, timeoutMs, staleMs, label);
+    if (left <= 0) throw lockTimeout({ file: absolute, path: lockFile, label }, timeoutMs, staleMs);
     if (!waiting) {
       waiting = true;
       log(logger, 'debug', `waiting for the lock on the ${label} ${quote(absolute)}`);
@@ -167,7 +167,7 @@ export async function withFileLock<T>(
     file: absolute,
     lockFile,
     assertHeld: () => {
-      if (lost) throw lockCompromised(absolute, lockFile, lost, label);
+      if (lost) throw lockCompromised({ file: absolute, path: lockFile, cause: lost, label });
     },
   };
   try {

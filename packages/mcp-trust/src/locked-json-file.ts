@@ -196,7 +196,7 @@ export class LockedJsonFile<T> {
       text = await handle.readFile('utf8');
     } catch (error) {
       if (errnoCode(error) === 'ENOENT') return { kind: 'missing' };
-      throw fileUnreadable(this.file, error, this.label);
+      throw fileUnreadable({ file: this.file, path: this.file, cause: error, label: this.label });
     } finally {
       await handle?.close().catch(() => undefined);
     }
@@ -306,7 +306,7 @@ export class LockedJsonFile<T> {
     try {
       await fs.rename(this.file, target);
     } catch (error) {
-      throw moveAsideFailed(this.file, target, error, this.label);
+      throw moveAsideFailed({ file: this.file, path: target, cause: error, label: this.label });
     }
     log(
       this.#options.logger,
@@ -322,7 +322,10 @@ export class LockedJsonFile<T> {
     try {
       created = await fs.mkdir(dir, { recursive: true, mode: this.#folderMode });
     } catch (error) {
-      throw writeFailed(this.file, 'create the folder', dir, error, this.label);
+      throw writeFailed(
+        { file: this.file, path: dir, cause: error, label: this.label },
+        'create the folder',
+      );
     }
     if (this.#folderChecked) return;
     this.#folderChecked = true;
@@ -356,7 +359,10 @@ export class LockedJsonFile<T> {
     try {
       await writeFileAtomic(this.file, text, { mode: this.#mode, fsync: true });
     } catch (error) {
-      throw writeFailed(this.file, `write the ${this.label}`, this.file, error, this.label);
+      throw writeFailed(
+        { file: this.file, path: this.file, cause: error, label: this.label },
+        `write the ${this.label}`,
+      );
     }
     await syncFolder(path.dirname(this.file));
   }
