@@ -2,10 +2,11 @@ import { type ConfigProblem } from './config-problem.js';
 import { newConfigText, setServerInText } from './config-text-edit.js';
 import { checkEditOptions, editConfigFile } from './edit-config-file.js';
 import {
+  ConfigErrorCode,
   FileUnusableError,
-  InvalidArgumentError,
+  invalidArgument,
   InvalidServerError,
-  ServerExistsError,
+  ServerEntryError,
 } from './errors.js';
 import { shortText } from './quote-text.js';
 import { replaceEntry, type DroppedField } from './replace-entry.js';
@@ -79,12 +80,13 @@ const TRUE_OR_FALSE = new Set([true, false, undefined]);
  *   of a replaced entry.
  * @throws {@link InvalidServerError} when the name or entry would not load (`problems` has the
  *   `loadConfig` messages).
- * @throws {@link ServerExistsError} when the name exists and `replace` is not `true`.
+ * @throws {@link ServerEntryError} `SERVER_EXISTS` when the name exists and `replace` is not `true`.
  * @throws {@link FileUnusableError} when the file cannot be read, is over 1 MiB, is not UTF-8,
  *   does not parse, or holds the name twice; it is left untouched.
- * @throws {@link LockTimeoutError} / {@link LockFailedError} when the lock cannot be taken.
- * @throws {@link WriteFailedError} when the file or its folder cannot be written.
- * @throws {@link InvalidArgumentError} for options of the wrong shape.
+ * @throws `LockedFileError` of `@garuda/mcp-trust` (`LOCK_TIMEOUT`, `LOCK_FAILED`,
+ *   `LOCK_COMPROMISED`) when the lock cannot be taken or is lost, passed through.
+ * @throws {@link ConfigError} `WRITE_FAILED` when the file or its folder cannot be written.
+ * @throws {@link ConfigError} `INVALID_ARGUMENT` for options of the wrong shape.
  * @example
  * ```ts
  * await addServer({
@@ -97,19 +99,19 @@ const TRUE_OR_FALSE = new Set([true, false, undefined]);
  */
 export async function addServer(options: AddServerOptions): Promise<AddServerResult> {
   if (typeof options !== 'object' || options === null) {
-    throw new InvalidArgumentError('addServer: pass { file, name, def, source }');
+    throw invalidArgument('addServer: pass { file, name, def, source }');
   }
   const { file, lockTimeoutMs } = checkEditOptions('addServer', options);
   const { name, def, source, replace, keepOtherFields } = options;
-  if (typeof name !== 'string') throw new InvalidArgumentError('addServer: name must be a string');
+  if (typeof name !== 'string') throw invalidArgument('addServer: name must be a string');
   if (source !== 'user' && source !== 'project') {
-    throw new InvalidArgumentError('addServer: source must be "user" or "project"');
+    throw invalidArgument('addServer: source must be "user" or "project"');
   }
   if (!TRUE_OR_FALSE.has(replace)) {
-    throw new InvalidArgumentError('addServer: replace must be true, false or left out');
+    throw invalidArgument('addServer: replace must be true, false or left out');
   }
   if (!TRUE_OR_FALSE.has(keepOtherFields)) {
-    throw new InvalidArgumentError('addServer: keepOtherFields must be true, false or left out');
+    throw invalidArgument('addServer: keepOtherFields must be true, false or left out');
   }
 
   // What is checked, and then written, is a plain JSON copy: no getters, no prototypes, nothing
@@ -118,7 +120,7 @@ export async function addServer(options: AddServerOptions): Promise<AddServerRes
   try {
     entry = JSON.parse(JSON.stringify(def)) as unknown;
   } catch (error) {
-    throw new InvalidArgumentError(
+    throw invalidArgument(
       `addServer: def must be plain JSON data (${error instanceof Error ? error.name : 'not serialisable'})`,
     );
   }
@@ -154,7 +156,8 @@ export async function addServer(options: AddServerOptions): Promise<AddServerRes
         );
       }
       const old = parsed.servers.find((s) => s.name === name);
-      if (old !== undefined && replace !== true) throw new ServerExistsError(file, name);
+      if (old !== undefined && replace !== true)
+        throw new ServerEntryError(ConfigErrorCode.SERVER_EXISTS, file, name);
       const record = entry as Record<string, unknown>;
       // The old entry is read here, under the lock, so a field another process just wrote is
       // kept (or reported) too.

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkServerUrl } from './check-server-url.js';
 import { ConfigProblemCode } from './config-problem.js';
-import { InvalidArgumentError } from './errors.js';
 
 const OK = 'ok';
 type Expected = typeof OK | ConfigProblemCode;
@@ -148,7 +147,9 @@ describe('checkServerUrl', () => {
   });
 
   it('throws only for programming errors', () => {
-    expect(() => checkServerUrl(1 as never, 'user')).toThrow(InvalidArgumentError);
+    expect(() => checkServerUrl(1 as never, 'user')).toThrow(
+      expect.objectContaining({ name: 'ConfigError', code: 'INVALID_ARGUMENT' }),
+    );
     expect(() => checkServerUrl('https://example.com', 'other' as never)).toThrow(/source/);
   });
 });

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { classifyAddress, type AddressClass } from '@garuda/pinned-fetch';
 import { ConfigProblemCode } from './config-problem.js';
-import { InvalidArgumentError } from './errors.js';
+import { invalidArgument } from './errors.js';
 import { quoteText } from './quote-text.js';
 import type { ServerSource } from './server-types.js';
 
@@ -73,7 +73,7 @@ function rawAuthority(raw: string): string {
  * @param url - The URL as written in the file.
  * @param source - `'user'` or `'project'`: which file it comes from.
  * @returns `{ ok: true, url }` with the parsed URL, or `{ ok: false, code, message }`.
- * @throws {@link InvalidArgumentError} when `url` is not a string or `source` is not
+ * @throws {@link ConfigError} `INVALID_ARGUMENT` when `url` is not a string or `source` is not
  *   `'user'` / `'project'` (a programming error).
  * @example
  * ```ts
@@ -84,10 +84,10 @@ function rawAuthority(raw: string): string {
  */
 export function checkServerUrl(url: string, source: ServerSource): CheckServerUrlResult {
   if (typeof url !== 'string') {
-    throw new InvalidArgumentError('checkServerUrl: url must be a string');
+    throw invalidArgument('checkServerUrl: url must be a string');
   }
   if (source !== 'user' && source !== 'project') {
-    throw new InvalidArgumentError('checkServerUrl: source must be "user" or "project"');
+    throw invalidArgument('checkServerUrl: source must be "user" or "project"');
   }
   if (url.length > MAX_URL_LENGTH) {
     return refuse(

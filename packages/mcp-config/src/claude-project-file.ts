@@ -1,8 +1,8 @@
+import { isRecord } from '@garuda/internal';
 import { ConfigProblemCode } from './config-problem.js';
 import { formatFieldPath, type FieldPath } from './field-path.js';
 import { quoteText } from './quote-text.js';
 import type { ServerIssue } from './validate-server.js';
-import { isRecord } from './plain-object.js';
 
 /** Another client's project file that `loadConfig` reads in place. */
 export interface ImportedProjectFile {

@@ -1,7 +1,8 @@
+import { isRecord } from '@garuda/internal';
 import { quoteUnlessSecret } from './convert-values.js';
 import { ImportNoteCode, type ImportClient, type ImportNote } from './import-types.js';
 import { quoteText, shortText } from './quote-text.js';
-import { defineOwn, isRecord } from './plain-object.js';
+import { defineOwn } from './plain-object.js';
 
 /** Garuda's own fields that no other client's format has (an import leaves them out). */
 const GARUDA_ONLY_FIELDS: ReadonlySet<string> = new Set([

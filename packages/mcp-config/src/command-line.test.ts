@@ -3,7 +3,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { neutralizeTags } from '@garuda/mcp-sanitize';
 import { commandLine } from './command-line.js';
-import { InvalidArgumentError } from './errors.js';
 
 const line = (command: string, ...args: string[]): string => commandLine({ command, args });
 
@@ -139,7 +138,9 @@ describe('commandLine', () => {
   });
 
   it('throws for something that is not a definition', () => {
-    expect(() => commandLine(null as never)).toThrow(InvalidArgumentError);
+    expect(() => commandLine(null as never)).toThrow(
+      expect.objectContaining({ name: 'ConfigError', code: 'INVALID_ARGUMENT' }),
+    );
     expect(() => commandLine({} as never)).toThrow(/command/);
     expect(() => commandLine({ command: 'x', args: 'y' } as never)).toThrow(/args/);
   });

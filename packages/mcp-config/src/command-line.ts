@@ -1,5 +1,5 @@
 import { neutralizeTags } from '@garuda/mcp-sanitize';
-import { InvalidArgumentError } from './errors.js';
+import { invalidArgument } from './errors.js';
 import { isHttp } from './is-http.js';
 import type { ServerDef, ServerEntry } from './server-types.js';
 
@@ -134,7 +134,7 @@ function revealUrl(text: string): string {
  *
  * @param def - A `ServerDef` from `loadConfig`, or a `ServerEntry` as written.
  * @returns One line without control, format or invisible characters.
- * @throws {@link InvalidArgumentError} when `def` has no `command` or `url` string, or an
+ * @throws {@link ConfigError} `INVALID_ARGUMENT` when `def` has no `command` or `url` string, or an
  *   argument is not a string (a programming error).
  * @example
  * ```ts
@@ -146,11 +146,11 @@ function revealUrl(text: string): string {
  */
 export function commandLine(def: ServerDef | ServerEntry): string {
   if (typeof def !== 'object' || def === null) {
-    throw new InvalidArgumentError('commandLine: def must be a server definition object');
+    throw invalidArgument('commandLine: def must be a server definition object');
   }
   if (isHttp(def)) {
     if (typeof def.url !== 'string') {
-      throw new InvalidArgumentError('commandLine: url must be a string');
+      throw invalidArgument('commandLine: url must be a string');
     }
     let shown = def.url;
     try {
@@ -162,12 +162,10 @@ export function commandLine(def: ServerDef | ServerEntry): string {
   }
   const { command, args = [] } = def as { command?: unknown; args?: unknown };
   if (typeof command !== 'string') {
-    throw new InvalidArgumentError(
-      'commandLine: def needs a command (local) or a url (remote) string',
-    );
+    throw invalidArgument('commandLine: def needs a command (local) or a url (remote) string');
   }
   if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) {
-    throw new InvalidArgumentError('commandLine: args must be a list of strings');
+    throw invalidArgument('commandLine: args must be a list of strings');
   }
   return [command, ...(args as string[])].map((word, i) => quoteWord(word, i === 0)).join(' ');
 }

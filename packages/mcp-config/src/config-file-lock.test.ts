@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDirs } from '../test/temp-dir.js';
 import { withFileLock } from './config-file-lock.js';
-import { ConfigError, ConfigErrorCode, LockFailedError, LockTimeoutError } from './errors.js';
+import { LockedFileError, TrustStoreErrorCode } from '@garuda/mcp-trust';
+import { ConfigError } from './errors.js';
 
 const dirs = tempDirs();
 
@@ -15,24 +16,27 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe('withFileLock (the config file lock)', () => {
-  it("reports a held lock as this package's LockTimeoutError", async () => {
+  it("passes a held lock through as @garuda/mcp-trust's LockedFileError LOCK_TIMEOUT", async () => {
     const file = path.join(await dirs.create(), 'mcp.json');
     await mkdir(`${file}.lock`);
     const error = await rejection(withFileLock(file, 200, () => Promise.resolve('never')));
-    expect(error).toBeInstanceOf(LockTimeoutError);
-    expect(ConfigError.isInstance(error)).toBe(true);
-    expect((error as LockTimeoutError).message).toBe(
-      `${JSON.stringify(file)} is being changed by another process (its lock ` +
-        `${JSON.stringify(`${file}.lock`)} was held for more than 200 ms): nothing was written; ` +
-        'try again',
+    expect(LockedFileError.isInstance(error)).toBe(true);
+    expect(ConfigError.isInstance(error)).toBe(false);
+    expect(error).toMatchObject({
+      code: TrustStoreErrorCode.LOCK_TIMEOUT,
+      file,
+      path: `${file}.lock`,
+    });
+    expect((error as LockedFileError).message).toContain(
+      `could not lock the config file ${JSON.stringify(file)} within 200 ms`,
     );
   });
 
-  it("reports a lock that cannot be made as this package's LockFailedError", async () => {
+  it("passes a lock that cannot be made through as @garuda/mcp-trust's LOCK_FAILED", async () => {
     const file = path.join(await dirs.create(), 'missing', 'mcp.json');
     const error = await rejection(withFileLock(file, 1_000, () => Promise.resolve('never')));
-    expect(error).toBeInstanceOf(LockFailedError);
-    expect(error).toMatchObject({ code: ConfigErrorCode.LOCK_FAILED });
+    expect(LockedFileError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: TrustStoreErrorCode.LOCK_FAILED });
     expect((error as Error).message).toContain('(ENOENT)');
     expect(((error as Error).cause as { code?: string }).code).toBe('ENOENT');
   });
@@ -44,7 +48,7 @@ describe('withFileLock (the config file lock)', () => {
     await expect(stat(`${file}.lock`)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  it('a lock lost before the write is LockFailedError, from assertHeld', async () => {
+  it('a lock lost before the write is LOCK_COMPROMISED, from assertHeld', async () => {
     const file = path.join(await dirs.create(), 'mcp.json');
     const error = await rejection(
       withFileLock(file, 1_000, async (assertHeld) => {
@@ -60,8 +64,9 @@ describe('withFileLock (the config file lock)', () => {
         }
       }),
     );
-    expect(error).toBeInstanceOf(LockFailedError);
-    expect((error as Error).message).toContain('(the lock was lost while held)');
+    expect(LockedFileError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: TrustStoreErrorCode.LOCK_COMPROMISED });
+    expect((error as Error).message).toContain('was lost before the change was written');
     expect((error as Error).cause).toBeInstanceOf(Error);
   }, 60_000);
 });

@@ -1,3 +1,4 @@
+import { isRecord } from '@garuda/internal';
 import { CLIENT_NAMES, mapClientFields, type DraftServer } from './client-fields.js';
 import {
   argIsSecret,
@@ -14,7 +15,7 @@ import { looksSecretValue } from './looks-secret.js';
 import { quoteText } from './quote-text.js';
 import type { ServerEntry } from './server-types.js';
 import { validateServer } from './validate-server.js';
-import { defineOwn, isRecord } from './plain-object.js';
+import { defineOwn } from './plain-object.js';
 
 /** One server converted, or why it cannot be imported. @internal */
 export type ConvertResult =

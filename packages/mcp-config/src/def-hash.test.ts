@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { localDefaults } from '../test/local-defaults.js';
 import { defHash } from './def-hash.js';
-import { InvalidArgumentError } from './errors.js';
 import type { LocalServerDef, RemoteServerDef } from './server-types.js';
 
 const LOCAL: LocalServerDef = {
@@ -142,7 +141,9 @@ describe('defHash', () => {
   });
 
   it('throws for something that is not a definition', () => {
-    expect(() => defHash(null as never)).toThrow(InvalidArgumentError);
+    expect(() => defHash(null as never)).toThrow(
+      expect.objectContaining({ name: 'ConfigError', code: 'INVALID_ARGUMENT' }),
+    );
     expect(() => defHash({} as never)).toThrow(/command/);
     expect(() => defHash({ command: 'x', url: 'https://a' } as never)).toThrow(/both/);
     expect(() => defHash({ command: 'x', args: [1] } as never)).toThrow(/args/);

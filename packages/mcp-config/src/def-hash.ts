@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { configure } from 'safe-stable-stringify';
-import { InvalidArgumentError } from './errors.js';
+import { invalidArgument } from './errors.js';
 import { isHttp } from './is-http.js';
 import type { ServerDef, ServerEntry } from './server-types.js';
 
@@ -11,7 +11,7 @@ const canonicalJson = configure({ deterministic: true, strict: true, circularVal
 function stringList(value: unknown, what: string): readonly string[] {
   if (value === undefined) return [];
   if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) {
-    throw new InvalidArgumentError(`defHash: ${what} must be a list of strings`);
+    throw invalidArgument(`defHash: ${what} must be a list of strings`);
   }
   return value as readonly string[];
 }
@@ -24,7 +24,7 @@ function stringRecord(value: unknown, what: string): Readonly<Record<string, str
     Array.isArray(value) ||
     !Object.values(value).every((v) => typeof v === 'string')
   ) {
-    throw new InvalidArgumentError(`defHash: ${what} must be an object of string values`);
+    throw invalidArgument(`defHash: ${what} must be an object of string values`);
   }
   return value as Readonly<Record<string, string>>;
 }
@@ -49,7 +49,7 @@ function stringRecord(value: unknown, what: string): Readonly<Record<string, str
  *
  * @param def - A `ServerDef` from `loadConfig`, or a `ServerEntry` as written in a file.
  * @returns 64 lowercase hex characters.
- * @throws {@link InvalidArgumentError} when `def` has neither a `command` nor a `url` string or
+ * @throws {@link ConfigError} `INVALID_ARGUMENT` when `def` has neither a `command` nor a `url` string or
  *   a field has the wrong type (a programming error).
  * @example
  * ```ts
@@ -59,29 +59,25 @@ function stringRecord(value: unknown, what: string): Readonly<Record<string, str
  */
 export function defHash(def: ServerDef | ServerEntry): string {
   if (typeof def !== 'object' || def === null) {
-    throw new InvalidArgumentError('defHash: def must be a server definition object');
+    throw invalidArgument('defHash: def must be a server definition object');
   }
   const d = def as unknown as Record<string, unknown>;
   if (d.command !== undefined && d.url !== undefined) {
-    throw new InvalidArgumentError(
-      'defHash: def has both command and url; a server is one or the other',
-    );
+    throw invalidArgument('defHash: def has both command and url; a server is one or the other');
   }
   let canonical: Record<string, unknown>;
   if (isHttp(def)) {
-    if (typeof d.url !== 'string') throw new InvalidArgumentError('defHash: url must be a string');
+    if (typeof d.url !== 'string') throw invalidArgument('defHash: url must be a string');
     canonical = { type: 'http', url: d.url, headers: stringRecord(d.headers, 'headers') };
   } else {
     if (typeof d.command !== 'string') {
-      throw new InvalidArgumentError(
-        'defHash: def needs a command (local) or a url (remote) string',
-      );
+      throw invalidArgument('defHash: def needs a command (local) or a url (remote) string');
     }
     if (d.cwd !== undefined && typeof d.cwd !== 'string') {
-      throw new InvalidArgumentError('defHash: cwd must be a string');
+      throw invalidArgument('defHash: cwd must be a string');
     }
     if (d.network !== undefined && typeof d.network !== 'boolean') {
-      throw new InvalidArgumentError('defHash: network must be true or false');
+      throw invalidArgument('defHash: network must be true or false');
     }
     const readPaths = stringList(d.readPaths, 'readPaths');
     canonical = {

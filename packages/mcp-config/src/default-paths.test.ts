@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultPaths } from './default-paths.js';
-import { InvalidArgumentError } from './errors.js';
 
 describe('defaultPaths', () => {
   it('puts the user files in home and the project file in <root>/.garuda', () => {
@@ -23,9 +22,13 @@ describe('defaultPaths', () => {
   });
 
   it('refuses missing or empty folders', () => {
-    expect(() => defaultPaths({ home: '', root: '/r' })).toThrow(InvalidArgumentError);
+    expect(() => defaultPaths({ home: '', root: '/r' })).toThrow(
+      expect.objectContaining({ name: 'ConfigError', code: 'INVALID_ARGUMENT' }),
+    );
     expect(() => defaultPaths({ home: '/h' } as never)).toThrow(/root/);
     expect(() => defaultPaths({ home: '/h\0', root: '/r' })).toThrow(/home/);
-    expect(() => defaultPaths(undefined as never)).toThrow(InvalidArgumentError);
+    expect(() => defaultPaths(undefined as never)).toThrow(
+      expect.objectContaining({ name: 'ConfigError', code: 'INVALID_ARGUMENT' }),
+    );
   });
 });

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { InvalidArgumentError } from './errors.js';
+import { invalidArgument } from './errors.js';
 
 /** Options of {@link defaultPaths}. */
 export interface DefaultPathsOptions {
@@ -29,7 +29,7 @@ export interface DefaultPaths {
  *
  * @param options - `home` and `root`, absolute or relative to the current folder.
  * @returns Absolute paths (`path.resolve`).
- * @throws {@link InvalidArgumentError} when `home` or `root` is not a non-empty string.
+ * @throws {@link ConfigError} `INVALID_ARGUMENT` when `home` or `root` is not a non-empty string.
  * @example
  * ```ts
  * const paths = defaultPaths({ home: '/home/me/.garuda', root: '/work/repo' });
@@ -39,7 +39,7 @@ export interface DefaultPaths {
  */
 export function defaultPaths(options: DefaultPathsOptions): DefaultPaths {
   if (typeof options !== 'object' || options === null) {
-    throw new InvalidArgumentError('defaultPaths: pass { home, root }');
+    throw invalidArgument('defaultPaths: pass { home, root }');
   }
   const { home, root } = options;
   for (const [what, value] of [
@@ -47,7 +47,7 @@ export function defaultPaths(options: DefaultPathsOptions): DefaultPaths {
     ['root', root],
   ] as const) {
     if (typeof value !== 'string' || value === '' || value.includes('\0')) {
-      throw new InvalidArgumentError(
+      throw invalidArgument(
         `defaultPaths: ${what} must be a non-empty folder path without NUL characters`,
       );
     }

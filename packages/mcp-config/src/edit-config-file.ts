@@ -1,3 +1,4 @@
+import { errnoCode } from '@garuda/internal';
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
@@ -5,10 +6,9 @@ import { withFileLock } from './config-file-lock.js';
 import {
   ConfigError,
   ConfigErrorCode,
-  errnoCode,
   FileUnusableError,
-  InvalidArgumentError,
-  WriteFailedError,
+  invalidArgument,
+  writeFailed,
 } from './errors.js';
 import { parseConfigText, type ParsedConfig } from './parse-config-text.js';
 import { readConfigFile } from './read-config-file.js';
@@ -47,7 +47,7 @@ export function checkEditOptions(
 ): { file: string; lockTimeoutMs: number } {
   const { file, lockTimeoutMs = DEFAULT_LOCK_TIMEOUT_MS } = options;
   if (typeof file !== 'string' || file === '' || file.includes('\0')) {
-    throw new InvalidArgumentError(`${fn}: file must be a non-empty path`);
+    throw invalidArgument(`${fn}: file must be a non-empty path`);
   }
   if (
     typeof lockTimeoutMs !== 'number' ||
@@ -55,9 +55,7 @@ export function checkEditOptions(
     lockTimeoutMs < 0 ||
     lockTimeoutMs > 600_000
   ) {
-    throw new InvalidArgumentError(
-      `${fn}: lockTimeoutMs must be a number of milliseconds (0 … 600000)`,
-    );
+    throw invalidArgument(`${fn}: lockTimeoutMs must be a number of milliseconds (0 … 600000)`);
   }
   return { file, lockTimeoutMs };
 }
@@ -80,13 +78,13 @@ export async function editConfigFile<T>(
       await stat(folder);
     } catch (error) {
       if (errnoCode(error) === 'ENOENT') return plan({ exists: false }).result;
-      throw new WriteFailedError(file, error);
+      throw writeFailed(file, error);
     }
   } else {
     try {
       await mkdir(folder, { recursive: true, mode: options.createFolder.mode });
     } catch (error) {
-      throw new WriteFailedError(file, error);
+      throw writeFailed(file, error);
     }
   }
 
@@ -119,7 +117,7 @@ export async function editConfigFile<T>(
           : {}),
       });
     } catch (error) {
-      throw new WriteFailedError(file, error);
+      throw writeFailed(file, error);
     }
     return result;
   });

@@ -1,9 +1,14 @@
+import { brand, CodedError, errnoCode } from '@garuda/internal';
 import type { ConfigProblem } from './config-problem.js';
-import { quoteText, shortText } from './quote-text.js';
+import { quotePath, quoteText, shortText } from './quote-text.js';
 
 /**
  * The stable `code` of every {@link ConfigError}. Compare against these instead of messages or
  * class names.
+ *
+ * The cross-process lock of a file being edited is `@garuda/mcp-trust`'s: its errors
+ * (`LockedFileError`, codes `LOCK_TIMEOUT`, `LOCK_FAILED`, `LOCK_COMPROMISED`) come out of the
+ * edits as they are.
  *
  * @example
  * ```ts
@@ -23,12 +28,8 @@ export const ConfigErrorCode = Object.freeze({
   FILE_UNUSABLE: 'FILE_UNUSABLE',
   /** `addServer` found a server of that name and `replace: true` was not given. */
   SERVER_EXISTS: 'SERVER_EXISTS',
-  /** `removeServer` found no server of that name (or no file). */
+  /** `removeServer` / `setServerEnabled` found no server of that name (or no file). */
   NOT_FOUND: 'NOT_FOUND',
-  /** Another process held the file's lock for longer than the time limit. */
-  LOCK_TIMEOUT: 'LOCK_TIMEOUT',
-  /** The lock could not be taken for another reason, or was lost before the write. */
-  LOCK_FAILED: 'LOCK_FAILED',
   /** The file or its folder could not be written. */
   WRITE_FAILED: 'WRITE_FAILED',
 } as const);
@@ -36,48 +37,13 @@ export const ConfigErrorCode = Object.freeze({
 /** One of the values of {@link ConfigErrorCode}. */
 export type ConfigErrorCode = (typeof ConfigErrorCode)[keyof typeof ConfigErrorCode];
 
-const MARKERS = {
-  ConfigError: Symbol.for('garuda.mcp-config.ConfigError'),
-  InvalidArgumentError: Symbol.for('garuda.mcp-config.InvalidArgumentError'),
-  InvalidServerError: Symbol.for('garuda.mcp-config.InvalidServerError'),
-  FileUnusableError: Symbol.for('garuda.mcp-config.FileUnusableError'),
-  ServerExistsError: Symbol.for('garuda.mcp-config.ServerExistsError'),
-  ServerNotFoundError: Symbol.for('garuda.mcp-config.ServerNotFoundError'),
-  LockTimeoutError: Symbol.for('garuda.mcp-config.LockTimeoutError'),
-  LockFailedError: Symbol.for('garuda.mcp-config.LockFailedError'),
-  WriteFailedError: Symbol.for('garuda.mcp-config.WriteFailedError'),
-} as const;
-
-// Markers instead of `instanceof`, so an error made by another copy of this package (two
-// versions in one node_modules tree) is still recognised.
-function mark(target: object, marker: symbol): void {
-  Object.defineProperty(target, marker, { value: true, enumerable: false });
-}
-
-function hasMarker(value: unknown, marker: symbol): boolean {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    (value as Record<symbol, unknown>)[marker] === true
-  );
-}
-
-/** A file path for a message: JSON-quoted, so control characters in it are escaped. */
-export function quotePath(file: string): string {
-  return JSON.stringify(file);
-}
-
-/** The `code` of a Node.js system error (`EACCES`, `ENOENT`…), if it has one. @internal */
-export function errnoCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
-  const code = (error as { code: unknown }).code;
-  return typeof code === 'string' && /^[A-Z0-9_]{1,32}$/.test(code) ? code : undefined;
-}
+const SCOPE = 'garuda.mcp-config';
 
 /**
- * Base class of every error this package throws. Reading a configuration never throws for
+ * Base class of every error this package throws, and the class of those that carry no more than
+ * their code (`INVALID_ARGUMENT`, `WRITE_FAILED`). Reading a configuration never throws for
  * anything a file contains (that is reported as a {@link ConfigProblem}); these errors come from
- * wrong arguments and from `addServer` / `removeServer`.
+ * wrong arguments and from `addServer` / `removeServer` / `setServerEnabled`.
  *
  * @example
  * ```ts
@@ -88,74 +54,15 @@ export function errnoCode(error: unknown): string | undefined {
  * }
  * ```
  */
-export class ConfigError extends Error {
-  /** Stable machine-readable reason; one of {@link ConfigErrorCode}. */
-  readonly code: ConfigErrorCode;
-
-  /**
-   * @param code - One of {@link ConfigErrorCode}.
-   * @param message - What happened and what to do about it.
-   * @param options - `cause`: the underlying error, kept as `error.cause`.
-   */
-  constructor(code: ConfigErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'ConfigError';
-    this.code = code;
-    mark(this, MARKERS.ConfigError);
-  }
-
+export class ConfigError extends CodedError<ConfigErrorCode> {
   /**
    * Whether `value` is a {@link ConfigError} (any subclass), also from another copy of this
-   * package.
+   * package. A plain function: `errors.filter(ConfigError.isInstance)` works.
    *
    * @param value - Anything, typically a caught error.
    * @returns `true` for errors of this package.
-   * @example
-   * ```ts
-   * if (ConfigError.isInstance(e)) ui.show(e.code);
-   * ```
    */
-  static isInstance(value: unknown): value is ConfigError {
-    return hasMarker(value, MARKERS.ConfigError);
-  }
-}
-
-/**
- * A function was called with arguments of the wrong shape (code `INVALID_ARGUMENT`): a
- * programming error, never caused by the content of a file.
- *
- * @example
- * ```ts
- * try {
- *   defaultPaths({ home: '', root: '/repo' });
- * } catch (e) {
- *   if (InvalidArgumentError.isInstance(e)) ui.error(e.message);
- * }
- * ```
- */
-export class InvalidArgumentError extends ConfigError {
-  /**
-   * @param message - Which argument is wrong and what is expected.
-   */
-  constructor(message: string) {
-    super(ConfigErrorCode.INVALID_ARGUMENT, message);
-    this.name = 'InvalidArgumentError';
-    mark(this, MARKERS.InvalidArgumentError);
-  }
-
-  /**
-   * Whether `value` is an {@link InvalidArgumentError} (from any copy of this package).
-   *
-   * @param value - Anything.
-   * @returns `true` for an argument error.
-   * @example
-   * ```ts
-   * InvalidArgumentError.isInstance(e);
-   * ```
-   */
-  static override isInstance(value: unknown): value is InvalidArgumentError {
-    return hasMarker(value, MARKERS.InvalidArgumentError);
-  }
+  static readonly isInstance = brand(this, SCOPE, 'ConfigError');
 }
 
 /**
@@ -171,6 +78,9 @@ export class InvalidArgumentError extends ConfigError {
  * ```
  */
 export class InvalidServerError extends ConfigError {
+  /** Whether `value` is an {@link InvalidServerError}, from any copy of this package. */
+  static override readonly isInstance = brand(this, SCOPE, 'InvalidServerError');
+
   /** What is wrong, one problem per field. */
   readonly problems: readonly ConfigProblem[];
 
@@ -183,23 +93,7 @@ export class InvalidServerError extends ConfigError {
       ConfigErrorCode.INVALID_SERVER,
       `not saved to ${quotePath(file)}: ${problems.map((p) => p.message).join('; ')}`,
     );
-    this.name = 'InvalidServerError';
     this.problems = problems;
-    mark(this, MARKERS.InvalidServerError);
-  }
-
-  /**
-   * Whether `value` is an {@link InvalidServerError} (from any copy of this package).
-   *
-   * @param value - Anything.
-   * @returns `true` for a refused server definition.
-   * @example
-   * ```ts
-   * InvalidServerError.isInstance(e);
-   * ```
-   */
-  static override isInstance(value: unknown): value is InvalidServerError {
-    return hasMarker(value, MARKERS.InvalidServerError);
   }
 }
 
@@ -216,6 +110,9 @@ export class InvalidServerError extends ConfigError {
  * ```
  */
 export class FileUnusableError extends ConfigError {
+  /** Whether `value` is a {@link FileUnusableError}, from any copy of this package. */
+  static override readonly isInstance = brand(this, SCOPE, 'FileUnusableError');
+
   /** The file that was not changed. */
   readonly file: string;
   /** Why it cannot be edited (the same problems `loadConfig` reports for it). */
@@ -232,239 +129,65 @@ export class FileUnusableError extends ConfigError {
       `${quotePath(file)} was not changed: ${problems.map((p) => p.message).join('; ')}`,
       { cause },
     );
-    this.name = 'FileUnusableError';
     this.file = file;
     this.problems = problems;
-    mark(this, MARKERS.FileUnusableError);
-  }
-
-  /**
-   * Whether `value` is a {@link FileUnusableError} (from any copy of this package).
-   *
-   * @param value - Anything.
-   * @returns `true` for a file that could not be edited.
-   * @example
-   * ```ts
-   * FileUnusableError.isInstance(e);
-   * ```
-   */
-  static override isInstance(value: unknown): value is FileUnusableError {
-    return hasMarker(value, MARKERS.FileUnusableError);
   }
 }
 
 /**
- * `addServer` found a server with that name in the file and `replace: true` was not given
- * (code `SERVER_EXISTS`). Nothing was written.
+ * The file has, or lacks, the server an edit names: `addServer` found one of that name and
+ * `replace: true` was not given (code `SERVER_EXISTS`), or `removeServer` / `setServerEnabled`
+ * found none, or no file (code `NOT_FOUND`). Nothing was written.
  *
  * @example
  * ```ts
  * catch (e) {
- *   if (ServerExistsError.isInstance(e)) await addServer({ ...options, replace: true });
+ *   if (ServerEntryError.isInstance(e) && e.code === ConfigErrorCode.SERVER_EXISTS) {
+ *     await addServer({ ...options, replace: true });
+ *   }
  * }
  * ```
  */
-export class ServerExistsError extends ConfigError {
-  /** The server name that is already taken. */
+export class ServerEntryError extends ConfigError {
+  /** Whether `value` is a {@link ServerEntryError}, from any copy of this package. */
+  static override readonly isInstance = brand(this, SCOPE, 'ServerEntryError');
+
+  declare readonly code: 'SERVER_EXISTS' | 'NOT_FOUND';
+  /** The server name that was asked for, cleaned to one line. */
   readonly server: string;
 
   /**
-   * @param file - The file that holds the server.
-   * @param server - The (valid) server name.
-   */
-  constructor(file: string, server: string) {
-    super(
-      ConfigErrorCode.SERVER_EXISTS,
-      `server ${quoteText(server)} is already in ${quotePath(file)}: ` +
-        'pass replace: true to overwrite it, or choose another name',
-    );
-    this.name = 'ServerExistsError';
-    this.server = server;
-    mark(this, MARKERS.ServerExistsError);
-  }
-
-  /**
-   * Whether `value` is a {@link ServerExistsError} (from any copy of this package).
-   *
-   * @param value - Anything.
-   * @returns `true` for a name that is already taken.
-   * @example
-   * ```ts
-   * ServerExistsError.isInstance(e);
-   * ```
-   */
-  static override isInstance(value: unknown): value is ServerExistsError {
-    return hasMarker(value, MARKERS.ServerExistsError);
-  }
-}
-
-/**
- * `removeServer` found no server of that name, or the file does not exist (code `NOT_FOUND`).
- * Nothing was written.
- *
- * @example
- * ```ts
- * catch (e) {
- *   if (ServerNotFoundError.isInstance(e)) ui.error(e.message);
- * }
- * ```
- */
-export class ServerNotFoundError extends ConfigError {
-  /** The server name that was not found, cleaned to one line. */
-  readonly server: string;
-
-  /**
+   * @param code - `SERVER_EXISTS` or `NOT_FOUND`.
    * @param file - The file that was searched.
    * @param server - The name that was asked for.
    */
-  constructor(file: string, server: string) {
+  constructor(code: 'SERVER_EXISTS' | 'NOT_FOUND', file: string, server: string) {
     super(
-      ConfigErrorCode.NOT_FOUND,
-      `there is no server ${quoteText(server)} in ${quotePath(file)}: check the name ` +
-        '(the status list shows each server with its file)',
+      code,
+      code === ConfigErrorCode.SERVER_EXISTS
+        ? `server ${quoteText(server)} is already in ${quotePath(file)}: ` +
+            'pass replace: true to overwrite it, or choose another name'
+        : `there is no server ${quoteText(server)} in ${quotePath(file)}: check the name ` +
+            '(the status list shows each server with its file)',
     );
-    this.name = 'ServerNotFoundError';
     this.server = shortText(server);
-    mark(this, MARKERS.ServerNotFoundError);
-  }
-
-  /**
-   * Whether `value` is a {@link ServerNotFoundError} (from any copy of this package).
-   *
-   * @param value - Anything.
-   * @returns `true` for a missing server.
-   * @example
-   * ```ts
-   * ServerNotFoundError.isInstance(e);
-   * ```
-   */
-  static override isInstance(value: unknown): value is ServerNotFoundError {
-    return hasMarker(value, MARKERS.ServerNotFoundError);
   }
 }
 
-/**
- * Another process held the file's lock (`<file>.lock`) for longer than the time limit
- * (code `LOCK_TIMEOUT`). Nothing was written; try again. A lock left behind by a process that
- * died is taken over once it is 10 seconds old.
- *
- * @example
- * ```ts
- * catch (e) {
- *   if (LockTimeoutError.isInstance(e)) ui.error(e.message);
- * }
- * ```
- */
-export class LockTimeoutError extends ConfigError {
-  /**
-   * @param file - The file whose lock could not be taken.
-   * @param waitedMs - How long it waited.
-   */
-  constructor(file: string, waitedMs: number) {
-    super(
-      ConfigErrorCode.LOCK_TIMEOUT,
-      `${quotePath(file)} is being changed by another process (its lock ${quotePath(`${file}.lock`)} ` +
-        `was held for more than ${waitedMs} ms): nothing was written; try again`,
-    );
-    this.name = 'LockTimeoutError';
-    mark(this, MARKERS.LockTimeoutError);
-  }
-
-  /**
-   * Whether `value` is a {@link LockTimeoutError} (from any copy of this package).
-   *
-   * @param value - Anything.
-   * @returns `true` for a lock that could not be taken in time.
-   * @example
-   * ```ts
-   * LockTimeoutError.isInstance(e);
-   * ```
-   */
-  static override isInstance(value: unknown): value is LockTimeoutError {
-    return hasMarker(value, MARKERS.LockTimeoutError);
-  }
+/** A function was called with arguments of the wrong shape (code `INVALID_ARGUMENT`). @internal */
+export function invalidArgument(message: string): ConfigError {
+  return new ConfigError(ConfigErrorCode.INVALID_ARGUMENT, message);
 }
 
 /**
- * The file's lock could not be created for another reason than a holder (permissions, a
- * read-only folder), or it was lost before the write (code `LOCK_FAILED`). Nothing was written.
- *
- * @example
- * ```ts
- * catch (e) {
- *   if (LockFailedError.isInstance(e)) ui.error(e.message, e.cause);
- * }
- * ```
+ * `file` or its folder could not be written (code `WRITE_FAILED`). The write is atomic (a
+ * temporary file renamed over the old one), so the old file is still intact. @internal
  */
-export class LockFailedError extends ConfigError {
-  /**
-   * @param file - The file whose lock failed.
-   * @param reason - What went wrong, already safe to show.
-   * @param cause - The underlying error.
-   */
-  constructor(file: string, reason: string, cause?: unknown) {
-    super(
-      ConfigErrorCode.LOCK_FAILED,
-      `could not lock ${quotePath(file)} (${reason}): nothing was written; check that its folder is writable`,
-      { cause },
-    );
-    this.name = 'LockFailedError';
-    mark(this, MARKERS.LockFailedError);
-  }
-
-  /**
-   * Whether `value` is a {@link LockFailedError} (from any copy of this package).
-   *
-   * @param value - Anything.
-   * @returns `true` for a lock failure.
-   * @example
-   * ```ts
-   * LockFailedError.isInstance(e);
-   * ```
-   */
-  static override isInstance(value: unknown): value is LockFailedError {
-    return hasMarker(value, MARKERS.LockFailedError);
-  }
-}
-
-/**
- * The file or its folder could not be written (code `WRITE_FAILED`). The write is atomic
- * (a temporary file renamed over the old one), so the old file is still intact.
- *
- * @example
- * ```ts
- * catch (e) {
- *   if (WriteFailedError.isInstance(e)) ui.error(e.message);
- * }
- * ```
- */
-export class WriteFailedError extends ConfigError {
-  /**
-   * @param file - The file that could not be written.
-   * @param cause - The underlying error.
-   */
-  constructor(file: string, cause: unknown) {
-    super(
-      ConfigErrorCode.WRITE_FAILED,
-      `could not write ${quotePath(file)} (${errnoCode(cause) ?? 'unknown error'}): ` +
-        'the old file is unchanged; check the permissions of the file and its folder',
-      { cause },
-    );
-    this.name = 'WriteFailedError';
-    mark(this, MARKERS.WriteFailedError);
-  }
-
-  /**
-   * Whether `value` is a {@link WriteFailedError} (from any copy of this package).
-   *
-   * @param value - Anything.
-   * @returns `true` for a failed write.
-   * @example
-   * ```ts
-   * WriteFailedError.isInstance(e);
-   * ```
-   */
-  static override isInstance(value: unknown): value is WriteFailedError {
-    return hasMarker(value, MARKERS.WriteFailedError);
-  }
+export function writeFailed(file: string, cause: unknown): ConfigError {
+  return new ConfigError(
+    ConfigErrorCode.WRITE_FAILED,
+    `could not write ${quotePath(file)} (${errnoCode(cause) ?? 'unknown error'}): ` +
+      'the old file is unchanged; check the permissions of the file and its folder',
+    { cause },
+  );
 }

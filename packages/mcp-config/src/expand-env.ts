@@ -1,5 +1,5 @@
 import { ConfigProblemCode } from './config-problem.js';
-import { InvalidArgumentError } from './errors.js';
+import { invalidArgument } from './errors.js';
 import { MAX_SERVER_EXPANSION, MAX_TOTAL_EXPANSION, MAX_VALUE_LENGTH } from './limits.js';
 import { quoteText } from './quote-text.js';
 import type { EnvSource } from './server-types.js';
@@ -153,7 +153,7 @@ export function expandWithBudget(
   for (const key of Object.keys(values)) {
     const raw = values[key];
     if (typeof raw !== 'string') {
-      throw new InvalidArgumentError(
+      throw invalidArgument(
         `expandEnv: the value of ${quoteText(key)} is ${raw === null ? 'null' : typeof raw}, not a string`,
       );
     }
@@ -256,7 +256,7 @@ export function expandWithBudget(
  * @param from - The environment to take variables from (own properties only).
  * @param options - `kind: 'header'` for header values.
  * @returns Expanded values, where each comes from, the missing names, and problems.
- * @throws {@link InvalidArgumentError} when `values` or `from` is not an object or a value is
+ * @throws {@link ConfigError} `INVALID_ARGUMENT` when `values` or `from` is not an object or a value is
  *   not a string (a programming error).
  * @example
  * ```ts
@@ -272,17 +272,17 @@ export function expandEnv(
   options: ExpandEnvOptions = {},
 ): ExpandEnvResult {
   if (typeof values !== 'object' || values === null || Array.isArray(values)) {
-    throw new InvalidArgumentError('expandEnv: values must be an object of name: value strings');
+    throw invalidArgument('expandEnv: values must be an object of name: value strings');
   }
   if (typeof from !== 'object' || from === null || Array.isArray(from)) {
-    throw new InvalidArgumentError('expandEnv: from must be an object such as process.env');
+    throw invalidArgument('expandEnv: from must be an object such as process.env');
   }
   if (typeof options !== 'object' || options === null) {
-    throw new InvalidArgumentError('expandEnv: options must be an object');
+    throw invalidArgument('expandEnv: options must be an object');
   }
   const kind = options.kind ?? 'env';
   if (kind !== 'env' && kind !== 'header') {
-    throw new InvalidArgumentError('expandEnv: options.kind must be "env" or "header"');
+    throw invalidArgument('expandEnv: options.kind must be "env" or "header"');
   }
   return expandWithBudget(values, from, kind, { remaining: MAX_SERVER_EXPANSION });
 }

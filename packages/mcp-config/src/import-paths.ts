@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { InvalidArgumentError } from './errors.js';
+import { invalidArgument } from './errors.js';
 import {
   IMPORT_CLIENTS,
   type ImportClient,
@@ -46,7 +46,7 @@ function clientFiles(
 
 function checkFolder(what: string, value: unknown, p: Paths): asserts value is string {
   if (typeof value !== 'string' || value === '' || value.includes('\0') || !p.isAbsolute(value)) {
-    throw new InvalidArgumentError(
+    throw invalidArgument(
       `importSourceFiles: ${what} must be an absolute folder path without NUL characters`,
     );
   }
@@ -63,13 +63,11 @@ export function importLocations(options: ImportLocationOptions): {
   readonly files: readonly ImportSourceFile[];
 } {
   if (typeof options !== 'object' || options === null) {
-    throw new InvalidArgumentError('importSourceFiles: pass { userHome, root, platform }');
+    throw invalidArgument('importSourceFiles: pass { userHome, root, platform }');
   }
   const { platform } = options;
   if (typeof platform !== 'string' || platform === '') {
-    throw new InvalidArgumentError(
-      'importSourceFiles: platform must be a string such as process.platform',
-    );
+    throw invalidArgument('importSourceFiles: platform must be a string such as process.platform');
   }
   // Windows paths are built with Windows rules whatever this machine is, so the list is the
   // same wherever it is computed.
@@ -86,13 +84,13 @@ export function importLocations(options: ImportLocationOptions): {
 
   const clients = options.clients ?? IMPORT_CLIENTS;
   if (!Array.isArray(clients) || clients.some((c) => !IMPORT_CLIENTS.includes(c))) {
-    throw new InvalidArgumentError(
+    throw invalidArgument(
       `importSourceFiles: clients must be a list of ${IMPORT_CLIENTS.join(', ')}`,
     );
   }
   const scopes = options.scopes ?? ['user', 'project'];
   if (!Array.isArray(scopes) || scopes.some((s) => s !== 'user' && s !== 'project')) {
-    throw new InvalidArgumentError('importSourceFiles: scopes must be a list of user, project');
+    throw invalidArgument('importSourceFiles: scopes must be a list of user, project');
   }
 
   const at = { userHome, root, platform, appData, configHome };
@@ -122,7 +120,7 @@ export function importLocations(options: ImportLocationOptions): {
  * @param options - `userHome`, `root`, `platform`, and optionally `appData` (Windows),
  *   `configHome` (Linux), `clients` and `scopes` to narrow the list.
  * @returns The files in reading order: user files first, then the project's.
- * @throws {@link InvalidArgumentError} when a folder is not an absolute path, or a client or
+ * @throws {@link ConfigError} `INVALID_ARGUMENT` when a folder is not an absolute path, or a client or
  *   scope is unknown.
  * @example
  * ```ts

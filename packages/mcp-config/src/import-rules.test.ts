@@ -4,7 +4,6 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { tempDirs } from '../test/temp-dir.js';
-import { InvalidArgumentError } from './errors.js';
 import { freeName, garudaName } from './import-name.js';
 import { importSourceFiles } from './import-paths.js';
 import { claudeProjectKey, readImportSources } from './import-sources.js';
@@ -864,21 +863,25 @@ describe('importSourceFiles', () => {
     );
   });
 
-  it('refuses wrong options with InvalidArgumentError (a programming error)', async () => {
+  it('refuses wrong options with INVALID_ARGUMENT (a programming error)', async () => {
     const base = { userHome: '/home/me', root: '/r', platform: 'linux' };
     expect(() => importSourceFiles({ ...base, userHome: 'relative' })).toThrow(
-      InvalidArgumentError,
+      expect.objectContaining({ name: 'ConfigError', code: 'INVALID_ARGUMENT' }),
     );
-    expect(() => importSourceFiles({ ...base, platform: '' })).toThrow(InvalidArgumentError);
+    expect(() => importSourceFiles({ ...base, platform: '' })).toThrow(
+      expect.objectContaining({ name: 'ConfigError', code: 'INVALID_ARGUMENT' }),
+    );
     expect(() => importSourceFiles({ ...base, clients: ['emacs' as ImportClient] })).toThrow(
-      InvalidArgumentError,
+      expect.objectContaining({ name: 'ConfigError', code: 'INVALID_ARGUMENT' }),
     );
     expect(() => importSourceFiles({ ...base, scopes: ['global' as 'user'] })).toThrow(
-      InvalidArgumentError,
+      expect.objectContaining({ name: 'ConfigError', code: 'INVALID_ARGUMENT' }),
     );
-    expect(() => importSourceFiles(null as never)).toThrow(InvalidArgumentError);
+    expect(() => importSourceFiles(null as never)).toThrow(
+      expect.objectContaining({ name: 'ConfigError', code: 'INVALID_ARGUMENT' }),
+    );
     await expect(readImportSources({ ...base, existingNames: 5 as never })).rejects.toThrow(
-      InvalidArgumentError,
+      expect.objectContaining({ name: 'ConfigError', code: 'INVALID_ARGUMENT' }),
     );
   });
 });

@@ -1,9 +1,10 @@
+import { isRecord } from '@garuda/internal';
 import { cleanLine } from '@garuda/mcp-sanitize';
 import { stringify } from 'safe-stable-stringify';
 import { CLIENT_NAMES } from './client-fields.js';
 import { convertServer, type ConvertResult } from './convert-server.js';
 import { inputVariable, type ValueContext } from './convert-values.js';
-import { InvalidArgumentError } from './errors.js';
+import { invalidArgument } from './errors.js';
 import { formatFieldPath } from './field-path.js';
 import { freeName, garudaName } from './import-name.js';
 import { importLocations } from './import-paths.js';
@@ -22,7 +23,6 @@ import { parseSourceToml } from './parse-source-toml.js';
 import { quoteText, shortText } from './quote-text.js';
 import { readSourceFile } from './read-source-file.js';
 import type { ServerSource } from './server-types.js';
-import { isRecord } from './plain-object.js';
 
 /** Servers read from one list; a hostile file cannot make the import do unbounded work. */
 const MAX_SERVERS_PER_LIST = 500;
@@ -260,7 +260,7 @@ function renamedNote(
  * @param options - `userHome`, `root`, `platform` (and on Windows `appData`); optionally
  *   `clients`, `scopes` and `existingNames`.
  * @returns `{ files, servers }` in reading order: user files first, then the project's.
- * @throws {@link InvalidArgumentError} only for wrong options (a programming error).
+ * @throws {@link ConfigError} `INVALID_ARGUMENT` only for wrong options (a programming error).
  * @example
  * ```ts
  * const { files, servers } = await readImportSources({
@@ -281,7 +281,7 @@ export async function readImportSources(
   if (options.existingNames !== undefined) {
     const names = options.existingNames as unknown;
     if (typeof names !== 'object' || names === null || !(Symbol.iterator in names)) {
-      throw new InvalidArgumentError('readImportSources: existingNames must be a list of names');
+      throw invalidArgument('readImportSources: existingNames must be a list of names');
     }
     for (const name of names as Iterable<unknown>) if (typeof name === 'string') taken.add(name);
   }

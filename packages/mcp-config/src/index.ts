@@ -14,13 +14,8 @@ export {
   ConfigError,
   ConfigErrorCode,
   FileUnusableError,
-  InvalidArgumentError,
   InvalidServerError,
-  LockFailedError,
-  LockTimeoutError,
-  ServerExistsError,
-  ServerNotFoundError,
-  WriteFailedError,
+  ServerEntryError,
 } from './errors.js';
 export { expandEnv } from './expand-env.js';
 export type {

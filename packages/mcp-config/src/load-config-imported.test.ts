@@ -3,7 +3,6 @@ import fc from 'fast-check';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { positionOfText, tempDirs } from '../test/temp-dir.js';
-import { InvalidArgumentError } from './errors.js';
 import { loadConfig } from './load-config.js';
 import { validateServer } from './validate-server.js';
 
@@ -147,7 +146,7 @@ describe('loadConfig({ importedProjectFiles })', () => {
       [{ file: f.mcpJson, client: 'cursor' }],
     ]) {
       await expect(loadConfig({ env: {}, importedProjectFiles: bad as never })).rejects.toThrow(
-        InvalidArgumentError,
+        expect.objectContaining({ name: 'ConfigError', code: 'INVALID_ARGUMENT' }),
       );
     }
   });

@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { localDefaults } from '../test/local-defaults.js';
 import { positionOfText, tempDirs } from '../test/temp-dir.js';
 import { ConfigProblemCode, type ConfigProblem } from './config-problem.js';
-import { InvalidArgumentError } from './errors.js';
 import { defHash } from './def-hash.js';
 import { loadConfig, type LoadConfigResult } from './load-config.js';
 import type { ServerConfig } from './server-types.js';
@@ -1137,7 +1136,10 @@ describe('loadConfig expansion budget', () => {
 
 describe('loadConfig arguments', () => {
   it('throws only for programming errors', async () => {
-    await expect(loadConfig(undefined as never)).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(loadConfig(undefined as never)).rejects.toMatchObject({
+      name: 'ConfigError',
+      code: 'INVALID_ARGUMENT',
+    });
     await expect(loadConfig({} as never)).rejects.toThrow(/env must be an object/);
     await expect(loadConfig({ userFile: 3 as never, env: {} })).rejects.toThrow(/userFile/);
     await expect(loadConfig({ projectFile: '', env: {} })).rejects.toThrow(/projectFile/);

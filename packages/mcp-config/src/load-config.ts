@@ -3,7 +3,7 @@ import { findNodeAtLocation } from 'jsonc-parser';
 import { checkServerUrl } from './check-server-url.js';
 import { claudeFileIssues, type ImportedProjectFile } from './claude-project-file.js';
 import { ConfigProblemCode, type ConfigProblem } from './config-problem.js';
-import { InvalidArgumentError } from './errors.js';
+import { invalidArgument } from './errors.js';
 import { expandWithBudget, type ExpansionBudget } from './expand-env.js';
 import { formatFieldPath, type FieldPath } from './field-path.js';
 import { MAX_PROBLEMS_PER_FILE, MAX_SERVER_EXPANSION, MAX_TOTAL_EXPANSION } from './limits.js';
@@ -46,7 +46,7 @@ interface FileResult {
 
 function checkOptions(options: LoadConfigOptions): void {
   if (typeof options !== 'object' || options === null) {
-    throw new InvalidArgumentError('loadConfig: pass { userFile?, projectFile?, env }');
+    throw invalidArgument('loadConfig: pass { userFile?, projectFile?, env }');
   }
   const imported = options.importedProjectFiles as unknown;
   if (
@@ -61,18 +61,18 @@ function checkOptions(options: LoadConfigOptions): void {
           (f as ImportedProjectFile).client !== 'claude',
       ))
   ) {
-    throw new InvalidArgumentError(
+    throw invalidArgument(
       "loadConfig: importedProjectFiles must be a list of { file, client: 'claude' }",
     );
   }
   for (const key of ['userFile', 'projectFile'] as const) {
     const value = options[key];
     if (value !== undefined && (typeof value !== 'string' || value === '')) {
-      throw new InvalidArgumentError(`loadConfig: ${key} must be a file path or left out`);
+      throw invalidArgument(`loadConfig: ${key} must be a file path or left out`);
     }
   }
   if (typeof options.env !== 'object' || options.env === null || Array.isArray(options.env)) {
-    throw new InvalidArgumentError(
+    throw invalidArgument(
       'loadConfig: env must be an object such as process.env (this package never reads it itself)',
     );
   }
@@ -306,7 +306,7 @@ function loadFile(
  * @param options - `userFile`, `projectFile`, `importedProjectFiles` (each optional) and `env`
  *   (required).
  * @returns `{ servers, problems }`: user servers first, then project servers, in file order.
- * @throws {@link InvalidArgumentError} only for a programming error (options not an object,
+ * @throws {@link ConfigError} `INVALID_ARGUMENT` only for a programming error (options not an object,
  *   a path that is not a string, `env` missing).
  * @example
  * ```ts

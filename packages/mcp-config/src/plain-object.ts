@@ -1,9 +1,5 @@
-// Helpers for JSON values from files: one home for what several readers of them need.
-
-/** Whether a value is a plain JSON object (not null, not an array). @internal */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+// A helper for JSON values from files: one home for what several readers of them need
+// (`isRecord` is @garuda/internal's).
 
 /**
  * Sets `target[key]` as an own, ordinary property: `defineProperty`, so a key such as

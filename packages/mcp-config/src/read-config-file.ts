@@ -1,7 +1,7 @@
+import { errnoCode } from '@garuda/internal';
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { ConfigProblemCode, type ConfigProblem } from './config-problem.js';
-import { errnoCode } from './errors.js';
 import { MAX_CONFIG_BYTES } from './limits.js';
 
 /** What reading a configuration file gave. @internal */

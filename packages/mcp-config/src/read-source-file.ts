@@ -1,6 +1,6 @@
+import { errnoCode } from '@garuda/internal';
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { errnoCode } from './errors.js';
 import { ImportNoteCode, type ImportNote } from './import-types.js';
 
 /**

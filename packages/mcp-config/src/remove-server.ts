@@ -1,6 +1,6 @@
 import { removeServerFromText } from './config-text-edit.js';
 import { checkEditOptions, editConfigFile } from './edit-config-file.js';
-import { FileUnusableError, InvalidArgumentError, ServerNotFoundError } from './errors.js';
+import { ConfigErrorCode, FileUnusableError, invalidArgument, ServerEntryError } from './errors.js';
 import { shortText } from './quote-text.js';
 
 /** Options of {@link removeServer}. */
@@ -28,12 +28,13 @@ export interface RemoveServerResult {
  *
  * @param options - `file`, `name`, and optionally `lockTimeoutMs`.
  * @returns What was done.
- * @throws {@link ServerNotFoundError} when the file or the server does not exist.
+ * @throws {@link ServerEntryError} `NOT_FOUND` when the file or the server does not exist.
  * @throws {@link FileUnusableError} when the file cannot be read, is over 1 MiB, is not UTF-8,
  *   does not parse, or holds the name twice; it is left untouched.
- * @throws {@link LockTimeoutError} / {@link LockFailedError} when the lock cannot be taken.
- * @throws {@link WriteFailedError} when the file cannot be written.
- * @throws {@link InvalidArgumentError} for options of the wrong shape.
+ * @throws `LockedFileError` of `@garuda/mcp-trust` (`LOCK_TIMEOUT`, `LOCK_FAILED`,
+ *   `LOCK_COMPROMISED`) when the lock cannot be taken or is lost, passed through.
+ * @throws {@link ConfigError} `WRITE_FAILED` when the file cannot be written.
+ * @throws {@link ConfigError} `INVALID_ARGUMENT` for options of the wrong shape.
  * @example
  * ```ts
  * await removeServer({ file: paths.userFile, name: 'github' });
@@ -41,17 +42,17 @@ export interface RemoveServerResult {
  */
 export async function removeServer(options: RemoveServerOptions): Promise<RemoveServerResult> {
   if (typeof options !== 'object' || options === null) {
-    throw new InvalidArgumentError('removeServer: pass { file, name }');
+    throw invalidArgument('removeServer: pass { file, name }');
   }
   const { file, lockTimeoutMs } = checkEditOptions('removeServer', options);
   const { name } = options;
   if (typeof name !== 'string' || name === '') {
-    throw new InvalidArgumentError('removeServer: name must be a non-empty string');
+    throw invalidArgument('removeServer: name must be a non-empty string');
   }
   return editConfigFile(
     { file, lockTimeoutMs, createFolder: false, newFileMode: undefined },
     (current) => {
-      if (!current.exists) throw new ServerNotFoundError(file, name);
+      if (!current.exists) throw new ServerEntryError(ConfigErrorCode.NOT_FOUND, file, name);
       const { parsed, text } = current;
       if (parsed.duplicateNames.includes(name)) {
         throw new FileUnusableError(
@@ -59,7 +60,8 @@ export async function removeServer(options: RemoveServerOptions): Promise<Remove
           parsed.problems.filter((p) => p.server === shortText(name)),
         );
       }
-      if (!parsed.servers.some((s) => s.name === name)) throw new ServerNotFoundError(file, name);
+      if (!parsed.servers.some((s) => s.name === name))
+        throw new ServerEntryError(ConfigErrorCode.NOT_FOUND, file, name);
       const others = parsed.names.filter((n) => n !== name);
       return {
         text: removeServerFromText(text, parsed, name),

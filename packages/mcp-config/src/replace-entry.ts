@@ -1,8 +1,8 @@
+import { isRecord } from '@garuda/internal';
 import { shortText } from './quote-text.js';
 import { LOCAL_KEYS, REMOTE_KEYS } from './server-schema.js';
 import type { ServerSource } from './server-types.js';
 import { validateServer } from './validate-server.js';
-import { isRecord } from './plain-object.js';
 
 /**
  * A field of the old entry that a replacement did not keep, and why:

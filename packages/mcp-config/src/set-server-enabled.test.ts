@@ -6,7 +6,8 @@ import { expectNotFound } from '../test/expect-not-found.js';
 import { fingerprint } from '../test/fingerprint.js';
 import { tempDirs } from '../test/temp-dir.js';
 import { ConfigProblemCode } from './config-problem.js';
-import { FileUnusableError, InvalidArgumentError, LockTimeoutError } from './errors.js';
+import { LockedFileError, TrustStoreErrorCode } from '@garuda/mcp-trust';
+import { FileUnusableError } from './errors.js';
 import { loadConfig } from './load-config.js';
 import { setServerEnabled } from './set-server-enabled.js';
 
@@ -167,19 +168,23 @@ describe('setServerEnabled', () => {
     expect((await stat(file)).mode & 0o777).toBe(0o604);
   });
 
-  it('waits for a held lock, then gives up with LockTimeoutError and writes nothing', async () => {
+  it('waits for a held lock, then gives up with LOCK_TIMEOUT and writes nothing', async () => {
     const { file } = await dirs.file(TEXT);
     await mkdir(`${file}.lock`);
     const before = await fingerprint(file);
     const error = await caught(
       setServerEnabled({ file, name: 'inline', enabled: false, lockTimeoutMs: 200 }),
     );
-    expect(error).toBeInstanceOf(LockTimeoutError);
+    expect(LockedFileError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: TrustStoreErrorCode.LOCK_TIMEOUT });
     expect(await fingerprint(file)).toBe(before);
   });
 
   it('checks its options', async () => {
-    await expect(setServerEnabled(null as never)).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(setServerEnabled(null as never)).rejects.toMatchObject({
+      name: 'ConfigError',
+      code: 'INVALID_ARGUMENT',
+    });
     await expect(setServerEnabled({ file: '/x', name: '', enabled: true })).rejects.toThrow(/name/);
     await expect(
       setServerEnabled({ file: '/x', name: 'a', enabled: 'no' as never }),

@@ -1,7 +1,7 @@
 import { ConfigProblemCode } from './config-problem.js';
 import { setServerFieldInText } from './config-text-edit.js';
 import { checkEditOptions, editConfigFile } from './edit-config-file.js';
-import { FileUnusableError, InvalidArgumentError, ServerNotFoundError } from './errors.js';
+import { ConfigErrorCode, FileUnusableError, invalidArgument, ServerEntryError } from './errors.js';
 import type { ParsedConfig, ParsedServer } from './parse-config-text.js';
 import { quoteText, shortText } from './quote-text.js';
 
@@ -89,13 +89,14 @@ function entryProblem(
  *
  * @param options - `file`, `name`, `enabled`, and optionally `lockTimeoutMs`.
  * @returns What was done; `changed` says whether the file was written.
- * @throws {@link ServerNotFoundError} when the file or the server does not exist.
+ * @throws {@link ServerEntryError} `NOT_FOUND` when the file or the server does not exist.
  * @throws {@link FileUnusableError} when the file cannot be read, is over 1 MiB, is not UTF-8,
  *   does not parse, holds the name twice, or the entry is not an object or has `"enabled"`
  *   twice; it is left untouched.
- * @throws {@link LockTimeoutError} / {@link LockFailedError} when the lock cannot be taken.
- * @throws {@link WriteFailedError} when the file cannot be written.
- * @throws {@link InvalidArgumentError} for options of the wrong shape.
+ * @throws `LockedFileError` of `@garuda/mcp-trust` (`LOCK_TIMEOUT`, `LOCK_FAILED`,
+ *   `LOCK_COMPROMISED`) when the lock cannot be taken or is lost, passed through.
+ * @throws {@link ConfigError} `WRITE_FAILED` when the file cannot be written.
+ * @throws {@link ConfigError} `INVALID_ARGUMENT` for options of the wrong shape.
  * @example
  * ```ts
  * await setServerEnabled({ file: paths.userFile, name: 'github', enabled: false });
@@ -105,20 +106,20 @@ export async function setServerEnabled(
   options: SetServerEnabledOptions,
 ): Promise<SetServerEnabledResult> {
   if (typeof options !== 'object' || options === null) {
-    throw new InvalidArgumentError('setServerEnabled: pass { file, name, enabled }');
+    throw invalidArgument('setServerEnabled: pass { file, name, enabled }');
   }
   const { file, lockTimeoutMs } = checkEditOptions('setServerEnabled', options);
   const { name, enabled } = options;
   if (typeof name !== 'string' || name === '') {
-    throw new InvalidArgumentError('setServerEnabled: name must be a non-empty string');
+    throw invalidArgument('setServerEnabled: name must be a non-empty string');
   }
   if (typeof enabled !== 'boolean') {
-    throw new InvalidArgumentError('setServerEnabled: enabled must be true or false');
+    throw invalidArgument('setServerEnabled: enabled must be true or false');
   }
   return editConfigFile<SetServerEnabledResult>(
     { file, lockTimeoutMs, createFolder: false, newFileMode: undefined },
     (current) => {
-      if (!current.exists) throw new ServerNotFoundError(file, name);
+      if (!current.exists) throw new ServerEntryError(ConfigErrorCode.NOT_FOUND, file, name);
       const { parsed, text } = current;
       if (parsed.duplicateNames.includes(name)) {
         throw new FileUnusableError(
@@ -127,7 +128,7 @@ export async function setServerEnabled(
         );
       }
       const server = parsed.servers.find((s) => s.name === name);
-      if (server === undefined) throw new ServerNotFoundError(file, name);
+      if (server === undefined) throw new ServerEntryError(ConfigErrorCode.NOT_FOUND, file, name);
       const refused = entryProblem(file, parsed, server);
       if (refused !== undefined) throw refused;
       const written = (server.value as Record<string, unknown>).enabled;

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { caught } from '@garuda/test-utils';
 import { expect } from 'vitest';
-import { ConfigErrorCode, ServerNotFoundError } from '../src/errors.js';
+import { ConfigErrorCode } from '../src/errors.js';
 import { fingerprint } from './fingerprint.js';
 
 /**
@@ -30,7 +30,7 @@ export async function expectNotFound(
     [path.join(dir, 'no', 'such', 'mcp.json'), existing],
   ] as const) {
     const error = await caught(edit(target, name));
-    expect(error).toBeInstanceOf(ServerNotFoundError);
+    expect(error).toMatchObject({ name: 'ServerEntryError', code: 'NOT_FOUND' });
     expect(error).toMatchObject({ code: ConfigErrorCode.NOT_FOUND, server: name });
     errors.push([name, error]);
   }

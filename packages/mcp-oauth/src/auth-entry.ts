@@ -1,9 +1,10 @@
+import { kindOf } from '@garuda/internal';
 import type {
   OAuthDiscoveryState,
   StoredOAuthClientInformation,
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
-import { InvalidEntryError, kindOf } from './errors.js';
+import { invalidEntry } from './errors.js';
 import { isPort } from './free-port.js';
 
 /**
@@ -48,25 +49,25 @@ const MAX_DEPTH = 32;
  * Checks a value for the store and returns a deep copy, so a caller that changes its object
  * afterwards cannot change what is written. Unknown fields are refused (they would be written
  * to a file of secrets without anyone knowing what they are).
- * @throws {@link InvalidEntryError} naming the field, never its value
+ * @throws {@link OAuthFlowError} `INVALID_ENTRY` naming the field, never its value
  * @internal
  */
 export function toStoredEntry(value: unknown): AuthEntry {
-  if (!isPlainObject(value)) throw new InvalidEntryError(`the entry is ${kindOf(value)}`);
+  if (!isPlainObject(value)) throw invalidEntry(`the entry is ${kindOf(value)}`);
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     const item = value[key];
     if (item === undefined) continue;
     if (!(ENTRY_FIELDS as readonly string[]).includes(key)) {
       // The name is not shown: a caller's mistake could have put a secret there.
-      throw new InvalidEntryError(
+      throw invalidEntry(
         `it has a field the store does not keep (it keeps ${ENTRY_FIELDS.join(', ')})`,
       );
     }
     out[key] = copyJson(item, key, new Set(), 0);
   }
   const problem = fieldProblem(out);
-  if (problem) throw new InvalidEntryError(problem);
+  if (problem) throw invalidEntry(problem);
   return out as AuthEntry;
 }
 
@@ -123,6 +124,13 @@ function fieldProblem(entry: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
+/** A copy of `entry` without `fields`, for a store update that forgets them. @internal */
+export function withoutFields(entry: AuthEntry, fields: readonly (keyof AuthEntry)[]): AuthEntry {
+  const next = { ...entry };
+  for (const field of fields) delete next[field];
+  return next;
+}
+
 /** Whether `value` is a plain object (not an array, not a class instance). @internal */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
@@ -137,25 +145,25 @@ function copyJson(value: unknown, field: string, ancestors: Set<object>, depth: 
     case 'boolean':
       return value;
     case 'number':
-      if (!Number.isFinite(value)) throw new InvalidEntryError(`${where} is not a finite number`);
+      if (!Number.isFinite(value)) throw invalidEntry(`${where} is not a finite number`);
       return value;
     case 'object':
       break;
     default:
-      throw new InvalidEntryError(`${where} is ${kindOf(value)}`);
+      throw invalidEntry(`${where} is ${kindOf(value)}`);
   }
   if (value === null) return null;
-  if (depth >= MAX_DEPTH) throw new InvalidEntryError(`${field} nests deeper than ${MAX_DEPTH}`);
-  if (ancestors.has(value)) throw new InvalidEntryError(`${where} refers back to itself`);
+  if (depth >= MAX_DEPTH) throw invalidEntry(`${field} nests deeper than ${MAX_DEPTH}`);
+  if (ancestors.has(value)) throw invalidEntry(`${where} refers back to itself`);
   ancestors.add(value);
   try {
     if (Array.isArray(value)) {
       return value.map((item: unknown) => {
-        if (item === undefined) throw new InvalidEntryError(`${where} holds an undefined item`);
+        if (item === undefined) throw invalidEntry(`${where} holds an undefined item`);
         return copyJson(item, field, ancestors, depth + 1);
       });
     }
-    if (!isPlainObject(value)) throw new InvalidEntryError(`${where} is not a plain object`);
+    if (!isPlainObject(value)) throw invalidEntry(`${where} is not a plain object`);
     const out: [string, unknown][] = [];
     for (const key of Object.keys(value)) {
       const item = value[key];

@@ -1,6 +1,7 @@
+import { kindOf, quote } from '@garuda/internal';
 import * as path from 'node:path';
 import { encodeKeyPart, hasControlCharacter } from './control-characters.js';
-import { InvalidOptionError, kindOf, quote } from './errors.js';
+import { invalidOption } from './errors.js';
 
 /**
  * Which entry of the auth store: the server's scope, name and URL.
@@ -35,13 +36,13 @@ export const USER_SCOPE = 'user';
 
 /**
  * Checks a server name.
- * @throws {@link InvalidOptionError} naming the rule
+ * @throws {@link OAuthFlowError} `INVALID_OPTION` naming the rule
  * @internal
  */
 export function checkServerName(name: unknown): string {
   if (typeof name !== 'string' || !SERVER_NAME_PATTERN.test(name)) {
-    throw new InvalidOptionError(
-      `server name ${typeof name === 'string' ? quote(name, 60) : kindOf(name)} is invalid: ` +
+    throw invalidOption(
+      `server name ${typeof name === 'string' ? quote(name, { max: 60 }) : kindOf(name)} is invalid: ` +
         `use a-z, 0-9 and _, starting with a letter or digit, at most 32 characters`,
     );
   }
@@ -50,14 +51,12 @@ export function checkServerName(name: unknown): string {
 
 /**
  * Checks an entry id and builds its key.
- * @throws {@link InvalidOptionError} for an unusable scope, name or URL
+ * @throws {@link OAuthFlowError} `INVALID_OPTION` for an unusable scope, name or URL
  * @internal
  */
 export function normalizeId(id: AuthEntryId): NormalizedId {
   if (typeof id !== 'object' || id === null) {
-    throw new InvalidOptionError(
-      `an auth entry is named by { scope, name, url }, got ${kindOf(id)}`,
-    );
+    throw invalidOption(`an auth entry is named by { scope, name, url }, got ${kindOf(id)}`);
   }
   const scope = checkScope(id.scope);
   const name = checkServerName(id.name);
@@ -74,9 +73,9 @@ function checkScope(scope: unknown): string {
     hasControlCharacter(scope) ||
     !(path.posix.isAbsolute(scope) || path.win32.isAbsolute(scope))
   ) {
-    throw new InvalidOptionError(
+    throw invalidOption(
       `scope must be 'user' or the absolute path of a project root, got ` +
-        `${typeof scope === 'string' ? quote(scope, 100) : kindOf(scope)}`,
+        `${typeof scope === 'string' ? quote(scope, { max: 100 }) : kindOf(scope)}`,
     );
   }
   return scope;
@@ -88,17 +87,17 @@ function checkServerUrl(url: unknown): string {
     if (typeof url !== 'string' && !(url instanceof URL)) throw new TypeError('not a URL');
     parsed = new URL(String(url));
   } catch {
-    throw new InvalidOptionError(
-      `the server URL must be an http(s) address, got ${typeof url === 'string' ? quote(url, 100) : kindOf(url)}`,
+    throw invalidOption(
+      `the server URL must be an http(s) address, got ${typeof url === 'string' ? quote(url, { max: 100 }) : kindOf(url)}`,
     );
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-    throw new InvalidOptionError(
+    throw invalidOption(
       `the server URL must be an http(s) address, got the scheme ${quote(parsed.protocol)}`,
     );
   }
   if (parsed.username !== '' || parsed.password !== '') {
-    throw new InvalidOptionError('the server URL must not carry a user name or password');
+    throw invalidOption('the server URL must not carry a user name or password');
   }
   return parsed.href;
 }

@@ -3,17 +3,8 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { caught, filesUnder, recordingLogger, tempDir, type TempDir } from '../test/helpers.js';
 import { AuthStore } from './auth-store.js';
-import { LockTimeoutError as TrustLockTimeoutError } from '@garuda/mcp-trust';
-import {
-  AuthFileUnreadableError,
-  AuthFileWriteError,
-  CorruptFileMoveError,
-  InvalidEntryError,
-  InvalidOptionError,
-  LockFailedError,
-  LockTimeoutError,
-  OAuthFlowError,
-} from './errors.js';
+import { LockedFileError } from '@garuda/mcp-trust';
+import { OAuthFlowError } from './errors.js';
 
 let home: TempDir;
 let file: string;
@@ -148,8 +139,8 @@ describe('AuthStore files', () => {
   it('reports an unreadable file instead of treating it as empty', async () => {
     await fs.mkdir(file, { recursive: true });
     const error = await caught(() => new AuthStore(file).get(user()));
-    expect(error).toBeInstanceOf(AuthFileUnreadableError);
-    expect((error as OAuthFlowError).code).toBe('FILE_UNREADABLE');
+    expect(LockedFileError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'FILE_UNREADABLE', file });
   });
 });
 
@@ -243,24 +234,25 @@ describe('AuthStore entries', () => {
     ).rejects.toThrow(/server name "My Server" is invalid: use a-z, 0-9 and _/);
     await expect(
       store.get({ scope: 'relative/root', name: 'x', url: 'https://x.example' }),
-    ).rejects.toBeInstanceOf(InvalidOptionError);
+    ).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'INVALID_OPTION' });
     await expect(
       store.get({ scope: 'user', name: 'x', url: 'file:///etc/passwd' }),
-    ).rejects.toBeInstanceOf(InvalidOptionError);
+    ).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'INVALID_OPTION' });
     await expect(
       store.get({ scope: 'user', name: 'x', url: 'https://u:p@x.example' }),
-    ).rejects.toBeInstanceOf(InvalidOptionError);
+    ).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'INVALID_OPTION' });
     const bad = await caught(() =>
       store.update(user(), () => ({ tokens: { access_token: 'tok-hidden-aaaaaaaa' } }) as never),
     );
-    expect(bad).toBeInstanceOf(InvalidEntryError);
+    expect(bad).toMatchObject({ name: 'OAuthFlowError', code: 'INVALID_ENTRY' });
     expect((bad as Error).message).not.toContain('tok-hidden');
     await expect(store.update(user(), () => ({ extra: 1 }) as never)).rejects.toThrow(
       /a field the store does not keep/,
     );
-    await expect(store.update(user(), () => ({ port: 70000 }))).rejects.toBeInstanceOf(
-      InvalidEntryError,
-    );
+    await expect(store.update(user(), () => ({ port: 70000 }))).rejects.toMatchObject({
+      name: 'OAuthFlowError',
+      code: 'INVALID_ENTRY',
+    });
     const cycle: Record<string, unknown> = {};
     cycle.self = cycle;
     await expect(
@@ -269,8 +261,12 @@ describe('AuthStore entries', () => {
     await expect(store.update(user(), (() => Promise.resolve({})) as never)).rejects.toThrow(
       /synchronous/,
     );
-    expect(() => new AuthStore('')).toThrow(InvalidOptionError);
-    expect(() => new AuthStore(file, { lockStaleMs: 10 })).toThrow(InvalidOptionError);
+    expect(() => new AuthStore('')).toThrow(
+      expect.objectContaining({ name: 'OAuthFlowError', code: 'INVALID_OPTION' }),
+    );
+    expect(() => new AuthStore(file, { lockStaleMs: 10 })).toThrow(
+      expect.objectContaining({ name: 'OAuthFlowError', code: 'INVALID_OPTION' }),
+    );
     // Nothing was written by any of these (only the folder was made, for the lock).
     expect(await fs.readdir(path.dirname(file))).toEqual([]);
   });
@@ -280,24 +276,25 @@ describe('AuthStore entries', () => {
     await fs.mkdir(`${file}.lock`);
     const store = new AuthStore(file, { lockTimeoutMs: 200, lockStaleMs: 60_000 });
     const error = await caught(() => store.update(user(), () => ({ port: 1 })));
-    expect(error).toBeInstanceOf(LockTimeoutError);
-    expect((error as Error).message).toMatch(/within 200 ms/);
-    expect((error as Error).message).toBe(
+    expect(LockedFileError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'LOCK_TIMEOUT', file, path: `${file}.lock` });
+    expect((error as Error).message).toContain(
       `could not lock the auth file ${JSON.stringify(file)} within 200 ms: another garuda ` +
-        `process may be using it, so try again when it is done. A lock folder ` +
-        `${JSON.stringify(`${file}.lock`)} older than 60 s is taken over automatically`,
+        `process may be using it, so try again when it is done.`,
+    );
+    expect((error as Error).message).toContain(
+      `a lock folder ${JSON.stringify(`${file}.lock`)} older than 60 s is stale`,
     );
   });
 
-  it("reports the file's other failures with this package's errors and codes", async () => {
+  it("passes the file's other failures through as @garuda/mcp-trust's, naming the auth file", async () => {
     // A folder that cannot be created.
     const blocker = path.join(home.path, 'blocker');
     await fs.writeFile(blocker, 'x');
     const write = await caught(() =>
       new AuthStore(path.join(blocker, 'mcp-auth.json')).update(user(), () => ({ port: 1 })),
     );
-    expect(write).toBeInstanceOf(AuthFileWriteError);
-    expect(write).toMatchObject({ code: 'WRITE_FAILED' });
+    expect(write).toMatchObject({ code: 'WRITE_FAILED', path: blocker });
     expect((write as Error).message).toContain(
       `could not create the folder ${JSON.stringify(blocker)}`,
     );
@@ -309,8 +306,7 @@ describe('AuthStore entries', () => {
     const old = new Date(Date.now() - 60_000);
     await fs.utimes(`${file}.lock`, old, old);
     const lock = await caught(() => new AuthStore(file).update(user(), () => ({ port: 1 })));
-    expect(lock).toBeInstanceOf(LockFailedError);
-    expect(lock).toMatchObject({ code: 'LOCK_FAILED' });
+    expect(lock).toMatchObject({ code: 'LOCK_FAILED', file });
     expect((lock as Error).message).toContain(
       `could not lock the auth file ${JSON.stringify(file)}`,
     );
@@ -323,17 +319,22 @@ describe('AuthStore entries', () => {
     for (let i = 1; i < 1000; i++) await fs.mkdir(`${aside}-${i}`);
     const now = () => new Date('2030-01-02T03:04:05.678Z');
     const move = await caught(() => new AuthStore(file, { now }).get(user()));
-    expect(move).toBeInstanceOf(CorruptFileMoveError);
-    expect(move).toMatchObject({ code: 'MOVE_ASIDE_FAILED' });
-    expect((move as Error).message).toContain('(you will be asked to sign in again)');
+    expect(move).toMatchObject({ code: 'MOVE_ASIDE_FAILED', file });
+    expect((move as Error).message).toContain(`the auth file ${JSON.stringify(file)} is corrupt`);
     expect(await fs.readFile(file, 'utf8')).toBe('not json');
 
-    for (const error of [write, lock, move]) expect(OAuthFlowError.isInstance(error)).toBe(true);
+    for (const error of [write, lock, move]) {
+      expect(LockedFileError.isInstance(error)).toBe(true);
+      expect(OAuthFlowError.isInstance(error)).toBe(false);
+    }
   });
 
   it('lets an error thrown by the update function out unchanged', async () => {
     const store = new AuthStore(file);
-    const thrown = new TrustLockTimeoutError('/elsewhere', '/elsewhere.lock', 1, 2_000);
+    const thrown = new LockedFileError('LOCK_TIMEOUT', 'held elsewhere', {
+      file: '/elsewhere',
+      path: '/elsewhere.lock',
+    });
     expect(
       await caught(() =>
         store.update(user(), () => {

@@ -1,4 +1,5 @@
-import { LockedJsonFile } from '@garuda/mcp-trust';
+import { kindOf, log, quote } from '@garuda/internal';
+import { LockedJsonFile, TrustStoreError } from '@garuda/mcp-trust';
 import {
   ENTRY_FIELDS,
   isPlainObject,
@@ -8,8 +9,8 @@ import {
 } from './auth-entry.js';
 import { authFileFromJson, authFileToJson } from './auth-file.js';
 import { checkServerName, normalizeId, type AuthEntryId } from './auth-key.js';
-import { InvalidOptionError, kindOf, quote, toAuthFileError } from './errors.js';
-import { log, type OAuthLogger } from './logger.js';
+import { invalidOption } from './errors.js';
+import type { OAuthLogger } from './logger.js';
 
 /** Options of {@link AuthStore}. */
 export interface AuthStoreOptions {
@@ -106,11 +107,11 @@ export class AuthStore {
   /**
    * @param file - path of the auth file, for example `<home>/mcp-auth.json`; made absolute here
    * @param options - logger, lock timeout, stale time and clock
-   * @throws {@link InvalidOptionError} when `file` is empty or an option is out of range
+   * @throws {@link OAuthFlowError} `INVALID_OPTION` when `file` is empty or an option is out of range
    */
   constructor(file: string, options: AuthStoreOptions = {}) {
     if (typeof options !== 'object' || options === null) {
-      throw new InvalidOptionError(`options must be an object, got ${kindOf(options)}`);
+      throw invalidOption(`options must be an object, got ${kindOf(options)}`);
     }
     try {
       this.#store = new LockedJsonFile(file, {
@@ -127,7 +128,7 @@ export class AuthStore {
           'The moved file may hold tokens: delete it when you no longer need it',
       });
     } catch (error) {
-      throw toAuthFileError(error);
+      throw ownOption(error);
     }
     this.file = this.#store.file;
     this.lockFile = this.#store.lockFile;
@@ -137,13 +138,13 @@ export class AuthStore {
   /**
    * The current time from the injected clock.
    * @returns a valid `Date`
-   * @throws {@link InvalidOptionError} when the clock returns something else
+   * @throws {@link OAuthFlowError} `INVALID_OPTION` when the clock returns something else
    */
   now(): Date {
     try {
       return this.#store.now();
     } catch (error) {
-      throw toAuthFileError(error);
+      throw ownOption(error);
     }
   }
 
@@ -151,8 +152,9 @@ export class AuthStore {
    * Reads one server's entry. Takes no lock: the file is only ever replaced by an atomic rename.
    * @param id - scope, name and URL of the server
    * @returns a fresh copy of the entry, or `undefined`
-   * @throws {@link InvalidOptionError} for an unusable id
-   * @throws {@link AuthFileUnreadableError} when the file exists but cannot be read
+   * @throws {@link OAuthFlowError} `INVALID_OPTION` for an unusable id
+   * @throws `LockedFileError` of `@garuda/mcp-trust` (`FILE_UNREADABLE`) when the file exists
+   *   but cannot be read
    */
   async get(id: AuthEntryId): Promise<AuthEntry | undefined> {
     const nid = normalizeId(id);
@@ -167,9 +169,9 @@ export class AuthStore {
    *   one, or `undefined` to remove it. It must be synchronous and quick: the lock is held while
    *   it runs. If it throws, nothing is written and the error comes out of `update`.
    * @returns a copy of the new entry, or `undefined` when it is now absent
-   * @throws {@link InvalidOptionError}, {@link InvalidEntryError} for unusable input
-   * @throws {@link LockTimeoutError} when another process holds the lock for too long
-   * @throws {@link AuthFileWriteError} when the file cannot be written
+   * @throws {@link OAuthFlowError} `INVALID_OPTION`, {@link OAuthFlowError} `INVALID_ENTRY` for unusable input
+   * @throws `LockedFileError` of `@garuda/mcp-trust`, passed through: `LOCK_TIMEOUT` when another
+   *   process holds the lock for too long, `WRITE_FAILED` when the file cannot be written…
    */
   async update(
     id: AuthEntryId,
@@ -177,7 +179,7 @@ export class AuthStore {
   ): Promise<AuthEntry | undefined> {
     const nid = normalizeId(id);
     if (typeof fn !== 'function') {
-      throw new InvalidOptionError(`update needs a function, got ${kindOf(fn)}`);
+      throw invalidOption(`update needs a function, got ${kindOf(fn)}`);
     }
     return this.#change((entries) => {
       const current = this.#recordOf(nid.key, entries.get(nid.key))?.entry;
@@ -186,7 +188,7 @@ export class AuthStore {
         return { changed: entries.delete(nid.key), result: undefined };
       }
       if (next !== null && typeof next === 'object' && 'then' in next) {
-        throw new InvalidOptionError('update needs a synchronous function (it returned a promise)');
+        throw invalidOption('update needs a synchronous function (it returned a promise)');
       }
       const stored = toStoredEntry(next);
       // An unchanged entry is not written again: no disk write, no new file.
@@ -223,7 +225,8 @@ export class AuthStore {
   /**
    * Lists every entry without its secrets: for a status line ("signed in" or "no sign-in").
    * @returns one row per entry, sorted by key
-   * @throws {@link AuthFileUnreadableError} when the file exists but cannot be read
+   * @throws `LockedFileError` of `@garuda/mcp-trust` (`FILE_UNREADABLE`) when the file exists
+   *   but cannot be read
    */
   async list(): Promise<AuthEntryInfo[]> {
     const rows: AuthEntryInfo[] = [];
@@ -274,7 +277,7 @@ export class AuthStore {
     try {
       return (await this.#store.load()) ?? new Map();
     } catch (error) {
-      throw toAuthFileError(error);
+      throw ownOption(error);
     }
   }
 
@@ -296,9 +299,17 @@ export class AuthStore {
       });
     } catch (error) {
       if (failed && failed.error === error) throw error;
-      throw toAuthFileError(error);
+      throw ownOption(error);
     }
   }
+}
+
+// The lock and file errors of LockedJsonFile pass through as they are (LockedFileError of
+// @garuda/mcp-trust, "auth file" in their messages). An option it refuses is an option of this
+// store, so it becomes this package's INVALID_OPTION, with the same message.
+function ownOption(error: unknown): unknown {
+  if (!TrustStoreError.isInstance(error) || error.code !== 'INVALID_OPTION') return error;
+  return invalidOption(error.message);
 }
 
 // The fields in file order, without `updatedAt`, for "did anything change".

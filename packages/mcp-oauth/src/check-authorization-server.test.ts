@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkAuthorizationServerMetadata } from './check-authorization-server.js';
-import { InsecureAuthorizationServerError, PkceNotSupportedError } from './errors.js';
+import { InsecureAuthorizationServerError } from './errors.js';
 
 const good = {
   issuer: 'https://auth.example',
@@ -77,7 +77,7 @@ describe('checkAuthorizationServerMetadata', () => {
     ['empty', []],
   ])('refuses PKCE %s', (_, methods) => {
     const error = refusal({ ...good, code_challenge_methods_supported: methods });
-    expect(error).toBeInstanceOf(PkceNotSupportedError);
+    expect(error).toMatchObject({ name: 'OAuthFlowError', code: 'PKCE_NOT_SUPPORTED' });
     expect((error as Error).message).toContain('"https://auth.example"');
   });
 

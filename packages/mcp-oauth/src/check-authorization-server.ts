@@ -1,9 +1,6 @@
-import {
-  InsecureAuthorizationServerError,
-  InvalidOptionError,
-  kindOf,
-  PkceNotSupportedError,
-} from './errors.js';
+import { kindOf } from '@garuda/internal';
+import type { OAuthDiscoveryState } from '@modelcontextprotocol/client';
+import { InsecureAuthorizationServerError, invalidOption, pkceNotSupported } from './errors.js';
 import { checkSecureUrl } from './url-policy.js';
 
 /** Options of {@link checkAuthorizationServerMetadata}. */
@@ -33,7 +30,7 @@ const REQUIRED = ['issuer', 'authorization_endpoint', 'token_endpoint'] as const
  * @param metadata - the authorization server metadata, as discovered (untrusted)
  * @param options - `allowHttpLoopback` for a person's own server on this computer
  * @throws {@link InsecureAuthorizationServerError} for a missing, non-https or odd endpoint
- * @throws {@link PkceNotSupportedError} when S256 is not advertised
+ * @throws {@link OAuthFlowError} `PKCE_NOT_SUPPORTED` when S256 is not advertised
  * @example
  * ```ts
  * checkAuthorizationServerMetadata(discovery.authorizationServerMetadata, {
@@ -46,7 +43,7 @@ export function checkAuthorizationServerMetadata(
   options: CheckAuthorizationServerOptions = {},
 ): void {
   if (typeof options !== 'object' || options === null) {
-    throw new InvalidOptionError(`options must be an object, got ${kindOf(options)}`);
+    throw invalidOption(`options must be an object, got ${kindOf(options)}`);
   }
   if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
     throw new InsecureAuthorizationServerError(
@@ -68,6 +65,25 @@ export function checkAuthorizationServerMetadata(
   }
   const methods = fields.code_challenge_methods_supported;
   if (!Array.isArray(methods) || !methods.includes('S256')) {
-    throw new PkceNotSupportedError(String(fields.issuer));
+    throw pkceNotSupported(String(fields.issuer));
   }
+}
+
+/**
+ * Checks the discovery state the SDK found (or one kept from before): its authorization server
+ * address is https (loopback http only when allowed) and its metadata passes
+ * {@link checkAuthorizationServerMetadata}. @internal
+ *
+ * @param state - the SDK's discovery state (untrusted: it may come from an older file)
+ * @param allowHttpLoopback - for a person's own server on this computer
+ * @throws as {@link checkAuthorizationServerMetadata} does
+ */
+export function checkDiscoveryState(state: OAuthDiscoveryState, allowHttpLoopback: boolean): void {
+  const verdict = checkSecureUrl(state?.authorizationServerUrl, 'its address', {
+    allowHttpLoopback,
+  });
+  if (!verdict.ok) {
+    throw new InsecureAuthorizationServerError('authorizationServerUrl', verdict.reason);
+  }
+  checkAuthorizationServerMetadata(state.authorizationServerMetadata, { allowHttpLoopback });
 }

@@ -1,32 +1,15 @@
+import { brand, CodedError, errnoCode, quote } from '@garuda/internal';
 import { cleanLine } from '@garuda/mcp-sanitize';
-import {
-  TrustStoreError,
-  type CorruptFileMoveError as TrustCorruptFileMoveError,
-  type LockCompromisedError as TrustLockCompromisedError,
-  type LockFailedError as TrustLockFailedError,
-  type LockTimeoutError as TrustLockTimeoutError,
-  type TrustFileUnreadableError,
-  type TrustFileWriteError,
-} from '@garuda/mcp-trust';
 
-/** Stable codes of the errors this package throws. */
+/**
+ * Stable codes of the errors this package throws. The auth file's lock and file failures are
+ * `@garuda/mcp-trust`'s `LockedFileError`, passed through with its own codes.
+ */
 export const OAuthFlowErrorCode = {
   /** An argument or option is not usable (a bad path, name, URL, port, time limit…). */
   INVALID_OPTION: 'INVALID_OPTION',
   /** A value given to `AuthStore.update` cannot be stored (not plain JSON, or a bad field). */
   INVALID_ENTRY: 'INVALID_ENTRY',
-  /** The auth file exists but cannot be read (permissions, a folder at its path…). */
-  FILE_UNREADABLE: 'FILE_UNREADABLE',
-  /** The auth file or its folder could not be written. */
-  WRITE_FAILED: 'WRITE_FAILED',
-  /** The cross-process lock of the auth file was not free within the time limit. */
-  LOCK_TIMEOUT: 'LOCK_TIMEOUT',
-  /** The lock folder could not be created for another reason than a holder. */
-  LOCK_FAILED: 'LOCK_FAILED',
-  /** The lock was lost while held, so the change was not written. */
-  LOCK_COMPROMISED: 'LOCK_COMPROMISED',
-  /** A corrupt auth file could not be moved aside, so it was left untouched. */
-  MOVE_ASIDE_FAILED: 'MOVE_ASIDE_FAILED',
   /** The provider was used before `prepare()` chose its callback port. */
   PROVIDER_NOT_READY: 'PROVIDER_NOT_READY',
   /** The authorization server has an endpoint that is not https (or no metadata at all). */
@@ -65,27 +48,13 @@ export const OAuthFlowErrorCode = {
 /** One of the {@link OAuthFlowErrorCode} values. */
 export type OAuthFlowErrorCode = (typeof OAuthFlowErrorCode)[keyof typeof OAuthFlowErrorCode];
 
-// Markers instead of `instanceof`, so an error made by another copy of this package (two
-// versions in one node_modules tree) is still recognised. Each class puts its own marker on its
-// prototype, so an instance carries the markers of its class and of every class above it: that
-// is what makes `X.isInstance` accept X and its subclasses, and never a sibling. The class name
-// is written out, not read from `cls.name`, which bundlers and minifiers rename.
-function brand<T extends object>(
-  cls: abstract new (...args: never[]) => T,
-  name: string,
-): (value: unknown) => value is T {
-  const marker = Symbol.for(`garuda.mcp-oauth.${name}`);
-  Object.defineProperty(cls.prototype, marker, { value: true });
-  return (value): value is T =>
-    typeof value === 'object' &&
-    value !== null &&
-    (value as Record<symbol, unknown>)[marker] === true;
-}
+const SCOPE = 'garuda.mcp-oauth';
 
 /**
- * Base class of every error thrown by `@garuda/mcp-oauth`. Messages say what happened and what
- * to do; they never contain a token, a code, a code verifier, a `state` or a client secret, and
- * text that came from a server is cleaned and quoted.
+ * Base class of every error thrown by `@garuda/mcp-oauth`, and the class of those that carry no
+ * more than their `code`. Messages say what happened and what to do; they never contain a token,
+ * a code, a code verifier, a `state` or a client secret, and text that came from a server is
+ * cleaned and quoted.
  *
  * @example
  * ```ts
@@ -97,52 +66,16 @@ function brand<T extends object>(
  * }
  * ```
  */
-export class OAuthFlowError extends Error {
+export class OAuthFlowError extends CodedError<OAuthFlowErrorCode> {
   /**
    * Whether `value` is an error of this package (any of its classes), also from another copy of
-   * it. Every subclass has its own `isInstance`, true for that class and its subclasses only.
-   * Each is a plain function that keeps its class, so it can be passed on as it is:
-   * `errors.filter(StateMismatchError.isInstance)`.
+   * it. Every subclass has its own `isInstance`, true for that class only. Each is a plain
+   * function that keeps no `this`: `errors.filter(CallbackPortInUseError.isInstance)` works.
    *
    * @param value - anything, typically a caught error
    * @returns true when `value` carries this class's marker
-   * @example
-   * ```ts
-   * if (OAuthFlowError.isInstance(e)) ui.error(e.code, e.message);
-   * ```
    */
-  static readonly isInstance = brand(this, 'OAuthFlowError');
-
-  /** A stable string from {@link OAuthFlowErrorCode}. */
-  readonly code: OAuthFlowErrorCode;
-
-  /**
-   * @param code - one of {@link OAuthFlowErrorCode}
-   * @param message - what happened and what to do, free of secrets
-   * @param options - `cause`, passed through
-   */
-  constructor(code: OAuthFlowErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'OAuthFlowError';
-    this.code = code;
-  }
-}
-
-// Controls, bidi and zero-width characters from a path must not reach a terminal through a
-// message: JSON quoting escapes C0 controls, this escapes the rest.
-const UNSAFE = /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
-
-/**
- * Quotes our own text (a path, a server name) for a message: JSON-quoted, invisible and control
- * characters escaped, long text shortened.
- * @internal
- */
-export function quote(text: string, max = 200): string {
-  const short = text.length > max ? `${text.slice(0, max)}…` : text;
-  return JSON.stringify(short).replace(
-    UNSAFE,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  static readonly isInstance = brand(this, SCOPE, 'OAuthFlowError');
 }
 
 /**
@@ -150,256 +83,14 @@ export function quote(text: string, max = 200): string {
  * cleaned to one line of visible text, shortened, JSON-quoted.
  * @internal
  */
-export function quoteUntrusted(text: string, max = 120): string {
-  const line = cleanLine(text);
-  return JSON.stringify(line.length > max ? `${line.slice(0, max)}…` : line);
-}
-
-/** Describes a non-string for a message without printing it. @internal */
-export function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (value === undefined) return 'undefined';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-
-/** The `code` of a Node.js system error, if any. @internal */
-export function errnoCode(error: unknown): string | undefined {
-  if (typeof error === 'object' && error !== null && 'code' in error) {
-    const code = (error as { code: unknown }).code;
-    return typeof code === 'string' ? code : undefined;
-  }
-  return undefined;
-}
-
-/** An argument or option is unusable (code `INVALID_OPTION`). */
-export class InvalidOptionError extends OAuthFlowError {
-  /**
-   * Whether `value` is an {@link InvalidOptionError} (or a subclass), from any copy of this
-   * package.
-   */
-  static override readonly isInstance = brand(this, 'InvalidOptionError');
-
-  /** @param reason - which option, what was wrong, what is expected */
-  constructor(reason: string) {
-    super(OAuthFlowErrorCode.INVALID_OPTION, reason);
-    this.name = 'InvalidOptionError';
-  }
-}
-
-/** A value given to the auth store cannot be stored (code `INVALID_ENTRY`). */
-export class InvalidEntryError extends OAuthFlowError {
-  /**
-   * Whether `value` is an {@link InvalidEntryError} (or a subclass), from any copy of this
-   * package.
-   */
-  static override readonly isInstance = brand(this, 'InvalidEntryError');
-
-  /** @param reason - where in the value the problem is; never the value itself */
-  constructor(reason: string) {
-    super(
-      OAuthFlowErrorCode.INVALID_ENTRY,
-      `the auth entry cannot be stored: ${reason}; use plain objects, arrays, strings, finite ` +
-        `numbers, booleans and null`,
-    );
-    this.name = 'InvalidEntryError';
-  }
-}
-
-/** The auth file exists but cannot be read (code `FILE_UNREADABLE`). */
-export class AuthFileUnreadableError extends OAuthFlowError {
-  /**
-   * Whether `value` is an {@link AuthFileUnreadableError} (or a subclass), from any copy of this
-   * package.
-   */
-  static override readonly isInstance = brand(this, 'AuthFileUnreadableError');
-
-  /** The path that could not be read. */
-  readonly file: string;
-
-  /**
-   * @param file - the auth file
-   * @param cause - the file system error
-   */
-  constructor(file: string, cause: unknown) {
-    const code = errnoCode(cause);
-    let advice: string;
-    if (code === 'EISDIR') advice = 'it is a folder, not a file: move it away or pass another path';
-    else if (code === 'EACCES' || code === 'EPERM') {
-      advice = 'permission denied: it should belong to you with mode 0600 (chmod 600)';
-    } else if (code === 'ENOTDIR') {
-      advice = 'a part of its path is a file, not a folder: pass another path';
-    } else advice = `${code ?? 'unknown error'}: check the file and its folder`;
-    super(
-      OAuthFlowErrorCode.FILE_UNREADABLE,
-      `cannot read the auth file ${quote(file)}: ${advice}`,
-      {
-        cause,
-      },
-    );
-    this.name = 'AuthFileUnreadableError';
-    this.file = file;
-  }
-}
-
-/** The auth file or its folder could not be written (code `WRITE_FAILED`). */
-export class AuthFileWriteError extends OAuthFlowError {
-  /**
-   * Whether `value` is an {@link AuthFileWriteError} (or a subclass), from any copy of this
-   * package.
-   */
-  static override readonly isInstance = brand(this, 'AuthFileWriteError');
-
-  /**
-   * @param what - what was being done ("write the auth file")
-   * @param target - the path
-   * @param cause - the file system error
-   */
-  constructor(what: string, target: string, cause: unknown) {
-    const code = errnoCode(cause);
-    super(
-      OAuthFlowErrorCode.WRITE_FAILED,
-      `could not ${what} ${quote(target)}${code ? ` (${code})` : ''}: check that the folder is ` +
-        `writable by you and the disk is not full; the auth file was left as it was`,
-      { cause },
-    );
-    this.name = 'AuthFileWriteError';
-  }
-}
-
-/** The cross-process lock was not free in time (code `LOCK_TIMEOUT`). */
-export class LockTimeoutError extends OAuthFlowError {
-  /**
-   * Whether `value` is a {@link LockTimeoutError} (or a subclass), from any copy of this
-   * package.
-   */
-  static override readonly isInstance = brand(this, 'LockTimeoutError');
-
-  /** The auth file whose lock could not be taken. */
-  readonly file: string;
-  /** The lock folder (`<file>.lock`). */
-  readonly lockFile: string;
-
-  /**
-   * @param file - the auth file
-   * @param lockFile - its lock folder
-   * @param timeoutMs - how long it waited
-   * @param staleMs - after how long a lock counts as abandoned
-   */
-  constructor(file: string, lockFile: string, timeoutMs: number, staleMs: number) {
-    super(
-      OAuthFlowErrorCode.LOCK_TIMEOUT,
-      `could not lock the auth file ${quote(file)} within ${timeoutMs} ms: another garuda ` +
-        `process may be using it, so try again when it is done. A lock folder ${quote(lockFile)} ` +
-        `older than ${Math.ceil(staleMs / 1000)} s is taken over automatically`,
-    );
-    this.name = 'LockTimeoutError';
-    this.file = file;
-    this.lockFile = lockFile;
-  }
-}
-
-/** The lock folder could not be created (code `LOCK_FAILED`). */
-export class LockFailedError extends OAuthFlowError {
-  /**
-   * Whether `value` is a {@link LockFailedError} (or a subclass), from any copy of this
-   * package.
-   */
-  static override readonly isInstance = brand(this, 'LockFailedError');
-
-  /**
-   * @param file - the auth file
-   * @param lockFile - its lock folder
-   * @param cause - the file system error
-   */
-  constructor(file: string, lockFile: string, cause: unknown) {
-    const code = errnoCode(cause);
-    super(
-      OAuthFlowErrorCode.LOCK_FAILED,
-      `could not lock the auth file ${quote(file)}: creating ${quote(lockFile)} failed` +
-        `${code ? ` (${code})` : ''}; check that its folder exists and is writable by you`,
-      { cause },
-    );
-    this.name = 'LockFailedError';
-  }
-}
-
-/** The lock was lost while held, so nothing was written (code `LOCK_COMPROMISED`). */
-export class LockCompromisedError extends OAuthFlowError {
-  /**
-   * Whether `value` is a {@link LockCompromisedError} (or a subclass), from any copy of this
-   * package.
-   */
-  static override readonly isInstance = brand(this, 'LockCompromisedError');
-
-  /**
-   * @param file - the auth file
-   * @param cause - why the lock was lost
-   */
-  constructor(file: string, cause: unknown) {
-    super(
-      OAuthFlowErrorCode.LOCK_COMPROMISED,
-      `the lock on the auth file ${quote(file)} was lost before the change was written (this ` +
-        `process was paused for longer than the stale time, or the lock folder was removed); ` +
-        `nothing was written: try again`,
-      { cause },
-    );
-    this.name = 'LockCompromisedError';
-  }
-}
-
-/** A corrupt auth file could not be moved aside (code `MOVE_ASIDE_FAILED`). */
-export class CorruptFileMoveError extends OAuthFlowError {
-  /**
-   * Whether `value` is a {@link CorruptFileMoveError} (or a subclass), from any copy of this
-   * package.
-   */
-  static override readonly isInstance = brand(this, 'CorruptFileMoveError');
-
-  /**
-   * @param file - the corrupt auth file
-   * @param target - where it was to be moved
-   * @param cause - the file system error
-   */
-  constructor(file: string, target: string, cause: unknown) {
-    const code = errnoCode(cause);
-    super(
-      OAuthFlowErrorCode.MOVE_ASIDE_FAILED,
-      `the auth file ${quote(file)} is corrupt and could not be moved to ${quote(target)}` +
-        `${code ? ` (${code})` : ''}: move or remove it yourself (you will be asked to sign in ` +
-        `again)`,
-      { cause },
-    );
-    this.name = 'CorruptFileMoveError';
-  }
-}
-
-/** The provider was used before its callback port was chosen (code `PROVIDER_NOT_READY`). */
-export class ProviderNotReadyError extends OAuthFlowError {
-  /**
-   * Whether `value` is a {@link ProviderNotReadyError} (or a subclass), from any copy of this
-   * package.
-   */
-  static override readonly isInstance = brand(this, 'ProviderNotReadyError');
-
-  /** @param name - the server name */
-  constructor(name: string) {
-    super(
-      OAuthFlowErrorCode.PROVIDER_NOT_READY,
-      `the OAuth provider of ${quote(name)} has no callback port yet: call await ` +
-        `provider.prepare() (or create it with createOAuthProvider) before using it`,
-    );
-    this.name = 'ProviderNotReadyError';
-  }
+export function quoteUntrusted(text: string): string {
+  return quote(text, { max: 120, clean: cleanLine });
 }
 
 /** The authorization server is refused: an endpoint is not https (code `INSECURE_AUTHORIZATION_SERVER`). */
 export class InsecureAuthorizationServerError extends OAuthFlowError {
-  /**
-   * Whether `value` is an {@link InsecureAuthorizationServerError} (or a subclass), from any copy of this
-   * package.
-   */
-  static override readonly isInstance = brand(this, 'InsecureAuthorizationServerError');
+  /** Whether `value` is an {@link InsecureAuthorizationServerError}, from any copy of this package. */
+  static override readonly isInstance = brand(this, SCOPE, 'InsecureAuthorizationServerError');
 
   /** The metadata field that was refused, e.g. `authorization_endpoint`; `metadata` when there is none. */
   readonly field: string;
@@ -419,7 +110,6 @@ export class InsecureAuthorizationServerError extends OAuthFlowError {
             : "ask the server's operator to publish https endpoints"
         }`,
     );
-    this.name = 'InsecureAuthorizationServerError';
     this.field = field;
   }
 }
@@ -431,11 +121,8 @@ export class InsecureAuthorizationServerError extends OAuthFlowError {
  * opens; the fix is a client id from the server's operator.
  */
 export class NoClientRegistrationError extends OAuthFlowError {
-  /**
-   * Whether `value` is a {@link NoClientRegistrationError} (or a subclass), from any copy of this
-   * package.
-   */
-  static override readonly isInstance = brand(this, 'NoClientRegistrationError');
+  /** Whether `value` is a {@link NoClientRegistrationError}, from any copy of this package. */
+  static override readonly isInstance = brand(this, SCOPE, 'NoClientRegistrationError');
 
   /** The server name. */
   readonly server: string;
@@ -458,76 +145,15 @@ export class NoClientRegistrationError extends OAuthFlowError {
         `and set it for this server, "oauth": { "clientId": "<id>" }` +
         (metadataDocumentsSupported ? ' (or "clientMetadataUrl": "<https URL>")' : ''),
     );
-    this.name = 'NoClientRegistrationError';
     this.server = server;
     this.metadataDocumentsSupported = metadataDocumentsSupported;
   }
 }
 
-/** The authorization server does not advertise PKCE S256 (code `PKCE_NOT_SUPPORTED`). */
-export class PkceNotSupportedError extends OAuthFlowError {
-  /**
-   * Whether `value` is a {@link PkceNotSupportedError} (or a subclass), from any copy of this
-   * package.
-   */
-  static override readonly isInstance = brand(this, 'PkceNotSupportedError');
-
-  /** @param issuer - the server's issuer, as it published it */
-  constructor(issuer: string) {
-    super(
-      OAuthFlowErrorCode.PKCE_NOT_SUPPORTED,
-      `refused the authorization server ${quoteUntrusted(issuer)}: it does not advertise PKCE ` +
-        `with S256 (code_challenge_methods_supported), which MCP requires to protect the sign-in ` +
-        `code. No browser was opened; ask the server's operator to enable it`,
-    );
-    this.name = 'PkceNotSupportedError';
-  }
-}
-
-/** The sign-in address is not one we may send a browser to (code `UNSAFE_AUTHORIZATION_URL`). */
-export class UnsafeAuthorizationUrlError extends OAuthFlowError {
-  /**
-   * Whether `value` is an {@link UnsafeAuthorizationUrlError} (or a subclass), from any copy of this
-   * package.
-   */
-  static override readonly isInstance = brand(this, 'UnsafeAuthorizationUrlError');
-
-  /** @param reason - what is wrong, server text already quoted */
-  constructor(reason: string) {
-    super(
-      OAuthFlowErrorCode.UNSAFE_AUTHORIZATION_URL,
-      `refused to open the sign-in page: ${reason}. No browser was opened`,
-    );
-    this.name = 'UnsafeAuthorizationUrlError';
-  }
-}
-
-/** A code must be exchanged but no sign-in is in progress (code `NO_SIGN_IN_IN_PROGRESS`). */
-export class NoSignInInProgressError extends OAuthFlowError {
-  /**
-   * Whether `value` is a {@link NoSignInInProgressError} (or a subclass), from any copy of this
-   * package.
-   */
-  static override readonly isInstance = brand(this, 'NoSignInInProgressError');
-
-  /** @param name - the server name */
-  constructor(name: string) {
-    super(
-      OAuthFlowErrorCode.NO_SIGN_IN_IN_PROGRESS,
-      `no sign-in to ${quote(name)} is in progress (its code verifier is gone: the sign-in ` +
-        `finished, was cancelled or signed out meanwhile): start the sign-in again`,
-    );
-    this.name = 'NoSignInInProgressError';
-  }
-}
-
 /** The registered callback port is taken; the next attempt uses a new one (code `CALLBACK_PORT_CHANGED`). */
 export class CallbackPortChangedError extends OAuthFlowError {
-  /**
-   * Whether `value` is a {@link CallbackPortChangedError} (or a subclass), from any copy of this
-   * package.
-   */
-  static override readonly isInstance = brand(this, 'CallbackPortChangedError');
+  /** Whether `value` is a {@link CallbackPortChangedError}, from any copy of this package. */
+  static override readonly isInstance = brand(this, SCOPE, 'CallbackPortChangedError');
 
   /** The port that is taken. */
   readonly oldPort: number;
@@ -546,7 +172,6 @@ export class CallbackPortChangedError extends OAuthFlowError {
       `the sign-in callback port ${oldPort} of ${quote(name)} is used by another program; the ` +
         `next attempt listens on port ${newPort}${reRegister ? ' and registers again with the authorization server' : ''}: start the sign-in again`,
     );
-    this.name = 'CallbackPortChangedError';
     this.oldPort = oldPort;
     this.newPort = newPort;
   }
@@ -554,11 +179,8 @@ export class CallbackPortChangedError extends OAuthFlowError {
 
 /** The callback server could not listen because its port is taken (code `CALLBACK_PORT_IN_USE`). */
 export class CallbackPortInUseError extends OAuthFlowError {
-  /**
-   * Whether `value` is a {@link CallbackPortInUseError} (or a subclass), from any copy of this
-   * package.
-   */
-  static override readonly isInstance = brand(this, 'CallbackPortInUseError');
+  /** Whether `value` is a {@link CallbackPortInUseError}, from any copy of this package. */
+  static override readonly isInstance = brand(this, SCOPE, 'CallbackPortInUseError');
 
   /** The port. */
   readonly port: number;
@@ -575,79 +197,14 @@ export class CallbackPortInUseError extends OAuthFlowError {
         `program. Close it, or start the sign-in again (Garuda then picks another port)`,
       { cause },
     );
-    this.name = 'CallbackPortInUseError';
     this.port = port;
-  }
-}
-
-/** The callback server failed for another reason (code `CALLBACK_SERVER_FAILED`). */
-export class CallbackServerError extends OAuthFlowError {
-  /**
-   * Whether `value` is a {@link CallbackServerError} (or a subclass), from any copy of this
-   * package.
-   */
-  static override readonly isInstance = brand(this, 'CallbackServerError');
-
-  /**
-   * @param host - the loopback address
-   * @param port - the port
-   * @param cause - the server error
-   */
-  constructor(host: string, port: number, cause: unknown) {
-    const code = errnoCode(cause);
-    super(
-      OAuthFlowErrorCode.CALLBACK_SERVER_FAILED,
-      `the sign-in callback server on ${host}:${port} failed${code ? ` (${code})` : ''}: ` +
-        `start the sign-in again`,
-      { cause },
-    );
-    this.name = 'CallbackServerError';
-  }
-}
-
-/** No valid callback arrived in time (code `CALLBACK_TIMEOUT`). */
-export class CallbackTimeoutError extends OAuthFlowError {
-  /**
-   * Whether `value` is a {@link CallbackTimeoutError} (or a subclass), from any copy of this
-   * package.
-   */
-  static override readonly isInstance = brand(this, 'CallbackTimeoutError');
-
-  /** @param timeoutMs - the time limit */
-  constructor(timeoutMs: number) {
-    const minutes =
-      timeoutMs >= 60_000 ? `${Math.round(timeoutMs / 60_000)} min` : `${timeoutMs} ms`;
-    super(
-      OAuthFlowErrorCode.CALLBACK_TIMEOUT,
-      `the sign-in did not come back within ${minutes}: the callback server was stopped. Start ` +
-        `the sign-in again, or paste the address your browser ended on`,
-    );
-    this.name = 'CallbackTimeoutError';
-  }
-}
-
-/** The sign-in was stopped through its signal (code `SIGN_IN_ABORTED`). */
-export class SignInAbortedError extends OAuthFlowError {
-  /**
-   * Whether `value` is a {@link SignInAbortedError} (or a subclass), from any copy of this
-   * package.
-   */
-  static override readonly isInstance = brand(this, 'SignInAbortedError');
-
-  /** @param cause - the signal's reason */
-  constructor(cause?: unknown) {
-    super(OAuthFlowErrorCode.SIGN_IN_ABORTED, 'the sign-in was cancelled', { cause });
-    this.name = 'SignInAbortedError';
   }
 }
 
 /** The authorization server answered with an error (code `AUTHORIZATION_DENIED`). */
 export class AuthorizationDeniedError extends OAuthFlowError {
-  /**
-   * Whether `value` is an {@link AuthorizationDeniedError} (or a subclass), from any copy of this
-   * package.
-   */
-  static override readonly isInstance = brand(this, 'AuthorizationDeniedError');
+  /** Whether `value` is an {@link AuthorizationDeniedError}, from any copy of this package. */
+  static override readonly isInstance = brand(this, SCOPE, 'AuthorizationDeniedError');
 
   /**
    * The short OAuth error code (`access_denied`, `invalid_scope`…), or `unrecognized_error` when
@@ -666,96 +223,112 @@ export class AuthorizationDeniedError extends OAuthFlowError {
       OAuthFlowErrorCode.AUTHORIZATION_DENIED,
       `${advice} (error ${JSON.stringify(error)}); start the sign-in again if that was a mistake`,
     );
-    this.name = 'AuthorizationDeniedError';
     this.error = error;
   }
 }
 
-/** A pasted redirect carries another `state` (code `STATE_MISMATCH`). */
-export class StateMismatchError extends OAuthFlowError {
-  /**
-   * Whether `value` is a {@link StateMismatchError} (or a subclass), from any copy of this
-   * package.
-   */
-  static override readonly isInstance = brand(this, 'StateMismatchError');
+// The failures below carry no more than their code and message: they are OAuthFlowErrors,
+// made here so that each message is written once.
 
-  /** @param missing - whether the state was absent rather than different */
-  constructor(missing: boolean) {
-    super(
-      OAuthFlowErrorCode.STATE_MISMATCH,
-      `the pasted address ${missing ? 'has no state' : 'belongs to another sign-in (its state differs)'}: ` +
-        `paste the address from the sign-in you started last, or start the sign-in again`,
-    );
-    this.name = 'StateMismatchError';
-  }
+/** An argument or option is unusable (code `INVALID_OPTION`). @internal */
+export function invalidOption(reason: string): OAuthFlowError {
+  return new OAuthFlowError(OAuthFlowErrorCode.INVALID_OPTION, reason);
 }
 
-/** A pasted redirect address is not usable (code `INVALID_REDIRECT_URL`). */
-export class InvalidRedirectUrlError extends OAuthFlowError {
-  /**
-   * Whether `value` is an {@link InvalidRedirectUrlError} (or a subclass), from any copy of this
-   * package.
-   */
-  static override readonly isInstance = brand(this, 'InvalidRedirectUrlError');
-
-  /** @param reason - what is wrong; never the pasted text */
-  constructor(reason: string) {
-    super(
-      OAuthFlowErrorCode.INVALID_REDIRECT_URL,
-      `the pasted address cannot finish the sign-in: ${reason}`,
-    );
-    this.name = 'InvalidRedirectUrlError';
-  }
+/** A value given to the auth store cannot be stored (code `INVALID_ENTRY`); never the value itself. @internal */
+export function invalidEntry(reason: string): OAuthFlowError {
+  return new OAuthFlowError(
+    OAuthFlowErrorCode.INVALID_ENTRY,
+    `the auth entry cannot be stored: ${reason}; use plain objects, arrays, strings, finite ` +
+      `numbers, booleans and null`,
+  );
 }
 
-/** `openBrowser` refused an address (code `UNSAFE_BROWSER_URL`). */
-export class UnsafeBrowserUrlError extends OAuthFlowError {
-  /**
-   * Whether `value` is an {@link UnsafeBrowserUrlError} (or a subclass), from any copy of this
-   * package.
-   */
-  static override readonly isInstance = brand(this, 'UnsafeBrowserUrlError');
-
-  /** @param reason - what is wrong with the address */
-  constructor(reason: string) {
-    super(OAuthFlowErrorCode.UNSAFE_BROWSER_URL, `refused to open the browser: ${reason}`);
-    this.name = 'UnsafeBrowserUrlError';
-  }
+/** The provider of server `name` was used before its callback port was chosen (code `PROVIDER_NOT_READY`). @internal */
+export function providerNotReady(name: string): OAuthFlowError {
+  return new OAuthFlowError(
+    OAuthFlowErrorCode.PROVIDER_NOT_READY,
+    `the OAuth provider of ${quote(name)} has no callback port yet: call await ` +
+      `provider.prepare() (or create it with createOAuthProvider) before using it`,
+  );
 }
 
-/**
- * This package's error for a failure of the auth file's lock or storage, which the shared
- * locked-file code of `@garuda/mcp-trust` reports with its own classes: the same failure, with
- * this package's class, code and message (so `OAuthFlowError.isInstance` and the codes above
- * hold for every error of `AuthStore`). Anything else is returned as it is.
- * @internal
- */
-export function toAuthFileError(error: unknown): unknown {
-  if (!TrustStoreError.isInstance(error)) return error;
-  switch (error.code) {
-    case 'LOCK_TIMEOUT': {
-      const e = error as TrustLockTimeoutError;
-      return new LockTimeoutError(e.file, e.lockFile, e.timeoutMs, e.staleMs);
-    }
-    case 'LOCK_FAILED': {
-      const e = error as TrustLockFailedError;
-      return new LockFailedError(e.file, e.lockFile, e.cause);
-    }
-    case 'LOCK_COMPROMISED':
-      return new LockCompromisedError((error as TrustLockCompromisedError).file, error.cause);
-    case 'FILE_UNREADABLE':
-      return new AuthFileUnreadableError((error as TrustFileUnreadableError).file, error.cause);
-    case 'WRITE_FAILED': {
-      const e = error as TrustFileWriteError;
-      return new AuthFileWriteError(e.operation, e.target, e.cause);
-    }
-    case 'MOVE_ASIDE_FAILED': {
-      const e = error as TrustCorruptFileMoveError;
-      return new CorruptFileMoveError(e.file, e.target, e.cause);
-    }
-    case 'INVALID_OPTION':
-      return new InvalidOptionError(error.message);
-    default:
-      return error;
-  }
+/** The authorization server `issuer` does not advertise PKCE S256 (code `PKCE_NOT_SUPPORTED`). @internal */
+export function pkceNotSupported(issuer: string): OAuthFlowError {
+  return new OAuthFlowError(
+    OAuthFlowErrorCode.PKCE_NOT_SUPPORTED,
+    `refused the authorization server ${quoteUntrusted(issuer)}: it does not advertise PKCE ` +
+      `with S256 (code_challenge_methods_supported), which MCP requires to protect the sign-in ` +
+      `code. No browser was opened; ask the server's operator to enable it`,
+  );
+}
+
+/** The sign-in address is not one we may send a browser to (code `UNSAFE_AUTHORIZATION_URL`). @internal */
+export function unsafeAuthorizationUrl(reason: string): OAuthFlowError {
+  return new OAuthFlowError(
+    OAuthFlowErrorCode.UNSAFE_AUTHORIZATION_URL,
+    `refused to open the sign-in page: ${reason}. No browser was opened`,
+  );
+}
+
+/** A code must be exchanged but no sign-in to `name` is in progress (code `NO_SIGN_IN_IN_PROGRESS`). @internal */
+export function noSignInInProgress(name: string): OAuthFlowError {
+  return new OAuthFlowError(
+    OAuthFlowErrorCode.NO_SIGN_IN_IN_PROGRESS,
+    `no sign-in to ${quote(name)} is in progress (its code verifier is gone: the sign-in ` +
+      `finished, was cancelled or signed out meanwhile): start the sign-in again`,
+  );
+}
+
+/** The callback server on `host:port` failed for another reason (code `CALLBACK_SERVER_FAILED`). @internal */
+export function callbackServerFailed(host: string, port: number, cause: unknown): OAuthFlowError {
+  const code = errnoCode(cause);
+  return new OAuthFlowError(
+    OAuthFlowErrorCode.CALLBACK_SERVER_FAILED,
+    `the sign-in callback server on ${host}:${port} failed${code ? ` (${code})` : ''}: ` +
+      `start the sign-in again`,
+    { cause },
+  );
+}
+
+/** No valid callback arrived within `timeoutMs` (code `CALLBACK_TIMEOUT`). @internal */
+export function callbackTimeout(timeoutMs: number): OAuthFlowError {
+  const minutes = timeoutMs >= 60_000 ? `${Math.round(timeoutMs / 60_000)} min` : `${timeoutMs} ms`;
+  return new OAuthFlowError(
+    OAuthFlowErrorCode.CALLBACK_TIMEOUT,
+    `the sign-in did not come back within ${minutes}: the callback server was stopped. Start ` +
+      `the sign-in again, or paste the address your browser ended on`,
+  );
+}
+
+/** The sign-in was stopped through its signal; `cause` is the signal's reason (code `SIGN_IN_ABORTED`). @internal */
+export function signInAborted(cause?: unknown): OAuthFlowError {
+  return new OAuthFlowError(OAuthFlowErrorCode.SIGN_IN_ABORTED, 'the sign-in was cancelled', {
+    cause,
+  });
+}
+
+/** A pasted redirect carries another `state`, or none (code `STATE_MISMATCH`). @internal */
+export function stateMismatch(missing: boolean): OAuthFlowError {
+  return new OAuthFlowError(
+    OAuthFlowErrorCode.STATE_MISMATCH,
+    `the pasted address ${missing ? 'has no state' : 'belongs to another sign-in (its state differs)'}: ` +
+      `paste the address from the sign-in you started last, or start the sign-in again`,
+  );
+}
+
+/** A pasted redirect address is not usable; `reason` never holds the pasted text (code `INVALID_REDIRECT_URL`). @internal */
+export function invalidRedirectUrl(reason: string): OAuthFlowError {
+  return new OAuthFlowError(
+    OAuthFlowErrorCode.INVALID_REDIRECT_URL,
+    `the pasted address cannot finish the sign-in: ${reason}`,
+  );
+}
+
+/** `openBrowser` refused an address (code `UNSAFE_BROWSER_URL`). @internal */
+export function unsafeBrowserUrl(reason: string): OAuthFlowError {
+  return new OAuthFlowError(
+    OAuthFlowErrorCode.UNSAFE_BROWSER_URL,
+    `refused to open the browser: ${reason}`,
+  );
 }

@@ -1,5 +1,6 @@
+import { errnoCode, kindOf } from '@garuda/internal';
 import { createServer, type AddressInfo } from 'node:net';
-import { errnoCode, InvalidOptionError, kindOf } from './errors.js';
+import { invalidOption } from './errors.js';
 
 /**
  * Asks the operating system for a TCP port that is free right now on `host`, by listening on
@@ -16,7 +17,7 @@ import { errnoCode, InvalidOptionError, kindOf } from './errors.js';
  */
 export async function freePort(host = '127.0.0.1'): Promise<number> {
   if (typeof host !== 'string' || host === '') {
-    throw new InvalidOptionError(`host must be a non-empty string, got ${kindOf(host)}`);
+    throw invalidOption(`host must be a non-empty string, got ${kindOf(host)}`);
   }
   const server = createServer();
   await new Promise<void>((resolve, reject) => {

@@ -1,20 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import * as api from './index.js';
+import {
+  callbackServerFailed,
+  callbackTimeout,
+  invalidEntry,
+  invalidOption,
+  invalidRedirectUrl,
+  noSignInInProgress,
+  pkceNotSupported,
+  providerNotReady,
+  signInAborted,
+  stateMismatch,
+  unsafeAuthorizationUrl,
+  unsafeBrowserUrl,
+} from './errors.js';
 import { OAuthFlowError, OAuthFlowErrorCode } from './index.js';
 
 describe('public entry', () => {
   it('exports exactly the documented names', () => {
     expect(Object.keys(api).sort()).toEqual(
       [
-        'AuthFileUnreadableError',
-        'AuthFileWriteError',
         'AuthStore',
         'AuthorizationDeniedError',
         'CallbackPortChangedError',
         'CallbackPortInUseError',
-        'CallbackServerError',
-        'CallbackTimeoutError',
-        'CorruptFileMoveError',
         'DEFAULT_AUTH_LOCK_STALE_MS',
         'DEFAULT_AUTH_LOCK_TIMEOUT_MS',
         'DEFAULT_CALLBACK_TIMEOUT_MS',
@@ -22,25 +31,12 @@ describe('public entry', () => {
         'DEFAULT_REVOKE_TIMEOUT_MS',
         'GarudaOAuthProvider',
         'InsecureAuthorizationServerError',
-        'InvalidEntryError',
-        'InvalidOptionError',
-        'InvalidRedirectUrlError',
-        'LockCompromisedError',
-        'LockFailedError',
-        'LockTimeoutError',
         'MAX_PASTED_URL_LENGTH',
         'NoClientRegistrationError',
-        'NoSignInInProgressError',
         'OAuthFlowError',
         'OAuthFlowErrorCode',
-        'PkceNotSupportedError',
-        'ProviderNotReadyError',
         'SERVER_NAME_PATTERN',
-        'SignInAbortedError',
-        'StateMismatchError',
         'USER_SCOPE',
-        'UnsafeAuthorizationUrlError',
-        'UnsafeBrowserUrlError',
         'checkAuthorizationServerMetadata',
         'createOAuthProvider',
         'freePort',
@@ -81,38 +77,38 @@ describe('errors', () => {
     for (const [name, code] of Object.entries(OAuthFlowErrorCode)) expect(code).toBe(name);
   });
 
-  it('names every subclass after itself', () => {
-    const samples: OAuthFlowError[] = [
-      new api.InvalidOptionError('x'),
-      new api.InvalidEntryError('x'),
-      new api.AuthFileUnreadableError('/f', Object.assign(new Error(), { code: 'EACCES' })),
-      new api.AuthFileWriteError('write', '/f', undefined),
-      new api.LockTimeoutError('/f', '/f.lock', 1, 2000),
-      new api.LockFailedError('/f', '/f.lock', undefined),
-      new api.LockCompromisedError('/f', undefined),
-      new api.CorruptFileMoveError('/f', '/g', undefined),
-      new api.ProviderNotReadyError('x'),
+  it('names every class after itself, and every failure has its code', () => {
+    const classes: OAuthFlowError[] = [
       new api.InsecureAuthorizationServerError('issuer', 'x'),
-      new api.PkceNotSupportedError('https://a'),
       new api.NoClientRegistrationError('x', false),
-      new api.UnsafeAuthorizationUrlError('x'),
-      new api.NoSignInInProgressError('x'),
       new api.CallbackPortChangedError('x', 1, 2, true),
-      new api.CallbackServerError('127.0.0.1', 1, undefined),
-      new api.CallbackTimeoutError(300_000),
-      new api.SignInAbortedError(),
+      new api.CallbackPortInUseError('127.0.0.1', 1, undefined),
       new api.AuthorizationDeniedError('access_denied'),
-      new api.StateMismatchError(true),
-      new api.InvalidRedirectUrlError('x'),
-      new api.UnsafeBrowserUrlError('x'),
     ];
-    for (const error of samples) {
+    for (const error of classes) {
       expect(error.name).toBe(error.constructor.name);
       expect(Object.values(OAuthFlowErrorCode)).toContain(error.code);
     }
-    expect(new api.CallbackTimeoutError(300_000).message).toContain('5 min');
-    expect(
-      new api.AuthFileUnreadableError('/f', Object.assign(new Error(), { code: 'EACCES' })).message,
-    ).toContain('chmod 600');
+    const plain: OAuthFlowError[] = [
+      invalidOption('x'),
+      invalidEntry('x'),
+      providerNotReady('x'),
+      pkceNotSupported('https://a'),
+      unsafeAuthorizationUrl('x'),
+      noSignInInProgress('x'),
+      callbackServerFailed('127.0.0.1', 1, undefined),
+      callbackTimeout(300_000),
+      signInAborted(),
+      stateMismatch(true),
+      invalidRedirectUrl('x'),
+      unsafeBrowserUrl('x'),
+    ];
+    for (const error of plain) {
+      expect(Object.getPrototypeOf(error)).toBe(OAuthFlowError.prototype);
+      expect(error.name).toBe('OAuthFlowError');
+    }
+    const codes = new Set([...classes, ...plain].map((error) => error.code));
+    expect([...codes].sort()).toEqual(Object.values(OAuthFlowErrorCode).sort());
+    expect(callbackTimeout(300_000).message).toContain('5 min');
   });
 });

@@ -9,7 +9,7 @@ export type { AuthEntry } from './auth-entry.js';
 export { SERVER_NAME_PATTERN, USER_SCOPE } from './auth-key.js';
 export type { AuthEntryId } from './auth-key.js';
 export { GarudaOAuthProvider, createOAuthProvider } from './oauth-provider.js';
-export type { GarudaOAuthProviderOptions, PendingSignIn } from './oauth-provider.js';
+export type { GarudaOAuthProviderOptions, PendingSignIn } from './provider-options.js';
 export { checkAuthorizationServerMetadata } from './check-authorization-server.js';
 export type { CheckAuthorizationServerOptions } from './check-authorization-server.js';
 export { waitForCallback, DEFAULT_CALLBACK_TIMEOUT_MS } from './wait-for-callback.js';
@@ -30,27 +30,9 @@ export type { OAuthLogger } from './logger.js';
 export {
   OAuthFlowError,
   OAuthFlowErrorCode,
-  InvalidOptionError,
-  InvalidEntryError,
-  AuthFileUnreadableError,
-  AuthFileWriteError,
-  LockTimeoutError,
-  LockFailedError,
-  LockCompromisedError,
-  CorruptFileMoveError,
-  ProviderNotReadyError,
   InsecureAuthorizationServerError,
   NoClientRegistrationError,
-  PkceNotSupportedError,
-  UnsafeAuthorizationUrlError,
-  NoSignInInProgressError,
   CallbackPortChangedError,
   CallbackPortInUseError,
-  CallbackServerError,
-  CallbackTimeoutError,
-  SignInAbortedError,
   AuthorizationDeniedError,
-  StateMismatchError,
-  InvalidRedirectUrlError,
-  UnsafeBrowserUrlError,
 } from './errors.js';

@@ -4,22 +4,10 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { caught, recordingLogger, tempDir, type TempDir } from '../test/helpers.js';
 import { AuthStore } from './auth-store.js';
-import {
-  InsecureAuthorizationServerError,
-  InvalidOptionError,
-  NoClientRegistrationError,
-  NoSignInInProgressError,
-  PkceNotSupportedError,
-  ProviderNotReadyError,
-  UnsafeAuthorizationUrlError,
-} from './errors.js';
+import { InsecureAuthorizationServerError, NoClientRegistrationError } from './errors.js';
 import { freePort } from './free-port.js';
-import {
-  createOAuthProvider,
-  GarudaOAuthProvider,
-  type GarudaOAuthProviderOptions,
-  type PendingSignIn,
-} from './oauth-provider.js';
+import { createOAuthProvider, GarudaOAuthProvider } from './oauth-provider.js';
+import type { GarudaOAuthProviderOptions, PendingSignIn } from './provider-options.js';
 
 let home: TempDir;
 let store: AuthStore;
@@ -90,7 +78,9 @@ async function authorizationUrl(
 describe('GarudaOAuthProvider', () => {
   it('describes a public loopback client once prepared', async () => {
     const provider = new GarudaOAuthProvider(options({ scopes: ['read', 'write'] }));
-    expect(() => provider.redirectUrl).toThrow(ProviderNotReadyError);
+    expect(() => provider.redirectUrl).toThrow(
+      expect.objectContaining({ name: 'OAuthFlowError', code: 'PROVIDER_NOT_READY' }),
+    );
     expect(() => provider.clientMetadata).toThrow(/call await provider.prepare\(\)/);
     await provider.prepare();
     const port = provider.callbackPort as number;
@@ -129,7 +119,7 @@ describe('GarudaOAuthProvider', () => {
     ];
     for (const extra of bad)
       expect(() => new GarudaOAuthProvider(options(extra)), JSON.stringify(extra)).toThrow(
-        InvalidOptionError,
+        expect.objectContaining({ name: 'OAuthFlowError', code: 'INVALID_OPTION' }),
       );
   });
 
@@ -215,7 +205,10 @@ describe('GarudaOAuthProvider', () => {
 
   it('makes a fresh random state per sign-in and keeps verifier and state until tokens arrive', async () => {
     const provider = await createOAuthProvider(options());
-    await expect(provider.codeVerifier()).rejects.toBeInstanceOf(NoSignInInProgressError);
+    await expect(provider.codeVerifier()).rejects.toMatchObject({
+      name: 'OAuthFlowError',
+      code: 'NO_SIGN_IN_IN_PROGRESS',
+    });
     const a = await provider.state();
     const b = await provider.state();
     expect(a).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -281,7 +274,10 @@ describe('GarudaOAuthProvider', () => {
       ...DISCOVERY,
       authorizationServerMetadata: { ...METADATA, code_challenge_methods_supported: undefined },
     };
-    await expect(provider.saveDiscoveryState(noPkce)).rejects.toBeInstanceOf(PkceNotSupportedError);
+    await expect(provider.saveDiscoveryState(noPkce)).rejects.toMatchObject({
+      name: 'OAuthFlowError',
+      code: 'PKCE_NOT_SUPPORTED',
+    });
     const http = { ...DISCOVERY, authorizationServerUrl: 'http://auth.example' };
     await expect(provider.saveDiscoveryState(http)).rejects.toBeInstanceOf(
       InsecureAuthorizationServerError,
@@ -402,7 +398,7 @@ describe('GarudaOAuthProvider', () => {
     if (protocol) url.protocol = protocol;
     if (pathname) url.pathname = pathname;
     const error = await caught(() => provider.redirectToAuthorization(url));
-    expect(error).toBeInstanceOf(UnsafeAuthorizationUrlError);
+    expect(error).toMatchObject({ name: 'OAuthFlowError', code: 'UNSAFE_AUTHORIZATION_URL' });
     expect((error as Error).message).toMatch(message);
     expect(redirects).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import { log, quote } from '@garuda/internal';
 import { randomBytes } from 'node:crypto';
 import type {
   OAuthClientInformationContext,
@@ -7,87 +8,26 @@ import type {
   StoredOAuthClientInformation,
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
-import type { AuthEntry } from './auth-entry.js';
-import { normalizeId, type AuthEntryId } from './auth-key.js';
+import { withoutFields, type AuthEntry } from './auth-entry.js';
+import type { AuthEntryId } from './auth-key.js';
 import type { AuthStore } from './auth-store.js';
-import { checkAuthorizationServerMetadata } from './check-authorization-server.js';
-import { hasControlCharacter } from './control-characters.js';
+import { checkDiscoveryState } from './check-authorization-server.js';
+import { checkSignInPage } from './check-sign-in-page.js';
 import {
   CallbackPortChangedError,
-  InsecureAuthorizationServerError,
-  InvalidOptionError,
-  kindOf,
+  invalidOption,
   NoClientRegistrationError,
-  NoSignInInProgressError,
-  ProviderNotReadyError,
-  quote,
-  UnsafeAuthorizationUrlError,
+  noSignInInProgress,
+  providerNotReady,
 } from './errors.js';
 import { freePort, isPortFree } from './free-port.js';
-import { log, type OAuthLogger } from './logger.js';
-import { checkSecureUrl } from './url-policy.js';
-
-/** The sign-in in progress, as {@link GarudaOAuthProviderOptions.onRedirect} gets it. */
-export interface PendingSignIn {
-  /** The `state` to expect at the callback (for `waitForCallback` or `parseRedirectUrl`). */
-  state: string;
-  /** The callback port (for `waitForCallback`). */
-  port: number;
-  /** The redirect URI, `http://127.0.0.1:<port>/callback` (for `parseRedirectUrl`). */
-  redirectUri: string;
-  /**
-   * The scopes this sign-in asks for (the `scope` of the sign-in page), in order; empty when the
-   * page names none (or, from `pendingSignIn()`, when this provider did not make the page).
-   */
-  scopes: readonly string[];
-}
-
-/** Options of {@link GarudaOAuthProvider}. */
-export interface GarudaOAuthProviderOptions {
-  /** Where clients, tokens, ports and the sign-in in progress are kept. */
-  store: AuthStore;
-  /** `'user'` for the person's own server, or the absolute project root for a project's server. */
-  scope: string;
-  /** The server name. */
-  name: string;
-  /** The server's MCP endpoint. */
-  serverUrl: string | URL;
-  /**
-   * Called with the checked sign-in page once the SDK wants the person to sign in: the host
-   * decides what to do (ask, open a browser, print the address, start `waitForCallback`). The
-   * address has passed every check: https (or loopback http when allowed), the published
-   * authorization endpoint, our state, our redirect URI, PKCE S256. A throw stops the sign-in.
-   */
-  onRedirect: (authorizationUrl: URL, signIn: PendingSignIn) => void | Promise<void>;
-  /** `client_name` sent at registration. Default `"Garuda"`. */
-  clientName?: string;
-  /**
-   * A client id registered beforehand with the authorization server (public client, no
-   * secret). No dynamic registration is ever attempted then.
-   */
-  clientId?: string;
-  /**
-   * A Client ID Metadata Document URL (https, not the root path), used as the client id by an
-   * authorization server that supports them; others get a dynamic registration.
-   */
-  clientMetadataUrl?: string;
-  /**
-   * Scopes to ask for at every sign-in, together with the scopes the server's challenges name
-   * (see {@link GarudaOAuthProvider.requestScopes}). When set, they replace the SDK's fallback
-   * of asking for every scope the server's resource metadata lists.
-   */
-  scopes?: readonly string[];
-  /**
-   * Accept `http:` authorization server endpoints and sign-in pages on `localhost`,
-   * `127.0.0.1` or `[::1]`: only for a server the person configured themselves.
-   */
-  allowHttpLoopback?: boolean;
-  /** Receives short notes (registered again, signed in); never a secret. */
-  logger?: OAuthLogger;
-}
-
-// RFC 6749 §3.3 scope-token characters.
-const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+import type { OAuthLogger } from './logger.js';
+import {
+  checkProviderOptions,
+  type GarudaOAuthProviderOptions,
+  type PendingSignIn,
+} from './provider-options.js';
+import { scopeTokens, signInScopes } from './sign-in-scopes.js';
 
 /**
  * The SDK's `OAuthClientProvider` for one MCP server, backed by an {@link AuthStore}. The SDK
@@ -145,100 +85,22 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
 
   /**
    * @param options - see {@link GarudaOAuthProviderOptions}
-   * @throws {@link InvalidOptionError} for an unusable option
+   * @throws {@link OAuthFlowError} `INVALID_OPTION` for an unusable option
    */
   constructor(options: GarudaOAuthProviderOptions) {
-    if (typeof options !== 'object' || options === null) {
-      throw new InvalidOptionError(
-        `the OAuth provider needs an options object, got ${kindOf(options)}`,
-      );
-    }
-    const {
-      store,
-      onRedirect,
-      clientName = 'Garuda',
-      clientId,
-      clientMetadataUrl,
-      scopes = [],
-    } = options;
-    if (
-      typeof store !== 'object' ||
-      store === null ||
-      typeof store.get !== 'function' ||
-      typeof store.update !== 'function'
-    ) {
-      throw new InvalidOptionError(`options.store must be an AuthStore, got ${kindOf(store)}`);
-    }
-    const nid = normalizeId({ scope: options.scope, name: options.name, url: options.serverUrl });
-    if (typeof onRedirect !== 'function') {
-      throw new InvalidOptionError(
-        `options.onRedirect must be a function, got ${kindOf(onRedirect)}`,
-      );
-    }
-    if (
-      typeof clientName !== 'string' ||
-      clientName.trim() === '' ||
-      clientName.length > 100 ||
-      hasControlCharacter(clientName)
-    ) {
-      throw new InvalidOptionError('options.clientName must be a short line of text');
-    }
-    if (
-      clientId !== undefined &&
-      (typeof clientId !== 'string' ||
-        clientId === '' ||
-        clientId.length > 2048 ||
-        hasControlCharacter(clientId))
-    ) {
-      throw new InvalidOptionError(
-        'options.clientId must be a non-empty string without control characters',
-      );
-    }
-    if (clientMetadataUrl !== undefined) {
-      let ok: boolean;
-      try {
-        const url = new URL(String(clientMetadataUrl));
-        ok =
-          typeof clientMetadataUrl === 'string' &&
-          url.protocol === 'https:' &&
-          url.pathname !== '/';
-      } catch {
-        ok = false;
-      }
-      if (!ok) {
-        throw new InvalidOptionError(
-          'options.clientMetadataUrl must be an https URL with a path (a Client ID Metadata Document)',
-        );
-      }
-      if (clientId !== undefined) {
-        throw new InvalidOptionError(
-          'give options.clientId or options.clientMetadataUrl, not both',
-        );
-      }
-    }
-    if (
-      !Array.isArray(scopes) ||
-      !scopes.every((s) => typeof s === 'string' && SCOPE_TOKEN.test(s))
-    ) {
-      throw new InvalidOptionError(
-        'options.scopes must be an array of OAuth scope names (no spaces or quotes)',
-      );
-    }
-    if (options.allowHttpLoopback !== undefined && typeof options.allowHttpLoopback !== 'boolean') {
-      throw new InvalidOptionError('options.allowHttpLoopback must be a boolean');
-    }
-    this.#store = store;
-    this.#id = { scope: nid.scope, name: nid.name, url: nid.url };
-    this.name = nid.name;
-    this.scope = nid.scope;
-    this.serverUrl = nid.url;
-    this.#onRedirect = onRedirect;
-    this.#clientName = clientName;
-    this.#clientId = clientId;
-    this.clientMetadataUrl = clientMetadataUrl;
-    this.#scopes = [...scopes];
-    this.#allowHttpLoopback = options.allowHttpLoopback === true;
-    this.#logger = options.logger;
+    const checked = checkProviderOptions(options);
+    this.#store = checked.store;
+    this.#id = checked.id;
+    this.name = checked.id.name;
+    this.scope = checked.id.scope;
+    this.serverUrl = checked.id.url;
+    this.#onRedirect = checked.onRedirect;
+    this.#clientName = checked.clientName;
+    this.#clientId = checked.clientId;
+    this.clientMetadataUrl = checked.clientMetadataUrl;
+    this.#scopes = checked.scopes;
+    this.#allowHttpLoopback = checked.allowHttpLoopback;
+    this.#logger = checked.logger;
   }
 
   /** The callback port, once {@link GarudaOAuthProvider.prepare} chose it. */
@@ -259,33 +121,12 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
    * ```
    */
   requestScopes(scopes: string | readonly string[]): void {
-    const list = typeof scopes === 'string' ? scopes.split(/\s+/) : scopes;
-    if (!Array.isArray(list)) return;
-    for (const scope of list) {
-      if (typeof scope === 'string' && SCOPE_TOKEN.test(scope) && scope.length <= 200) {
-        this.#requested.add(scope);
-      }
-    }
-  }
-
-  /**
-   * The scope a sign-in asks for. Without configured or requested scopes it is what the SDK
-   * chose (the challenge's scope, else every scope the server lists). Otherwise it is the
-   * configured scopes, the requested ones, and what the SDK chose — except the SDK's fallback to
-   * every listed scope, which configured scopes replace (`offline_access`, which the SDK adds
-   * for a refresh token, is kept).
-   */
-  #signInScopes(sdkScope: string | null): string[] {
-    const chosen = (sdkScope ?? '').split(' ').filter((scope) => scope !== '');
-    if (this.#scopes.length === 0 && this.#requested.size === 0) return chosen;
-    const fromSdk =
-      this.#requested.size > 0 ? chosen : chosen.filter((scope) => scope === 'offline_access');
-    return [...new Set([...this.#scopes, ...this.#requested, ...fromSdk])];
+    for (const scope of scopeTokens(scopes)) this.#requested.add(scope);
   }
 
   /**
    * The redirect URI, `http://127.0.0.1:<port>/callback`.
-   * @throws {@link ProviderNotReadyError} before {@link GarudaOAuthProvider.prepare}
+   * @throws {@link OAuthFlowError} `PROVIDER_NOT_READY` before {@link GarudaOAuthProvider.prepare}
    */
   get redirectUrl(): string {
     return `http://127.0.0.1:${this.#requirePort()}/callback`;
@@ -293,7 +134,7 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
 
   /**
    * The metadata sent at dynamic registration: a public client with our redirect URI.
-   * @throws {@link ProviderNotReadyError} before {@link GarudaOAuthProvider.prepare}
+   * @throws {@link OAuthFlowError} `PROVIDER_NOT_READY` before {@link GarudaOAuthProvider.prepare}
    */
   get clientMetadata(): OAuthClientMetadata {
     const metadata: OAuthClientMetadata = {
@@ -313,7 +154,7 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
    * the SDK registers again. A sign-in in progress keeps its port. Runs once per provider;
    * later calls return the same promise.
    * @returns when the port is chosen
-   * @throws store errors ({@link AuthFileUnreadableError}, {@link LockTimeoutError}…)
+   * @throws the store's errors (`LockedFileError` of `@garuda/mcp-trust`, passed through)
    */
   prepare(): Promise<void> {
     this.#preparing ??= this.#prepare().catch((error: unknown) => {
@@ -343,13 +184,11 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
         return;
       }
       const port = await freePort();
-      await this.#store.update(this.#id, (current) => {
-        if (current?.client?.client_id !== client.client_id) return current;
-        const next = { ...current };
-        delete next.client;
-        delete next.port;
-        return next;
-      });
+      await this.#store.update(this.#id, (current) =>
+        current?.client?.client_id === client.client_id
+          ? withoutFields(current, ['client', 'port'])
+          : current,
+      );
       log(
         this.#logger,
         'info',
@@ -480,60 +319,28 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
    * sign-in is dropped and {@link CallbackPortChangedError} asks for another attempt (with a new
    * port, and a new registration for a dynamically registered client).
    * @param authorizationUrl - the address the SDK built
-   * @throws {@link InsecureAuthorizationServerError}, {@link PkceNotSupportedError},
-   *   {@link UnsafeAuthorizationUrlError}, {@link CallbackPortChangedError}, and whatever
+   * @throws {@link InsecureAuthorizationServerError}, {@link OAuthFlowError} `PKCE_NOT_SUPPORTED`,
+   *   {@link OAuthFlowError} `UNSAFE_AUTHORIZATION_URL`, {@link CallbackPortChangedError}, and whatever
    *   `onRedirect` throws
    */
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
     const port = this.#requirePort();
     const entry = await this.#store.get(this.#id);
-    const metadata = entry?.discovery?.authorizationServerMetadata;
-    checkAuthorizationServerMetadata(metadata, { allowHttpLoopback: this.#allowHttpLoopback });
-    const verdict = checkSecureUrl(authorizationUrl, 'the sign-in page', {
+    const { url, state } = checkSignInPage(authorizationUrl, {
+      metadata: entry?.discovery?.authorizationServerMetadata,
+      state: entry?.state,
+      redirectUri: this.redirectUrl,
       allowHttpLoopback: this.#allowHttpLoopback,
     });
-    if (!verdict.ok) throw new UnsafeAuthorizationUrlError(verdict.reason);
-    const url = verdict.url;
-    const endpoint = new URL(String(metadata?.authorization_endpoint));
-    if (url.origin !== endpoint.origin || url.pathname !== endpoint.pathname) {
-      throw new UnsafeAuthorizationUrlError(
-        'it is not the authorization endpoint the server published',
-      );
-    }
-    const state = entry?.state;
-    if (
-      state === undefined ||
-      url.searchParams.getAll('state').length !== 1 ||
-      url.searchParams.get('state') !== state
-    ) {
-      throw new UnsafeAuthorizationUrlError("it does not carry this sign-in's state");
-    }
-    if (url.searchParams.get('redirect_uri') !== this.redirectUrl) {
-      throw new UnsafeAuthorizationUrlError("its redirect_uri is not this sign-in's callback");
-    }
-    if (
-      url.searchParams.get('code_challenge_method') !== 'S256' ||
-      !url.searchParams.get('code_challenge')
-    ) {
-      throw new UnsafeAuthorizationUrlError('it does not use PKCE with S256');
-    }
-    const scopes = this.#signInScopes(url.searchParams.get('scope'));
+    const scopes = signInScopes(url.searchParams.get('scope'), this.#scopes, this.#requested);
     if (scopes.length > 0) url.searchParams.set('scope', scopes.join(' '));
     this.#pendingScopes = scopes;
     if (!(await isPortFree(port))) {
       const newPort = await freePort();
       const bound = entry?.client !== undefined && this.#portBound(entry.client);
-      await this.#store.update(this.#id, (current) => {
-        if (current === undefined) return current;
-        const next = { ...current };
-        delete next.codeVerifier;
-        delete next.state;
-        if (bound) {
-          delete next.client;
-          delete next.port;
-        }
-        return next;
-      });
+      const drop: (keyof AuthEntry)[] = ['codeVerifier', 'state'];
+      if (bound) drop.push('client', 'port');
+      await this.#store.update(this.#id, (current) => current && withoutFields(current, drop));
       this.#port = newPort;
       throw new CallbackPortChangedError(this.name, port, newPort, bound);
     }
@@ -556,11 +363,11 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
   /**
    * The PKCE code verifier of the sign-in in progress.
    * @returns the verifier
-   * @throws {@link NoSignInInProgressError} when none is stored
+   * @throws {@link OAuthFlowError} `NO_SIGN_IN_IN_PROGRESS` when none is stored
    */
   async codeVerifier(): Promise<string> {
     const verifier = (await this.#store.get(this.#id))?.codeVerifier;
-    if (verifier === undefined) throw new NoSignInInProgressError(this.name);
+    if (verifier === undefined) throw noSignInInProgress(this.name);
     return verifier;
   }
 
@@ -581,13 +388,10 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
     };
     const drop = fields[scope];
     if (drop === undefined)
-      throw new InvalidOptionError(`unknown credential scope ${quote(String(scope), 20)}`);
-    await this.#store.update(this.#id, (entry) => {
-      if (scope === 'all' || entry === undefined) return undefined;
-      const next = { ...entry };
-      for (const field of drop) delete next[field];
-      return next;
-    });
+      throw invalidOption(`unknown credential scope ${quote(String(scope), { max: 20 })}`);
+    await this.#store.update(this.#id, (entry) =>
+      scope === 'all' || entry === undefined ? undefined : withoutFields(entry, drop),
+    );
     log(
       this.#logger,
       'debug',
@@ -600,10 +404,10 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
    * registration is sent or any browser opens, when it fails
    * {@link checkAuthorizationServerMetadata}.
    * @param state - from the SDK
-   * @throws {@link InsecureAuthorizationServerError}, {@link PkceNotSupportedError}
+   * @throws {@link InsecureAuthorizationServerError}, {@link OAuthFlowError} `PKCE_NOT_SUPPORTED`
    */
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
-    this.#checkDiscovery(state);
+    checkDiscoveryState(state, this.#allowHttpLoopback);
     await this.#store.update(this.#id, (entry) => ({ ...entry, discovery: state }));
   }
 
@@ -618,15 +422,12 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
     const discovery = (await this.#store.get(this.#id))?.discovery;
     if (discovery === undefined) return undefined;
     try {
-      this.#checkDiscovery(discovery);
+      checkDiscoveryState(discovery, this.#allowHttpLoopback);
       return discovery;
     } catch {
-      await this.#store.update(this.#id, (entry) => {
-        if (entry?.discovery === undefined) return entry;
-        const next = { ...entry };
-        delete next.discovery;
-        return next;
-      });
+      await this.#store.update(this.#id, (entry) =>
+        entry?.discovery === undefined ? entry : withoutFields(entry, ['discovery']),
+      );
       log(
         this.#logger,
         'warn',
@@ -654,17 +455,6 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
     };
   }
 
-  #checkDiscovery(state: OAuthDiscoveryState): void {
-    const verdict = checkSecureUrl(state?.authorizationServerUrl, 'its address', {
-      allowHttpLoopback: this.#allowHttpLoopback,
-    });
-    if (!verdict.ok)
-      throw new InsecureAuthorizationServerError('authorizationServerUrl', verdict.reason);
-    checkAuthorizationServerMetadata(state.authorizationServerMetadata, {
-      allowHttpLoopback: this.#allowHttpLoopback,
-    });
-  }
-
   // A dynamically registered client's redirect URI names the port; a pre-registered or CIMD
   // client's does not (loopback redirects may use any port, RFC 8252 §7.3).
   #portBound(client: StoredOAuthClientInformation): boolean {
@@ -672,7 +462,7 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
   }
 
   #requirePort(): number {
-    if (this.#port === undefined) throw new ProviderNotReadyError(this.name);
+    if (this.#port === undefined) throw providerNotReady(this.name);
     return this.#port;
   }
 }
@@ -681,7 +471,7 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
  * Creates a {@link GarudaOAuthProvider} and prepares it (chooses its callback port).
  * @param options - see {@link GarudaOAuthProviderOptions}
  * @returns the ready provider
- * @throws {@link InvalidOptionError} for an unusable option, and store errors
+ * @throws {@link OAuthFlowError} `INVALID_OPTION` for an unusable option, and store errors
  * @example
  * ```ts
  * const provider = await createOAuthProvider({ store, scope: 'user', name: 'linear', serverUrl, onRedirect });

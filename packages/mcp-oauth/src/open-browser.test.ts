@@ -1,7 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { caught, recordingLogger } from '../test/helpers.js';
-import { InvalidOptionError, SignInAbortedError, UnsafeBrowserUrlError } from './errors.js';
 import { openBrowser, type ExecFileLike, type OpenerSpawnOptions } from './open-browser.js';
 
 interface Call {
@@ -78,7 +77,10 @@ describe('openBrowser', () => {
       ['my browser', HTTPS],
       ['firefox', '--new-window', HTTPS],
     ]);
-    await expect(openBrowser(HTTPS, { command: [] })).rejects.toBeInstanceOf(InvalidOptionError);
+    await expect(openBrowser(HTTPS, { command: [] })).rejects.toMatchObject({
+      name: 'OAuthFlowError',
+      code: 'INVALID_OPTION',
+    });
   });
 
   it('allows http only on this computer and only when asked', async () => {
@@ -118,7 +120,7 @@ describe('openBrowser', () => {
     const error = await caught(() =>
       openBrowser(url, { allowHttpLocalhost: true, execFile: opener.execFile }),
     );
-    expect(error).toBeInstanceOf(UnsafeBrowserUrlError);
+    expect(error).toMatchObject({ name: 'OAuthFlowError', code: 'UNSAFE_BROWSER_URL' });
     expect((error as Error).message).not.toContain('secret');
     expect(opener.calls).toEqual([]);
   });
@@ -166,6 +168,6 @@ describe('openBrowser', () => {
       timeoutMs: 10_000,
     });
     setTimeout(() => controller.abort(), 10);
-    await expect(opened).rejects.toBeInstanceOf(SignInAbortedError);
+    await expect(opened).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'SIGN_IN_ABORTED' });
   });
 });

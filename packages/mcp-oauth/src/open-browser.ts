@@ -1,13 +1,7 @@
+import { errnoCode, kindOf, log } from '@garuda/internal';
 import { spawn } from 'node:child_process';
-import {
-  errnoCode,
-  InvalidOptionError,
-  kindOf,
-  quoteUntrusted,
-  SignInAbortedError,
-  UnsafeBrowserUrlError,
-} from './errors.js';
-import { log, type OAuthLogger } from './logger.js';
+import { invalidOption, quoteUntrusted, signInAborted, unsafeBrowserUrl } from './errors.js';
+import type { OAuthLogger } from './logger.js';
 import { isLoopbackHostname } from './url-policy.js';
 
 /** The part of a child process {@link openBrowser} uses; Node's `ChildProcess` fits. */
@@ -57,7 +51,7 @@ export interface OpenBrowserOptions {
    * launched. Default 3 000 ms.
    */
   timeoutMs?: number;
-  /** Stops waiting; the promise rejects with {@link SignInAbortedError}. */
+  /** Stops waiting; the promise rejects with {@link OAuthFlowError} `SIGN_IN_ABORTED`. */
   signal?: AbortSignal;
   /** Receives a debug line when the opener is missing or fails. */
   logger?: OAuthLogger;
@@ -82,8 +76,8 @@ export const DEFAULT_OPENER_TIMEOUT_MS = 3_000;
  * @param url - the page to open
  * @param options - see {@link OpenBrowserOptions}
  * @returns whether an opener was started (and did not fail within `timeoutMs`)
- * @throws {@link UnsafeBrowserUrlError} for an address that must not be opened
- * @throws {@link SignInAbortedError} when `signal` aborts
+ * @throws {@link OAuthFlowError} `UNSAFE_BROWSER_URL` for an address that must not be opened
+ * @throws {@link OAuthFlowError} `SIGN_IN_ABORTED` when `signal` aborts
  * @example
  * ```ts
  * const opened = await openBrowser(url, { allowHttpLocalhost: server.source === 'user' });
@@ -95,20 +89,20 @@ export async function openBrowser(
   options: OpenBrowserOptions = {},
 ): Promise<boolean> {
   if (typeof options !== 'object' || options === null) {
-    throw new InvalidOptionError(`options must be an object, got ${kindOf(options)}`);
+    throw invalidOption(`options must be an object, got ${kindOf(options)}`);
   }
   const target = checkBrowserUrl(url, options.allowHttpLocalhost === true);
   const argv = openerArgv(target.href, options);
   const execFile: ExecFileLike = options.execFile ?? spawn;
   const timeoutMs = options.timeoutMs ?? DEFAULT_OPENER_TIMEOUT_MS;
   if (typeof timeoutMs !== 'number' || !(timeoutMs >= 0) || timeoutMs > 60_000) {
-    throw new InvalidOptionError('timeoutMs must be a number of milliseconds from 0 to 60000');
+    throw invalidOption('timeoutMs must be a number of milliseconds from 0 to 60000');
   }
   const { signal, logger } = options;
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw new InvalidOptionError(`signal must be an AbortSignal, got ${kindOf(signal)}`);
+    throw invalidOption(`signal must be an AbortSignal, got ${kindOf(signal)}`);
   }
-  if (signal?.aborted) throw new SignInAbortedError(signal.reason);
+  if (signal?.aborted) throw signInAborted(signal.reason);
 
   const [file, ...args] = argv as [string, ...string[]];
   let child: ChildProcessLike;
@@ -145,7 +139,7 @@ export async function openBrowser(
       }
       fn();
     };
-    const onAbort = (): void => settle(() => reject(new SignInAbortedError(signal?.reason)));
+    const onAbort = (): void => settle(() => reject(signInAborted(signal?.reason)));
     signal?.addEventListener('abort', onAbort, { once: true });
 
     child.once('error', ((error: Error) => {
@@ -179,33 +173,33 @@ export async function openBrowser(
  */
 export function checkBrowserUrl(url: unknown, allowHttpLocalhost: boolean): URL {
   if (typeof url !== 'string' && !(url instanceof URL)) {
-    throw new UnsafeBrowserUrlError(`expected an address, got ${kindOf(url)}`);
+    throw unsafeBrowserUrl(`expected an address, got ${kindOf(url)}`);
   }
   let parsed: URL;
   try {
     parsed = new URL(String(url));
   } catch {
-    throw new UnsafeBrowserUrlError('it is not a valid address');
+    throw unsafeBrowserUrl('it is not a valid address');
   }
   if (parsed.username !== '' || parsed.password !== '') {
-    throw new UnsafeBrowserUrlError('the address carries a user name or password');
+    throw unsafeBrowserUrl('the address carries a user name or password');
   }
   if (parsed.protocol === 'https:') return parsed;
   if (parsed.protocol === 'http:') {
     if (!isLoopbackHostname(parsed.hostname)) {
-      throw new UnsafeBrowserUrlError(
+      throw unsafeBrowserUrl(
         `${quoteUntrusted(parsed.origin)} is not https (only https sign-in pages are opened)`,
       );
     }
     if (!allowHttpLocalhost) {
-      throw new UnsafeBrowserUrlError(
+      throw unsafeBrowserUrl(
         `${quoteUntrusted(parsed.origin)} is http on this computer, which is opened only for a ` +
           `server you configured yourself`,
       );
     }
     return parsed;
   }
-  throw new UnsafeBrowserUrlError(
+  throw unsafeBrowserUrl(
     `the scheme ${quoteUntrusted(parsed.protocol)} is not https (only https sign-in pages are opened)`,
   );
 }
@@ -220,7 +214,7 @@ function openerArgv(href: string, options: OpenBrowserOptions): string[] {
       !parts.every((p) => typeof p === 'string') ||
       parts[0] === ''
     ) {
-      throw new InvalidOptionError(
+      throw invalidOption(
         'command must be a program name or path, or a non-empty array of strings',
       );
     }

@@ -1,10 +1,10 @@
+import { kindOf } from '@garuda/internal';
 import { readAuthorizationResponse } from './authorization-response.js';
 import {
   AuthorizationDeniedError,
-  InvalidOptionError,
-  InvalidRedirectUrlError,
-  kindOf,
-  StateMismatchError,
+  invalidOption,
+  invalidRedirectUrl,
+  stateMismatch,
 } from './errors.js';
 
 /** Options of {@link parseRedirectUrl}. */
@@ -39,10 +39,10 @@ const WRAPPERS: [string, string][] = [
  * @param expectedState - the `state` of the sign-in in progress (`provider.pendingSignIn()`)
  * @param options - `redirectUri`: the redirect URI of that sign-in
  * @returns `code`, `state` and, when present, `iss`
- * @throws {@link InvalidRedirectUrlError} for text that is not our callback address with a code
- * @throws {@link StateMismatchError} for another sign-in's address
+ * @throws {@link OAuthFlowError} `INVALID_REDIRECT_URL` for text that is not our callback address with a code
+ * @throws {@link OAuthFlowError} `STATE_MISMATCH` for another sign-in's address
  * @throws {@link AuthorizationDeniedError} when the address carries an `error`
- * @throws {@link InvalidOptionError} for an unusable `expectedState` or `redirectUri`
+ * @throws {@link OAuthFlowError} `INVALID_OPTION` for an unusable `expectedState` or `redirectUri`
  * @example
  * ```ts
  * const params = parseRedirectUrl(answer, pending.state, { redirectUri: pending.redirectUri });
@@ -55,24 +55,24 @@ export function parseRedirectUrl(
   options: ParseRedirectUrlOptions,
 ): URLSearchParams {
   if (typeof expectedState !== 'string' || expectedState.length < 8) {
-    throw new InvalidOptionError(
+    throw invalidOption(
       'expectedState must be the sign-in state: a string of at least 8 characters',
     );
   }
   if (typeof options !== 'object' || options === null) {
-    throw new InvalidOptionError(`options must be an object, got ${kindOf(options)}`);
+    throw invalidOption(`options must be an object, got ${kindOf(options)}`);
   }
   let expected: URL;
   try {
     expected = new URL(String(options.redirectUri));
   } catch {
-    throw new InvalidOptionError('options.redirectUri must be the redirect URI of the sign-in');
+    throw invalidOption('options.redirectUri must be the redirect URI of the sign-in');
   }
   if (typeof pasted !== 'string') {
-    throw new InvalidRedirectUrlError(`expected text, got ${kindOf(pasted)}`);
+    throw invalidRedirectUrl(`expected text, got ${kindOf(pasted)}`);
   }
   if (pasted.length > MAX_PASTED_URL_LENGTH) {
-    throw new InvalidRedirectUrlError(
+    throw invalidRedirectUrl(
       `it is longer than ${MAX_PASTED_URL_LENGTH} characters; copy only the address`,
     );
   }
@@ -83,13 +83,13 @@ export function parseRedirectUrl(
       break;
     }
   }
-  if (text === '') throw new InvalidRedirectUrlError('nothing was pasted');
+  if (text === '') throw invalidRedirectUrl('nothing was pasted');
 
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new InvalidRedirectUrlError(
+    throw invalidRedirectUrl(
       `it is not a web address; copy the whole address from the browser's address bar, ` +
         `starting with ${expected.protocol}//`,
     );
@@ -100,22 +100,22 @@ export function parseRedirectUrl(
     url.port !== expected.port ||
     url.pathname !== expected.pathname
   ) {
-    throw new InvalidRedirectUrlError(
+    throw invalidRedirectUrl(
       `it does not point at this sign-in's callback ${expected.origin}${expected.pathname}; copy ` +
         `the address the browser ended on after you signed in`,
     );
   }
   if (url.username !== '' || url.password !== '') {
-    throw new InvalidRedirectUrlError('it carries a user name or password');
+    throw invalidRedirectUrl('it carries a user name or password');
   }
   const result = readAuthorizationResponse(url.searchParams, expectedState);
   switch (result.kind) {
     case 'bad-state':
-      throw new StateMismatchError(result.missing);
+      throw stateMismatch(result.missing);
     case 'denied':
       throw new AuthorizationDeniedError(result.error);
     case 'malformed':
-      throw new InvalidRedirectUrlError(
+      throw invalidRedirectUrl(
         `${result.reason}; copy the address the browser ended on after you signed in`,
       );
     case 'code':

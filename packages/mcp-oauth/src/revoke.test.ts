@@ -6,7 +6,6 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SecretScan } from '../test/helpers.js';
 import { rawMcpStatus, SignInWorld } from '../test/sign-in-world.js';
-import { InvalidOptionError } from './errors.js';
 import { revoke, type RevokeOptions } from './revoke.js';
 
 const scan = new SecretScan();
@@ -173,12 +172,12 @@ describe('revoke', () => {
     const f = await w.fixture();
     await expect(
       revoke({ serverUrl: f.url, store: w.store(), name: 'Bad Name' }),
-    ).rejects.toBeInstanceOf(InvalidOptionError);
+    ).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'INVALID_OPTION' });
     await expect(
       revoke({ serverUrl: 'ftp://x', store: w.store(), name: 'demo' }),
-    ).rejects.toBeInstanceOf(InvalidOptionError);
+    ).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'INVALID_OPTION' });
     await expect(
       revoke({ serverUrl: f.url, store: w.store(), name: 'demo', timeoutMs: 0 }),
-    ).rejects.toBeInstanceOf(InvalidOptionError);
+    ).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'INVALID_OPTION' });
   });
 });

@@ -1,3 +1,4 @@
+import { kindOf, log, quote } from '@garuda/internal';
 import {
   discoverOAuthServerInfo,
   type AuthorizationServerMetadata,
@@ -7,8 +8,8 @@ import { isPlainObject } from './auth-entry.js';
 import { checkServerName, normalizeId } from './auth-key.js';
 import type { AuthRecord, AuthStore } from './auth-store.js';
 import { safeErrorCode } from './authorization-response.js';
-import { InvalidOptionError, kindOf, quote } from './errors.js';
-import { log, type OAuthLogger } from './logger.js';
+import { invalidOption } from './errors.js';
+import type { OAuthLogger } from './logger.js';
 import { checkSecureUrl } from './url-policy.js';
 
 /** Options of {@link revoke}. */
@@ -76,7 +77,7 @@ export const DEFAULT_REVOKE_TIMEOUT_MS = 10_000;
  *
  * @param options - see {@link RevokeOptions}
  * @returns how many entries were removed and what happened to each token
- * @throws {@link InvalidOptionError} for unusable options; store errors when the entries could
+ * @throws {@link OAuthFlowError} `INVALID_OPTION` for unusable options; store errors when the entries could
  *   not be removed (then nothing was revoked either, and nothing was lost: try again)
  * @example
  * ```ts
@@ -86,25 +87,22 @@ export const DEFAULT_REVOKE_TIMEOUT_MS = 10_000;
  */
 export async function revoke(options: RevokeOptions): Promise<RevokeResult> {
   if (typeof options !== 'object' || options === null) {
-    throw new InvalidOptionError(`revoke needs an options object, got ${kindOf(options)}`);
+    throw invalidOption(`revoke needs an options object, got ${kindOf(options)}`);
   }
   const { store, logger, signal } = options;
   const name = checkServerName(options.name);
   const serverUrl = normalizeId({ scope: 'user', name, url: options.serverUrl }).url;
   if (typeof store !== 'object' || store === null || typeof store.remove !== 'function') {
-    throw new InvalidOptionError(`options.store must be an AuthStore, got ${kindOf(store)}`);
+    throw invalidOption(`options.store must be an AuthStore, got ${kindOf(store)}`);
   }
   const fetchFn = options.fetch ?? fetch;
-  if (typeof fetchFn !== 'function')
-    throw new InvalidOptionError('options.fetch must be a function');
+  if (typeof fetchFn !== 'function') throw invalidOption('options.fetch must be a function');
   const timeoutMs = options.timeoutMs ?? DEFAULT_REVOKE_TIMEOUT_MS;
   if (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || timeoutMs > 600_000) {
-    throw new InvalidOptionError(
-      'options.timeoutMs must be a number of milliseconds from 1 to 600000',
-    );
+    throw invalidOption('options.timeoutMs must be a number of milliseconds from 1 to 600000');
   }
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw new InvalidOptionError(`options.signal must be an AbortSignal, got ${kindOf(signal)}`);
+    throw invalidOption(`options.signal must be an AbortSignal, got ${kindOf(signal)}`);
   }
 
   const records = await store.remove(name);

@@ -1,18 +1,17 @@
+import { errnoCode, kindOf, log } from '@garuda/internal';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readAuthorizationResponse } from './authorization-response.js';
 import { CALLBACK_HEADERS, CALLBACK_PAGES } from './callback-page.js';
 import {
   AuthorizationDeniedError,
   CallbackPortInUseError,
-  CallbackServerError,
-  CallbackTimeoutError,
-  errnoCode,
-  InvalidOptionError,
-  kindOf,
-  SignInAbortedError,
+  callbackServerFailed,
+  callbackTimeout,
+  invalidOption,
+  signInAborted,
 } from './errors.js';
 import { isPort } from './free-port.js';
-import { log, type OAuthLogger } from './logger.js';
+import type { OAuthLogger } from './logger.js';
 
 /** Default of {@link WaitForCallbackOptions.timeoutMs}: five minutes. */
 export const DEFAULT_CALLBACK_TIMEOUT_MS = 300_000;
@@ -30,7 +29,7 @@ export interface WaitForCallbackOptions {
   state: string;
   /** How long to wait for the browser. Default {@link DEFAULT_CALLBACK_TIMEOUT_MS} (5 min). */
   timeoutMs?: number;
-  /** Stops waiting (Ctrl-C); the promise rejects with {@link SignInAbortedError}. */
+  /** Stops waiting (Ctrl-C); the promise rejects with {@link OAuthFlowError} `SIGN_IN_ABORTED`. */
   signal?: AbortSignal;
   /** The loopback address to listen on: `127.0.0.1` (default) or `::1`. Nothing else. */
   host?: string;
@@ -58,11 +57,11 @@ export interface WaitForCallbackOptions {
  * @param options - port, state, timeout, signal, host, logger, onListening
  * @returns the parameters for `transport.finishAuth()`: `code`, `state` and, when sent, `iss`
  * @throws {@link AuthorizationDeniedError} when the server answered with an `error`
- * @throws {@link CallbackTimeoutError} after `timeoutMs`
- * @throws {@link SignInAbortedError} when `signal` aborts
+ * @throws {@link OAuthFlowError} `CALLBACK_TIMEOUT` after `timeoutMs`
+ * @throws {@link OAuthFlowError} `SIGN_IN_ABORTED` when `signal` aborts
  * @throws {@link CallbackPortInUseError} when the port is taken
- * @throws {@link CallbackServerError} for another server failure
- * @throws {@link InvalidOptionError} for an unusable option
+ * @throws {@link OAuthFlowError} `CALLBACK_SERVER_FAILED` for another server failure
+ * @throws {@link OAuthFlowError} `INVALID_OPTION` for an unusable option
  * @example
  * ```ts
  * const params = await waitForCallback({
@@ -78,7 +77,7 @@ export function waitForCallback(options: WaitForCallbackOptions): Promise<URLSea
   const { port, state, signal, logger, onListening } = checkOptions(options);
   const host = options.host ?? '127.0.0.1';
   const timeoutMs = options.timeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS;
-  if (signal?.aborted) return Promise.reject(new SignInAbortedError(signal.reason));
+  if (signal?.aborted) return Promise.reject(signInAborted(signal.reason));
 
   return new Promise<URLSearchParams>((resolve, reject) => {
     let done = false;
@@ -102,7 +101,7 @@ export function waitForCallback(options: WaitForCallbackOptions): Promise<URLSea
     };
 
     const onAbort = (): void => {
-      finish(() => reject(new SignInAbortedError(signal?.reason)));
+      finish(() => reject(signInAborted(signal?.reason)));
     };
 
     const send = (
@@ -186,7 +185,7 @@ export function waitForCallback(options: WaitForCallbackOptions): Promise<URLSea
       const failure =
         errnoCode(error) === 'EADDRINUSE'
           ? new CallbackPortInUseError(host, port, error)
-          : new CallbackServerError(host, port, error);
+          : callbackServerFailed(host, port, error);
       if (!server.listening) {
         done = true;
         signal?.removeEventListener('abort', onAbort);
@@ -199,10 +198,7 @@ export function waitForCallback(options: WaitForCallbackOptions): Promise<URLSea
     signal?.addEventListener('abort', onAbort, { once: true });
     server.listen({ port, host, exclusive: true }, () => {
       if (done) return;
-      timer = setTimeout(
-        () => finish(() => reject(new CallbackTimeoutError(timeoutMs))),
-        timeoutMs,
-      );
+      timer = setTimeout(() => finish(() => reject(callbackTimeout(timeoutMs))), timeoutMs);
       log(
         logger,
         'debug',
@@ -221,37 +217,35 @@ export function waitForCallback(options: WaitForCallbackOptions): Promise<URLSea
 
 function checkOptions(options: WaitForCallbackOptions): WaitForCallbackOptions {
   if (typeof options !== 'object' || options === null) {
-    throw new InvalidOptionError(`waitForCallback needs an options object, got ${kindOf(options)}`);
+    throw invalidOption(`waitForCallback needs an options object, got ${kindOf(options)}`);
   }
   const { port, state, timeoutMs, host, signal, onListening } = options;
   if (!isPort(port)) {
-    throw new InvalidOptionError(
+    throw invalidOption(
       `port must be an integer from 1 to 65535, got ${typeof port === 'number' ? String(port) : kindOf(port)}`,
     );
   }
   if (typeof state !== 'string' || state.length < 8) {
-    throw new InvalidOptionError(
-      'state must be the sign-in state: a string of at least 8 characters',
-    );
+    throw invalidOption('state must be the sign-in state: a string of at least 8 characters');
   }
   if (
     timeoutMs !== undefined &&
     (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || timeoutMs > MAX_TIMEOUT_MS)
   ) {
-    throw new InvalidOptionError(
+    throw invalidOption(
       `timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got ${typeof timeoutMs === 'number' ? String(timeoutMs) : kindOf(timeoutMs)}`,
     );
   }
   if (host !== undefined && host !== '127.0.0.1' && host !== '::1') {
-    throw new InvalidOptionError(
+    throw invalidOption(
       'host must be 127.0.0.1 or ::1: the callback server listens on this computer only',
     );
   }
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw new InvalidOptionError(`signal must be an AbortSignal, got ${kindOf(signal)}`);
+    throw invalidOption(`signal must be an AbortSignal, got ${kindOf(signal)}`);
   }
   if (onListening !== undefined && typeof onListening !== 'function') {
-    throw new InvalidOptionError(`onListening must be a function, got ${kindOf(onListening)}`);
+    throw invalidOption(`onListening must be a function, got ${kindOf(onListening)}`);
   }
   return options;
 }

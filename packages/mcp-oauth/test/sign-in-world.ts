@@ -18,12 +18,8 @@ import { createServer, type Server } from 'node:net';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeEach, expect, vi } from 'vitest';
 import { AuthStore } from '../src/auth-store.js';
-import {
-  createOAuthProvider,
-  type GarudaOAuthProvider,
-  type GarudaOAuthProviderOptions,
-  type PendingSignIn,
-} from '../src/oauth-provider.js';
+import { createOAuthProvider, type GarudaOAuthProvider } from '../src/oauth-provider.js';
+import type { GarudaOAuthProviderOptions, PendingSignIn } from '../src/provider-options.js';
 import { waitForCallback } from '../src/wait-for-callback.js';
 import { recordingLogger, type SecretScan, tempDir, type TempDir } from './helpers.js';
 

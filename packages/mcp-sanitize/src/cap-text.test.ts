@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hasLoneSurrogate } from '../test/arbitraries.js';
 import { capText } from './cap-text.js';
-import { InvalidLimitError } from './errors.js';
+import { SanitizeErrorCode } from './errors.js';
 
 describe('capText', () => {
   it('returns short text unchanged', () => {
@@ -31,7 +31,9 @@ describe('capText', () => {
   });
 
   it.each([-1, 1.5, Number.NaN, Infinity, '10'])('rejects the limit %s', (max) => {
-    expect(() => capText('abc', max as number)).toThrow(InvalidLimitError);
+    expect(() => capText('abc', max as number)).toThrow(
+      expect.objectContaining({ name: 'SanitizeError', code: SanitizeErrorCode.INVALID_LIMIT }),
+    );
   });
 
   it('never exceeds max, never splits a pair, keeps a prefix', () => {

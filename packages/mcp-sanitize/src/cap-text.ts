@@ -1,4 +1,4 @@
-import { InvalidInputError, InvalidLimitError } from './errors.js';
+import { invalidInput, invalidLimit } from './errors.js';
 
 function marker(cut: number): string {
   return `\n[… ${cut} more characters cut]`;
@@ -12,16 +12,16 @@ function marker(cut: number): string {
  * @param text - the text to shorten
  * @param max - the largest length the result may have
  * @returns `text` itself when it fits, otherwise a prefix of it plus the marker
- * @throws {@link InvalidLimitError} when `max` is not a non-negative integer
- * @throws {@link InvalidInputError} when `text` is not a string
+ * @throws {@link SanitizeError} `INVALID_LIMIT` when `max` is not a non-negative integer
+ * @throws {@link SanitizeError} `INVALID_INPUT` when `text` is not a string
  * @example
  * ```ts
  * capText('a'.repeat(100), 40); // 'aaaaaaaaaaaa\n[… 88 more characters cut]'
  * ```
  */
 export function capText(text: string, max: number): string {
-  if (typeof text !== 'string') throw new InvalidInputError('capText', text);
-  if (!Number.isSafeInteger(max) || max < 0) throw new InvalidLimitError('capText max', max);
+  if (typeof text !== 'string') throw invalidInput('capText', text);
+  if (!Number.isSafeInteger(max) || max < 0) throw invalidLimit('capText max', max);
   if (text.length <= max) return text;
   // The marker is sized for the longest possible count, so the real (smaller) count still fits.
   const room = max - marker(text.length).length;

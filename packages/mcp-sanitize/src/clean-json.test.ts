@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FORBIDDEN, hostileString } from '../test/arbitraries.js';
 import { cleanJson, JSON_MARKERS } from './clean-json.js';
-import { InvalidLimitError } from './errors.js';
+import { SanitizeErrorCode } from './errors.js';
 import { neutralizeTags } from './neutralize-tags.js';
 
 function strings(v: unknown, out: string[] = []): string[] {
@@ -122,7 +122,9 @@ describe('cleanJson', () => {
   it.each([{ maxDepth: -1 }, { maxNodes: 1.5 }, { maxNodes: '5' }])(
     'rejects bad bounds %j',
     (opts) => {
-      expect(() => cleanJson({}, opts as never)).toThrow(InvalidLimitError);
+      expect(() => cleanJson({}, opts as never)).toThrow(
+        expect.objectContaining({ name: 'SanitizeError', code: SanitizeErrorCode.INVALID_LIMIT }),
+      );
     },
   );
 

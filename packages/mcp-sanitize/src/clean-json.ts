@@ -1,5 +1,5 @@
 import { cleanLine, cleanText } from './clean-text.js';
-import { InvalidLimitError } from './errors.js';
+import { invalidLimit } from './errors.js';
 
 /** Options of {@link cleanJson}. */
 export interface CleanJsonOptions {
@@ -35,7 +35,7 @@ function notJson(what: string): string {
 function checkLimit(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new InvalidLimitError(`cleanJson ${name}`, value);
+    throw invalidLimit(`cleanJson ${name}`, value);
   }
   return value;
 }
@@ -56,7 +56,7 @@ function isPlainObject(v: object): boolean {
  * @param value - untrusted data, typically parsed from a server's JSON
  * @param options - bounds and an extra string transform
  * @returns a fresh, cleaned, plain-JSON copy
- * @throws {@link InvalidLimitError} when a bound is not a non-negative integer
+ * @throws {@link SanitizeError} `INVALID_LIMIT` when a bound is not a non-negative integer
  * @example
  * ```ts
  * cleanJson({ 'na\u200Bme': '\x1b[1mbold\x1b[0m' }); // { name: 'bold' }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FORBIDDEN, hasLoneSurrogate, hostileString } from '../test/arbitraries.js';
 import { cleanLine, cleanText } from './clean-text.js';
-import { InvalidInputError } from './errors.js';
+import { SanitizeErrorCode } from './errors.js';
 
 describe('cleanText: escape sequences are removed whole', () => {
   const cases: [string, string, string][] = [
@@ -232,7 +232,9 @@ describe('cleanLine', () => {
 
 describe('bad input', () => {
   it('a non-string is a clear error, not a crash', () => {
-    expect(() => cleanText(42 as unknown as string)).toThrow(InvalidInputError);
+    expect(() => cleanText(42 as unknown as string)).toThrow(
+      expect.objectContaining({ name: 'SanitizeError', code: SanitizeErrorCode.INVALID_INPUT }),
+    );
     expect(() => cleanLine(undefined as unknown as string)).toThrow(
       /cleanLine expects a string, got undefined/,
     );

@@ -9,7 +9,7 @@ import {
   KEEP,
   NEWLINE,
 } from './char-table.js';
-import { InvalidInputError } from './errors.js';
+import { invalidInput } from './errors.js';
 
 const BEL = 0x07;
 const CAN = 0x18;
@@ -122,14 +122,14 @@ function skipC1(s: string, i: number): number {
  *
  * @param text - untrusted text, of any size
  * @returns the cleaned text
- * @throws {@link InvalidInputError} when `text` is not a string
+ * @throws {@link SanitizeError} `INVALID_INPUT` when `text` is not a string
  * @example
  * ```ts
  * cleanText('\x1b[31mred\x1b[0m and \u202Egnp.exe'); // 'red and gnp.exe'
  * ```
  */
 export function cleanText(text: string): string {
-  if (typeof text !== 'string') throw new InvalidInputError('cleanText', text);
+  if (typeof text !== 'string') throw invalidInput('cleanText', text);
   const t = bmpTable();
   const attention = attentionPattern();
   const n = text.length;
@@ -202,13 +202,13 @@ export function cleanText(text: string): string {
  *
  * @param text - untrusted text
  * @returns one line of cleaned text
- * @throws {@link InvalidInputError} when `text` is not a string
+ * @throws {@link SanitizeError} `INVALID_INPUT` when `text` is not a string
  * @example
  * ```ts
  * cleanLine('my-server\n  Network: no'); // 'my-server Network: no'
  * ```
  */
 export function cleanLine(text: string): string {
-  if (typeof text !== 'string') throw new InvalidInputError('cleanLine', text);
+  if (typeof text !== 'string') throw invalidInput('cleanLine', text);
   return cleanText(text).replace(/\s+/gu, ' ').trim();
 }

@@ -7,15 +7,11 @@ describe('public entry', () => {
     expect(Object.keys(api).sort()).toEqual(
       [
         'DEFAULT_TAGS',
-        'InvalidInputError',
-        'InvalidLimitError',
-        'InvalidTagError',
         'JSON_MARKERS',
         'MAX_TAGS',
         'NEUTRAL_BRACKET',
         'SanitizeError',
         'SanitizeErrorCode',
-        'TooManyTagsError',
         'capText',
         'cleanJson',
         'cleanLine',
@@ -35,10 +31,10 @@ describe('errors', () => {
     } catch (e) {
       caught = e;
     }
-    expect(caught).toBeInstanceOf(api.InvalidLimitError);
+    expect(caught).toBeInstanceOf(api.SanitizeError);
     expect(SanitizeError.isInstance(caught)).toBe(true);
     expect((caught as SanitizeError).code).toBe(SanitizeErrorCode.INVALID_LIMIT);
-    expect((caught as SanitizeError).name).toBe('InvalidLimitError');
+    expect((caught as SanitizeError).name).toBe('SanitizeError');
     // An error from another copy of the package carries the same registered symbol.
     const foreign = {
       [Symbol.for('garuda.mcp-sanitize.SanitizeError')]: true,
@@ -49,7 +45,9 @@ describe('errors', () => {
     expect(SanitizeError.isInstance(null)).toBe(false);
   });
 
-  it('quote attacker text in messages', () => {
+  it('quote attacker text in messages, escaping everything outside printable ASCII', () => {
     expect(() => api.compileTags(['bad\nname'])).toThrow('"bad\\nname"');
+    expect(() => api.compileTags(['x\u202ey\x1b[2J'])).toThrow('"x\\u202ey\\u001b[2J"');
+    expect(() => api.compileTags([7 as never])).toThrow('tag name (a number, not a string)');
   });
 });

@@ -10,11 +10,4 @@ export {
   NEUTRAL_BRACKET,
 } from './neutralize-tags.js';
 export type { TagList } from './neutralize-tags.js';
-export {
-  SanitizeError,
-  SanitizeErrorCode,
-  InvalidInputError,
-  InvalidTagError,
-  InvalidLimitError,
-  TooManyTagsError,
-} from './errors.js';
+export { SanitizeError, SanitizeErrorCode } from './errors.js';

@@ -2,7 +2,8 @@ import { capText, cleanJson, cleanLine, cleanText, neutralizeTags } from '@garud
 import { countOption } from './errors.js';
 import { groupDigits, quoteText } from './quote-text.js';
 import { toolName } from './tool-name.js';
-import { isRecord, toolShapeProblem } from './tool-shape.js';
+import { isRecord } from '@garuda/internal';
+import { toolShapeProblem } from './tool-shape.js';
 import type { McpTool } from './types.js';
 
 /** How many tools of one server are given to the model by default. */

@@ -1,3 +1,5 @@
+import { brand, CodedError } from '@garuda/internal';
+
 /** Stable codes of the errors this package throws. */
 export const McpToolsErrorCode = {
   /** An option has a value it cannot take (a `maxTools` of `-1`): a programming error. */
@@ -7,28 +9,11 @@ export const McpToolsErrorCode = {
 /** One of the {@link McpToolsErrorCode} values. */
 export type McpToolsErrorCode = (typeof McpToolsErrorCode)[keyof typeof McpToolsErrorCode];
 
-// Markers instead of `instanceof`, so an error made by another copy of this package (two
-// versions in one node_modules tree) is still recognised. Each class puts its own marker on its
-// prototype, so an instance carries the markers of its class and of every class above it: that
-// is what makes `X.isInstance` accept X and its subclasses, and never a sibling. The class name
-// is written out, not read from `cls.name`, which bundlers and minifiers rename.
-function brand<T extends object>(
-  cls: abstract new (...args: never[]) => T,
-  name: string,
-): (value: unknown) => value is T {
-  const marker = Symbol.for(`garuda.mcp-tools.${name}`);
-  Object.defineProperty(cls.prototype, marker, { value: true });
-  return (value): value is T =>
-    typeof value === 'object' &&
-    value !== null &&
-    (value as Record<symbol, unknown>)[marker] === true;
-}
-
 /**
  * Base class of every error thrown by `@garuda/mcp-tools`. Only programming mistakes throw (an
  * option out of range): what a server sends, however hostile, never makes a function throw.
  */
-export class McpToolsError extends Error {
+export class McpToolsError extends CodedError<McpToolsErrorCode> {
   /**
    * Whether `value` is an error of this package (any of its classes), also from another copy of
    * it. Every subclass has its own `isInstance`, true for that class and its subclasses only.
@@ -42,21 +27,7 @@ export class McpToolsError extends Error {
    * if (McpToolsError.isInstance(e)) ui.error(e.code, e.message);
    * ```
    */
-  static readonly isInstance = brand(this, 'McpToolsError');
-
-  /** A stable string from {@link McpToolsErrorCode}. */
-  readonly code: McpToolsErrorCode;
-
-  /**
-   * @param code - One of {@link McpToolsErrorCode}.
-   * @param message - What happened and what to do about it.
-   * @param options - `cause`: the underlying error, kept as `error.cause`.
-   */
-  constructor(code: McpToolsErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'McpToolsError';
-    this.code = code;
-  }
+  static readonly isInstance = brand(this, 'garuda.mcp-tools', 'McpToolsError');
 }
 
 /**
@@ -73,7 +44,7 @@ export class InvalidOptionError extends McpToolsError {
    * Whether `value` is an {@link InvalidOptionError} (or a subclass), from any copy of this
    * package.
    */
-  static override readonly isInstance = brand(this, 'InvalidOptionError');
+  static override readonly isInstance = brand(this, 'garuda.mcp-tools', 'InvalidOptionError');
 
   /** The option at fault, e.g. `maxTools`. */
   readonly option: string;
@@ -89,7 +60,6 @@ export class InvalidOptionError extends McpToolsError {
       McpToolsErrorCode.INVALID_OPTION,
       `${fn}: ${option} must be a non-negative integer, not ${got}`,
     );
-    this.name = 'InvalidOptionError';
     this.option = option;
   }
 }

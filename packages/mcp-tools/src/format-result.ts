@@ -1,7 +1,7 @@
 import { capText, cleanJson, cleanLine, cleanText, neutralizeTags } from '@garuda/mcp-sanitize';
 import { countOption } from './errors.js';
 import { capLine, quoteText } from './quote-text.js';
-import { isRecord } from './tool-shape.js';
+import { isRecord } from '@garuda/internal';
 import type { CallResult } from './types.js';
 
 /** The longest result text given to the model by default (inside the wrapper). */

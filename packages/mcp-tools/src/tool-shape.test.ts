@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isRecord, toolShapeProblem } from './tool-shape.js';
+import { toolShapeProblem } from './tool-shape.js';
 
 describe('toolShapeProblem', () => {
   it.each([
@@ -31,15 +31,5 @@ describe('toolShapeProblem', () => {
     [{ name: 'x', inputSchema: { type: ['object'] } }, 'its input schema\'s type is not "object"'],
   ])('%j → %s', (tool, expected) => {
     expect(toolShapeProblem(tool)).toBe(expected);
-  });
-});
-
-describe('isRecord', () => {
-  it('is true only for non-null, non-array objects', () => {
-    expect(isRecord({})).toBe(true);
-    expect(isRecord(Object.create(null))).toBe(true);
-    expect(isRecord([])).toBe(false);
-    expect(isRecord(null)).toBe(false);
-    expect(isRecord('x')).toBe(false);
   });
 });

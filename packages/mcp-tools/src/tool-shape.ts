@@ -1,23 +1,9 @@
+import { isRecord } from '@garuda/internal';
 import { cleanLine, neutralizeTags } from '@garuda/mcp-sanitize';
 import { groupDigits } from './quote-text.js';
 
 /** The longest tool name accepted from a server, in UTF-16 code units. */
 export const MAX_RAW_TOOL_NAME_CHARS = 1_000;
-
-/**
- * Whether a value is a JSON object: not null, not an array. @internal
- *
- * @param value - Any value.
- * @returns `true` for an object that is not an array.
- * @example
- * ```ts
- * isRecord({}); // true
- * isRecord([]); // false
- * ```
- */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * What is wrong with one entry of a server's tool list, judged by the fields the tool adapter

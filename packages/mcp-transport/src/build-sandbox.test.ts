@@ -11,12 +11,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildSandbox } from './build-sandbox.js';
 import type { SandboxInfo } from './detect-sandbox.js';
-import {
-  CommandNotFoundError,
-  InvalidPolicyError,
-  TransportErrorCode,
-  UnprotectablePathError,
-} from './errors.js';
+import { InvalidPolicyError, TransportErrorCode, UnprotectablePathError } from './errors.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
 import { TempDirs, projectWithHome, put, script, tree } from './sandbox-test-support.js';
 
@@ -401,17 +396,17 @@ describe('buildSandbox: the command', () => {
     expect(args.at(-1)).toBe(path.join(root, 'tools', 'serve'));
   });
 
-  it('throws CommandNotFoundError for a command on no PATH folder', () => {
+  it('throws COMMAND_NOT_FOUND for a command on no PATH folder', () => {
     const { policy } = setup();
     expect(() => buildSandbox(['garuda-no-such-server'], policy, BWRAP)).toThrow(
-      CommandNotFoundError,
+      expect.objectContaining({ name: 'SpawnFailedError', code: 'COMMAND_NOT_FOUND' }),
     );
     expect(() => buildSandbox(['garuda-no-such-server'], policy, BWRAP)).toThrow(
       /command not found: "garuda-no-such-server"/,
     );
   });
 
-  it('throws CommandNotFoundError for a command the sandbox would not show (under /tmp)', () => {
+  it('throws COMMAND_NOT_FOUND for a command the sandbox would not show (under /tmp)', () => {
     const { policy } = setup();
     const dir = temp.make('bin', '/tmp');
     const file = path.join(dir, 'node-copy');
@@ -688,7 +683,7 @@ describe('buildSandbox: policy validation', () => {
     expect(existsSync(path.join(fresh, '.git', 'hooks'))).toBe(false);
     // No credential placeholders either, although the home folder would be writable.
     expect(() => buildSandbox(['garuda-no-such-server'], { ...p, root: home }, BWRAP)).toThrow(
-      CommandNotFoundError,
+      expect.objectContaining({ name: 'SpawnFailedError', code: 'COMMAND_NOT_FOUND' }),
     );
     expect(tree(home)).toEqual({});
   });

@@ -10,8 +10,9 @@ import {
 } from './bwrap-args.js';
 import type { SandboxInfo } from './detect-sandbox.js';
 import {
-  CommandNotFoundError,
   InvalidPolicyError,
+  SpawnFailedError,
+  TransportErrorCode,
   UnprotectablePathError,
   quote,
 } from './errors.js';
@@ -118,15 +119,17 @@ function resolveCommand(
   visible: (file: string) => boolean,
 ): string {
   const found = findCommand(command, { searchPath: env.PATH, cwd });
-  if (found === undefined) throw new CommandNotFoundError(command);
+  if (found === undefined)
+    throw new SpawnFailedError(TransportErrorCode.COMMAND_NOT_FOUND, command);
   let real: string;
   try {
     real = realpathSync.native(found);
   } catch (error) {
-    throw new CommandNotFoundError(command, error);
+    throw new SpawnFailedError(TransportErrorCode.COMMAND_NOT_FOUND, command, error);
   }
   if (!visible(found) || !visible(real)) {
-    throw new CommandNotFoundError(
+    throw new SpawnFailedError(
+      TransportErrorCode.COMMAND_NOT_FOUND,
       command,
       undefined,
       `it is at ${quote(real)}, which is not visible inside the sandbox (under /tmp, which the ` +
@@ -328,7 +331,7 @@ function buildMacos(
  *   `none` with the reason. The consent screen says "no OS sandbox: <reason>".
  *
  * With a sandbox, argv[0] is resolved here through the final environment's `PATH` (so a missing
- * command is a {@link CommandNotFoundError} before anything starts); without one, the process
+ * command is a {@link SpawnFailedError} `COMMAND_NOT_FOUND` before anything starts); without one, the process
  * transport reports a missing command when it spawns.
  *
  * @param argv - The server's command and arguments (no shell).
@@ -344,7 +347,7 @@ function buildMacos(
  *   symbolic link in a folder the server may write.
  * @throws {@link InvalidPolicyError} (field `home` or `garudaHome`) when a placeholder for a
  *   missing credential path cannot be created.
- * @throws {@link CommandNotFoundError} when, with a sandbox, the command is not found or would
+ * @throws {@link SpawnFailedError} `COMMAND_NOT_FOUND` when, with a sandbox, the command is not found or would
  *   not be visible inside.
  * @example
  * ```ts

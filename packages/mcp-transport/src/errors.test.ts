@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  CommandNotFoundError,
   InvalidOptionsError,
   InvalidPolicyError,
+  SpawnFailedError,
   TransportError,
   TransportErrorCode,
   UnprotectablePathError,
+  badMessage,
 } from './errors.js';
 
 describe('sandbox errors', () => {
@@ -29,10 +30,22 @@ describe('sandbox errors', () => {
       UnprotectablePathError,
     ],
     [
-      new CommandNotFoundError('github-mcp-server'),
-      'CommandNotFoundError',
+      new SpawnFailedError(TransportErrorCode.COMMAND_NOT_FOUND, 'github-mcp-server'),
+      'SpawnFailedError',
       TransportErrorCode.COMMAND_NOT_FOUND,
-      CommandNotFoundError,
+      SpawnFailedError,
+    ],
+    [
+      new SpawnFailedError(TransportErrorCode.SPAWN_FAILED, 'server', { code: 'EACCES' }),
+      'SpawnFailedError',
+      TransportErrorCode.SPAWN_FAILED,
+      SpawnFailedError,
+    ],
+    [
+      badMessage('not json', new SyntaxError('x')),
+      'TransportError',
+      TransportErrorCode.BAD_MESSAGE,
+      TransportError,
     ],
   ] as const;
 
@@ -42,7 +55,9 @@ describe('sandbox errors', () => {
     expect(error).toBeInstanceOf(Error);
     expect(TransportError.isInstance(error)).toBe(true);
     expect(Class.isInstance(error)).toBe(true);
-    expect(Class.isInstance(new TransportError(code, 'x'))).toBe(false);
+    if (Class !== TransportError) {
+      expect(Class.isInstance(new TransportError(code, 'x'))).toBe(false);
+    }
   });
 
   it('recognises an error from another copy of the package by its marker', () => {
@@ -55,17 +70,24 @@ describe('sandbox errors', () => {
     });
     expect(TransportError.isInstance(foreign)).toBe(true);
     expect(InvalidPolicyError.isInstance(foreign)).toBe(true);
-    expect(CommandNotFoundError.isInstance(foreign)).toBe(false);
+    expect(SpawnFailedError.isInstance(foreign)).toBe(false);
     expect(TransportError.isInstance(null)).toBe(false);
     expect(TransportError.isInstance('INVALID_POLICY')).toBe(false);
   });
 
   it('says what happened and what to do, with untrusted text quoted and cleaned', () => {
-    const error = new CommandNotFoundError('evil\n\x1b[2Jserver\u202e', new Error('spawn ENOENT'));
+    const error = new SpawnFailedError(
+      TransportErrorCode.COMMAND_NOT_FOUND,
+      'evil\n\x1b[2Jserver\u202e',
+      new Error('spawn ENOENT'),
+    );
     expect(error.message).toBe(
       'command not found: "evil\\nserver"; install it, or give its full path, or add its folder to the server\'s PATH (env.PATH).',
     );
     expect((error.cause as Error).message).toBe('spawn ENOENT');
+    expect(
+      new SpawnFailedError(TransportErrorCode.SPAWN_FAILED, 'srv', { code: 'EACCES' }).message,
+    ).toBe('could not start "srv" (EACCES): check that it is an executable file you may run');
     expect(new UnprotectablePathError('/p/.git').message).toMatch(
       /is a symbolic link.*replace the link/,
     );

@@ -1,3 +1,4 @@
+import { brand, CodedError, errnoCode, quote as quoteWith } from '@garuda/internal';
 import { cleanText } from '@garuda/mcp-sanitize';
 
 /**
@@ -44,54 +45,22 @@ export const TransportErrorCode = Object.freeze({
 /** One of the values of {@link TransportErrorCode}. */
 export type TransportErrorCode = (typeof TransportErrorCode)[keyof typeof TransportErrorCode];
 
-const MARKERS = {
-  TransportError: Symbol.for('garuda.mcp-transport.TransportError'),
-  InvalidOptionsError: Symbol.for('garuda.mcp-transport.InvalidOptionsError'),
-  InvalidPolicyError: Symbol.for('garuda.mcp-transport.InvalidPolicyError'),
-  UnprotectablePathError: Symbol.for('garuda.mcp-transport.UnprotectablePathError'),
-  CommandNotFoundError: Symbol.for('garuda.mcp-transport.CommandNotFoundError'),
-  SpawnFailedError: Symbol.for('garuda.mcp-transport.SpawnFailedError'),
-  MessageTooLargeError: Symbol.for('garuda.mcp-transport.MessageTooLargeError'),
-  BadMessageError: Symbol.for('garuda.mcp-transport.BadMessageError'),
-  ProcessExitedError: Symbol.for('garuda.mcp-transport.ProcessExitedError'),
-  TransportClosedError: Symbol.for('garuda.mcp-transport.TransportClosedError'),
-  ResponseTooLargeError: Symbol.for('garuda.mcp-transport.ResponseTooLargeError'),
-} as const;
-
-// Markers instead of `instanceof`, so an error made by another copy of this package (two
-// versions in one node_modules tree) is still recognised.
-function mark(target: object, marker: symbol): void {
-  Object.defineProperty(target, marker, { value: true, enumerable: false });
-}
-
-function hasMarker(value: unknown, marker: symbol): boolean {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    (value as Record<symbol, unknown>)[marker] === true
-  );
-}
-
-const MAX_QUOTED_CHARS = 300;
+const SCOPE = 'garuda.mcp-transport';
 
 /**
  * Text that may come from a project (a path, a command name, a line a program printed), made
- * safe for a message: cleaned (no escape sequences, invisible or bidi characters), cut, then
- * JSON-quoted so a newline shows as `\n` instead of starting a fake line. @internal
+ * safe for a message: cleaned (no escape sequences, invisible or bidi characters), cut to 300
+ * characters, then JSON-quoted so a newline shows as `\n` instead of starting a fake line.
+ * @internal
  */
 export function quote(text: string): string {
-  const head = text.length > MAX_QUOTED_CHARS * 4 ? text.slice(0, MAX_QUOTED_CHARS * 4) : text;
-  const cleaned = cleanText(head);
-  const cut =
-    cleaned.length > MAX_QUOTED_CHARS || head.length < text.length
-      ? `${cleaned.slice(0, MAX_QUOTED_CHARS)}…`
-      : cleaned;
-  return JSON.stringify(cut);
+  return quoteWith(text, { max: 300, clean: cleanText });
 }
 
 /**
- * Base class of every error this package throws. Check `code` (see {@link TransportErrorCode})
- * rather than the message.
+ * Base class of every error this package throws, and the class of those that carry no more than
+ * their code (`BAD_MESSAGE`). Check `code` (see {@link TransportErrorCode}) rather than the
+ * message.
  *
  * @example
  * ```ts
@@ -102,36 +71,15 @@ export function quote(text: string): string {
  * }
  * ```
  */
-export class TransportError extends Error {
-  /** Stable machine-readable reason; one of {@link TransportErrorCode}. */
-  readonly code: TransportErrorCode;
-
-  /**
-   * @param code - One of {@link TransportErrorCode}.
-   * @param message - What happened and what to do about it.
-   * @param options - `cause`: the underlying error, kept as `error.cause`.
-   */
-  constructor(code: TransportErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'TransportError';
-    this.code = code;
-    mark(this, MARKERS.TransportError);
-  }
-
+export class TransportError extends CodedError<TransportErrorCode> {
   /**
    * Whether `value` is a {@link TransportError} (any subclass), also when it comes from another
-   * copy of this package.
+   * copy of this package. A plain function: `errors.filter(TransportError.isInstance)` works.
    *
    * @param value - Anything, typically a caught error.
    * @returns `true` for errors of this package.
-   * @example
-   * ```ts
-   * if (TransportError.isInstance(e)) ui.show(e.code);
-   * ```
    */
-  static isInstance(value: unknown): value is TransportError {
-    return hasMarker(value, MARKERS.TransportError);
-  }
+  static readonly isInstance = brand(this, SCOPE, 'TransportError');
 }
 
 /**
@@ -149,6 +97,9 @@ export class TransportError extends Error {
  * ```
  */
 export class InvalidOptionsError extends TransportError {
+  /** Whether `value` is a {@link InvalidOptionsError}, from any copy of this package. */
+  static override readonly isInstance = brand(this, SCOPE, 'InvalidOptionsError');
+
   /** The option at fault, e.g. `timeoutMs`. */
   readonly option: string;
 
@@ -158,23 +109,7 @@ export class InvalidOptionsError extends TransportError {
    */
   constructor(option: string, problem: string) {
     super(TransportErrorCode.INVALID_OPTIONS, `invalid option ${option}: ${problem}`);
-    this.name = 'InvalidOptionsError';
     this.option = option;
-    mark(this, MARKERS.InvalidOptionsError);
-  }
-
-  /**
-   * Whether `value` is an {@link InvalidOptionsError} (from any copy of this package).
-   *
-   * @param value - Anything.
-   * @returns `true` for an options error.
-   * @example
-   * ```ts
-   * InvalidOptionsError.isInstance(e);
-   * ```
-   */
-  static override isInstance(value: unknown): value is InvalidOptionsError {
-    return hasMarker(value, MARKERS.InvalidOptionsError);
   }
 }
 
@@ -194,6 +129,9 @@ export class InvalidOptionsError extends TransportError {
  * ```
  */
 export class InvalidPolicyError extends TransportError {
+  /** Whether `value` is a {@link InvalidPolicyError}, from any copy of this package. */
+  static override readonly isInstance = brand(this, SCOPE, 'InvalidPolicyError');
+
   /** The part of the argv, policy or sandbox info at fault, e.g. `root` or `writePaths[0]`. */
   readonly field: string;
 
@@ -208,23 +146,7 @@ export class InvalidPolicyError extends TransportError {
       `invalid sandbox policy: ${field} ${problem}`,
       options,
     );
-    this.name = 'InvalidPolicyError';
     this.field = field;
-    mark(this, MARKERS.InvalidPolicyError);
-  }
-
-  /**
-   * Whether `value` is an {@link InvalidPolicyError} (from any copy of this package).
-   *
-   * @param value - Anything.
-   * @returns `true` for a policy error.
-   * @example
-   * ```ts
-   * InvalidPolicyError.isInstance(e);
-   * ```
-   */
-  static override isInstance(value: unknown): value is InvalidPolicyError {
-    return hasMarker(value, MARKERS.InvalidPolicyError);
   }
 }
 
@@ -242,6 +164,9 @@ export class InvalidPolicyError extends TransportError {
  * ```
  */
 export class UnprotectablePathError extends TransportError {
+  /** Whether `value` is a {@link UnprotectablePathError}, from any copy of this package. */
+  static override readonly isInstance = brand(this, SCOPE, 'UnprotectablePathError');
+
   /** The symbolic link that cannot be protected. */
   readonly path: string;
 
@@ -255,71 +180,54 @@ export class UnprotectablePathError extends TransportError {
         'server could replace the link itself; replace the link with the real folder or file ' +
         '(or move it out of the project) and start the server again.',
     );
-    this.name = 'UnprotectablePathError';
     this.path = path;
-    mark(this, MARKERS.UnprotectablePathError);
-  }
-
-  /**
-   * Whether `value` is an {@link UnprotectablePathError} (from any copy of this package).
-   *
-   * @param value - Anything.
-   * @returns `true` for an unprotectable-path error.
-   * @example
-   * ```ts
-   * UnprotectablePathError.isInstance(e);
-   * ```
-   */
-  static override isInstance(value: unknown): value is UnprotectablePathError {
-    return hasMarker(value, MARKERS.UnprotectablePathError);
   }
 }
 
 /**
- * The server's command was not found (code `COMMAND_NOT_FOUND`): a bare name that is on no
- * folder of the server's `PATH`, a path that is not an executable file, or one that exists on
- * this machine but would not be visible inside the sandbox (e.g. under `/tmp`, which the sandbox
- * replaces with an empty private folder, or inside a hidden credential folder).
+ * The server's process could not be started. Its command was not found (code
+ * `COMMAND_NOT_FOUND`): a bare name that is on no folder of the server's `PATH`, a path that is
+ * not an executable file, or one that exists on this machine but would not be visible inside the
+ * sandbox (e.g. under `/tmp`, which the sandbox replaces with an empty private folder, or inside
+ * a hidden credential folder). Or spawning it failed for another reason (code `SPAWN_FAILED`),
+ * e.g. it is not executable (`EACCES`). `cause` holds the system error when there is one.
  *
  * @example
  * ```ts
- * if (CommandNotFoundError.isInstance(e)) ui.error(e.message); // command not found: "github-mcp-server" …
+ * if (SpawnFailedError.isInstance(e)) ui.error(e.message); // command not found: "github-mcp-server" …
  * ```
  */
-export class CommandNotFoundError extends TransportError {
+export class SpawnFailedError extends TransportError {
+  /** Whether `value` is a {@link SpawnFailedError}, from any copy of this package. */
+  static override readonly isInstance = brand(this, SCOPE, 'SpawnFailedError');
+
+  declare readonly code: 'COMMAND_NOT_FOUND' | 'SPAWN_FAILED';
   /** The command as given (argv[0]). */
   readonly command: string;
 
   /**
+   * @param code - `COMMAND_NOT_FOUND` or `SPAWN_FAILED`.
    * @param command - The command as given (argv[0]).
-   * @param cause - The underlying error (e.g. spawn's `ENOENT`), kept as `error.cause`.
-   * @param detail - Why it was not usable and what to do; defaults to advice about `PATH`.
+   * @param cause - The underlying error (e.g. spawn's `ENOENT` or `EACCES`), kept as `error.cause`.
+   * @param detail - For `COMMAND_NOT_FOUND`: why it was not usable and what to do; defaults to
+   *   advice about `PATH`.
    */
-  constructor(command: string, cause?: unknown, detail?: string) {
+  constructor(
+    code: 'COMMAND_NOT_FOUND' | 'SPAWN_FAILED',
+    command: string,
+    cause?: unknown,
+    detail?: string,
+  ) {
     super(
-      TransportErrorCode.COMMAND_NOT_FOUND,
-      `command not found: ${quote(command)}; ` +
-        (detail ??
-          "install it, or give its full path, or add its folder to the server's PATH (env.PATH)."),
-      cause === undefined ? undefined : { cause },
+      code,
+      code === TransportErrorCode.COMMAND_NOT_FOUND
+        ? `command not found: ${quote(command)}; ` +
+            (detail ??
+              "install it, or give its full path, or add its folder to the server's PATH (env.PATH).")
+        : `could not start ${quote(command)} (${errnoCode(cause) ?? 'error'}): check that it is an executable file you may run`,
+      { cause },
     );
-    this.name = 'CommandNotFoundError';
     this.command = command;
-    mark(this, MARKERS.CommandNotFoundError);
-  }
-
-  /**
-   * Whether `value` is a {@link CommandNotFoundError} (from any copy of this package).
-   *
-   * @param value - Anything.
-   * @returns `true` for a command-not-found error.
-   * @example
-   * ```ts
-   * CommandNotFoundError.isInstance(e);
-   * ```
-   */
-  static override isInstance(value: unknown): value is CommandNotFoundError {
-    return hasMarker(value, MARKERS.CommandNotFoundError);
   }
 }
 
@@ -329,40 +237,14 @@ function mib(bytes: number): string {
 }
 
 /**
- * The server's process could not be started (code `SPAWN_FAILED`), e.g. the command is not
- * executable (`EACCES`). `cause` holds the system error.
- */
-export class SpawnFailedError extends TransportError {
-  /** The command as given. */
-  readonly command: string;
-
-  /**
-   * @param command - The command as given.
-   * @param cause - The system error from spawning.
-   */
-  constructor(command: string, cause: NodeJS.ErrnoException) {
-    super(
-      TransportErrorCode.SPAWN_FAILED,
-      `could not start ${quote(command)} (${cause.code ?? 'error'}): check that it is an executable file you may run`,
-      { cause },
-    );
-    this.name = 'SpawnFailedError';
-    this.command = command;
-    mark(this, MARKERS.SpawnFailedError);
-  }
-
-  /** @param value - Anything. @returns `true` for this error, from any copy of this package. */
-  static override isInstance(value: unknown): value is SpawnFailedError {
-    return hasMarker(value, MARKERS.SpawnFailedError);
-  }
-}
-
-/**
  * A line from the server was longer than the message cap (code `MESSAGE_TOO_LARGE`). Reported
  * through `onerror`; the line was skipped and reading goes on, so the request it answered never
  * completes (it times out) while others still work.
  */
 export class MessageTooLargeError extends TransportError {
+  /** Whether `value` is a {@link MessageTooLargeError}, from any copy of this package. */
+  static override readonly isInstance = brand(this, SCOPE, 'MessageTooLargeError');
+
   /** Bytes of the skipped line. */
   readonly bytes: number;
   /** The cap in bytes. */
@@ -379,40 +261,8 @@ export class MessageTooLargeError extends TransportError {
       `the server sent a message of ${bytes} bytes, larger than ${mib(limit)}; it was skipped ` +
         `(it began ${quote(excerpt.slice(0, 80))})`,
     );
-    this.name = 'MessageTooLargeError';
     this.bytes = bytes;
     this.limit = limit;
-    mark(this, MARKERS.MessageTooLargeError);
-  }
-
-  /** @param value - Anything. @returns `true` for this error, from any copy of this package. */
-  static override isInstance(value: unknown): value is MessageTooLargeError {
-    return hasMarker(value, MARKERS.MessageTooLargeError);
-  }
-}
-
-/**
- * A line from the server was not a JSON-RPC message (code `BAD_MESSAGE`): not JSON, or JSON of
- * the wrong shape. Reported through `onerror`; the line was skipped and reading goes on.
- */
-export class BadMessageError extends TransportError {
-  /**
-   * @param line - The line (only a cleaned excerpt goes into the message).
-   * @param cause - The parse or validation error.
-   */
-  constructor(line: string, cause: unknown) {
-    super(
-      TransportErrorCode.BAD_MESSAGE,
-      `the server wrote a line that is not a JSON-RPC message; it was skipped: ${quote(line.slice(0, 200))}`,
-      { cause },
-    );
-    this.name = 'BadMessageError';
-    mark(this, MARKERS.BadMessageError);
-  }
-
-  /** @param value - Anything. @returns `true` for this error, from any copy of this package. */
-  static override isInstance(value: unknown): value is BadMessageError {
-    return hasMarker(value, MARKERS.BadMessageError);
   }
 }
 
@@ -421,6 +271,9 @@ export class BadMessageError extends TransportError {
  * code or signal and the last lines it wrote to stderr (cleaned).
  */
 export class ProcessExitedError extends TransportError {
+  /** Whether `value` is a {@link ProcessExitedError}, from any copy of this package. */
+  static override readonly isInstance = brand(this, SCOPE, 'ProcessExitedError');
+
   /** The exit code, or `null` when a signal ended it. */
   readonly exitCode: number | null;
   /** The signal that ended it, if any. */
@@ -449,31 +302,20 @@ export class ProcessExitedError extends TransportError {
       TransportErrorCode.PROCESS_EXITED,
       `the server ${quote(command)} ${how}${tail ? `; its last stderr lines:${tail}` : ''}`,
     );
-    this.name = 'ProcessExitedError';
     this.exitCode = exitCode;
     this.signal = signal;
     this.stderrTail = stderrTail;
-    mark(this, MARKERS.ProcessExitedError);
-  }
-
-  /** @param value - Anything. @returns `true` for this error, from any copy of this package. */
-  static override isInstance(value: unknown): value is ProcessExitedError {
-    return hasMarker(value, MARKERS.ProcessExitedError);
   }
 }
 
 /** The transport is closed, was never started, or was started already (code `TRANSPORT_CLOSED`). */
 export class TransportClosedError extends TransportError {
+  /** Whether `value` is a {@link TransportClosedError}, from any copy of this package. */
+  static override readonly isInstance = brand(this, SCOPE, 'TransportClosedError');
+
   /** @param message - What happened and what to do. */
   constructor(message: string) {
     super(TransportErrorCode.TRANSPORT_CLOSED, message);
-    this.name = 'TransportClosedError';
-    mark(this, MARKERS.TransportClosedError);
-  }
-
-  /** @param value - Anything. @returns `true` for this error, from any copy of this package. */
-  static override isInstance(value: unknown): value is TransportClosedError {
-    return hasMarker(value, MARKERS.TransportClosedError);
   }
 }
 
@@ -482,6 +324,9 @@ export class TransportClosedError extends TransportError {
  * `RESPONSE_TOO_LARGE`); reading it was stopped.
  */
 export class ResponseTooLargeError extends TransportError {
+  /** Whether `value` is a {@link ResponseTooLargeError}, from any copy of this package. */
+  static override readonly isInstance = brand(this, SCOPE, 'ResponseTooLargeError');
+
   /** The cap in bytes. */
   readonly limit: number;
 
@@ -495,13 +340,22 @@ export class ResponseTooLargeError extends TransportError {
       TransportErrorCode.RESPONSE_TOO_LARGE,
       `the ${what === 'event' ? 'server-sent event' : 'response'} from ${quote(url)} is larger than ${mib(limit)}; it was not read`,
     );
-    this.name = 'ResponseTooLargeError';
     this.limit = limit;
-    mark(this, MARKERS.ResponseTooLargeError);
   }
+}
 
-  /** @param value - Anything. @returns `true` for this error, from any copy of this package. */
-  static override isInstance(value: unknown): value is ResponseTooLargeError {
-    return hasMarker(value, MARKERS.ResponseTooLargeError);
-  }
+/**
+ * A line from the server was not a JSON-RPC message (code `BAD_MESSAGE`): not JSON, or JSON of
+ * the wrong shape. Reported through `onerror`; the line was skipped and reading goes on.
+ * @internal
+ *
+ * @param line - The line (only a cleaned excerpt goes into the message).
+ * @param cause - The parse or validation error.
+ */
+export function badMessage(line: string, cause: unknown): TransportError {
+  return new TransportError(
+    TransportErrorCode.BAD_MESSAGE,
+    `the server wrote a line that is not a JSON-RPC message; it was skipped: ${quote(line.slice(0, 200))}`,
+    { cause },
+  );
 }

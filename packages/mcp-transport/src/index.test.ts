@@ -13,8 +13,6 @@ import type {
 
 // The whole public surface, as documented in README.md.
 const SANDBOX_VALUES = [
-  'BadMessageError',
-  'CommandNotFoundError',
   'DEFAULT_MAX_MESSAGE_BYTES',
   'MessageTooLargeError',
   'ProcessExitedError',

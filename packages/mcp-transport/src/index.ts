@@ -4,8 +4,6 @@ export type { SandboxedCommand } from './build-sandbox.js';
 export { clearSandboxCache, detectSandbox } from './detect-sandbox.js';
 export type { DetectSandboxOptions, SandboxInfo, SandboxKind } from './detect-sandbox.js';
 export {
-  BadMessageError,
-  CommandNotFoundError,
   InvalidOptionsError,
   InvalidPolicyError,
   MessageTooLargeError,

@@ -2,8 +2,7 @@ import { fixtureCommand, isProcessAlive, waitFor } from '@garuda/test-utils';
 import { Client, SdkErrorCode } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  BadMessageError,
-  CommandNotFoundError,
+  SpawnFailedError,
   MessageTooLargeError,
   ProcessExitedError,
   TransportClosedError,
@@ -92,7 +91,8 @@ describe('ProcessTransport', () => {
       () => undefined,
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(CommandNotFoundError);
+    expect(SpawnFailedError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'COMMAND_NOT_FOUND', command: 'garuda-no-such-server' });
     expect(TransportError.isInstance(error)).toBe(true);
     expect((error as Error).message).toContain('command not found: "garuda-no-such-server"');
   });
@@ -103,7 +103,10 @@ describe('ProcessTransport', () => {
     expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'still here' } }))).toBe(
       'still here',
     );
-    await waitFor(() => errors.some((e) => e instanceof BadMessageError), PATIENCE);
+    await waitFor(
+      () => errors.some((e) => TransportError.isInstance(e) && e.code === 'BAD_MESSAGE'),
+      PATIENCE,
+    );
     const tail = transport.stderrTail();
     expect(tail.length).toBeGreaterThan(0);
     expect(tail.length).toBeLessThanOrEqual(40);

@@ -8,12 +8,12 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/client';
 import {
-  BadMessageError,
-  CommandNotFoundError,
+  badMessage,
   MessageTooLargeError,
   ProcessExitedError,
   SpawnFailedError,
   TransportClosedError,
+  TransportErrorCode,
 } from './errors.js';
 import { JsonLineReader } from './json-line-reader.js';
 import { StderrTail } from './stderr-tail.js';
@@ -113,7 +113,7 @@ export class ProcessTransport implements Transport {
   }
 
   /**
-   * Starts the process. Resolves once it runs; rejects with {@link CommandNotFoundError} when the
+   * Starts the process. Resolves once it runs; rejects with {@link SpawnFailedError} `COMMAND_NOT_FOUND` when the
    * command does not exist and {@link SpawnFailedError} when it cannot be started.
    */
   start(): Promise<void> {
@@ -165,11 +165,11 @@ export class ProcessTransport implements Transport {
       child.once('error', (error: NodeJS.ErrnoException) => {
         if (child.pid === undefined) {
           this.#closed = true;
-          reject(
+          const code =
             error.code === 'ENOENT'
-              ? new CommandNotFoundError(command, error)
-              : new SpawnFailedError(command, error),
-          );
+              ? TransportErrorCode.COMMAND_NOT_FOUND
+              : TransportErrorCode.SPAWN_FAILED;
+          reject(new SpawnFailedError(code, command, error));
         } else {
           this.#report(error);
         }
@@ -257,7 +257,7 @@ export class ProcessTransport implements Transport {
     try {
       message = deserializeMessage(line);
     } catch (error) {
-      this.#report(new BadMessageError(line, error));
+      this.#report(badMessage(line, error));
       return;
     }
     this.onmessage?.(message);

@@ -1,3 +1,4 @@
+import { isRecord } from '@garuda/internal';
 import { realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { InvalidPolicyError, quote } from './errors.js';
@@ -152,10 +153,6 @@ function pathList(field: string, value: unknown): readonly unknown[] {
   if (!Array.isArray(value))
     throw new InvalidPolicyError(field, 'must be an array of absolute paths.');
   return value;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

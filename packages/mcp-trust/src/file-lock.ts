@@ -1,15 +1,8 @@
 import * as path from 'node:path';
 import type ProperLockfileModule from 'proper-lockfile';
-import {
-  errnoCode,
-  InvalidOptionError,
-  kindOf,
-  LockCompromisedError,
-  LockFailedError,
-  LockTimeoutError,
-  quote,
-} from './errors.js';
-import { log, type TrustStoreLogger } from './logger.js';
+import { errnoCode, kindOf, log, quote } from '@garuda/internal';
+import { invalidOption, lockCompromised, lockFailed, lockTimeout } from './errors.js';
+import type { TrustStoreLogger } from './logger.js';
 
 /** Default of {@link FileLockOptions.timeoutMs}: how long to wait for another process's lock. */
 export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
@@ -21,7 +14,7 @@ export const MIN_LOCK_STALE_MS = 2_000;
 /** Options of {@link withFileLock}. */
 export interface FileLockOptions {
   /**
-   * How long to wait for another process's lock before failing with {@link LockTimeoutError}.
+   * How long to wait for another process's lock before failing with {@link LockedFileError} `LOCK_TIMEOUT`.
    * Default {@link DEFAULT_LOCK_TIMEOUT_MS}; 0 tries once.
    */
   timeoutMs?: number;
@@ -47,7 +40,7 @@ export interface HeldFileLock {
    * Throws when the lock was lost while held (this process was paused for longer than the stale
    * time, or the lock folder was removed): call it right before writing, so a change is never
    * written over another process's.
-   * @throws {@link LockCompromisedError} when the lock is no longer held
+   * @throws {@link LockedFileError} `LOCK_COMPROMISED` when the lock is no longer held
    */
   assertHeld(): void;
 }
@@ -71,12 +64,12 @@ const MAX_DELAY_MS = 250;
 
 /**
  * Checks a number of milliseconds given as an option.
- * @throws {@link InvalidOptionError} naming the option when it is not a finite number ≥ `min`
+ * @throws {@link TrustStoreError} `INVALID_OPTION` naming the option when it is not a finite number ≥ `min`
  * @internal
  */
 export function checkMs(name: string, value: unknown, min: number): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
-    throw new InvalidOptionError(
+    throw invalidOption(
       `options.${name} must be a finite number of milliseconds, at least ${min}, got ` +
         `${typeof value === 'number' ? String(value) : kindOf(value)}`,
     );
@@ -97,10 +90,10 @@ export function checkMs(name: string, value: unknown, min: number): number {
  * @param action - runs while the lock is held; gets the {@link HeldFileLock}, whose
  *   `assertHeld()` it calls right before it writes
  * @returns what `action` returns
- * @throws {@link LockTimeoutError} when another process holds the lock for longer than `timeoutMs`
- * @throws {@link LockFailedError} when the lock folder cannot be created for another reason
+ * @throws {@link LockedFileError} `LOCK_TIMEOUT` when another process holds the lock for longer than `timeoutMs`
+ * @throws {@link LockedFileError} `LOCK_FAILED` when the lock folder cannot be created for another reason
  *   (a missing or read-only folder)
- * @throws {@link InvalidOptionError} when an option is out of range
+ * @throws {@link TrustStoreError} `INVALID_OPTION` when an option is out of range
  *
  * @example
  * ```ts
@@ -117,7 +110,7 @@ export async function withFileLock<T>(
   action: (lock: HeldFileLock) => Promise<T> | T,
 ): Promise<T> {
   if (typeof file !== 'string' || file.length === 0 || file.includes('\0')) {
-    throw new InvalidOptionError(
+    throw invalidOption(
       `the file to lock must be a non-empty path, got ${typeof file === 'string' ? quote(file) : kindOf(file)}`,
     );
   }
@@ -156,11 +149,11 @@ export async function withFileLock<T>(
       break;
     } catch (error) {
       if (errnoCode(error) !== 'ELOCKED') {
-        throw new LockFailedError(absolute, lockFile, error, label);
+        throw lockFailed({ file: absolute, path: lockFile, cause: error, label });
       }
     }
     const left = deadline - performance.now();
-    if (left <= 0) throw new LockTimeoutError(absolute, lockFile, timeoutMs, staleMs, label);
+    if (left <= 0) throw lockTimeout({ file: absolute, path: lockFile, label }, timeoutMs, staleMs);
     if (!waiting) {
       waiting = true;
       log(logger, 'debug', `waiting for the lock on the ${label} ${quote(absolute)}`);
@@ -174,7 +167,7 @@ export async function withFileLock<T>(
     file: absolute,
     lockFile,
     assertHeld: () => {
-      if (lost) throw new LockCompromisedError(absolute, lost, label);
+      if (lost) throw lockCompromised({ file: absolute, path: lockFile, cause: lost, label });
     },
   };
   try {

@@ -1,3 +1,4 @@
+import { isRecord } from '@garuda/internal';
 import { canonicalJson, sha256Hex } from './canonical-json.js';
 
 /**
@@ -22,10 +23,6 @@ export type ToolHashes = Record<string, string>;
 const VOLATILE = '_meta';
 const NAME = 'name';
 const SCHEMA_FIELDS = ['inputSchema', 'outputSchema'] as const;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 // What of a tool is pinned: everything but `_meta`. Not-an-object tools are pinned as they are.
 function pinnedView(tool: unknown): unknown {

@@ -6,21 +6,13 @@ describe('public entry', () => {
   it('exports exactly the documented names', () => {
     expect(Object.keys(api).sort()).toEqual(
       [
-        'CorruptFileMoveError',
         'DEFAULT_LOCK_STALE_MS',
         'DEFAULT_LOCK_TIMEOUT_MS',
-        'InvalidKeyError',
-        'InvalidOptionError',
-        'InvalidValueError',
-        'LockCompromisedError',
-        'LockFailedError',
-        'LockTimeoutError',
+        'LockedFileError',
         'LockedJsonFile',
         'MAX_KEY_LENGTH',
         'MAX_VALUE_DEPTH',
         'MCP_TRUST_PREFIX',
-        'TrustFileUnreadableError',
-        'TrustFileWriteError',
         'TrustStore',
         'TrustStoreError',
         'TrustStoreErrorCode',
@@ -50,11 +42,11 @@ describe('errors', () => {
     } catch (e) {
       caught = e;
     }
-    expect(caught).toBeInstanceOf(api.InvalidKeyError);
     expect(caught).toBeInstanceOf(TrustStoreError);
     expect(TrustStoreError.isInstance(caught)).toBe(true);
+    expect(api.LockedFileError.isInstance(caught)).toBe(false);
     expect((caught as TrustStoreError).code).toBe(TrustStoreErrorCode.INVALID_KEY);
-    expect((caught as TrustStoreError).name).toBe('InvalidKeyError');
+    expect((caught as TrustStoreError).name).toBe('TrustStoreError');
     const foreign = {
       [Symbol.for('garuda.mcp-trust.TrustStoreError')]: true,
       code: 'LOCK_TIMEOUT',
@@ -73,9 +65,10 @@ describe('errors', () => {
 
   it('pass the cause through', () => {
     const cause = Object.assign(new Error('EACCES: nope'), { code: 'EACCES' });
-    const error = new api.TrustFileUnreadableError('/x/trust.json', cause);
+    const where = { file: '/x/trust.json', path: '/x/trust.json' };
+    const error = new api.LockedFileError('FILE_UNREADABLE', 'cannot read it', where, { cause });
     expect(error.cause).toBe(cause);
-    expect(error.message).toContain('permission denied');
-    expect(error.code).toBe('FILE_UNREADABLE');
+    expect(error).toMatchObject({ name: 'LockedFileError', code: 'FILE_UNREADABLE', ...where });
+    expect(TrustStoreError.isInstance(error)).toBe(true);
   });
 });

@@ -30,16 +30,5 @@ export type { ToolChange, ToolDiff } from './diff-tools.js';
 export { checkToolPins } from './check-tool-pins.js';
 export type { ToolPinCheck } from './check-tool-pins.js';
 export { rememberMcpServer, upgradeMcpTrustEntry, forgetMcpServer } from './remember-mcp-server.js';
-export {
-  TrustStoreError,
-  TrustStoreErrorCode,
-  InvalidKeyError,
-  InvalidValueError,
-  InvalidOptionError,
-  LockTimeoutError,
-  LockFailedError,
-  LockCompromisedError,
-  TrustFileUnreadableError,
-  TrustFileWriteError,
-  CorruptFileMoveError,
-} from './errors.js';
+export { TrustStoreError, TrustStoreErrorCode, LockedFileError } from './errors.js';
+export type { LockedFileErrorCode } from './errors.js';

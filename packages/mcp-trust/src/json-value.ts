@@ -1,4 +1,5 @@
-import { InvalidValueError, kindOf, quote } from './errors.js';
+import { kindOf, quote } from '@garuda/internal';
+import { invalidValue } from './errors.js';
 
 /**
  * A value the store can hold: what `JSON.parse` returns. Object properties whose value is
@@ -18,12 +19,12 @@ export const MAX_VALUE_DEPTH = 100;
 /**
  * Checks that `value` survives a JSON round trip unchanged and returns a deep copy of it, so a
  * caller that changes its object after `set()` cannot change what is written.
- * @throws {@link InvalidValueError} naming where in the value the problem is
+ * @throws {@link TrustStoreError} `INVALID_VALUE` naming where in the value the problem is
  * @internal
  */
 export function toStoredValue(value: unknown): JsonValue {
   if (value === undefined) {
-    throw new InvalidValueError('the value is undefined (to remove a key, use delete)');
+    throw invalidValue('the value is undefined (to remove a key, use delete)');
   }
   return copy(value, '$', new Set(), 0);
 }
@@ -39,20 +40,20 @@ function copy(value: unknown, path: string, ancestors: Set<object>, depth: numbe
       return value;
     case 'number':
       if (!Number.isFinite(value)) {
-        throw new InvalidValueError(`${where(path)} is ${String(value)}, which JSON cannot hold`);
+        throw invalidValue(`${where(path)} is ${String(value)}, which JSON cannot hold`);
       }
       return value;
     case 'object':
       break;
     default:
-      throw new InvalidValueError(`${where(path)} is ${kindOf(value)}`);
+      throw invalidValue(`${where(path)} is ${kindOf(value)}`);
   }
   if (value === null) return null;
   if (depth >= MAX_VALUE_DEPTH) {
-    throw new InvalidValueError(`${where(path)} nests deeper than ${MAX_VALUE_DEPTH} levels`);
+    throw invalidValue(`${where(path)} nests deeper than ${MAX_VALUE_DEPTH} levels`);
   }
   if (ancestors.has(value)) {
-    throw new InvalidValueError(`${where(path)} refers back to itself (a cycle)`);
+    throw invalidValue(`${where(path)} refers back to itself (a cycle)`);
   }
   ancestors.add(value);
   try {
@@ -62,7 +63,7 @@ function copy(value: unknown, path: string, ancestors: Set<object>, depth: numbe
         const item: unknown = value[i];
         const itemPath = `${path}[${i}]`;
         if (item === undefined) {
-          throw new InvalidValueError(`${where(itemPath)} is undefined (JSON would write null)`);
+          throw invalidValue(`${where(itemPath)} is undefined (JSON would write null)`);
         }
         out.push(copy(item, itemPath, ancestors, depth + 1));
       }
@@ -71,18 +72,18 @@ function copy(value: unknown, path: string, ancestors: Set<object>, depth: numbe
     const proto: unknown = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) {
       const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
-      throw new InvalidValueError(
-        `${where(path)} is an instance of ${typeof name === 'string' && name ? quote(name, 40) : 'a class'}, not a plain object`,
+      throw invalidValue(
+        `${where(path)} is an instance of ${typeof name === 'string' && name ? quote(name, { max: 40 }) : 'a class'}, not a plain object`,
       );
     }
     const entries: [string, JsonValue][] = [];
     for (const key of Object.keys(value)) {
       let item: unknown;
-      const itemPath = `${path}[${quote(key, 40)}]`;
+      const itemPath = `${path}[${quote(key, { max: 40 })}]`;
       try {
         item = (value as Record<string, unknown>)[key];
       } catch {
-        throw new InvalidValueError(`${where(itemPath)} could not be read (its getter threw)`);
+        throw invalidValue(`${where(itemPath)} could not be read (its getter threw)`);
       }
       if (item === undefined) continue;
       entries.push([key, copy(item, itemPath, ancestors, depth + 1)]);

@@ -3,15 +3,7 @@ import * as path from 'node:path';
 import { waitFor } from '@garuda/test-utils';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { caught, recordingLogger, tempDirEachTest } from '../test/helpers.js';
-import {
-  CorruptFileMoveError,
-  InvalidOptionError,
-  LockCompromisedError,
-  LockTimeoutError,
-  TrustFileUnreadableError,
-  TrustFileWriteError,
-  TrustStoreErrorCode,
-} from './errors.js';
+import { type LockedFileError, TrustStoreErrorCode } from './errors.js';
 import { LockedJsonFile, type LockedJsonFileOptions } from './locked-json-file.js';
 
 const temp = tempDirEachTest();
@@ -167,10 +159,10 @@ describe('LockedJsonFile: corrupt files', () => {
     // Every name it may move the file to is taken by a folder, which rename() cannot replace.
     await fs.mkdir(aside());
     for (let i = 1; i < 1000; i++) await fs.mkdir(`${aside()}-${i}`);
-    const error = (await caught(() => notes({ now: stamp }).load())) as CorruptFileMoveError;
-    expect(error).toBeInstanceOf(CorruptFileMoveError);
+    const error = (await caught(() => notes({ now: stamp }).load())) as LockedFileError;
+    expect(error).toMatchObject({ name: 'LockedFileError', code: 'MOVE_ASIDE_FAILED' });
     expect(error.code).toBe(TrustStoreErrorCode.MOVE_ASIDE_FAILED);
-    expect(error).toMatchObject({ file, target: `${aside()}-999` });
+    expect(error).toMatchObject({ file, path: `${aside()}-999` });
     expect(error.message).toContain(`the notes file ${JSON.stringify(file)} is corrupt`);
     expect(error.message).not.toContain('servers you trusted');
     expect(await fs.readFile(file, 'utf8')).toBe('nope');
@@ -181,7 +173,10 @@ describe('LockedJsonFile: corrupt files', () => {
     await fs.mkdir(path.dirname(file), { recursive: true });
     await fs.writeFile(file, 'nope');
     const store = notes({ now: () => new Date(Number.NaN) });
-    await expect(store.load()).rejects.toBeInstanceOf(InvalidOptionError);
+    await expect(store.load()).rejects.toMatchObject({
+      name: 'TrustStoreError',
+      code: 'INVALID_OPTION',
+    });
     expect(await fs.readFile(file, 'utf8')).toBe('nope');
   });
 });
@@ -222,8 +217,8 @@ describe('LockedJsonFile: permissions and failures', () => {
   it('a folder at the file path is FILE_UNREADABLE, named with the label', async () => {
     await fs.mkdir(file, { recursive: true });
     for (const op of [() => notes().load(), () => notes().update(add('a'))]) {
-      const error = (await caught(op)) as TrustFileUnreadableError;
-      expect(error).toBeInstanceOf(TrustFileUnreadableError);
+      const error = (await caught(op)) as LockedFileError;
+      expect(error).toMatchObject({ name: 'LockedFileError', code: 'FILE_UNREADABLE' });
       expect(error.code).toBe(TrustStoreErrorCode.FILE_UNREADABLE);
       expect(error.message).toBe(
         `cannot read the notes file ${JSON.stringify(file)}: it is a folder, not a file: move it ` +
@@ -235,13 +230,13 @@ describe('LockedJsonFile: permissions and failures', () => {
 
   it('a folder that cannot be created is WRITE_FAILED, naming the folder', async () => {
     await fs.writeFile(path.join(temp.dir, 'home'), 'a file, not a folder');
-    const error = (await caught(() => notes().update(add('a')))) as TrustFileWriteError;
-    expect(error).toBeInstanceOf(TrustFileWriteError);
+    const error = (await caught(() => notes().update(add('a')))) as LockedFileError;
+    expect(error).toMatchObject({ name: 'LockedFileError', code: 'WRITE_FAILED' });
     expect(error.code).toBe(TrustStoreErrorCode.WRITE_FAILED);
-    expect(error).toMatchObject({
-      operation: 'create the folder',
-      target: path.join(temp.dir, 'home'),
-    });
+    expect(error).toMatchObject({ file, path: path.join(temp.dir, 'home') });
+    expect(error.message).toContain(
+      `could not create the folder ${JSON.stringify(path.join(temp.dir, 'home'))}`,
+    );
     expect(error.message).toContain('the notes file was left as it was');
   });
 
@@ -250,8 +245,8 @@ describe('LockedJsonFile: permissions and failures', () => {
     await fs.mkdir(`${file}.lock`);
     const error = (await caught(() =>
       notes({ lockTimeoutMs: 200, lockStaleMs: 60_000 }).update(add('a')),
-    )) as LockTimeoutError;
-    expect(error).toBeInstanceOf(LockTimeoutError);
+    )) as LockedFileError;
+    expect(error).toMatchObject({ name: 'LockedFileError', code: 'LOCK_TIMEOUT' });
     expect(error.message).toContain(
       `could not lock the notes file ${JSON.stringify(file)} within 200 ms`,
     );
@@ -273,7 +268,7 @@ describe('LockedJsonFile: permissions and failures', () => {
         return add('lost')(current);
       }),
     );
-    expect(error).toBeInstanceOf(LockCompromisedError);
+    expect(error).toMatchObject({ name: 'LockedFileError', code: 'LOCK_COMPROMISED' });
     expect(await store.load()).toEqual(['kept']);
   });
 
@@ -283,7 +278,9 @@ describe('LockedJsonFile: permissions and failures', () => {
     expect(() => new LockedJsonFile('', { fromJson, toJson })).toThrow(
       /the trust file path must be a non-empty string/,
     );
-    expect(() => new LockedJsonFile(file, { fromJson } as never)).toThrow(InvalidOptionError);
+    expect(() => new LockedJsonFile(file, { fromJson } as never)).toThrow(
+      expect.objectContaining({ name: 'TrustStoreError', code: 'INVALID_OPTION' }),
+    );
     expect(() => new LockedJsonFile(file, { fromJson, toJson, lockStaleMs: 10 })).toThrow(
       /options\.lockStaleMs must be a finite number of milliseconds, at least 2000, got 10/,
     );

@@ -2,15 +2,13 @@ import { constants as fsConstants } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
+import { errnoCode, kindOf, log, quote } from '@garuda/internal';
 import {
-  CorruptFileMoveError,
   DEFAULT_LABEL,
-  errnoCode,
-  InvalidOptionError,
-  kindOf,
-  quote,
-  TrustFileUnreadableError,
-  TrustFileWriteError,
+  fileUnreadable,
+  invalidOption,
+  moveAsideFailed,
+  writeFailed,
 } from './errors.js';
 import {
   checkMs,
@@ -20,7 +18,7 @@ import {
   withFileLock,
   type HeldFileLock,
 } from './file-lock.js';
-import { log, type TrustStoreLogger } from './logger.js';
+import type { TrustStoreLogger } from './logger.js';
 
 /** What {@link LockedJsonFileOptions.fromJson} makes of a file's JSON: a value, or why not. */
 export type JsonFileCheck<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -92,9 +90,10 @@ const FOLDER_MODE = 0o700;
  *   `<file>.corrupt-<UTC time>` (never over an earlier one) with a warning, under the lock, and
  *   counts as missing: never silently overwritten, never a crash.
  *
- * Errors are this package's, with `label` in their messages: {@link LockTimeoutError},
- * {@link LockFailedError}, {@link LockCompromisedError}, {@link TrustFileUnreadableError},
- * {@link TrustFileWriteError}, {@link CorruptFileMoveError}, {@link InvalidOptionError}.
+ * Errors are this package's, with `label` in their messages: a {@link LockedFileError} (codes
+ * `LOCK_TIMEOUT`, `LOCK_FAILED`, `LOCK_COMPROMISED`, `FILE_UNREADABLE`, `WRITE_FAILED`,
+ * `MOVE_ASIDE_FAILED`) for the file and its lock, a {@link TrustStoreError} `INVALID_OPTION`
+ * for an unusable option.
  *
  * @example
  * ```ts
@@ -131,17 +130,17 @@ export class LockedJsonFile<T> {
   /**
    * @param file - path of the file; made absolute here. It need not exist.
    * @param options - how to read and write its JSON, label, logger, lock times, modes, clock
-   * @throws {@link InvalidOptionError} when `file` is empty or an option is unusable
+   * @throws {@link TrustStoreError} `INVALID_OPTION` when `file` is empty or an option is unusable
    */
   constructor(file: string, options: LockedJsonFileOptions<T>) {
     const label = options?.label ?? DEFAULT_LABEL;
     if (typeof file !== 'string' || file.length === 0 || file.includes('\0')) {
-      throw new InvalidOptionError(
+      throw invalidOption(
         `the ${label} path must be a non-empty string, got ${typeof file === 'string' ? quote(file) : kindOf(file)}`,
       );
     }
     if (typeof options?.fromJson !== 'function' || typeof options.toJson !== 'function') {
-      throw new InvalidOptionError('options.fromJson and options.toJson must be functions');
+      throw invalidOption('options.fromJson and options.toJson must be functions');
     }
     this.file = path.resolve(file);
     this.lockFile = `${this.file}.lock`;
@@ -161,7 +160,7 @@ export class LockedJsonFile<T> {
     this.#mode = checkMode('mode', options.mode ?? FILE_MODE);
     this.#folderMode = checkMode('folderMode', options.folderMode ?? FOLDER_MODE);
     if (options.now != null && typeof options.now !== 'function') {
-      throw new InvalidOptionError('options.now must be a function');
+      throw invalidOption('options.now must be a function');
     }
   }
 
@@ -169,13 +168,13 @@ export class LockedJsonFile<T> {
    * The current time from the clock of the options (`new Date()` without one), as used for the
    * names of moved-aside files; stores built on this file can use it for their own timestamps.
    * @returns a valid `Date`
-   * @throws {@link InvalidOptionError} when the clock returns something else
+   * @throws {@link TrustStoreError} `INVALID_OPTION` when the clock returns something else
    */
   now(): Date {
     const clock = this.#options.now;
     const date: unknown = clock ? clock() : new Date();
     if (!(date instanceof Date) || Number.isNaN(date.getTime())) {
-      throw new InvalidOptionError('options.now must return a valid Date');
+      throw invalidOption('options.now must return a valid Date');
     }
     return date;
   }
@@ -183,7 +182,7 @@ export class LockedJsonFile<T> {
   /**
    * Reads the file as it is, without the lock, and moves nothing.
    * @returns `missing`, `ok` with the value, or `corrupt` with the reason
-   * @throws {@link TrustFileUnreadableError} when the file exists but cannot be read
+   * @throws {@link LockedFileError} `FILE_UNREADABLE` when the file exists but cannot be read
    */
   async read(): Promise<LockedJsonFileContent<T>> {
     let text: string;
@@ -197,7 +196,7 @@ export class LockedJsonFile<T> {
       text = await handle.readFile('utf8');
     } catch (error) {
       if (errnoCode(error) === 'ENOENT') return { kind: 'missing' };
-      throw new TrustFileUnreadableError(this.file, error, this.label);
+      throw fileUnreadable({ file: this.file, path: this.file, cause: error, label: this.label });
     } finally {
       await handle?.close().catch(() => undefined);
     }
@@ -221,9 +220,9 @@ export class LockedJsonFile<T> {
    * Reads the value. Takes the lock only when the file is corrupt, to move it aside without
    * racing a writer.
    * @returns the value, or `undefined` when the file is missing or was moved aside
-   * @throws {@link TrustFileUnreadableError} when the file exists but cannot be read
-   * @throws {@link CorruptFileMoveError} when a corrupt file cannot be moved aside
-   * @throws {@link LockTimeoutError} only when the file is corrupt and another process holds the
+   * @throws {@link LockedFileError} `FILE_UNREADABLE` when the file exists but cannot be read
+   * @throws {@link LockedFileError} `MOVE_ASIDE_FAILED` when a corrupt file cannot be moved aside
+   * @throws {@link LockedFileError} `LOCK_TIMEOUT` only when the file is corrupt and another process holds the
    *   lock for too long
    */
   async load(): Promise<T | undefined> {
@@ -242,9 +241,9 @@ export class LockedJsonFile<T> {
    *   held while it runs, so it should be quick. If it throws, nothing is written and the error
    *   comes out of `update` unchanged.
    * @returns the `result` of `change`
-   * @throws {@link LockTimeoutError}, {@link LockFailedError} when the lock cannot be taken
-   * @throws {@link LockCompromisedError} when the lock was lost before the write
-   * @throws {@link TrustFileWriteError} when the folder or the file cannot be written
+   * @throws {@link LockedFileError} `LOCK_TIMEOUT`, `LOCK_FAILED` when the lock cannot be taken
+   * @throws {@link LockedFileError} `LOCK_COMPROMISED` when the lock was lost before the write
+   * @throws {@link LockedFileError} `WRITE_FAILED` when the folder or the file cannot be written
    * @throws as {@link LockedJsonFile.load} does, and whatever `change` throws
    */
   update<R>(
@@ -253,9 +252,7 @@ export class LockedJsonFile<T> {
     ) => LockedJsonFileChange<T, R> | Promise<LockedJsonFileChange<T, R>>,
   ): Promise<R> {
     if (typeof change !== 'function') {
-      return Promise.reject(
-        new InvalidOptionError(`update needs a function, got ${kindOf(change)}`),
-      );
+      return Promise.reject(invalidOption(`update needs a function, got ${kindOf(change)}`));
     }
     const run = this.#queue.then(() => this.#updateNow(change));
     this.#queue = run.catch(() => undefined);
@@ -309,7 +306,7 @@ export class LockedJsonFile<T> {
     try {
       await fs.rename(this.file, target);
     } catch (error) {
-      throw new CorruptFileMoveError(this.file, target, error, this.label);
+      throw moveAsideFailed({ file: this.file, path: target, cause: error, label: this.label });
     }
     log(
       this.#options.logger,
@@ -325,7 +322,10 @@ export class LockedJsonFile<T> {
     try {
       created = await fs.mkdir(dir, { recursive: true, mode: this.#folderMode });
     } catch (error) {
-      throw new TrustFileWriteError('create the folder', dir, error, this.label);
+      throw writeFailed(
+        { file: this.file, path: dir, cause: error, label: this.label },
+        'create the folder',
+      );
     }
     if (this.#folderChecked) return;
     this.#folderChecked = true;
@@ -359,7 +359,10 @@ export class LockedJsonFile<T> {
     try {
       await writeFileAtomic(this.file, text, { mode: this.#mode, fsync: true });
     } catch (error) {
-      throw new TrustFileWriteError(`write the ${this.label}`, this.file, error, this.label);
+      throw writeFailed(
+        { file: this.file, path: this.file, cause: error, label: this.label },
+        `write the ${this.label}`,
+      );
     }
     await syncFolder(path.dirname(this.file));
   }
@@ -371,7 +374,7 @@ function octal(mode: number): string {
 
 function checkMode(name: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 0o777) {
-    throw new InvalidOptionError(`options.${name} must be a file mode such as 0o600`);
+    throw invalidOption(`options.${name} must be a file mode such as 0o600`);
   }
   return value;
 }

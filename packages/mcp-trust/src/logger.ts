@@ -8,22 +8,3 @@ export interface TrustStoreLogger {
   warn?: (message: string) => void;
   error?: (message: string) => void;
 }
-
-/**
- * Calls one logger method, if there is one. A logger that throws must not turn a successful
- * store operation into a failure, so its errors are dropped.
- * @internal
- */
-export function log(
-  logger: TrustStoreLogger | undefined,
-  level: keyof TrustStoreLogger,
-  message: string,
-): void {
-  const fn = logger?.[level];
-  if (typeof fn !== 'function') return;
-  try {
-    fn.call(logger, message);
-  } catch {
-    // The logger is the caller's code; its failure is not ours to report.
-  }
-}

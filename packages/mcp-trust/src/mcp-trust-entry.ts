@@ -1,5 +1,5 @@
-import { quote } from './errors.js';
-import { log, type TrustStoreLogger } from './logger.js';
+import { isRecord, log, quote } from '@garuda/internal';
+import type { TrustStoreLogger } from './logger.js';
 import type { TrustStoreLike } from './trust-store-like.js';
 
 /**
@@ -15,10 +15,6 @@ export type McpTrustEntry = {
   toolHashes?: Record<string, string>;
   at: string;
 };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 // Returns the reason a stored value is not an entry, or the entry.
 function check(value: unknown): McpTrustEntry | string {

@@ -1,7 +1,6 @@
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidKeyError } from './errors.js';
 import {
   MCP_TRUST_PREFIX,
   mcpTrustKey,
@@ -77,14 +76,30 @@ describe('mcpTrustKey', () => {
   });
 
   it('refuses an unusable scope or name', () => {
-    expect(() => mcpTrustKey(user, '')).toThrow(InvalidKeyError);
-    expect(() => mcpTrustKey(user, 'a\nb')).toThrow(InvalidKeyError);
-    expect(() => mcpTrustKey(user, 7 as never)).toThrow(InvalidKeyError);
-    expect(() => mcpTrustKey(user, 'n'.repeat(1000))).toThrow(InvalidKeyError);
-    expect(() => mcpTrustKey({ kind: 'project' } as never, 'x')).toThrow(InvalidKeyError);
-    expect(() => mcpTrustKey(project(''), 'x')).toThrow(InvalidKeyError);
-    expect(() => mcpTrustKey({ kind: 'team' } as never, 'x')).toThrow(InvalidKeyError);
-    expect(() => mcpTrustKey(null as never, 'x')).toThrow(InvalidKeyError);
+    expect(() => mcpTrustKey(user, '')).toThrow(
+      expect.objectContaining({ name: 'TrustStoreError', code: 'INVALID_KEY' }),
+    );
+    expect(() => mcpTrustKey(user, 'a\nb')).toThrow(
+      expect.objectContaining({ name: 'TrustStoreError', code: 'INVALID_KEY' }),
+    );
+    expect(() => mcpTrustKey(user, 7 as never)).toThrow(
+      expect.objectContaining({ name: 'TrustStoreError', code: 'INVALID_KEY' }),
+    );
+    expect(() => mcpTrustKey(user, 'n'.repeat(1000))).toThrow(
+      expect.objectContaining({ name: 'TrustStoreError', code: 'INVALID_KEY' }),
+    );
+    expect(() => mcpTrustKey({ kind: 'project' } as never, 'x')).toThrow(
+      expect.objectContaining({ name: 'TrustStoreError', code: 'INVALID_KEY' }),
+    );
+    expect(() => mcpTrustKey(project(''), 'x')).toThrow(
+      expect.objectContaining({ name: 'TrustStoreError', code: 'INVALID_KEY' }),
+    );
+    expect(() => mcpTrustKey({ kind: 'team' } as never, 'x')).toThrow(
+      expect.objectContaining({ name: 'TrustStoreError', code: 'INVALID_KEY' }),
+    );
+    expect(() => mcpTrustKey(null as never, 'x')).toThrow(
+      expect.objectContaining({ name: 'TrustStoreError', code: 'INVALID_KEY' }),
+    );
   });
 });
 

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { sha256Hex } from './canonical-json.js';
-import { InvalidKeyError, kindOf } from './errors.js';
+import { kindOf } from '@garuda/internal';
+import { invalidKey } from './errors.js';
 import { validateKey } from './validate-key.js';
 
 /** Whose configuration a server comes from: the person's own, or one project's. */
@@ -43,7 +44,7 @@ function checkScope(scope: unknown): McpTrustScope {
       return { kind, root };
     }
   }
-  throw new InvalidKeyError(
+  throw invalidKey(
     `the scope must be { kind: 'user' } or { kind: 'project', root: '<folder>' }, got ${kindOf(scope)} of another shape`,
   );
 }
@@ -53,7 +54,7 @@ function checkScope(scope: unknown): McpTrustScope {
  * `store.entries(prefix)` to list, or to forget, one scope's servers.
  * @param scope - `{ kind: 'user' }`, `{ kind: 'project', root }`, or nothing for every MCP entry
  * @returns a prefix that only that scope's keys start with
- * @throws {@link InvalidKeyError} for a malformed scope
+ * @throws {@link TrustStoreError} `INVALID_KEY` for a malformed scope
  */
 export function mcpTrustPrefix(scope?: McpTrustScope): string {
   if (scope === undefined) return MCP_TRUST_PREFIX;
@@ -69,7 +70,7 @@ export function mcpTrustPrefix(scope?: McpTrustScope): string {
  * @param scope - `{ kind: 'user' }` or `{ kind: 'project', root }` (root resolved with `path.resolve`)
  * @param name - the server's name in its configuration
  * @returns for example `mcp::user::github` or `mcp::project::/home/ana/app::fix`
- * @throws {@link InvalidKeyError} for a malformed scope, an empty name or a name with control
+ * @throws {@link TrustStoreError} `INVALID_KEY` for a malformed scope, an empty name or a name with control
  *   characters
  * @example
  * ```ts
@@ -79,7 +80,7 @@ export function mcpTrustPrefix(scope?: McpTrustScope): string {
 export function mcpTrustKey(scope: McpTrustScope, name: string): string {
   const prefix = mcpTrustPrefix(checkScope(scope));
   if (typeof name !== 'string' || name === '') {
-    throw new InvalidKeyError(
+    throw invalidKey(
       `the server name must be a non-empty string, got ${typeof name === 'string' ? 'an empty string' : kindOf(name)}`,
     );
   }

@@ -2,7 +2,6 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { caught, tempDir } from '../test/helpers.js';
 import { checkToolPins } from './check-tool-pins.js';
-import { InvalidValueError } from './errors.js';
 import { hashTools, toolHashes, type McpTool } from './hash-tools.js';
 import { getMcpTrustEntry, type McpTrustEntry } from './mcp-trust-entry.js';
 import { mcpTrustKey, mcpTrustPrefix } from './mcp-trust-key.js';
@@ -63,12 +62,14 @@ describe('rememberMcpServer', () => {
   });
 
   it('refuses a missing def', async () => {
-    expect(await caught(() => rememberMcpServer(store, key, { def: '' }))).toBeInstanceOf(
-      InvalidValueError,
-    );
-    expect(await caught(() => rememberMcpServer(store, key, {} as never))).toBeInstanceOf(
-      InvalidValueError,
-    );
+    expect(await caught(() => rememberMcpServer(store, key, { def: '' }))).toMatchObject({
+      name: 'TrustStoreError',
+      code: 'INVALID_VALUE',
+    });
+    expect(await caught(() => rememberMcpServer(store, key, {} as never))).toMatchObject({
+      name: 'TrustStoreError',
+      code: 'INVALID_VALUE',
+    });
     expect(await store.get(key)).toBeUndefined();
   });
 });

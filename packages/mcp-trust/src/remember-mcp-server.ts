@@ -1,4 +1,5 @@
-import { InvalidOptionError, InvalidValueError, kindOf } from './errors.js';
+import { kindOf } from '@garuda/internal';
+import { invalidOption, invalidValue } from './errors.js';
 import { hashTools, toolHashes, type McpTool } from './hash-tools.js';
 import { readMcpTrustEntry, type McpTrustEntry } from './mcp-trust-entry.js';
 import type { TrustStoreLike } from './trust-store-like.js';
@@ -6,7 +7,7 @@ import type { TrustStoreLike } from './trust-store-like.js';
 function nowIso(store: TrustStoreLike): string {
   const date: unknown = typeof store.now === 'function' ? store.now() : new Date();
   if (!(date instanceof Date) || Number.isNaN(date.getTime())) {
-    throw new InvalidOptionError('the store clock must return a valid Date');
+    throw invalidOption('the store clock must return a valid Date');
   }
   return date.toISOString();
 }
@@ -21,7 +22,7 @@ function nowIso(store: TrustStoreLike): string {
  * @param key - from {@link mcpTrustKey}
  * @param trusted - `def` (the definition hash) and, once listed, the server's `tools`
  * @returns the stored entry
- * @throws {@link InvalidValueError} when `def` is not a non-empty string; what the store throws
+ * @throws {@link TrustStoreError} `INVALID_VALUE` when `def` is not a non-empty string; what the store throws
  * @example
  * ```ts
  * await rememberMcpServer(store, key, { def });          // at consent
@@ -35,7 +36,7 @@ export async function rememberMcpServer(
 ): Promise<McpTrustEntry> {
   const def: unknown = trusted?.def;
   if (typeof def !== 'string' || def === '') {
-    throw new InvalidValueError(`"def" must be a non-empty string, got ${kindOf(def)}`);
+    throw invalidValue(`"def" must be a non-empty string, got ${kindOf(def)}`);
   }
   // Hash before taking the lock: the lock is held only for the read-modify-write itself.
   const pins =

@@ -1,4 +1,5 @@
-import { InvalidOptionError, kindOf } from './errors.js';
+import { kindOf } from '@garuda/internal';
+import { invalidOption } from './errors.js';
 import { toStoredValue, type JsonValue } from './json-value.js';
 import { LockedJsonFile } from './locked-json-file.js';
 import type { TrustStoreLogger } from './logger.js';
@@ -53,7 +54,7 @@ export class TrustStore {
   /**
    * @param file - path of the trust file, for example `<home>/trust.json`; made absolute here
    * @param options - logger, lock timeout, stale time and clock
-   * @throws {@link InvalidOptionError} when `file` is empty or an option is out of range
+   * @throws {@link TrustStoreError} `INVALID_OPTION` when `file` is empty or an option is out of range
    */
   constructor(file: string, options: TrustStoreOptions = {}) {
     this.#store = new LockedJsonFile(file, {
@@ -74,7 +75,7 @@ export class TrustStore {
   /**
    * The current time from the injected clock.
    * @returns a valid `Date`
-   * @throws {@link InvalidOptionError} when the clock returns something else
+   * @throws {@link TrustStoreError} `INVALID_OPTION` when the clock returns something else
    */
   now(): Date {
     return this.#store.now();
@@ -84,9 +85,9 @@ export class TrustStore {
    * Reads one entry.
    * @param key - the entry's key
    * @returns the stored value (a fresh copy), or `undefined` when there is none
-   * @throws {@link InvalidKeyError} for an unusable key
-   * @throws {@link TrustFileUnreadableError} when the file exists but cannot be read
-   * @throws {@link LockTimeoutError} only when the file is corrupt and must be moved aside while
+   * @throws {@link TrustStoreError} `INVALID_KEY` for an unusable key
+   * @throws {@link LockedFileError} `FILE_UNREADABLE` when the file exists but cannot be read
+   * @throws {@link LockedFileError} `LOCK_TIMEOUT` only when the file is corrupt and must be moved aside while
    *   another process holds the lock
    */
   async get(key: string): Promise<JsonValue | undefined> {
@@ -98,8 +99,8 @@ export class TrustStore {
    * Lists the entries whose key starts with `prefix`.
    * @param prefix - a key prefix; `''` (the default) lists everything
    * @returns `[key, value]` pairs sorted by key (UTF-16 code unit order)
-   * @throws {@link InvalidKeyError} for an unusable prefix
-   * @throws {@link TrustFileUnreadableError} when the file exists but cannot be read
+   * @throws {@link TrustStoreError} `INVALID_KEY` for an unusable prefix
+   * @throws {@link LockedFileError} `FILE_UNREADABLE` when the file exists but cannot be read
    */
   async entries(prefix = ''): Promise<[string, JsonValue][]> {
     validatePrefix(prefix);
@@ -111,9 +112,9 @@ export class TrustStore {
    * Stores `value` under `key`, replacing what was there, under the cross-process lock.
    * @param key - the entry's key
    * @param value - any JSON value; it is copied before this returns
-   * @throws {@link InvalidKeyError}, {@link InvalidValueError} for unusable input
-   * @throws {@link LockTimeoutError} when another process holds the lock for too long
-   * @throws {@link TrustFileWriteError} when the file cannot be written
+   * @throws {@link TrustStoreError} `INVALID_KEY`, {@link TrustStoreError} `INVALID_VALUE` for unusable input
+   * @throws {@link LockedFileError} `LOCK_TIMEOUT` when another process holds the lock for too long
+   * @throws {@link LockedFileError} `WRITE_FAILED` when the file cannot be written
    */
   async set(key: string, value: JsonValue): Promise<void> {
     validateKey(key);
@@ -154,7 +155,7 @@ export class TrustStore {
   ): Promise<JsonValue | undefined> {
     validateKey(key);
     if (typeof fn !== 'function') {
-      throw new InvalidOptionError(`update needs a function, got ${kindOf(fn)}`);
+      throw invalidOption(`update needs a function, got ${kindOf(fn)}`);
     }
     return this.#change((entries) => {
       const current = entries.get(key);

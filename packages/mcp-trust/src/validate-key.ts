@@ -1,4 +1,5 @@
-import { InvalidKeyError, kindOf } from './errors.js';
+import { kindOf } from '@garuda/internal';
+import { invalidKey } from './errors.js';
 
 /** The longest key (and prefix) a {@link TrustStore} accepts, in UTF-16 code units. */
 export const MAX_KEY_LENGTH = 1000;
@@ -15,7 +16,7 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
  */
 export function validateKey(key: unknown): asserts key is string {
   validateText(key, 'key');
-  if (key.length === 0) throw new InvalidKeyError('it is empty: pass a non-empty string');
+  if (key.length === 0) throw invalidKey('it is empty: pass a non-empty string');
 }
 
 /**
@@ -28,17 +29,17 @@ export function validatePrefix(prefix: unknown): asserts prefix is string {
 
 function validateText(text: unknown, what: string): asserts text is string {
   if (typeof text !== 'string') {
-    throw new InvalidKeyError(`the ${what} must be a string, got ${kindOf(text)}`);
+    throw invalidKey(`the ${what} must be a string, got ${kindOf(text)}`);
   }
   if (text.length > MAX_KEY_LENGTH) {
-    throw new InvalidKeyError(
+    throw invalidKey(
       `the ${what} has ${text.length} characters, at most ${MAX_KEY_LENGTH} are allowed`,
     );
   }
   const bad = CONTROL.exec(text);
   if (bad) {
     const hex = bad[0].charCodeAt(0).toString(16).padStart(4, '0');
-    throw new InvalidKeyError(
+    throw invalidKey(
       `the ${what} holds a control character (U+${hex.toUpperCase()} at index ${bad.index}): ` +
         `remove it`,
     );

@@ -1,3 +1,4 @@
+import { brand, CodedError, quote } from '@garuda/internal';
 import type { AddressClass } from './classify-address.js';
 
 /**
@@ -33,47 +34,20 @@ export type PinnedFetchErrorCode = (typeof PinnedFetchErrorCode)[keyof typeof Pi
  */
 export type BlockedAddressClass = Exclude<AddressClass, 'public'> | 'thisHost';
 
-const MARKERS = {
-  PinnedFetchError: Symbol.for('garuda.pinned-fetch.PinnedFetchError'),
-  BlockedAddressError: Symbol.for('garuda.pinned-fetch.BlockedAddressError'),
-  LookupFailedError: Symbol.for('garuda.pinned-fetch.LookupFailedError'),
-  NoAddressesError: Symbol.for('garuda.pinned-fetch.NoAddressesError'),
-  InvalidOptionsError: Symbol.for('garuda.pinned-fetch.InvalidOptionsError'),
-  LocalAddressesError: Symbol.for('garuda.pinned-fetch.LocalAddressesError'),
-} as const;
-
-// Markers instead of `instanceof`, so an error made by another copy of this package (two
-// versions in one node_modules tree) is still recognised.
-function mark(target: object, marker: symbol): void {
-  Object.defineProperty(target, marker, { value: true, enumerable: false });
-}
-
-function hasMarker(value: unknown, marker: symbol): boolean {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    (value as Record<symbol, unknown>)[marker] === true
-  );
-}
-
 /**
  * Quotes text that came from a URL, a DNS answer or a caller, for use inside a message: JSON
- * string syntax, with everything outside printable ASCII escaped, so control characters,
- * bidi overrides and look-alikes cannot reach a terminal or a log. Long values are cut.
- * Written here rather than taken from @garuda/mcp-sanitize, because this package depends on
- * no other package of ours; escaping to ASCII is stricter than cleaning and needs no tables.
+ * string syntax, with everything outside printable ASCII escaped, so control characters, bidi
+ * overrides and look-alikes cannot reach a terminal or a log. Long values are cut. Escaping to
+ * ASCII needs no Unicode tables, so this package still depends on no other package of ours.
  */
-export function quote(text: string): string {
-  const cut = text.length > 256 ? `${text.slice(0, 256)}…` : text;
-  return JSON.stringify(cut).replace(
-    /[^\x20-\x7e]/g,
-    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+function quoteAscii(text: string): string {
+  return quote(text, { max: 256, ascii: true });
 }
 
 /**
- * Base class of every error this package creates. Check `code` (see
- * {@link PinnedFetchErrorCode}) rather than the message.
+ * Base class of every error this package creates, and the class of those that carry no more
+ * than their `code` (`LOCAL_ADDRESSES_FAILED`). Check `code` (see {@link PinnedFetchErrorCode})
+ * rather than the message.
  *
  * @example
  * ```ts
@@ -85,36 +59,19 @@ export function quote(text: string): string {
  * }
  * ```
  */
-export class PinnedFetchError extends Error {
-  /** Stable machine-readable reason; one of {@link PinnedFetchErrorCode}. */
-  readonly code: PinnedFetchErrorCode;
-
+export class PinnedFetchError extends CodedError<PinnedFetchErrorCode> {
   /**
-   * @param code - One of {@link PinnedFetchErrorCode}.
-   * @param message - What happened and what to do about it.
-   * @param options - `cause`: the underlying error, kept as `error.cause`.
-   */
-  constructor(code: PinnedFetchErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'PinnedFetchError';
-    this.code = code;
-    mark(this, MARKERS.PinnedFetchError);
-  }
-
-  /**
-   * Whether `value` is a {@link PinnedFetchError}, also when it comes from another copy of
-   * this package.
+   * Whether `value` is a {@link PinnedFetchError} (any subclass), also when it comes from another
+   * copy of this package. A plain function: `errors.filter(PinnedFetchError.isInstance)` works.
    *
    * @param value - Anything, typically a caught error.
-   * @returns `true` for errors of this package (any subclass).
+   * @returns `true` for errors of this package.
    * @example
    * ```ts
    * if (PinnedFetchError.isInstance(e)) ui.show(e.code);
    * ```
    */
-  static isInstance(value: unknown): value is PinnedFetchError {
-    return hasMarker(value, MARKERS.PinnedFetchError);
-  }
+  static readonly isInstance = brand(this, 'garuda.pinned-fetch', 'PinnedFetchError');
 }
 
 const CLASS_DESCRIPTIONS: Readonly<Record<BlockedAddressClass, string>> = {
@@ -168,6 +125,12 @@ function adviceFor(addressClass: BlockedAddressClass): string {
  * ```
  */
 export class BlockedAddressError extends PinnedFetchError {
+  /**
+   * Whether `value` itself is a {@link BlockedAddressError} (from any copy of this package).
+   * To search a `cause` chain, use {@link findBlockedAddressError}.
+   */
+  static override readonly isInstance = brand(this, 'garuda.pinned-fetch', 'BlockedAddressError');
+
   /** The host name or IP literal from the URL (trailing dot removed). */
   readonly host: string;
   /** The address that was refused. */
@@ -182,124 +145,57 @@ export class BlockedAddressError extends PinnedFetchError {
     const { host, address, addressClass } = details;
     super(
       PinnedFetchErrorCode.BLOCKED_ADDRESS,
-      `refused to connect to ${quote(host)} at ${quote(address).slice(1, -1)}: ` +
+      `refused to connect to ${quoteAscii(host)} at ${quoteAscii(address).slice(1, -1)}: ` +
         `${CLASS_DESCRIPTIONS[addressClass] ?? 'not allowed'}. ` +
         `Only public addresses are allowed; ${adviceFor(addressClass)}.`,
     );
-    this.name = 'BlockedAddressError';
     this.host = host;
     this.address = address;
     this.addressClass = addressClass;
-    mark(this, MARKERS.BlockedAddressError);
-  }
-
-  /**
-   * Whether `value` itself is a {@link BlockedAddressError} (from any copy of this package).
-   * To search a `cause` chain, use {@link findBlockedAddressError}.
-   *
-   * @param value - Anything.
-   * @returns `true` for a blocked-address error.
-   * @example
-   * ```ts
-   * BlockedAddressError.isInstance(e.cause);
-   * ```
-   */
-  static override isInstance(value: unknown): value is BlockedAddressError {
-    return hasMarker(value, MARKERS.BlockedAddressError);
   }
 }
 
 /**
- * The DNS lookup for a host failed or timed out (code `LOOKUP_FAILED`). `cause` is the
- * resolver's error.
+ * The DNS lookup for a host gave no address to check: it failed or timed out (code
+ * `LOOKUP_FAILED`, `cause` is the resolver's error), or it succeeded with no addresses (code
+ * `NO_ADDRESSES`). Nothing was dialled.
  *
  * @example
  * ```ts
- * if (LookupFailedError.isInstance(e.cause)) ui.show(e.cause.host);
+ * if (LookupFailedError.isInstance(e.cause)) ui.show(`${e.cause.host}: ${e.cause.code}`);
  * ```
  */
 export class LookupFailedError extends PinnedFetchError {
+  /** Whether `value` is a {@link LookupFailedError}, from any copy of this package. */
+  static override readonly isInstance = brand(this, 'garuda.pinned-fetch', 'LookupFailedError');
+
+  declare readonly code: 'LOOKUP_FAILED' | 'NO_ADDRESSES';
   /** The host name that could not be resolved. */
   readonly host: string;
 
   /**
+   * @param code - `LOOKUP_FAILED`, or `NO_ADDRESSES` for an answer without addresses.
    * @param host - The host name that was looked up.
-   * @param cause - The resolver's error.
+   * @param cause - The resolver's error (for `LOOKUP_FAILED`).
    */
-  constructor(host: string, cause: unknown) {
-    const reason =
-      typeof cause === 'object' &&
-      cause !== null &&
-      'code' in cause &&
-      typeof cause.code === 'string'
-        ? cause.code
-        : cause instanceof Error
-          ? cause.message
-          : 'unknown error';
+  constructor(code: 'LOOKUP_FAILED' | 'NO_ADDRESSES', host: string, cause?: unknown) {
     super(
-      PinnedFetchErrorCode.LOOKUP_FAILED,
-      `could not resolve ${quote(host)} (${quote(reason).slice(1, -1)}); ` +
-        "check the host name and this machine's DNS settings.",
+      code,
+      code === PinnedFetchErrorCode.NO_ADDRESSES
+        ? `${quoteAscii(host)} resolved to no addresses; check the host name and its DNS records.`
+        : `could not resolve ${quoteAscii(host)} (${quoteAscii(lookupReason(cause)).slice(1, -1)}); ` +
+            "check the host name and this machine's DNS settings.",
       { cause },
     );
-    this.name = 'LookupFailedError';
     this.host = host;
-    mark(this, MARKERS.LookupFailedError);
-  }
-
-  /**
-   * Whether `value` is a {@link LookupFailedError} (from any copy of this package).
-   *
-   * @param value - Anything.
-   * @returns `true` for a lookup failure.
-   * @example
-   * ```ts
-   * LookupFailedError.isInstance(e.cause);
-   * ```
-   */
-  static override isInstance(value: unknown): value is LookupFailedError {
-    return hasMarker(value, MARKERS.LookupFailedError);
   }
 }
 
-/**
- * The DNS lookup for a host succeeded but returned no addresses (code `NO_ADDRESSES`).
- *
- * @example
- * ```ts
- * if (NoAddressesError.isInstance(e.cause)) ui.show(`${e.cause.host} has no addresses`);
- * ```
- */
-export class NoAddressesError extends PinnedFetchError {
-  /** The host name that resolved to nothing. */
-  readonly host: string;
-
-  /**
-   * @param host - The host name that was looked up.
-   */
-  constructor(host: string) {
-    super(
-      PinnedFetchErrorCode.NO_ADDRESSES,
-      `${quote(host)} resolved to no addresses; check the host name and its DNS records.`,
-    );
-    this.name = 'NoAddressesError';
-    this.host = host;
-    mark(this, MARKERS.NoAddressesError);
+function lookupReason(cause: unknown): string {
+  if (typeof cause === 'object' && cause !== null && 'code' in cause) {
+    if (typeof cause.code === 'string') return cause.code;
   }
-
-  /**
-   * Whether `value` is a {@link NoAddressesError} (from any copy of this package).
-   *
-   * @param value - Anything.
-   * @returns `true` for an empty lookup answer.
-   * @example
-   * ```ts
-   * NoAddressesError.isInstance(e.cause);
-   * ```
-   */
-  static override isInstance(value: unknown): value is NoAddressesError {
-    return hasMarker(value, MARKERS.NoAddressesError);
-  }
+  return cause instanceof Error ? cause.message : 'unknown error';
 }
 
 /**
@@ -311,11 +207,14 @@ export class NoAddressesError extends PinnedFetchError {
  * try {
  *   createPinnedFetch({ connectTimeoutMs: -1 });
  * } catch (e) {
- *   if (InvalidOptionsError.isInstance(e)) ui.error(e.message);
+ *   if (InvalidOptionsError.isInstance(e)) ui.error(e.option, e.message);
  * }
  * ```
  */
 export class InvalidOptionsError extends PinnedFetchError {
+  /** Whether `value` is an {@link InvalidOptionsError}, from any copy of this package. */
+  static override readonly isInstance = brand(this, 'garuda.pinned-fetch', 'InvalidOptionsError');
+
   /** The option at fault, e.g. `connectTimeoutMs` or `tls.ca`. */
   readonly option: string;
 
@@ -325,63 +224,21 @@ export class InvalidOptionsError extends PinnedFetchError {
    */
   constructor(option: string, problem: string) {
     super(PinnedFetchErrorCode.INVALID_OPTIONS, `invalid option ${option}: ${problem}`);
-    this.name = 'InvalidOptionsError';
     this.option = option;
-    mark(this, MARKERS.InvalidOptionsError);
-  }
-
-  /**
-   * Whether `value` is an {@link InvalidOptionsError} (from any copy of this package).
-   *
-   * @param value - Anything.
-   * @returns `true` for an options error.
-   * @example
-   * ```ts
-   * InvalidOptionsError.isInstance(e);
-   * ```
-   */
-  static override isInstance(value: unknown): value is InvalidOptionsError {
-    return hasMarker(value, MARKERS.InvalidOptionsError);
   }
 }
 
 /**
- * This machine's interface addresses could not be read, so no address could be checked
- * against them and nothing was dialled (code `LOCAL_ADDRESSES_FAILED`). `cause` is the
- * underlying error.
+ * This machine's interface addresses could not be read, so no address could be checked against
+ * them and nothing was dialled (code `LOCAL_ADDRESSES_FAILED`). @internal
  *
- * @example
- * ```ts
- * // In a sandbox without access to the interface list, opt out explicitly:
- * createPinnedFetch({ localAddresses: () => [] });
- * ```
+ * @param cause - The error thrown while reading the interface addresses.
  */
-export class LocalAddressesError extends PinnedFetchError {
-  /**
-   * @param cause - The error thrown while reading the interface addresses.
-   */
-  constructor(cause: unknown) {
-    super(
-      PinnedFetchErrorCode.LOCAL_ADDRESSES_FAILED,
-      "could not read this machine's network interface addresses, so the connection was not " +
-        'attempted; pass localAddresses (e.g. () => []) to supply them yourself.',
-      { cause },
-    );
-    this.name = 'LocalAddressesError';
-    mark(this, MARKERS.LocalAddressesError);
-  }
-
-  /**
-   * Whether `value` is a {@link LocalAddressesError} (from any copy of this package).
-   *
-   * @param value - Anything.
-   * @returns `true` for an interface-list failure.
-   * @example
-   * ```ts
-   * LocalAddressesError.isInstance(e.cause);
-   * ```
-   */
-  static override isInstance(value: unknown): value is LocalAddressesError {
-    return hasMarker(value, MARKERS.LocalAddressesError);
-  }
+export function localAddressesError(cause: unknown): PinnedFetchError {
+  return new PinnedFetchError(
+    PinnedFetchErrorCode.LOCAL_ADDRESSES_FAILED,
+    "could not read this machine's network interface addresses, so the connection was not " +
+      'attempted; pass localAddresses (e.g. () => []) to supply them yourself.',
+    { cause },
+  );
 }

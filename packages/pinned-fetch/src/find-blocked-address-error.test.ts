@@ -42,7 +42,7 @@ describe('findBlockedAddressError', () => {
   });
 
   it('returns undefined for other errors and non-errors', () => {
-    const lookup = new LookupFailedError('x.test', new Error('ENOTFOUND'));
+    const lookup = new LookupFailedError('LOOKUP_FAILED', 'x.test', new Error('ENOTFOUND'));
     for (const value of [
       lookup,
       new TypeError('fetch failed', { cause: lookup }),

@@ -4,9 +4,7 @@ export type { AddressClass } from './classify-address.js';
 export {
   BlockedAddressError,
   InvalidOptionsError,
-  LocalAddressesError,
   LookupFailedError,
-  NoAddressesError,
   PinnedFetchError,
   PinnedFetchErrorCode,
 } from './errors.js';

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { LocalAddressesError } from './errors.js';
+import { PinnedFetchError } from './errors.js';
 import { readLocalAddresses, systemLocalAddresses } from './local-addresses.js';
 
 describe('systemLocalAddresses', () => {
@@ -24,7 +24,7 @@ describe('readLocalAddresses', () => {
     expect([...set].sort()).toEqual(['2606:4700:4700::1111', '93.184.216.34', 'fe80::1'].sort());
   });
 
-  it('wraps a failing source in LocalAddressesError', () => {
+  it('wraps a failing source in a PinnedFetchError LOCAL_ADDRESSES_FAILED', () => {
     const cause = new Error('EACCES');
     let thrown: unknown;
     try {
@@ -34,7 +34,8 @@ describe('readLocalAddresses', () => {
     } catch (error) {
       thrown = error;
     }
-    expect(LocalAddressesError.isInstance(thrown)).toBe(true);
+    expect(PinnedFetchError.isInstance(thrown)).toBe(true);
+    expect((thrown as PinnedFetchError).code).toBe('LOCAL_ADDRESSES_FAILED');
     expect((thrown as Error).cause).toBe(cause);
   });
 });

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { inspectAddress } from './classify-address.js';
-import { LocalAddressesError } from './errors.js';
+import { localAddressesError } from './errors.js';
 
 /**
  * The addresses of this machine's network interfaces, as `os.networkInterfaces()` reports
@@ -18,7 +18,7 @@ export function systemLocalAddresses(): string[] {
  * Canonical forms of the given interface addresses, so that `::ffff:a.b.c.d` or a long IPv6
  * spelling still matches the address a lookup returned.
  *
- * @throws {@link LocalAddressesError} when the source throws or returns something unusable.
+ * @throws {@link PinnedFetchError} `LOCAL_ADDRESSES_FAILED` when the source throws or returns something unusable.
  */
 export function readLocalAddresses(source: () => Iterable<string>): ReadonlySet<string> {
   const canonical = new Set<string>();
@@ -28,7 +28,7 @@ export function readLocalAddresses(source: () => Iterable<string>): ReadonlySet<
       if (text !== undefined) canonical.add(text);
     }
   } catch (error) {
-    throw new LocalAddressesError(error);
+    throw localAddressesError(error);
   }
   return canonical;
 }

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { Agent, buildConnector } from 'undici';
 import { inspectAddress } from './classify-address.js';
-import { BlockedAddressError, LookupFailedError, NoAddressesError } from './errors.js';
+import { BlockedAddressError, LookupFailedError, PinnedFetchErrorCode } from './errors.js';
 import type { PinnedFetchError } from './errors.js';
 import { readLocalAddresses, systemLocalAddresses } from './local-addresses.js';
 import { resolveAgentOptions } from './pinned-agent-options.js';
@@ -47,8 +47,9 @@ const NEXT_ADDRESS_CODES: ReadonlySet<string> = new Set([
  * @returns A new `Agent`; `close()` it when done.
  * @throws {@link InvalidOptionsError} (code `INVALID_OPTIONS`) for unusable options. Connection
  *   refusals are not thrown here: the request fails with a {@link BlockedAddressError} (code
- *   `BLOCKED_ADDRESS`), {@link LookupFailedError}, {@link NoAddressesError} or
- *   {@link LocalAddressesError}, or with the socket error of the last address tried.
+ *   `BLOCKED_ADDRESS`), a {@link LookupFailedError} (`LOOKUP_FAILED`, `NO_ADDRESSES`) or a
+ *   {@link PinnedFetchError} (`LOCAL_ADDRESSES_FAILED`), or with the socket error of the last
+ *   address tried.
  * @example
  * ```ts
  * import { request } from 'undici';
@@ -111,7 +112,9 @@ function pinnedConnect(
   if (net.isIP(host) !== 0) {
     decide([host]);
   } else if (host === '') {
-    fail(new LookupFailedError(host, new Error('empty host name')));
+    fail(
+      new LookupFailedError(PinnedFetchErrorCode.LOOKUP_FAILED, host, new Error('empty host name')),
+    );
   } else {
     resolveOnce(options, host, (error, addresses) => {
       if (error !== undefined) fail(error);
@@ -150,18 +153,20 @@ function resolveOnce(
     const timeout = Object.assign(new Error(`no answer within ${options.connectTimeoutMs} ms`), {
       code: 'ETIMEOUT',
     });
-    settle(new LookupFailedError(host, timeout));
+    settle(new LookupFailedError(PinnedFetchErrorCode.LOOKUP_FAILED, host, timeout));
   }, options.connectTimeoutMs);
 
   try {
     options.lookup(host, { all: true, order: 'verbatim' }, (error, result: unknown) => {
-      if (error) return settle(new LookupFailedError(host, error));
+      if (error)
+        return settle(new LookupFailedError(PinnedFetchErrorCode.LOOKUP_FAILED, host, error));
       const entries: unknown[] = Array.isArray(result) ? result : result == null ? [] : [result];
-      if (entries.length === 0) return settle(new NoAddressesError(host));
+      if (entries.length === 0)
+        return settle(new LookupFailedError(PinnedFetchErrorCode.NO_ADDRESSES, host));
       settle(undefined, entries.map(addressOf));
     });
   } catch (error) {
-    settle(new LookupFailedError(host, error));
+    settle(new LookupFailedError(PinnedFetchErrorCode.LOOKUP_FAILED, host, error));
   }
 }
 

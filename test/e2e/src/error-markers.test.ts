@@ -2,7 +2,8 @@
 // `Symbol.for('garuda.<pkg>.<Name>')` marker so that errors from another copy of the package are
 // recognised too. This walks each public entry for every exported Error class and checks, on
 // instances made by the real constructors, that `A.isInstance(b)` holds exactly when b's class is
-// A or a subclass of A: a sibling never passes, the base class accepts the whole package.
+// A or a subclass of A: a sibling never passes, the base class accepts the whole package. The
+// sources are checked too: every marker and isInstance comes from @garuda/internal's brand.
 import * as config from '@garuda/mcp-config';
 import * as manager from '@garuda/mcp-manager';
 import * as oauth from '@garuda/mcp-oauth';
@@ -11,6 +12,7 @@ import * as tools from '@garuda/mcp-tools';
 import * as transport from '@garuda/mcp-transport';
 import * as trust from '@garuda/mcp-trust';
 import * as pinned from '@garuda/pinned-fetch';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -46,81 +48,43 @@ const cause = new Error('underlying');
 const PACKAGES: PackageCase[] = [
   errorsOf('@garuda/mcp-sanitize', sanitize, {
     SanitizeError: (m) => new m.SanitizeError(m.SanitizeErrorCode.INVALID_INPUT, 'x'),
-    InvalidInputError: (m) => new m.InvalidInputError('cleanText', 1),
-    InvalidTagError: (m) => new m.InvalidTagError('1x'),
-    TooManyTagsError: (m) => new m.TooManyTagsError(100, 64),
-    InvalidLimitError: (m) => new m.InvalidLimitError('max', -1),
   }),
   errorsOf('@garuda/pinned-fetch', pinned, {
     PinnedFetchError: (m) => new m.PinnedFetchError(m.PinnedFetchErrorCode.LOOKUP_FAILED, 'x'),
     BlockedAddressError: (m) =>
       new m.BlockedAddressError({ host: 'h', address: '127.0.0.1', addressClass: 'loopback' }),
-    LookupFailedError: (m) => new m.LookupFailedError('h', cause),
-    NoAddressesError: (m) => new m.NoAddressesError('h'),
+    LookupFailedError: (m) => new m.LookupFailedError('LOOKUP_FAILED', 'h', cause),
     InvalidOptionsError: (m) => new m.InvalidOptionsError('timeoutMs', 'must be positive'),
-    LocalAddressesError: (m) => new m.LocalAddressesError(cause),
   }),
   errorsOf('@garuda/mcp-config', config, {
     ConfigError: (m) => new m.ConfigError(m.ConfigErrorCode.NOT_FOUND, 'x'),
-    InvalidArgumentError: (m) => new m.InvalidArgumentError('x'),
     InvalidServerError: (m) => new m.InvalidServerError('/f', []),
     FileUnusableError: (m) => new m.FileUnusableError('/f', [], cause),
-    ServerExistsError: (m) => new m.ServerExistsError('/f', 's'),
-    ServerNotFoundError: (m) => new m.ServerNotFoundError('/f', 's'),
-    LockTimeoutError: (m) => new m.LockTimeoutError('/f', 1),
-    LockFailedError: (m) => new m.LockFailedError('/f', 'r', cause),
-    WriteFailedError: (m) => new m.WriteFailedError('/f', cause),
+    ServerEntryError: (m) => new m.ServerEntryError('NOT_FOUND', '/f', 's'),
   }),
   errorsOf('@garuda/mcp-trust', trust, {
     TrustStoreError: (m) => new m.TrustStoreError(m.TrustStoreErrorCode.INVALID_KEY, 'x'),
-    InvalidKeyError: (m) => new m.InvalidKeyError('r'),
-    InvalidValueError: (m) => new m.InvalidValueError('r'),
-    InvalidOptionError: (m) => new m.InvalidOptionError('r'),
-    LockTimeoutError: (m) => new m.LockTimeoutError('/f', '/f.lock', 1, 1),
-    LockFailedError: (m) => new m.LockFailedError('/f', '/f.lock', cause),
-    LockCompromisedError: (m) => new m.LockCompromisedError('/f', cause),
-    TrustFileUnreadableError: (m) => new m.TrustFileUnreadableError('/f', cause),
-    TrustFileWriteError: (m) => new m.TrustFileWriteError('write the trust file', '/f', cause),
-    CorruptFileMoveError: (m) => new m.CorruptFileMoveError('/f', '/f.bad', cause),
+    LockedFileError: (m) =>
+      new m.LockedFileError('LOCK_TIMEOUT', 'x', { file: '/f', path: '/f.lock' }, { cause }),
   }),
   errorsOf('@garuda/mcp-transport', transport, {
     TransportError: (m) => new m.TransportError(m.TransportErrorCode.INVALID_OPTIONS, 'x'),
     InvalidOptionsError: (m) => new m.InvalidOptionsError('o', 'p'),
     InvalidPolicyError: (m) => new m.InvalidPolicyError('f', 'p'),
     UnprotectablePathError: (m) => new m.UnprotectablePathError('/p'),
-    CommandNotFoundError: (m) => new m.CommandNotFoundError('cmd'),
-    SpawnFailedError: (m) => new m.SpawnFailedError('cmd', cause),
+    SpawnFailedError: (m) => new m.SpawnFailedError('COMMAND_NOT_FOUND', 'cmd', cause),
     MessageTooLargeError: (m) => new m.MessageTooLargeError(10, 5, 'x'),
-    BadMessageError: (m) => new m.BadMessageError('line', cause),
     ProcessExitedError: (m) => new m.ProcessExitedError('cmd', 1, null, []),
     TransportClosedError: (m) => new m.TransportClosedError('m'),
     ResponseTooLargeError: (m) => new m.ResponseTooLargeError('https://x.test/', 1, 'response'),
   }),
   errorsOf('@garuda/mcp-oauth', oauth, {
     OAuthFlowError: (m) => new m.OAuthFlowError(m.OAuthFlowErrorCode.INVALID_OPTION, 'x'),
-    InvalidOptionError: (m) => new m.InvalidOptionError('r'),
-    InvalidEntryError: (m) => new m.InvalidEntryError('r'),
-    AuthFileUnreadableError: (m) => new m.AuthFileUnreadableError('/f', cause),
-    AuthFileWriteError: (m) => new m.AuthFileWriteError('write the auth file', '/f', cause),
-    LockTimeoutError: (m) => new m.LockTimeoutError('/f', '/f.lock', 1, 1),
-    LockFailedError: (m) => new m.LockFailedError('/f', '/f.lock', cause),
-    LockCompromisedError: (m) => new m.LockCompromisedError('/f', cause),
-    CorruptFileMoveError: (m) => new m.CorruptFileMoveError('/f', '/f.bad', cause),
-    ProviderNotReadyError: (m) => new m.ProviderNotReadyError('s'),
     InsecureAuthorizationServerError: (m) => new m.InsecureAuthorizationServerError('f', 'r'),
-    PkceNotSupportedError: (m) => new m.PkceNotSupportedError('https://as.test'),
-    UnsafeAuthorizationUrlError: (m) => new m.UnsafeAuthorizationUrlError('r'),
-    NoSignInInProgressError: (m) => new m.NoSignInInProgressError('s'),
     NoClientRegistrationError: (m) => new m.NoClientRegistrationError('s', false),
     CallbackPortChangedError: (m) => new m.CallbackPortChangedError('s', 1, 2, false),
     CallbackPortInUseError: (m) => new m.CallbackPortInUseError('127.0.0.1', 1, cause),
-    CallbackServerError: (m) => new m.CallbackServerError('127.0.0.1', 1, cause),
-    CallbackTimeoutError: (m) => new m.CallbackTimeoutError(1),
-    SignInAbortedError: (m) => new m.SignInAbortedError(cause),
     AuthorizationDeniedError: (m) => new m.AuthorizationDeniedError('access_denied'),
-    StateMismatchError: (m) => new m.StateMismatchError(false),
-    InvalidRedirectUrlError: (m) => new m.InvalidRedirectUrlError('r'),
-    UnsafeBrowserUrlError: (m) => new m.UnsafeBrowserUrlError('r'),
   }),
   errorsOf('@garuda/mcp-tools', tools, {
     McpToolsError: (m) => new m.McpToolsError(m.McpToolsErrorCode.INVALID_OPTION, 'x'),
@@ -260,5 +224,62 @@ describe.each(PACKAGES)('$name', ({ name, module, make }) => {
         }
       }
     }
+  });
+});
+
+/**
+ * Packages whose errors do not use @garuda/internal's brand yet: the manager is being reshaped
+ * on its own, and switches when that lands. Remove a name once it is converted.
+ */
+const NOT_YET_BRANDED = ['mcp-manager'];
+
+// A static field `isInstance = brand(this, <scope>, '<Name>')`, the only form allowed.
+const BRANDED =
+  /static (?:override )?readonly isInstance = brand\(this, (SCOPE|'[^']+'), '(\w+)'\);/;
+
+describe('error sources', () => {
+  const folders = readdirSync(join(repoRoot, 'packages')).filter(
+    (name) => name !== 'internal' && !NOT_YET_BRANDED.includes(name),
+  );
+
+  it.each(folders)(
+    'packages/%s: markers and isInstance come only from brand, named after their class',
+    (folder) => {
+      const dir = join(repoRoot, 'packages', folder, 'src');
+      const files = readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+      let branded = 0;
+      for (const file of files) {
+        const text = readFileSync(join(dir, file), 'utf8');
+        const where = `packages/${folder}/src/${file}`;
+        // No copy of the marker machinery: no own brand, mark or hasMarker, no hand-made error
+        // marker (other markers, such as a compiled tag list's, are not errors').
+        expect(text, where).not.toMatch(
+          /function (brand|mark|hasMarker)\b|Symbol\.for\(['"`][^'"`]*Error['"`]|\bMARKERS\b/,
+        );
+        const scope = /const SCOPE = '([^']+)';/.exec(text)?.[1];
+        let owner: string | undefined;
+        for (const line of text.split('\n')) {
+          owner = /^export (?:abstract )?class (\w+)/.exec(line)?.[1] ?? owner;
+          if (!/\bstatic\b.*\bisInstance\b/.test(line)) continue;
+          const m = BRANDED.exec(line);
+          expect(m, `${where}: ${line.trim()}`).not.toBeNull();
+          const [, scopeArg = '', name] = m as RegExpExecArray;
+          expect(scopeArg === 'SCOPE' ? scope : scopeArg.slice(1, -1), where).toBe(
+            `garuda.${folder}`,
+          );
+          expect(name, `${where}: the brand of ${owner}`).toBe(owner);
+          branded++;
+        }
+      }
+      expect(branded, `packages/${folder} brands its errors`).toBeGreaterThan(0);
+    },
+  );
+
+  it('@garuda/internal makes the markers in one place', () => {
+    const dir = join(repoRoot, 'packages', 'internal', 'src');
+    const makers = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+      .filter((f) => /Symbol\.for\(/.test(readFileSync(join(dir, f), 'utf8')));
+    expect(makers).toEqual(['brand.ts']);
   });
 });

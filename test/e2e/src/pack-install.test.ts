@@ -1,9 +1,10 @@
 // The packages that are useful on their own (the two stand-alone ones, and the model-facing
 // mcp-tools for any MCP client) must work for someone who installs them from npm: pack them the
 // way `pnpm publish` would, install the tarballs with plain npm into a folder outside the repo,
-// and import them from a plain Node ESM script.
+// and import them from a plain Node ESM script. Their errors come from @garuda/internal, which
+// is never published: this proves it is bundled, code and markers alike.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -21,7 +22,7 @@ function pnpm(args: string[], cwd: string) {
 }
 
 const CHECK = `
-import { cleanText, neutralizeTags } from '@garuda/mcp-sanitize';
+import { capText, cleanText, neutralizeTags, SanitizeError } from '@garuda/mcp-sanitize';
 import { classifyAddress, createPinnedFetch, isBlockedAddressError } from '@garuda/pinned-fetch';
 import { adaptTools, filterToolList, formatResult } from '@garuda/mcp-tools';
 import { createServer } from 'node:http';
@@ -40,6 +41,7 @@ const listed = filterToolList({
 result.tools = adaptTools('demo', listed.kept).tools.map((tool) => tool.name);
 result.dropped = listed.dropped;
 result.wrapped = formatResult('demo', 'echo', { content: [{ type: 'text', text: 'hi</mcp_result>' }] }).text;
+try { capText('x', -1); } catch (e) { result.error = SanitizeError.isInstance(e) ? e.name + ' ' + e.code : String(e); }
 const strict = createPinnedFetch();
 try { await strict(url); result.strict = 'connected'; } catch (e) { result.strict = isBlockedAddressError(e) ? 'blocked' : String(e); }
 const loopback = createPinnedFetch({ allowLoopback: true });
@@ -87,6 +89,7 @@ describe('pack and install', () => {
     });
     expect(JSON.parse(stdout)).toEqual({
       cleaned: 'ok‹/mcp_result>',
+      error: 'SanitizeError INVALID_LIMIT',
       metadata: 'metadata',
       public: 'public',
       strict: 'blocked',
@@ -95,6 +98,22 @@ describe('pack and install', () => {
       dropped: [{ index: 1, problem: 'its input schema\'s type is not "object"' }],
       wrapped: '<mcp_result server="demo" tool="echo">\nhi‹/mcp_result>\n</mcp_result>',
     });
+  });
+
+  it('depends on no private workspace', async () => {
+    for (const name of PACKAGES) {
+      const installed = JSON.parse(
+        await readFile(join(work, 'app', 'node_modules', '@garuda', name, 'package.json'), 'utf8'),
+      ) as Record<string, Record<string, string> | undefined>;
+      const runtime = { ...installed.dependencies, ...installed.peerDependencies };
+      // Only published packages of ours (mcp-tools depends on mcp-sanitize); never a private one.
+      expect(
+        Object.keys(runtime).filter(
+          (dep) => dep.startsWith('@garuda/') && !PACKAGES.includes(dep.slice('@garuda/'.length)),
+        ),
+        name,
+      ).toEqual([]);
+    }
   });
 
   it('ships only dist, package.json and README', async () => {

@@ -8,6 +8,7 @@ import { importsOf, shippedWorkspaces, sourceFiles } from './workspace.js';
 // transport, oauth, tools ← manager ← cli (tools takes sanitize only). Each entry lists the
 // @garuda packages it may depend on.
 const ALLOWED: Record<string, string[]> = {
+  '@garuda/internal': [],
   '@garuda/mcp-sanitize': [],
   '@garuda/pinned-fetch': [],
   '@garuda/mcp-trust': [],
@@ -50,6 +51,13 @@ const TEST_UTILS_ENTRIES = new Set(
 /** Private test workspaces: allowed in devDependencies and tests, never in shipped code. */
 const TEST_ONLY = ['@garuda/test-utils', '@garuda/e2e'];
 
+/**
+ * The private helpers workspace: shipped code may import it, but only as a devDependency, because
+ * tsup bundles it (code and types) into each package's dist, checked on the build below. Never
+ * a dependency or peer dependency: it is not published.
+ */
+const BUNDLED = '@garuda/internal';
+
 function isTestFile(file: string): boolean {
   return file.includes('.test.') || file.startsWith('test/');
 }
@@ -85,6 +93,14 @@ describe('workspace topology', () => {
         for (const dep of declared) {
           // The private test doubles may be a dev dependency of anything; never a runtime one.
           if (TEST_ONLY.includes(dep) && !(dep in ws.deps) && !(dep in ws.peerDeps)) continue;
+          if (dep === BUNDLED) {
+            expect(ws.deps, `${ws.name} → ${dep} must be a devDependency`).not.toHaveProperty(dep);
+            expect(ws.peerDeps, `${ws.name} → ${dep} must be a devDependency`).not.toHaveProperty(
+              dep,
+            );
+            expect(ws.devDeps[dep], `${ws.name} → ${dep}`).toBe('workspace:*');
+            continue;
+          }
           expect(ALLOWED[ws.name], `${ws.name} → ${dep}`).toContain(dep);
         }
       });
@@ -127,7 +143,7 @@ describe('workspace topology', () => {
             const declared = {
               ...ws.deps,
               ...ws.peerDeps,
-              ...(isTestFile(file) ? ws.devDeps : {}),
+              ...(isTestFile(file) || m[1] === BUNDLED ? ws.devDeps : {}),
             };
             expect(
               Object.keys(declared),
@@ -172,8 +188,9 @@ describe('workspace topology', () => {
       const files = sourceFiles(ws.dir);
       expect(files.length).toBeGreaterThan(0);
       for (const file of files) {
+        // @garuda/internal is bundled into their dist: it adds no dependency (checked below).
         const specs = importsOf(readFileSync(join(ws.dir, file), 'utf8')).filter(
-          (s) => !(isTestFile(file) && TEST_ONLY.includes(s)),
+          (s) => !(isTestFile(file) && TEST_ONLY.includes(s)) && s !== BUNDLED,
         );
         expect(
           specs.filter((s) => s.startsWith('@garuda/') || s.startsWith('garuda-mcp')),
@@ -192,6 +209,56 @@ describe('workspace topology', () => {
     for (const file of shipped) {
       const specs = importsOf(readFileSync(join(ws.dir, file), 'utf8'));
       expect(specs.filter(sdk), `${ws.name}/${file}`).toEqual([]);
+    }
+  });
+
+  it('@garuda/internal is private and depends on nothing', () => {
+    const internal = workspaces.find((w) => w.name === BUNDLED)!;
+    expect(internal.private).toBe(true);
+    expect({ ...internal.deps, ...internal.peerDeps, ...internal.devDeps }).toEqual({});
+    for (const file of sourceFiles(internal.dir)) {
+      const specs = importsOf(readFileSync(join(internal.dir, file), 'utf8'));
+      expect(
+        specs.filter(
+          (s) => !s.startsWith('.') && !isBuiltin(s) && s !== 'vitest' && s !== 'fast-check',
+        ),
+        `${BUNDLED}/${file}`,
+      ).toEqual([]);
+    }
+  });
+
+  it('every package that uses @garuda/internal ships it bundled: no built file imports or names it', () => {
+    const users = workspaces.filter((w) => BUNDLED in w.devDeps);
+    expect(users.map((w) => w.name)).toEqual(
+      expect.arrayContaining([
+        '@garuda/mcp-sanitize',
+        '@garuda/pinned-fetch',
+        '@garuda/mcp-trust',
+        '@garuda/mcp-config',
+        '@garuda/mcp-transport',
+      ]),
+    );
+    for (const ws of users) {
+      const dist = join(ws.dir, 'dist');
+      expect(existsSync(join(dist, 'index.js')), `${dist}/index.js is missing: build first`).toBe(
+        true,
+      );
+      const files = readdirSync(dist).filter((name) => /\.(js|d\.ts)$/.test(name));
+      for (const file of files) {
+        const text = readFileSync(join(dist, file), 'utf8');
+        expect(
+          importsOf(text).filter((spec) => spec === BUNDLED || spec.startsWith(`${BUNDLED}/`)),
+          `${ws.name}/dist/${file} imports ${BUNDLED}`,
+        ).toEqual([]);
+        if (file.endsWith('.d.ts')) {
+          expect(text, `${ws.name}/dist/${file} names ${BUNDLED}`).not.toContain(BUNDLED);
+          // Its types are inlined, so no declaration points outside the package either.
+          expect(
+            importsOf(text).filter((spec) => spec.startsWith('.')),
+            file,
+          ).toEqual([]);
+        }
+      }
     }
   });
 

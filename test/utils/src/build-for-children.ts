@@ -37,6 +37,8 @@ export async function buildForChildren(
     config: false,
     silent: true,
     skipNodeModulesBundle: true,
+    // Private, never published, consumed from source: bundled, as the package's own build does.
+    noExternal: ['@garuda/internal'],
     tsconfig: path.join(packageDir, 'tsconfig.json'),
   });
   return {

@@ -15,6 +15,7 @@ import {
   type ServerEntry,
 } from '@garuda/mcp-config';
 import { hiddenPathOf } from '@garuda/mcp-transport';
+import { LockedFileError } from '@garuda/mcp-trust';
 import { cliPaths, configuredNames, readConfig } from '../cli-config.js';
 import { writeSessionSwitch } from '../terminal-session.js';
 import type { CommandContext } from '../context.js';
@@ -100,7 +101,8 @@ function configFailure(ctx: CommandContext, error: unknown): never {
       ExitCode.CONFIG,
     );
   }
-  if (ConfigError.isInstance(error)) {
+  // The config file's lock errors come from @garuda/mcp-trust, passed through by mcp-config.
+  if (ConfigError.isInstance(error) || LockedFileError.isInstance(error)) {
     throw new CliError(
       error.message,
       error.code === ConfigErrorCode.INVALID_ARGUMENT ? ExitCode.USAGE : ExitCode.CONFIG,

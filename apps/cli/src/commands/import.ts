@@ -12,6 +12,7 @@ import {
 } from '@garuda/mcp-config';
 import process from 'node:process';
 import { cleanLine } from '@garuda/mcp-sanitize';
+import { LockedFileError } from '@garuda/mcp-trust';
 import { cliPaths, readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, usageError } from '../exit-codes.js';
@@ -99,7 +100,8 @@ export async function importCommand(ctx: CommandContext, args: ImportArgs): Prom
       await addServer({ file, name: server.name, def: server.entry, source: target });
       written.push({ server, file });
     } catch (error) {
-      if (!ConfigError.isInstance(error)) throw error;
+      // The config file's lock errors come from @garuda/mcp-trust, passed through by mcp-config.
+      if (!ConfigError.isInstance(error) && !LockedFileError.isInstance(error)) throw error;
       const problems = (error as { problems?: readonly Parameters<typeof formatProblem>[0][] })
         .problems;
       failed.push({

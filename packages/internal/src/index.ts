@@ -1,0 +1,10 @@
+// Entry of @garuda/internal: bundled into each package that uses it, never published.
+export { brand } from './brand.js';
+export { CodedError } from './coded-error.js';
+export { quote, shorten } from './quote.js';
+export type { QuoteOptions } from './quote.js';
+export { kindOf } from './kind-of.js';
+export { errnoCode } from './errno-code.js';
+export { isRecord } from './is-record.js';
+export { log } from './log.js';
+export type { LogLevel, OptionalLogger } from './log.js';

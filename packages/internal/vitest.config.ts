@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts'],
+    testTimeout: 30_000,
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-results/vitest.json' },
+  },
+});
