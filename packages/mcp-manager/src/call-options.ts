@@ -1,5 +1,5 @@
 import { InvalidArgumentsError } from './errors.js';
-import { isRecord } from './plain-object.js';
+import { isRecord } from '@garuda/internal';
 
 /** Options of {@link McpManager.start} and {@link McpManager.reload}. */
 export interface StartOptions {

@@ -14,7 +14,7 @@ import { containerLaunch, type ContainerLaunch } from './container-launch.js';
 import { packageLaunch } from './package-launch.js';
 import { isWithin } from './paths.js';
 import { looksSecret, referencedNames } from './secret-names.js';
-import { isRecord } from './plain-object.js';
+import { isRecord } from '@garuda/internal';
 import { sandboxStatus, sandboxText } from './wording.js';
 import type {
   ConsentRequest,

@@ -1,3 +1,4 @@
+import { log } from '@garuda/internal';
 import { setMaxListeners } from 'node:events';
 import path from 'node:path';
 import { defaultPaths, type ConfigProblem, type ServerConfig } from '@garuda/mcp-config';
@@ -394,7 +395,8 @@ export class McpManager {
     const stopped = this.#registry.closeAll('the MCP manager was closed');
     this.#lifetime.abort(new Error('the MCP manager was closed'));
     this.#closing = (async () => {
-      if (!(await stopped)) this.#options.logger?.warn?.('some MCP servers took too long to stop');
+      if (!(await stopped))
+        log(this.#options.logger, 'warn', 'some MCP servers took too long to stop');
       await this.#pinnedFetch.close().catch(() => {});
     })();
     return this.#closing;
@@ -438,7 +440,7 @@ export class McpManager {
     try {
       this.#options.prompter.notice(noticeText(text));
     } catch (error) {
-      this.#options.logger?.warn?.(`prompter.notice failed: ${messageOf(error)}`);
+      log(this.#options.logger, 'warn', `prompter.notice failed: ${messageOf(error)}`);
     }
   }
 }

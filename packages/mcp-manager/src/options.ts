@@ -5,7 +5,7 @@ import type { PinnedFetchOptions } from '@garuda/pinned-fetch';
 import { InvalidOptionsError } from './errors.js';
 import { isWithin } from './paths.js';
 import type { ManagerLogger, Prompter } from './types.js';
-import { isRecord } from './plain-object.js';
+import { isRecord } from '@garuda/internal';
 
 /** The default limit for one server's start + connect + list tools: 30 s. */
 export const DEFAULT_START_TIMEOUT_MS = 30_000;

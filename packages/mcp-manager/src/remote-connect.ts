@@ -1,3 +1,4 @@
+import { log } from '@garuda/internal';
 import type { RemoteServerConfig } from '@garuda/mcp-config';
 import {
   GarudaOAuthProvider,
@@ -231,7 +232,7 @@ async function signIn(
         Promise.resolve()
           .then(() => ctx.openBrowser(redirect.url.href, { allowHttpLocalhost }))
           .catch((error: unknown) =>
-            ctx.logger?.warn?.(`could not open the browser: ${oneLine(messageOf(error))}`),
+            log(ctx.logger, 'warn', `could not open the browser: ${oneLine(messageOf(error))}`),
           );
       },
     });

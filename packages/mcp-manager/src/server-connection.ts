@@ -1,3 +1,4 @@
+import { log } from '@garuda/internal';
 import {
   MessageTooLargeError,
   ProcessExitedError,
@@ -453,7 +454,7 @@ export class ServerConnection {
         call.controller.abort(error);
       }
     }
-    this.#logger?.debug?.(`MCP server "${this.server}": ${oneLine(error.message)}`);
+    log(this.#logger, 'debug', `MCP server "${this.server}": ${oneLine(error.message)}`);
   }
 
   #handleClose(): void {

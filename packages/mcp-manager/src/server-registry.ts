@@ -1,6 +1,7 @@
 // The lifecycle of the configured servers: their records and states, the running connections,
 // starts (through the start sequence), planned stops and unplanned exits, and the tool view
 // derived from them. The facade (mcp-manager.ts) decides when; this keeps the books.
+import { log } from '@garuda/internal';
 import type { ServerConfig } from '@garuda/mcp-config';
 import { linkSignals, within } from './abort.js';
 import type { ServerConnection } from './server-connection.js';
@@ -112,7 +113,9 @@ export class ServerRegistry {
     record.detail = detail;
     record.version += 1;
     this.#view = undefined;
-    this.#logger?.debug?.(
+    log(
+      this.#logger,
+      'debug',
       `MCP server "${record.name}": ${state}${detail === undefined ? '' : ` (${oneLine(detail)})`}`,
     );
   }
@@ -207,7 +210,7 @@ export class ServerRegistry {
     if (this.connections.get(record.name) !== connection) return;
     this.connections.delete(record.name);
     this.setState(record, 'failed', `it stopped by itself: ${reason}`);
-    this.#logger?.warn?.(`MCP server "${record.name}" stopped: ${oneLine(reason)}`);
+    log(this.#logger, 'warn', `MCP server "${record.name}" stopped: ${oneLine(reason)}`);
     this.#notice(`MCP server "${record.name}" stopped. Its tools now fail.`);
   }
 }

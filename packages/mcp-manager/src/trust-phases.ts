@@ -1,6 +1,7 @@
 // The two trust phases of a start: consent for the definition before anything runs, and the pin
 // check of the tools it listed. What each does for a user's or a project's server is read from
 // its policy (server-policy.ts).
+import { log } from '@garuda/internal';
 import { defHash, type ServerConfig } from '@garuda/mcp-config';
 import type { SandboxInfo } from '@garuda/mcp-transport';
 import {
@@ -222,7 +223,11 @@ export function trustPhases(deps: TrustDeps) {
     if (check.state === 'unchanged') {
       if (check.entry !== undefined && trusted.via === 'store') {
         await upgradeMcpTrustEntry(deps.store, key, check.entry).catch((error: unknown) =>
-          deps.logger?.warn?.(`could not add tool pins for "${server.name}": ${messageOf(error)}`),
+          log(
+            deps.logger,
+            'warn',
+            `could not add tool pins for "${server.name}": ${messageOf(error)}`,
+          ),
         );
       }
       return undefined;

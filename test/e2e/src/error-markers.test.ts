@@ -227,20 +227,12 @@ describe.each(PACKAGES)('$name', ({ name, module, make }) => {
   });
 });
 
-/**
- * Packages whose errors do not use @garuda/internal's brand yet: the manager is being reshaped
- * on its own, and switches when that lands. Remove a name once it is converted.
- */
-const NOT_YET_BRANDED = ['mcp-manager'];
-
 // A static field `isInstance = brand(this, <scope>, '<Name>')`, the only form allowed.
 const BRANDED =
   /static (?:override )?readonly isInstance = brand\(this, (SCOPE|'[^']+'), '(\w+)'\);/;
 
 describe('error sources', () => {
-  const folders = readdirSync(join(repoRoot, 'packages')).filter(
-    (name) => name !== 'internal' && !NOT_YET_BRANDED.includes(name),
-  );
+  const folders = readdirSync(join(repoRoot, 'packages')).filter((name) => name !== 'internal');
 
   it.each(folders)(
     'packages/%s: markers and isInstance come only from brand, named after their class',
