@@ -1,3 +1,12 @@
+import { fileURLToPath } from 'node:url';
 import { defineTests } from '../../vitest.shared.ts';
 
-export default defineTests();
+export default defineTests(
+  {},
+  {
+    resolve: {
+      // The README's Quick start imports the package by name; in tests that is the source.
+      alias: { '@garuda/mcp-transport': fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+    },
+  },
+);

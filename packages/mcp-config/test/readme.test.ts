@@ -3,12 +3,15 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { quickStartTest } from '@garuda/test-utils';
 import { describe, expect, inject, it } from 'vitest';
 import { tempDirs } from './temp-dir.js';
 
 const run = promisify(execFile);
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dirs = tempDirs();
+
+quickStartTest({ packageDir });
 
 /** Each ```js block of the README with the ```text block that follows it. */
 async function examples(): Promise<Array<{ code: string; output: string }>> {

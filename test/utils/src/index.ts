@@ -37,6 +37,11 @@ export { waitFor, type WaitForOptions } from './wait-for.js';
 export { isProcessAlive, pidsWith } from './process-alive.js';
 export { allStrings, hostileLeftovers } from './leftovers.js';
 export { codeBlock, readmeSection } from './readme.js';
+export {
+  QUICK_START_MAX_LINES,
+  quickStartTest,
+  type QuickStartTestOptions,
+} from './quick-start.js';
 export { checkPublicEntry } from './public-entry.js';
 export { caught } from './caught.js';
 export { recordingLogger, type LogLevel, type RecordingLogger } from './recording-logger.js';
