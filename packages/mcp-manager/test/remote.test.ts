@@ -3,7 +3,7 @@
 import { makeCertificate, startHttpFixture } from '@garuda/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UnknownServerError } from '../src/index.js';
-import { ScriptedPrompter, Workspace, fixture, marker, unwrap } from './support.js';
+import { ScriptedPrompter, Workspace, fixedLookup, fixture, marker, unwrap } from './support.js';
 
 /** A project's remote server's name: only the tests' strict fetch resolves it. */
 const HOST = 'mcp.example.test';
@@ -63,12 +63,7 @@ describe('a project remote server', () => {
     const prompter = new ScriptedPrompter();
     prompter.answer = 'remember';
     // The name resolves to the fixture's loopback address: the pinned fetch must refuse it.
-    const lookup = (
-      _name: string,
-      _options: unknown,
-      callback: (error: Error | null, addresses: { address: string; family: number }[]) => void,
-    ) => callback(null, [{ address: '127.0.0.1', family: 4 }]);
-    const mcp = ws.manager(prompter, { projectFetchOptions: { lookup: lookup as never } });
+    const mcp = ws.manager(prompter, { projectFetchOptions: { lookup: fixedLookup() } });
     await mcp.start();
     expect(prompter.consents).toHaveLength(1);
     expect(prompter.consents[0]).toMatchObject({ server: 'web' });
@@ -90,18 +85,8 @@ describe('a project remote server', () => {
       prompter.answer = 'once';
       // The names the strict fetch looked up: it was the one that tried.
       const dialled: string[] = [];
-      const lookup = (
-        name: string,
-        _options: unknown,
-        callback: (error: Error | null, found: { address: string; family: number }[]) => void,
-      ) => {
-        dialled.push(name);
-        callback(
-          null,
-          addresses.map((address) => ({ address, family: 4 })),
-        );
-      };
-      const mcp = ws.manager(prompter, { projectFetchOptions: { lookup: lookup as never } });
+      const lookup = fixedLookup(addresses, dialled);
+      const mcp = ws.manager(prompter, { projectFetchOptions: { lookup } });
       await mcp.start();
       const [row] = mcp.status();
       expect(row?.state).toBe('failed');
@@ -156,14 +141,7 @@ describe('a project remote server that is allowed', () => {
     // The strict fetch, with HOST on the fixture (loopback allowed for this test only).
     const looked: string[] = [];
     const projectFetchOptions = {
-      lookup: ((
-        name: string,
-        _options: unknown,
-        callback: (error: Error | null, found: { address: string; family: number }[]) => void,
-      ) => {
-        looked.push(name);
-        callback(null, [{ address: '127.0.0.1', family: 4 }]);
-      }) as never,
+      lookup: fixedLookup(['127.0.0.1'], looked),
       allowLoopback: true,
       tls: { ca: certificate.cert },
     };

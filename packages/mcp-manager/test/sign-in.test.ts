@@ -15,7 +15,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StartCancelledError } from '../src/index.js';
 import type { SignInRequest } from '../src/types.js';
-import { ScriptedPrompter, SignInPrompter, Workspace, unwrap } from './support.js';
+import { ScriptedPrompter, SignInPrompter, Workspace, fixedLookup, unwrap } from './support.js';
 
 let ws: Workspace;
 const closers: (() => Promise<void>)[] = [];
@@ -320,15 +320,8 @@ describe("sign-in to a project's remote server (https, pinned fetch)", () => {
    * fetch cannot resolve HOST, so a request that reaches the fixture went through this one.
    */
   function projectFetchOptions(resolved: string[] = []): PinnedFetchOptions {
-    const lookup = (
-      name: string,
-      _options: unknown,
-      callback: (error: Error | null, found: { address: string; family: number }[]) => void,
-    ) => {
-      resolved.push(name);
-      callback(null, [{ address: '127.0.0.1', family: 4 }]);
-    };
-    return { lookup: lookup as never, allowLoopback: true, tls: { ca: certificate.cert } };
+    const lookup = fixedLookup(['127.0.0.1'], resolved);
+    return { lookup, allowLoopback: true, tls: { ca: certificate.cert } };
   }
 
   /** The same strict fetch for the scripted browser. */
@@ -442,15 +435,11 @@ describe("sign-in to a project's remote server (https, pinned fetch)", () => {
   it('a certificate the pinned fetch does not trust fails the server before any sign-in', async () => {
     const oauth = await oauthFixture({ tls: { ...certificate, hostname: HOST } });
     await ws.projectServers({ remote: { url: oauth.url.href } });
-    const lookup = (
-      _name: string,
-      _options: unknown,
-      callback: (error: Error | null, found: { address: string; family: number }[]) => void,
-    ) => callback(null, [{ address: '127.0.0.1', family: 4 }]);
+    const lookup = fixedLookup();
     const prompter = new SignInPrompter();
     prompter.answer = 'once';
     const mcp = ws.manager(prompter, {
-      projectFetchOptions: { lookup: lookup as never, allowLoopback: true },
+      projectFetchOptions: { lookup, allowLoopback: true },
       openBrowser: () => undefined,
     });
     await mcp.start();

@@ -5,6 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { detectSandbox } from '@garuda/mcp-transport';
+import type { LookupFunction } from '@garuda/pinned-fetch';
 import { FIXTURE_SERVER, tempDir, type StdioFixtureMode, type TempDir } from '@garuda/test-utils';
 import { McpManager, type McpManagerOptions } from '../src/index.js';
 import type {
@@ -159,4 +160,31 @@ export { pidsWith } from '@garuda/test-utils';
 /** The text of a result, without its wrapper. */
 export function unwrap(text: string): string {
   return text.replace(/^<mcp_result [^>]*>\n/, '').replace(/\n<\/mcp_result>$/, '');
+}
+
+/**
+ * A DNS lookup for a pinned fetch under test: every name resolves to `addresses` (IPv4), and
+ * each name asked for is recorded in `seen`. The global fetch cannot resolve the `.test` names
+ * the tests use, so a request that reached a fixture through such a name went through the
+ * strict fetch.
+ *
+ * @param addresses - What every name resolves to.
+ * @param seen - Collects the names looked up.
+ * @returns A `lookup` for `projectFetchOptions` (or `createPinnedFetch`).
+ */
+export function fixedLookup(
+  addresses: readonly string[] = ['127.0.0.1'],
+  seen: string[] = [],
+): LookupFunction {
+  return ((
+    name: string,
+    _options: unknown,
+    callback: (error: Error | null, found: { address: string; family: number }[]) => void,
+  ) => {
+    seen.push(name);
+    callback(
+      null,
+      addresses.map((address) => ({ address, family: 4 })),
+    );
+  }) as unknown as LookupFunction;
 }
