@@ -31,7 +31,7 @@ export function createManager(ctx: CommandContext, prompter: CliPrompter): McpMa
     enabledForSession: globals.sessionSwitches,
     openBrowser: (url, options) =>
       openBrowser(url, {
-        allowHttpLocalhost: options.allowHttpLocalhost,
+        allowHttpLoopback: options.allowHttpLoopback,
         ...(command === undefined ? {} : { command }),
       }),
   });

@@ -51,8 +51,8 @@ export function remoteDeps(options: CheckedOptions, owned: ManagerOwned): Remote
             prompter.pasteRedirect?.(forPrompter(request), signal) ?? Promise.resolve(undefined),
     openBrowser:
       options.openBrowser ??
-      ((url, { allowHttpLocalhost }) =>
-        openBrowser(url, { allowHttpLocalhost, ...(logger ? { logger } : {}) })),
+      ((url, { allowHttpLoopback }) =>
+        openBrowser(url, { allowHttpLoopback, ...(logger ? { logger } : {}) })),
     notice: owned.notice,
     logger,
   };

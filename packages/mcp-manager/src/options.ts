@@ -103,10 +103,7 @@ export interface McpManagerOptions {
    * (https only; `http://localhost` only for a user's own server). The URL is also told through
    * `prompter.notice`, so a headless host may pass a function that does nothing.
    */
-  readonly openBrowser?: (
-    url: string,
-    options: { readonly allowHttpLocalhost: boolean },
-  ) => unknown;
+  readonly openBrowser?: (url: string, options: { readonly allowHttpLoopback: boolean }) => unknown;
   /**
    * The https URL of this host's Client ID Metadata Document: used as the OAuth client id by an
    * authorization server that advertises `client_id_metadata_document_supported`, so no
@@ -145,7 +142,7 @@ export interface CheckedOptions {
   readonly enabledForSession: ReadonlyMap<string, boolean>;
   readonly projectFetchOptions: PinnedFetchOptions;
   readonly openBrowser:
-    ((url: string, options: { readonly allowHttpLocalhost: boolean }) => unknown) | undefined;
+    ((url: string, options: { readonly allowHttpLoopback: boolean }) => unknown) | undefined;
   readonly clientMetadataUrl: string | undefined;
   readonly importConfigs: readonly 'claude'[];
 }

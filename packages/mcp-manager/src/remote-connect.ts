@@ -30,7 +30,7 @@ const MAX_SCOPES_SHOWN = 30;
 /** Opens the sign-in page in the user's browser. @internal */
 export type BrowserOpener = (
   url: string,
-  options: { readonly allowHttpLocalhost: boolean },
+  options: { readonly allowHttpLoopback: boolean },
 ) => unknown;
 
 /** What a remote connect needs from the manager, given once. @internal */
@@ -215,7 +215,7 @@ async function signIn(
     return { end: 'failed', reason: `the sign-in question failed: ${messageOf(error)}` };
   }
   if (!yes) return { end: 'declined', reason: 'you skipped it' };
-  const allowHttpLocalhost = policy.allowHttpLoopback;
+  const allowHttpLoopback = policy.allowHttpLoopback;
   // The callback and a pasted address race; the loser is stopped when the winner is in.
   const done = new AbortController();
   const { controller, detach } = linkSignals(signal, done.signal);
@@ -230,7 +230,7 @@ async function signIn(
           `Sign in to MCP server "${server.name}" in your browser. If it did not open, go to: ${redirect.url.href}`,
         );
         Promise.resolve()
-          .then(() => ctx.openBrowser(redirect.url.href, { allowHttpLocalhost }))
+          .then(() => ctx.openBrowser(redirect.url.href, { allowHttpLoopback }))
           .catch((error: unknown) =>
             log(ctx.logger, 'warn', `could not open the browser: ${oneLine(messageOf(error))}`),
           );

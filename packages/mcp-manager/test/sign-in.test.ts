@@ -344,7 +344,7 @@ describe("sign-in to a project's remote server (https, pinned fetch)", () => {
       projectFetchOptions: projectFetchOptions(resolved),
       openBrowser: (url, options) => {
         // A project server's sign-in page may never be plain http.
-        expect(options.allowHttpLocalhost).toBe(false);
+        expect(options.allowHttpLoopback).toBe(false);
         return browser.open(url);
       },
       logger,

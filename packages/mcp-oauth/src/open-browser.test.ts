@@ -90,7 +90,7 @@ describe('openBrowser', () => {
       'http://127.0.0.1:9/a',
       'http://[::1]:9/a',
     ]) {
-      expect(await openBrowser(url, { allowHttpLocalhost: true, execFile: opener.execFile })).toBe(
+      expect(await openBrowser(url, { allowHttpLoopback: true, execFile: opener.execFile })).toBe(
         true,
       );
       await expect(openBrowser(url, { execFile: opener.execFile })).rejects.toThrow(
@@ -99,7 +99,7 @@ describe('openBrowser', () => {
     }
     await expect(
       openBrowser('http://auth.example/authorize', {
-        allowHttpLocalhost: true,
+        allowHttpLoopback: true,
         execFile: opener.execFile,
       }),
     ).rejects.toThrow(/not https/);
@@ -118,7 +118,7 @@ describe('openBrowser', () => {
   ])('refuses %s without starting anything', async (url) => {
     const opener = fakeOpener();
     const error = await caught(() =>
-      openBrowser(url, { allowHttpLocalhost: true, execFile: opener.execFile }),
+      openBrowser(url, { allowHttpLoopback: true, execFile: opener.execFile }),
     );
     expect(error).toMatchObject({ name: 'OAuthFlowError', code: 'UNSAFE_BROWSER_URL' });
     expect((error as Error).message).not.toContain('secret');

@@ -35,7 +35,7 @@ export interface OpenBrowserOptions {
    * configured themselves: a repository's server could otherwise point the browser, with its
    * cookies, at a local service.
    */
-  allowHttpLocalhost?: boolean;
+  allowHttpLoopback?: boolean;
   /**
    * The program to open the address with instead of the system's (the CLI's `--browser`): a
    * program name or path (never split on spaces), or `[program, ...args]`. The address is
@@ -63,7 +63,7 @@ export const DEFAULT_OPENER_TIMEOUT_MS = 3_000;
 /**
  * Opens a sign-in page in the person's browser, safely:
  *
- * - only `https:` addresses (`http:` only on this computer, and only with `allowHttpLocalhost`);
+ * - only `https:` addresses (`http:` only on this computer, and only with `allowHttpLoopback`);
  *   `javascript:`, `file:`, `data:` and custom schemes are refused, and so is an address with a
  *   user name or password;
  * - the system's opener (`open` on macOS, `xdg-open` elsewhere, `rundll32
@@ -80,7 +80,7 @@ export const DEFAULT_OPENER_TIMEOUT_MS = 3_000;
  * @throws {@link OAuthFlowError} `SIGN_IN_ABORTED` when `signal` aborts
  * @example
  * ```ts
- * const opened = await openBrowser(url, { allowHttpLocalhost: server.source === 'user' });
+ * const opened = await openBrowser(url, { allowHttpLoopback: server.source === 'user' });
  * notice(`${opened ? 'Opened' : 'Open'} ${url.href} to sign in.`);
  * ```
  */
@@ -91,7 +91,7 @@ export async function openBrowser(
   if (typeof options !== 'object' || options === null) {
     throw invalidOption(`options must be an object, got ${kindOf(options)}`);
   }
-  const target = checkBrowserUrl(url, options.allowHttpLocalhost === true);
+  const target = checkBrowserUrl(url, options.allowHttpLoopback === true);
   const argv = openerArgv(target.href, options);
   const execFile: ExecFileLike = options.execFile ?? spawn;
   const timeoutMs = options.timeoutMs ?? DEFAULT_OPENER_TIMEOUT_MS;
@@ -171,7 +171,7 @@ export async function openBrowser(
  * Checks the address for {@link openBrowser} and returns it parsed.
  * @internal
  */
-export function checkBrowserUrl(url: unknown, allowHttpLocalhost: boolean): URL {
+export function checkBrowserUrl(url: unknown, allowHttpLoopback: boolean): URL {
   if (typeof url !== 'string' && !(url instanceof URL)) {
     throw unsafeBrowserUrl(`expected an address, got ${kindOf(url)}`);
   }
@@ -191,7 +191,7 @@ export function checkBrowserUrl(url: unknown, allowHttpLocalhost: boolean): URL 
         `${quoteUntrusted(parsed.origin)} is not https (only https sign-in pages are opened)`,
       );
     }
-    if (!allowHttpLocalhost) {
+    if (!allowHttpLoopback) {
       throw unsafeBrowserUrl(
         `${quoteUntrusted(parsed.origin)} is http on this computer, which is opened only for a ` +
           `server you configured yourself`,

@@ -327,7 +327,7 @@ export async function runDemo(output: Output, options: DemoOptions): Promise<num
       openBrowser: async (url, how) => {
         if (command !== undefined) {
           const opened = await openBrowser(url, {
-            allowHttpLocalhost: how.allowHttpLocalhost,
+            allowHttpLoopback: how.allowHttpLoopback,
             command,
             signal,
           });
