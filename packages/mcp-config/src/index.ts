@@ -28,6 +28,7 @@ export { isHttp } from './is-http.js';
 export { MAX_CONFIG_BYTES } from './limits.js';
 export { loadConfig } from './load-config.js';
 export type { LoadConfigOptions, LoadConfigResult } from './load-config.js';
+export type { HostServers } from './host-servers.js';
 export { removeServer } from './remove-server.js';
 export type { RemoveServerOptions, RemoveServerResult } from './remove-server.js';
 export { setServerEnabled } from './set-server-enabled.js';

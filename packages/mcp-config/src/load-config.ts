@@ -1,17 +1,16 @@
 import path from 'node:path';
-import { findNodeAtLocation } from 'jsonc-parser';
-import { checkServerUrl } from './check-server-url.js';
-import { claudeFileIssues, type ImportedProjectFile } from './claude-project-file.js';
+import type { ImportedProjectFile } from './claude-project-file.js';
 import { ConfigProblemCode, type ConfigProblem } from './config-problem.js';
 import { invalidArgument } from './errors.js';
-import { expandWithBudget, type ExpansionBudget } from './expand-env.js';
-import { formatFieldPath, type FieldPath } from './field-path.js';
-import { MAX_PROBLEMS_PER_FILE, MAX_SERVER_EXPANSION, MAX_TOTAL_EXPANSION } from './limits.js';
-import { parseConfigText, type ParsedConfig, type ParsedServer } from './parse-config-text.js';
+import type { ExpansionBudget } from './expand-env.js';
+import { checkHostServers, loadHostServers, type HostServers } from './host-servers.js';
+import { formatFieldPath } from './field-path.js';
+import { MAX_TOTAL_EXPANSION } from './limits.js';
+import { capProblems, loadServer, placeInFile } from './load-server.js';
+import { parseConfigText } from './parse-config-text.js';
 import { quoteText, shortText } from './quote-text.js';
 import { readConfigFile, type ReadResult } from './read-config-file.js';
-import type { ResolvedValue, ServerConfig, ServerSource } from './server-types.js';
-import { validateServer, type ServerIssue } from './validate-server.js';
+import type { ServerConfig, ServerSource } from './server-types.js';
 
 /** Options of {@link loadConfig}. */
 export interface LoadConfigOptions {
@@ -28,6 +27,12 @@ export interface LoadConfigOptions {
    * Left out: none.
    */
   readonly importedProjectFiles?: readonly ImportedProjectFile[];
+  /**
+   * Servers the host passes in code, read as the user's own and before the user's file: a
+   * server of the user's file or a project's with one of their names is ignored (`NAME_CLASH`).
+   * Left out: none.
+   */
+  readonly hostServers?: HostServers;
 }
 
 /** The result of {@link loadConfig}. */
@@ -38,10 +43,18 @@ export interface LoadConfigResult {
   readonly problems: readonly ConfigProblem[];
 }
 
-interface FileResult {
+/** The servers of one source, its problems, and every name it holds (also of those left out). */
+export interface SourceResult {
   readonly servers: ServerConfig[];
   readonly problems: ConfigProblem[];
   readonly names: readonly string[];
+}
+
+/** Names an earlier source holds, and what a clash with one of them says. */
+interface TakenNames {
+  readonly names: ReadonlySet<string>;
+  /** The message of a clash: why the later server is ignored and what to do. */
+  readonly clash: (name: string) => string;
 }
 
 function checkOptions(options: LoadConfigOptions): void {
@@ -71,148 +84,12 @@ function checkOptions(options: LoadConfigOptions): void {
       throw invalidArgument(`loadConfig: ${key} must be a file path or left out`);
     }
   }
+  checkHostServers(options.hostServers);
   if (typeof options.env !== 'object' || options.env === null || Array.isArray(options.env)) {
     throw invalidArgument(
       'loadConfig: env must be an object such as process.env (this package never reads it itself)',
     );
   }
-}
-
-function located(
-  file: string,
-  parsed: ParsedConfig,
-  server: ParsedServer,
-  issue: Pick<ServerIssue, 'code' | 'path' | 'field' | 'message'>,
-): ConfigProblem {
-  let offset = server.property.offset;
-  if (issue.path !== undefined && issue.path.length > 0) {
-    const node = findNodeAtLocation(server.node, [...issue.path]);
-    // A key's problem points at the key, an array item's at the item.
-    if (node !== undefined) {
-      offset = node.parent?.type === 'property' ? node.parent.offset : node.offset;
-    }
-  }
-  return {
-    code: issue.code,
-    file,
-    server: shortText(server.name),
-    ...(issue.field === undefined ? {} : { field: issue.field }),
-    ...parsed.position(offset),
-    message: issue.message,
-  };
-}
-
-function capProblems(problems: ConfigProblem[], file: string): ConfigProblem[] {
-  if (problems.length <= MAX_PROBLEMS_PER_FILE) return problems;
-  const kept = problems.slice(0, MAX_PROBLEMS_PER_FILE - 1);
-  kept.push({
-    code: ConfigProblemCode.TOO_MANY_PROBLEMS,
-    file,
-    message: `has ${problems.length - kept.length} more problems: fix the ones above first`,
-  });
-  return kept;
-}
-
-function resolved(
-  keys: Readonly<Record<string, string>>,
-  values: Readonly<Record<string, string>>,
-  sources: Readonly<Record<string, ResolvedValue['source']>>,
-): Record<string, ResolvedValue> {
-  const out: Record<string, ResolvedValue> = {};
-  for (const key of Object.keys(keys)) {
-    const value = values[key];
-    const source = sources[key];
-    if (value === undefined || source === undefined) continue;
-    Object.defineProperty(out, key, {
-      value: { value, source },
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return out;
-}
-
-function loadServer(
-  file: string,
-  parsed: ParsedConfig,
-  server: ParsedServer,
-  source: ServerSource,
-  env: Readonly<Record<string, string | undefined>>,
-  budget: ExpansionBudget,
-  problems: ConfigProblem[],
-  shape: ImportedProjectFile['client'] | undefined,
-): ServerConfig | undefined {
-  const prefix = `server ${quoteText(server.name)}: `;
-  for (const duplicate of server.duplicates) {
-    const field = formatFieldPath(duplicate.path);
-    const first = parsed.position(duplicate.first);
-    const again = parsed.position(duplicate.again);
-    problems.push({
-      code: ConfigProblemCode.DUPLICATE_KEY,
-      file,
-      server: shortText(server.name),
-      field,
-      ...again,
-      message:
-        `${prefix}${quoteText(field)} is written twice (lines ${first.line} and ${again.line}): ` +
-        'keep one; the server was not loaded',
-    });
-  }
-  const { def, issues } = validateServer(server.name, server.value, source);
-  // Another client's file: what that client does differently, in place of the ordinary
-  // message on the same field.
-  const extra = shape === 'claude' ? claudeFileIssues(server.name, server.value) : [];
-  const extraFields = new Set(extra.map((issue) => issue.field));
-  const all = [...extra, ...issues.filter((issue) => !extraFields.has(issue.field))];
-  for (const issue of all) problems.push(located(file, parsed, server, issue));
-  if (def === undefined || extra.length > 0 || server.duplicates.length > 0) return undefined;
-
-  // Each server gets at most its own share, and never more than what is left for all of them.
-  const serverBudget: ExpansionBudget = {
-    remaining: Math.min(MAX_SERVER_EXPANSION, budget.remaining),
-  };
-  const kind = def.kind === 'local' ? 'env' : 'header';
-  const values = def.kind === 'local' ? def.env : def.headers;
-  const expanded = expandWithBudget(values, env, kind, serverBudget);
-  budget.remaining -= Math.min(MAX_SERVER_EXPANSION, budget.remaining) - serverBudget.remaining;
-  let usable = true;
-  for (const problem of expanded.problems) {
-    if (problem.code !== ConfigProblemCode.MISSING_VARIABLE) usable = false;
-    const fieldPath: FieldPath = [kind === 'env' ? 'env' : 'headers', problem.key];
-    problems.push(
-      located(file, parsed, server, {
-        code: problem.code,
-        path: fieldPath,
-        field: formatFieldPath(fieldPath),
-        message:
-          prefix +
-          problem.message +
-          (problem.code === ConfigProblemCode.MISSING_VARIABLE
-            ? ''
-            : '; the server was not loaded'),
-      }),
-    );
-  }
-  if (!usable) return undefined;
-  const base = { name: server.name, source, file };
-  if (def.kind === 'local') {
-    return {
-      kind: 'local',
-      ...base,
-      def,
-      env: resolved(def.env, expanded.values, expanded.sources),
-    };
-  }
-  const url = checkServerUrl(def.url, source);
-  if (!url.ok) return undefined; // validateServer has already reported it
-  return {
-    kind: 'remote',
-    ...base,
-    def,
-    url: url.url,
-    headers: resolved(def.headers, expanded.values, expanded.sources),
-  };
 }
 
 function loadFile(
@@ -221,45 +98,53 @@ function loadFile(
   source: ServerSource,
   env: Readonly<Record<string, string | undefined>>,
   budget: ExpansionBudget,
-  userNames: ReadonlySet<string>,
-  imported?: {
-    readonly shape: ImportedProjectFile['client'];
-    readonly projectNames: ReadonlySet<string>;
-  },
-): FileResult {
+  taken: readonly TakenNames[],
+  shape?: ImportedProjectFile['client'],
+): SourceResult {
   if (read.kind === 'missing') return { servers: [], problems: [], names: [] };
   if (read.kind === 'problem') return { servers: [], problems: [read.problem], names: [] };
   const parsed = parseConfigText(file, read.text);
   const problems = [...parsed.problems];
   const servers: ServerConfig[] = [];
   for (const server of parsed.servers) {
-    if (userNames.has(server.name)) {
+    const clash = taken.find((t) => t.names.has(server.name));
+    if (clash !== undefined) {
       problems.push({
         code: ConfigProblemCode.NAME_CLASH,
         file,
         server: shortText(server.name),
         ...parsed.position(server.property.offset),
-        message:
-          `server ${quoteText(server.name)} is also in your own configuration: a repository ` +
-          'cannot replace a server you configured, so the project one is ignored; give it ' +
-          'another name in the project file to use both',
+        message: clash.clash(server.name),
       });
       continue;
     }
-    if (imported?.projectNames.has(server.name) === true) {
+    for (const duplicate of server.duplicates) {
+      const field = formatFieldPath(duplicate.path);
+      const first = parsed.position(duplicate.first);
+      const again = parsed.position(duplicate.again);
       problems.push({
-        code: ConfigProblemCode.NAME_CLASH,
+        code: ConfigProblemCode.DUPLICATE_KEY,
         file,
         server: shortText(server.name),
-        ...parsed.position(server.property.offset),
+        field,
+        ...again,
         message:
-          `server ${quoteText(server.name)} is also in the project's own configuration ` +
-          '(.garuda/mcp.json, or a file read before this one), which comes first, so this one ' +
-          'is ignored; give one of them another name to use both',
+          `server ${quoteText(server.name)}: ${quoteText(field)} is written twice (lines ` +
+          `${first.line} and ${again.line}): keep one; the server was not loaded`,
       });
-      continue;
     }
-    const loaded = loadServer(file, parsed, server, source, env, budget, problems, imported?.shape);
+    const place = placeInFile(file, parsed, server);
+    const reportOnly = server.duplicates.length > 0;
+    const toLoad = {
+      name: server.name,
+      value: server.value,
+      source,
+      file,
+      place,
+      shape,
+      reportOnly,
+    };
+    const loaded = loadServer(toLoad, env, budget, problems);
     if (loaded !== undefined) servers.push(loaded);
   }
   // Problems come out in the order of the file.
@@ -274,6 +159,21 @@ function loadFile(
     .map(({ problem }) => problem);
   return { servers, problems: capProblems(ordered, file), names: parsed.names };
 }
+
+const HOST_CLASH = (label: string) => (name: string) =>
+  `server ${quoteText(name)} is also given by ${label}, which comes first, so the one in this ` +
+  'file is ignored; give one of them another name to use both';
+
+/** A project's server with the name of one of the user's own (`where`: which of them). */
+const USER_CLASH = (where: string) => (name: string) =>
+  `server ${quoteText(name)} is also ${where}: a repository cannot replace a server you ` +
+  'configured, so the project one is ignored; give it another name in the project file to use ' +
+  'both';
+
+const PROJECT_CLASH = (name: string) =>
+  `server ${quoteText(name)} is also in the project's own configuration (.garuda/mcp.json, or a ` +
+  'file read before this one), which comes first, so this one is ignored; give one of them ' +
+  'another name to use both';
 
 /**
  * Reads the user's and the project's server configuration and validates every server.
@@ -301,11 +201,15 @@ function loadFile(
  *   project's own servers is a `NAME_CLASH`, and what that client does differently (a `${…}`
  *   in `command`, `args`, `cwd` or `url`; `${NAME:-default}`) leaves the server out.
  *
+ * - `hostServers` (servers the host passes in code) are read first, as the user's own, with the
+ *   same checks as a file's; a server of a file with one of their names is a `NAME_CLASH`.
+ *
  * Disabled servers are returned too (`def.enabled === false`), so they can be listed.
  *
- * @param options - `userFile`, `projectFile`, `importedProjectFiles` (each optional) and `env`
- *   (required).
- * @returns `{ servers, problems }`: user servers first, then project servers, in file order.
+ * @param options - `userFile`, `projectFile`, `importedProjectFiles`, `hostServers` (each
+ *   optional) and `env` (required).
+ * @returns `{ servers, problems }`: the host's servers first, then the user's, then the
+ *   project's, in file order.
  * @throws {@link ConfigError} `INVALID_ARGUMENT` only for a programming error (options not an object,
  *   a path that is not a string, `env` missing).
  * @example
@@ -340,11 +244,22 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
   ]);
   const budget: ExpansionBudget = { remaining: MAX_TOTAL_EXPANSION };
 
+  const host = options.hostServers && loadHostServers(options.hostServers, env, budget);
+  const hostNames = new Set(host?.names ?? []);
   const user =
     userFile === undefined || userRead === undefined
       ? undefined
-      : loadFile(userFile, userRead, 'user', env, budget, new Set());
-  const userNames = new Set(user?.names ?? []);
+      : loadFile(userFile, userRead, 'user', env, budget, [
+          { names: hostNames, clash: HOST_CLASH(options.hostServers?.label ?? '') },
+        ]);
+  // The user's own names, which no project server may take.
+  const own: readonly TakenNames[] = [
+    {
+      names: hostNames,
+      clash: USER_CLASH(`one of your own (given by ${options.hostServers?.label ?? ''})`),
+    },
+    { names: new Set(user?.names ?? []), clash: USER_CLASH('in your own configuration') },
+  ];
 
   const linked =
     userRead?.kind === 'text' &&
@@ -354,7 +269,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
   const project =
     projectFile === undefined || projectRead === undefined || linked
       ? undefined
-      : loadFile(projectFile, projectRead, 'project', env, budget, userNames);
+      : loadFile(projectFile, projectRead, 'project', env, budget, own);
 
   // Other clients' project files, after the project's own: the names of both Garuda files
   // (also of servers that did not load) and of earlier such files are taken.
@@ -364,7 +279,8 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
       r?.kind === 'text' && r.identity !== undefined ? [r.identity] : [],
     ),
   );
-  const imported: FileResult[] = [];
+  const imported: SourceResult[] = [];
+  const taken = [...own, { names: projectNames, clash: PROJECT_CLASH }];
   importedFiles.forEach((f, i) => {
     const read = importedReads[i];
     if (read === undefined) return;
@@ -372,24 +288,14 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
       if (identities.has(read.identity)) return;
       identities.add(read.identity);
     }
-    const result = loadFile(f.file, read, 'project', env, budget, userNames, {
-      shape: f.client,
-      projectNames,
-    });
+    const result = loadFile(f.file, read, 'project', env, budget, taken, f.client);
     for (const name of result.names) projectNames.add(name);
     imported.push(result);
   });
 
+  const all = [host, user, project, ...imported];
   return {
-    servers: [
-      ...(user?.servers ?? []),
-      ...(project?.servers ?? []),
-      ...imported.flatMap((r) => r.servers),
-    ],
-    problems: [
-      ...(user?.problems ?? []),
-      ...(project?.problems ?? []),
-      ...imported.flatMap((r) => r.problems),
-    ],
+    servers: all.flatMap((r) => r?.servers ?? []),
+    problems: all.flatMap((r) => r?.problems ?? []),
   };
 }

@@ -14,8 +14,11 @@ export interface LoadedServers {
   readonly problems: readonly ConfigProblem[];
 }
 
+/** Where the `servers` option's servers are, in problems and as their `file`. @internal */
+export const SERVERS_OPTION_LABEL = 'McpManager option "servers"';
+
 /**
- * Reads the user's and the project's files (and the other clients' project files named by
+ * Reads the `servers` option's servers, the user's and the project's files (and the other clients' project files named by
  * `importConfigs`), with the host's switches for this session applied over `"enabled"`.
  * Problems are told through `notice` (only those of `only`, when given). @internal
  *
@@ -34,6 +37,7 @@ export async function loadServers(
     userFile: options.userConfigFile ?? paths.userFile,
     projectFile: options.projectConfigFile ?? paths.projectFile,
     env: options.env,
+    hostServers: { label: SERVERS_OPTION_LABEL, servers: options.servers },
     importedProjectFiles: options.importConfigs.map((client) => ({
       file: path.join(options.root, '.mcp.json'),
       client,

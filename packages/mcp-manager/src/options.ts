@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { hiddenPathOf, type SandboxInfo } from '@garuda/mcp-transport';
+import type { ServerEntry } from '@garuda/mcp-config';
 import type { TrustStoreLike } from '@garuda/mcp-trust';
 import type { PinnedFetchOptions } from '@garuda/pinned-fetch';
 import { InvalidOptionsError } from './errors.js';
@@ -54,6 +55,15 @@ export interface McpManagerOptions {
   readonly allowRules?: readonly string[];
   /** Where consent and tool pins are kept. Default: a `TrustStore` on `<home>/trust.json`. */
   readonly trustStore?: TrustStoreLike;
+  /**
+   * Servers from code, so an agent needs no `mcp.json` first: name → server, as a config file's
+   * `"servers"` holds them (e.g. `{ files: { command: 'npx', args: ['-y', 'pkg@1.2.3'] } }` or
+   * `{ docs: { url: 'https://…' } }`). They are the host's own choice, so they count as the
+   * user's servers (no consent is asked; every other guarantee holds: sandbox, pins, approval,
+   * cleaning), are checked like a file's and come before the user's file, whose server of the
+   * same name is then ignored (a problem told through `prompter.notice`). Default none.
+   */
+  readonly servers?: Readonly<Record<string, ServerEntry>>;
   /** The user's config file. Default `<home>/mcp.json`. */
   readonly userConfigFile?: string;
   /** The project's config file. Default `<root>/.garuda/mcp.json`. */
@@ -132,6 +142,7 @@ export interface CheckedOptions {
   readonly logger: ManagerLogger | undefined;
   readonly allowRules: readonly string[];
   readonly trustStore: TrustStoreLike | undefined;
+  readonly servers: Readonly<Record<string, ServerEntry>>;
   readonly userConfigFile: string | undefined;
   readonly projectConfigFile: string | undefined;
   readonly sandbox: SandboxInfo | undefined;
@@ -313,6 +324,13 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
       `must not be inside home (${JSON.stringify(home)}): servers cannot see that folder, so they could not use the cache`,
     );
   }
+  const servers = options.servers === undefined ? {} : options.servers;
+  if (!isRecord(servers)) {
+    throw new InvalidOptionsError(
+      'servers',
+      "must be an object of server names to servers, like { demo: { command: 'demo-server' } }",
+    );
+  }
   const enabledForSession = options.enabledForSession ?? {};
   if (
     !isRecord(enabledForSession) ||
@@ -335,6 +353,7 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
     logger,
     allowRules: [...allowRules],
     trustStore,
+    servers: { ...servers },
     userConfigFile: optionalFile('userConfigFile', options.userConfigFile),
     projectConfigFile: optionalFile('projectConfigFile', options.projectConfigFile),
     sandbox,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { commandLine, type LocalServerConfig, type LocalServerDef } from '@garuda/mcp-config';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CallFailedError } from './errors.js';
+import { SERVERS_OPTION_LABEL } from './load-servers.js';
 import {
   sandboxDenialNote,
   withDenialNote,
@@ -225,6 +226,17 @@ describe('noNetworkNote', () => {
   it('says nothing for a server with network, or another error', () => {
     expect(noNetworkNote('TypeError: fetch failed', server({ network: true }))).toBeUndefined();
     expect(noNetworkNote('Error: invalid argument', server())).toBeUndefined();
+  });
+
+  it('points a server from the servers option at that option, with no garuda-mcp command', () => {
+    const fromCode = { ...server(), file: SERVERS_OPTION_LABEL };
+    expect(noNetworkNote('TypeError: fetch failed', fromCode)).toBe(
+      'MCP server "fs" has no network access in the sandbox ("network": false in the McpManager option "servers"), so it cannot reach other machines. To allow it: set "network": true for it',
+    );
+    const file = path.join(DOCS, 'x.txt');
+    expect(sandboxDenialNote(`EROFS: open '${file}'`, subject(fromCode))).toMatch(
+      new RegExp(`add "${DOCS}" to its "writePaths" in the McpManager option "servers"$`),
+    );
   });
 });
 

@@ -11,6 +11,7 @@ import { CallFailedError } from './errors.js';
 import type { CheckedOptions } from './options.js';
 import { isWithin } from './paths.js';
 import { configuredPath } from './configured-path.js';
+import { SERVERS_OPTION_LABEL } from './load-servers.js';
 import type { CallResult } from './types.js';
 
 /** How much of an error's text is searched for a path. */
@@ -137,7 +138,18 @@ function suggestable(dir: string, home: string): boolean {
 }
 
 /** The `garuda-mcp add … --replace` command that gives the server these flags, if short enough. */
+/** Whether the server came from the `servers` option (code), not a file the CLI can edit. */
+function fromCode(server: LocalServerConfig): boolean {
+  return server.file === SERVERS_OPTION_LABEL;
+}
+
+/** Where the server's settings are written: its file, quoted, or the `servers` option. */
+function writtenIn(server: LocalServerConfig): string {
+  return fromCode(server) ? 'the McpManager option "servers"' : quotedPath(server.file);
+}
+
 function addCommand(server: LocalServerConfig, flags: readonly string[]): string | undefined {
+  if (fromCode(server)) return undefined;
   const command = commandLine({
     command: 'garuda-mcp',
     args: [
@@ -209,7 +221,7 @@ function noteFor(file: string, subject: DenialSubject, missing: boolean): string
     return (
       `${quotedPath(file)} is in ${quoteText(shown)}, which the sandbox hides from MCP servers ` +
       `(credentials; no server may write there). If the user wants MCP server ${name} to read ` +
-      `it, add ${quoteText(shown)} to its "readPaths" in ${quotedPath(server.file)}` +
+      `it, add ${quoteText(shown)} to its "readPaths" in ${writtenIn(server)}` +
       (command === undefined ? '' : `: ${command}`)
     );
   }
@@ -233,7 +245,7 @@ function noteFor(file: string, subject: DenialSubject, missing: boolean): string
   ]);
   return (
     `${where} If the user wants to allow it, add ${quotedPath(folder)} to its "writePaths" in ` +
-    `${quotedPath(server.file)}` +
+    writtenIn(server) +
     (command === undefined ? '' : `: ${command}`)
   );
 }
@@ -303,7 +315,7 @@ export function noNetworkNote(text: string, server: LocalServerConfig): string |
   const command = addCommand(server, ['--network']);
   return (
     `MCP server ${quoteText(server.name)} has no network access in the sandbox ("network": false ` +
-    `in ${quoteText(server.file, MAX_NOTE_PATH_CHARS)}), so it cannot reach other machines. ` +
+    `in ${writtenIn(server)}), so it cannot reach other machines. ` +
     `To allow it: ${command === undefined ? 'set "network": true for it' : command}`
   );
 }

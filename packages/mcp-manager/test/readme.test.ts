@@ -4,8 +4,15 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { codeBlock, fixtureCommand, readmeSection } from '@garuda/test-utils';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  codeBlock,
+  fixtureCommand,
+  quickStartTest,
+  readmeSection,
+  tempDir,
+  type TempDir,
+} from '@garuda/test-utils';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HAS_SANDBOX, REPO_ROOT } from './support.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -13,6 +20,40 @@ const SERVER_LINE = "const server = { command: 'node', args: ['my-mcp-server.mjs
 
 afterEach(() => {
   vi.restoreAllMocks();
+});
+
+// The Quick start, as written but for the server (the fixture), its home and project (a
+// throwaway folder, so the test touches nothing of the user's) and the fixture's checkout
+// (which may be under /tmp, empty inside the sandbox).
+let quick: TempDir;
+beforeAll(async () => {
+  quick = await tempDir('garuda-quick-start-');
+});
+afterAll(async () => {
+  await quick.cleanup();
+});
+const QUICK_SERVER = "{ command: 'node', args: ['my-mcp-server.mjs'] }";
+const QUICK_WHERE =
+  '...{ root: process.cwd(), home: `${homedir()}/.garuda`, userHome: homedir(), env: process.env },';
+
+quickStartTest({
+  packageDir: path.join(here, '..'),
+  prepare: (code) => {
+    expect(code).toContain(QUICK_SERVER);
+    expect(code).toContain(QUICK_WHERE);
+    const fixture = fixtureCommand('normal');
+    const where = {
+      root: quick.path,
+      home: path.join(quick.path, '.garuda'),
+      userHome: quick.path,
+    };
+    return code
+      .replace(QUICK_SERVER, JSON.stringify({ command: fixture.command, args: fixture.args }))
+      .replace(
+        QUICK_WHERE,
+        `...${JSON.stringify(where)}, env: process.env, sandboxReadPaths: [${JSON.stringify(REPO_ROOT)}],`,
+      );
+  },
 });
 
 describe('README', () => {
