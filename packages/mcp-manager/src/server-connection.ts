@@ -157,11 +157,24 @@ function describeExit(exit: ProcessExit, stderr: readonly string[]): string {
   return withExcerpt(how, stderr);
 }
 
-// A message the transport dropped for its size is the answer to a call when it is not a request
-// or notification of the server's own (those start with "method"). The transport's message
-// quotes the line's start as JSON, so a key shows as \"method\":.
-function isDroppedResponse(error: MessageTooLargeError): boolean {
-  return !/\\"method\\"\s*:/.test(error.message);
+// Whether a message the transport dropped for its size may have been the answer to a call: a
+// response, or a line the transport could not tell (then a call must not wait for it until its
+// time limit). The server's own request or notification answers none. Decided from the fields
+// the transport read from the whole line, never from its message (which quotes the server).
+function mayBeAnAnswer(error: MessageTooLargeError): boolean {
+  // A copy of the transport without `kind` counts as unknown.
+  return error.kind !== 'request' && error.kind !== 'notification';
+}
+
+/** What the transport found out about a dropped message, for the debug log. */
+function droppedShape(error: MessageTooLargeError): string {
+  const id =
+    typeof error.id === 'number'
+      ? `, id ${error.id}`
+      : typeof error.id === 'string'
+        ? `, id ${JSON.stringify(oneLine(error.id, 40))}`
+        : '';
+  return ` (a ${String(error.kind ?? 'unknown')}${id})`;
 }
 
 /**
@@ -447,14 +460,19 @@ export class ServerConnection {
   #handleError(error: Error): void {
     // The exit itself is read from the transport when the connection closes.
     if (ProcessExitedError.isInstance(error)) return;
-    if (MessageTooLargeError.isInstance(error) && isDroppedResponse(error)) {
-      const detail = oneLine(error.message, 200);
-      for (const call of this.#inFlight) {
-        call.tooLarge = detail;
-        call.controller.abort(error);
+    let shape = '';
+    if (MessageTooLargeError.isInstance(error)) {
+      shape = droppedShape(error);
+      if (mayBeAnAnswer(error)) {
+        // The SDK's request ids are its own, so which call it answered is not known: end them all.
+        const detail = oneLine(error.message, 200);
+        for (const call of this.#inFlight) {
+          call.tooLarge = detail;
+          call.controller.abort(error);
+        }
       }
     }
-    log(this.#logger, 'debug', `MCP server "${this.server}": ${oneLine(error.message)}`);
+    log(this.#logger, 'debug', `MCP server "${this.server}": ${oneLine(error.message)}${shape}`);
   }
 
   #handleClose(): void {

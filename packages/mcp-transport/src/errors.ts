@@ -237,9 +237,28 @@ function mib(bytes: number): string {
 }
 
 /**
+ * What a JSON-RPC line was, told from its top-level keys: `request` (a `method` and an `id`),
+ * `notification` (a `method`, no `id`), `response` (an `id`, no `method`: the answer to a
+ * request, or an error for one), or `unknown` (neither, not one JSON object, or broken).
+ */
+export type MessageKind = 'response' | 'request' | 'notification' | 'unknown';
+
+/**
  * A line from the server was longer than the message cap (code `MESSAGE_TOO_LARGE`). Reported
- * through `onerror`; the line was skipped and reading goes on, so the request it answered never
- * completes (it times out) while others still work.
+ * through `onerror`, once the line has ended; the line was skipped and reading goes on. `kind`
+ * and `id` say what it was, read from the whole line (not kept) by its top-level keys: a
+ * `response` (or an `unknown` line) may have been the answer to a request, which then never
+ * completes unless the caller ends it; the server's own `request` or `notification` answers
+ * nothing. `id` is the server's text: compare it, show it only quoted.
+ *
+ * @example
+ * ```ts
+ * transport.onerror = (e) => {
+ *   if (MessageTooLargeError.isInstance(e) && e.kind !== 'request' && e.kind !== 'notification') {
+ *     for (const call of pending) call.abort(e); // its answer may be gone
+ *   }
+ * };
+ * ```
  */
 export class MessageTooLargeError extends TransportError {
   /** Whether `value` is a {@link MessageTooLargeError}, from any copy of this package. */
@@ -249,13 +268,28 @@ export class MessageTooLargeError extends TransportError {
   readonly bytes: number;
   /** The cap in bytes. */
   readonly limit: number;
+  /** What the skipped line was (see {@link MessageKind}). */
+  readonly kind: MessageKind;
+  /**
+   * Its top-level JSON-RPC `id` when that is a number or a string (of at most 128 bytes as
+   * written) and the line was one complete object; otherwise `undefined`. Raw server text.
+   */
+  readonly id: string | number | undefined;
 
   /**
    * @param bytes - Bytes of the skipped line.
    * @param limit - The cap.
    * @param excerpt - Its first characters (cleaned and quoted here).
+   * @param shape - What the line was and its `id`; default `unknown`, no `id`.
    */
-  constructor(bytes: number, limit: number, excerpt: string) {
+  constructor(
+    bytes: number,
+    limit: number,
+    excerpt: string,
+    shape: { readonly kind: MessageKind; readonly id?: string | number | undefined } = {
+      kind: 'unknown',
+    },
+  ) {
     super(
       TransportErrorCode.MESSAGE_TOO_LARGE,
       `the server sent a message of ${bytes} bytes, larger than ${mib(limit)}; it was skipped ` +
@@ -263,6 +297,8 @@ export class MessageTooLargeError extends TransportError {
     );
     this.bytes = bytes;
     this.limit = limit;
+    this.kind = shape.kind;
+    this.id = shape.id;
   }
 }
 
@@ -322,6 +358,11 @@ export class TransportClosedError extends TransportError {
 /**
  * An HTTP response body, or one event of an SSE stream, was larger than the cap (code
  * `RESPONSE_TOO_LARGE`); reading it was stopped.
+ *
+ * It has no `kind` or `id`, unlike {@link MessageTooLargeError}: the body or the stream is cut
+ * off at the cap, not skipped to its end, so the whole message is never seen, and whatever that
+ * response or stream would still have carried is lost with it. A cut JSON body fails its own
+ * request.
  */
 export class ResponseTooLargeError extends TransportError {
   /** Whether `value` is a {@link ResponseTooLargeError}, from any copy of this package. */

@@ -4,6 +4,7 @@ import * as api from './index.js';
 import type {
   DetectSandboxOptions,
   HiddenPathMatch,
+  MessageKind,
   SandboxInfo,
   SandboxKind,
   SandboxPolicy,
@@ -83,6 +84,7 @@ describe('public entry', () => {
       sandboxed: { kind: 'none', reason: 'r' },
     };
     const match: HiddenPathMatch = { kind: 'credential', path: '/h/.kube', name: '.kube' };
-    expect([kind, info, options, code, policy, command, match]).toHaveLength(7);
+    const message: MessageKind = 'response';
+    expect([kind, info, options, code, policy, command, match, message]).toHaveLength(8);
   });
 });

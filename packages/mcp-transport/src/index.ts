@@ -15,6 +15,7 @@ export {
   TransportErrorCode,
   UnprotectablePathError,
 } from './errors.js';
+export type { MessageKind } from './errors.js';
 export { HIDDEN_HOME_PATHS, HIDDEN_SYSTEM_PATHS } from './hidden-paths.js';
 export { hiddenPathOf } from './hidden-path-of.js';
 export type { HiddenPathMatch } from './hidden-path-of.js';

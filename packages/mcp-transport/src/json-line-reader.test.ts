@@ -1,13 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JsonLineReader } from './json-line-reader.js';
+import type { MessageShape } from './message-kind-scanner.js';
 
 function collect(max: number) {
   const lines: string[] = [];
-  const oversized: { excerpt: string; bytes: number }[] = [];
+  const oversized: { excerpt: string; bytes: number; shape: MessageShape }[] = [];
   const reader = new JsonLineReader(max, {
     onLine: (line) => lines.push(line),
-    onOversized: (excerpt, bytes) => oversized.push({ excerpt, bytes }),
+    onOversized: (excerpt, bytes, shape) => oversized.push({ excerpt, bytes, shape }),
   });
   return { reader, lines, oversized };
 }
@@ -37,6 +38,40 @@ describe('JsonLineReader', () => {
     expect(oversized).toHaveLength(1);
     expect(oversized[0]!.bytes).toBe(50);
     expect(oversized[0]!.excerpt.startsWith('xxxx')).toBe(true);
+  });
+
+  it('tells what an oversized line was from all of it: the kept start, the skipped rest', () => {
+    const { reader, lines, oversized } = collect(16);
+    // The id is in the part kept before the cap was passed; the method only in the skipped rest.
+    reader.push(Buffer.from('{"id":5,"params":{"pad":"' + 'p'.repeat(40)));
+    reader.push(Buffer.from('"},"met'));
+    reader.push(Buffer.from('hod":"ping"}\r\n'));
+    // A response whose id comes last, past the cap, split inside the number.
+    reader.push(Buffer.from('{"result":{"text":"' + 'r'.repeat(40) + '"},"id":12'));
+    reader.push(Buffer.from('34}\n{"a":1}\n'));
+    // Over the cap before it is complete, then the stream ends: unknown.
+    reader.push(Buffer.from('{"method":"notifications/message","params":'));
+    reader.end();
+    expect(lines).toEqual(['{"a":1}']);
+    expect(oversized.map((o) => o.shape)).toEqual([
+      { kind: 'request', id: 5 },
+      { kind: 'response', id: 1234 },
+      { kind: 'unknown', id: undefined },
+    ]);
+  });
+
+  it('an oversized notification fed byte by byte is a notification', () => {
+    const { reader, oversized } = collect(8);
+    const line = Buffer.from('{"params":{"method":"x","id":1},"method":"notifications/x"}\n');
+    for (let i = 0; i < line.length; i++) reader.push(line.subarray(i, i + 1));
+    expect(oversized).toEqual([
+      {
+        // The excerpt is what had come when the cap was passed; the kind is from the whole line.
+        excerpt: '{"params"',
+        bytes: line.length - 1,
+        shape: { kind: 'notification', id: undefined },
+      },
+    ]);
   });
 
   it('a line of exactly the cap passes; one byte more does not', () => {

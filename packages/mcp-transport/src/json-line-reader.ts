@@ -1,11 +1,16 @@
+import { MessageKindScanner, type MessageShape } from './message-kind-scanner.js';
+
 const NEWLINE = 0x0a;
 
 /** What {@link JsonLineReader} hands out. */
 export interface JsonLineReaderHandlers {
   /** A complete line (without its line break), at most `maxBytes` long. */
   onLine(line: string): void;
-  /** A line longer than `maxBytes`: its start, for an error message; the rest is skipped. */
-  onOversized(excerpt: string, bytesSeen: number): void;
+  /**
+   * A line longer than `maxBytes`, once it has ended: its start (for an error message), its
+   * length, and what it was, read from all of it as it streamed by (it is not kept).
+   */
+  onOversized(excerpt: string, bytesSeen: number, shape: MessageShape): void;
 }
 
 /**
@@ -14,7 +19,8 @@ export interface JsonLineReaderHandlers {
  * Written by hand rather than with the SDK's `ReadBuffer`: that one caps only the whole buffer,
  * silently drops lines that are not JSON, and concatenates on every chunk. Here a line over the
  * cap is reported once and skipped up to its end while reading goes on, memory stays bounded by
- * the cap, and every chunk is scanned once.
+ * the cap, and every chunk is scanned once (an oversized line twice: for its end, and by a
+ * {@link MessageKindScanner} for what it was).
  */
 export class JsonLineReader {
   readonly #maxBytes: number;
@@ -25,6 +31,7 @@ export class JsonLineReader {
   #skipping = false;
   #skipped = 0;
   #pendingExcerpt = '';
+  #scanner: MessageKindScanner | undefined;
 
   constructor(maxBytes: number, handlers: JsonLineReaderHandlers) {
     this.#maxBytes = maxBytes;
@@ -53,10 +60,15 @@ export class JsonLineReader {
     if (piece.length === 0) return;
     if (this.#skipping) {
       this.#skipped += piece.length;
+      this.#scanner?.push(piece);
       return;
     }
     if (this.#size + piece.length > this.#maxBytes) {
       const head = Buffer.concat([...this.#parts, piece.subarray(0, 200)]).subarray(0, 200);
+      const scanner = new MessageKindScanner();
+      for (const part of this.#parts) scanner.push(part);
+      scanner.push(piece);
+      this.#scanner = scanner;
       this.#skipped = this.#size + piece.length;
       this.#parts = [];
       this.#size = 0;
@@ -73,9 +85,11 @@ export class JsonLineReader {
       this.#skipping = false;
       const excerpt = this.#pendingExcerpt;
       const seen = this.#skipped;
+      const shape: MessageShape = this.#scanner?.finish() ?? { kind: 'unknown', id: undefined };
       this.#pendingExcerpt = '';
       this.#skipped = 0;
-      this.#handlers.onOversized(excerpt, seen);
+      this.#scanner = undefined;
+      this.#handlers.onOversized(excerpt, seen, shape);
       return;
     }
     const buf = this.#parts.length === 1 ? (this.#parts[0] as Buffer) : Buffer.concat(this.#parts);

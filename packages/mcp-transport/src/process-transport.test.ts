@@ -130,9 +130,29 @@ describe('ProcessTransport', () => {
       );
       const tooLarge = errors.find((e) => e instanceof MessageTooLargeError);
       expect(tooLarge?.message).toMatch(/larger than 4 MiB/);
+      // The SDK writes a response's id after its result: found at the end of the 5 MiB line.
+      expect(tooLarge).toMatchObject({ kind: 'response', id: expect.any(Number) });
       expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'after' } }))).toBe(
         'after',
       );
+    },
+  );
+
+  it.each([
+    ['huge_notice', 'after the notice', { kind: 'notification', id: undefined }],
+    ['huge_request', 'after the request', { kind: 'request', id: expect.any(Number) }],
+  ])(
+    "tells an oversized message of the server's own (%s) from a response",
+    { timeout: 120_000 },
+    async (tool, answer, shape) => {
+      const { errors, connect } = fixture('huge');
+      const client = await connect();
+      // Its own line comes before the answer, so it is reported by the time the call returns.
+      expect(textOf(await client.callTool({ name: tool, arguments: { mb: 5 } }))).toBe(answer);
+      const tooLarge = errors.filter((e) => MessageTooLargeError.isInstance(e));
+      expect(tooLarge).toHaveLength(1);
+      expect(tooLarge[0]).toMatchObject({ code: 'MESSAGE_TOO_LARGE', ...shape });
+      expect((tooLarge[0] as MessageTooLargeError).bytes).toBeGreaterThan(5 * 1024 * 1024);
     },
   );
 

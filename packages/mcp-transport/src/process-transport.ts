@@ -135,12 +135,13 @@ export class ProcessTransport implements Transport {
     this.#child = child;
     const reader = new JsonLineReader(this.#options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, {
       onLine: (line) => this.#handleLine(line),
-      onOversized: (excerpt, bytes) =>
+      onOversized: (excerpt, bytes, shape) =>
         this.#report(
           new MessageTooLargeError(
             bytes,
             this.#options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
             excerpt,
+            shape,
           ),
         ),
     });

@@ -127,7 +127,13 @@ describe('huge mode', () => {
     const c = await connectStdio('huge', 'legacy');
     try {
       const names = (await c.client.listTools()).tools.map((t) => t.name);
-      expect(names).toEqual([...NORMAL_TOOL_NAMES, 'huge', 'big_ok']);
+      expect(names).toEqual([
+        ...NORMAL_TOOL_NAMES,
+        'huge',
+        'big_ok',
+        'huge_notice',
+        'huge_request',
+      ]);
 
       const huge = await c.client.callTool({ name: 'huge', arguments: { mb: 5 } });
       expect(textOf(huge)).toHaveLength(5 * MIB);
@@ -143,6 +149,28 @@ describe('huge mode', () => {
       await c.close();
     }
   });
+
+  it.each([
+    ['huge_notice', 'after the notice', 'notifications/fixture/huge'],
+    ['huge_request', 'after the request', 'fixture/huge'],
+  ])(
+    '`%s` sends a line over 4 MiB of its own before its small answer',
+    { timeout: 120_000 },
+    async (tool, answer, method) => {
+      const c = await connectStdio('huge', 'legacy', { keepLines: true });
+      try {
+        const before = c.transport.lines.length;
+        const r = await c.client.callTool({ name: tool, arguments: { mb: 5 } });
+        expect(textOf(r)).toBe(answer);
+        const [own, reply] = c.transport.lines.slice(before);
+        expect(own!.length).toBeGreaterThan(5 * MIB);
+        expect((JSON.parse(own!) as { method?: string }).method).toBe(method);
+        expect(reply!.length).toBeLessThan(1_000);
+      } finally {
+        await c.close();
+      }
+    },
+  );
 });
 
 describe('stubborn mode', () => {
