@@ -2,6 +2,7 @@
 // been cleaned by the manager already (no escapes, no bidi or invisible characters); these
 // functions only lay it out.
 import {
+  callPreviewText,
   networkText,
   sandboxText,
   valueSourceText,
@@ -215,14 +216,9 @@ export function formatConsent(request: ConsentRequest, c: Colours): string {
   return lines.join('\n');
 }
 
-/** What a tool call will do, before the approval question. */
+/** What a tool call will do, before the approval question: the standard wording, in colour. */
 export function formatCallPreview(preview: CallPreview, c: Colours): string {
-  const lines = [c.bold(`Run tool "${preview.tool}" of MCP server "${preview.server}"?`)];
-  lines.push(`  ${c.dim('name     ')} ${preview.name}`);
-  if (preview.hints.length > 0) lines.push(`  ${c.dim('hints    ')} ${preview.hints.join(', ')}`);
-  lines.push(`  ${c.dim('arguments')}`);
-  for (const line of preview.arguments.split('\n')) lines.push(`    ${line}`);
-  return lines.join('\n');
+  return callPreviewText(preview, { title: c.bold, label: c.dim });
 }
 
 /** The sign-in question's context: why, server, scopes, where the browser goes and comes back. */

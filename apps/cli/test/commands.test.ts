@@ -403,7 +403,18 @@ describe('status, tools and call', () => {
     const approved = await world.run(['call', 'mcp__fx__echo', '{"text":"hi"}', '--yes']);
     expect(approved.code).toBe(0);
     expect(approved.stdout).toBe('<mcp_result server="fx" tool="echo">\nhi\n</mcp_result>\n');
-    expect(approved.stderr).toContain('"text": "hi"');
+    expect(approved.stderr).toContain(
+      [
+        'Run tool "echo" of MCP server "fx"?',
+        '  name      mcp__fx__echo',
+        '  hints     read-only (not verified), title "Echo" (not verified)',
+        '  arguments',
+        '    {',
+        '      "text": "hi"',
+        '    }',
+        '→ approved (--yes)',
+      ].join('\n'),
+    );
 
     const failing = await world.run(['call', 'fx/fail', '--yes', '--json']);
     expect(failing.code).toBe(1);

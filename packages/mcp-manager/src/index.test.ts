@@ -26,6 +26,8 @@ const VALUES = [
   'TOOL_NAME_PATTERN',
   'UnknownServerError',
   'UnknownToolError',
+  'callPreviewText',
+  'previewArgumentsText',
   'toolName',
   'toolPrefix',
   'networkText',

@@ -4,7 +4,13 @@ export type { CallOptions, StartOptions } from './call-options.js';
 export { DEFAULT_START_TIMEOUT_MS } from './options.js';
 export type { McpManagerOptions } from './options.js';
 // The model-facing names come from @garuda/mcp-tools; re-exported so one import serves a host.
-export { TOOL_NAME_PATTERN, toolName, toolPrefix } from '@garuda/mcp-tools';
+export {
+  TOOL_NAME_PATTERN,
+  callPreviewText,
+  previewArgumentsText,
+  toolName,
+  toolPrefix,
+} from '@garuda/mcp-tools';
 export { networkText, sandboxText, valueSourceText } from './wording.js';
 export {
   AlreadyStartedError,
@@ -29,6 +35,7 @@ export {
 export type { SignInRequiredDetails } from './errors.js';
 export type {
   CallPreview,
+  CallPreviewTextOptions,
   CallResult,
   ConsentAnswer,
   ConsentReply,
@@ -37,6 +44,8 @@ export type {
   McpTool,
   NetworkStatus,
   PackageSummary,
+  PreviewArgument,
+  PreviewValue,
   Prompter,
   SandboxStatus,
   ServerSource,

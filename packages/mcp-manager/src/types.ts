@@ -3,7 +3,14 @@
 import type { CallPreview } from '@garuda/mcp-tools';
 
 // The model-facing shapes live in @garuda/mcp-tools; the manager's API hands them out.
-export type { CallPreview, CallResult, McpTool } from '@garuda/mcp-tools';
+export type {
+  CallPreview,
+  CallPreviewTextOptions,
+  CallResult,
+  McpTool,
+  PreviewArgument,
+  PreviewValue,
+} from '@garuda/mcp-tools';
 
 /** Where a server's definition came from. */
 export type ServerSource = 'user' | 'project';

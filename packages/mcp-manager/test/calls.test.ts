@@ -50,7 +50,9 @@ describe('a full turn', () => {
       tool: 'echo',
       name: 'mcp__tools__echo',
     });
-    expect(prompter.approvals[0]?.arguments).toContain('hello');
+    expect(prompter.approvals[0]?.arguments).toEqual([
+      { name: 'text', value: '"hello"', truncated: false },
+    ]);
 
     prompter.approve = false;
     const declined = await mcp.call('mcp__tools__echo', { text: 'no' }).catch((e: unknown) => e);

@@ -13,9 +13,17 @@ export type { AdaptToolsOptions, AdaptToolsResult } from './adapt-tools.js';
 export { MAX_RAW_TOOL_NAME_CHARS } from './tool-shape.js';
 export { MAX_ATTRIBUTE_CHARS, MAX_RESULT_CHARS, formatResult } from './format-result.js';
 export type { FormatResultOptions } from './format-result.js';
-export { MAX_PREVIEW_ARGUMENT_CHARS, MAX_PREVIEW_NAME_CHARS, callPreview } from './call-preview.js';
+export {
+  MAX_PREVIEW_ARGUMENTS,
+  MAX_PREVIEW_ARGUMENT_CHARS,
+  MAX_PREVIEW_DEPTH,
+  MAX_PREVIEW_NAME_CHARS,
+  callPreview,
+} from './call-preview.js';
+export { callPreviewText, previewArgumentsText } from './call-preview-text.js';
+export type { CallPreviewTextOptions } from './call-preview-text.js';
 export { filterToolList } from './tool-list-filter.js';
 export type { DroppedTool, FilterToolListOptions, ToolListDecision } from './tool-list-filter.js';
 export { MAX_QUOTED_CHARS, capLine, groupDigits, quoteText } from './quote-text.js';
 export { InvalidOptionError, McpToolsError, McpToolsErrorCode } from './errors.js';
-export type { CallPreview, CallResult, McpTool } from './types.js';
+export type { CallPreview, CallResult, McpTool, PreviewArgument, PreviewValue } from './types.js';

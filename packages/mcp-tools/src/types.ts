@@ -27,7 +27,32 @@ export interface CallResult {
   readonly isError: boolean;
 }
 
-/** What a person is shown before a tool runs (from `callPreview`). */
+/**
+ * A value as a person is shown it in a call preview: cleaned JSON text (every string and key
+ * through `cleanText`, tags neutralised), pretty-printed with two spaces when it is an object or
+ * an array, capped.
+ */
+export interface PreviewValue {
+  /**
+   * The JSON text, e.g. `"is:open"`, `5` or `[\n  "bug"\n]`. A string's line breaks and tabs
+   * stay escaped (`\n`), so only an object's or array's own layout spans lines. When cut, it ends
+   * with `capText`'s marker (`[… N more characters cut]`).
+   */
+  readonly value: string;
+  /** Whether `value` was cut to fit the preview's budget. */
+  readonly truncated: boolean;
+}
+
+/** One top-level argument of a call, as a person is shown it (from `callPreview`). */
+export interface PreviewArgument extends PreviewValue {
+  /**
+   * The argument's name, cleaned to one line, tag-neutralised, at most 200 code points (`…` when
+   * cut). Two names that differ only in removed characters each keep their own entry.
+   */
+  readonly name: string;
+}
+
+/** What a person is shown before a tool runs (from `callPreview`); `callPreviewText` words it. */
 export interface CallPreview {
   /** Server name. */
   readonly server: string;
@@ -37,6 +62,17 @@ export interface CallPreview {
   readonly name: string;
   /** The server's hints, each marked as not verified, e.g. `read-only (not verified)`. */
   readonly hints: readonly string[];
-  /** The arguments as cleaned, pretty JSON, capped. */
-  readonly arguments: string;
+  /**
+   * The arguments, one entry per top-level property in the model's order: at most 50, their
+   * values at most 4 000 characters together. Empty for no arguments (`{}`), and when the
+   * arguments are not a JSON object (then `nonObjectArguments` holds them).
+   */
+  readonly arguments: readonly PreviewArgument[];
+  /** How many top-level arguments are not in `arguments` (past the first 50); 0 when none. */
+  readonly omittedArguments: number;
+  /**
+   * Only when the arguments are not a JSON object — an array, a string, a number, `null`, a
+   * `Date`…, none of which a tool call takes: the whole value, capped at 4 000 characters.
+   */
+  readonly nonObjectArguments?: PreviewValue;
 }
