@@ -8,36 +8,21 @@ import {
   browserThatPastes,
   makeCertificate,
   scriptedBrowser,
-  startOAuthFixture,
   waitFor,
   type TestCertificate,
 } from '@garuda/test-utils';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { StartCancelledError } from '../src/index.js';
 import type { SignInRequest } from '../src/types.js';
-import { ScriptedPrompter, SignInPrompter, Workspace, fixedLookup, unwrap } from './support.js';
+import { ScriptedPrompter, SignInPrompter, fixedLookup, unwrap, useWorkspace } from './support.js';
 
-let ws: Workspace;
-const closers: (() => Promise<void>)[] = [];
-beforeEach(async () => {
-  ws = await Workspace.create();
-});
-afterEach(async () => {
-  await ws.cleanup();
-  await Promise.all(closers.splice(0).map((close) => close()));
-});
+const ws = useWorkspace();
 
 /** Collects everything the manager logs. */
 function recordingLogger() {
   const lines: string[] = [];
   const log = (message: string) => void lines.push(message);
   return { lines, logger: { debug: log, info: log, warn: log, error: log } };
-}
-
-async function oauthFixture(options: Parameters<typeof startOAuthFixture>[0] = {}) {
-  const fixture = await startOAuthFixture(options);
-  closers.push(() => fixture.close());
-  return fixture;
 }
 
 /** Every token value in the auth file. */
@@ -50,7 +35,7 @@ async function storedSecrets(home: string): Promise<string[]> {
 
 describe('sign-in to a user remote server', () => {
   it('signs in through the browser, calls, and a second manager reuses the tokens', async () => {
-    const oauth = await oauthFixture();
+    const oauth = await ws.oauthFixture();
     await ws.userServers({ linear: { url: oauth.url } });
     const browser = scriptedBrowser();
     const prompter = new SignInPrompter();
@@ -105,7 +90,7 @@ describe('sign-in to a user remote server', () => {
   });
 
   it('a skipped sign-in fails the server with a note; no browser opens', async () => {
-    const oauth = await oauthFixture();
+    const oauth = await ws.oauthFixture();
     await ws.userServers({ linear: { url: oauth.url } });
     const browser = scriptedBrowser();
     const prompter = new SignInPrompter();
@@ -121,7 +106,7 @@ describe('sign-in to a user remote server', () => {
   });
 
   it('a prompter without signIn: nobody was asked, and the reason says so', async () => {
-    const oauth = await oauthFixture();
+    const oauth = await ws.oauthFixture();
     await ws.userServers({ linear: { url: oauth.url } });
     const prompter = new ScriptedPrompter();
     const mcp = ws.manager(prompter, { openBrowser: () => undefined });
@@ -132,7 +117,7 @@ describe('sign-in to a user remote server', () => {
   });
 
   it('a denied sign-in fails with only the short error code', async () => {
-    const oauth = await oauthFixture({ deny: true });
+    const oauth = await ws.oauthFixture({ deny: true });
     await ws.userServers({ linear: { url: oauth.url } });
     const browser = scriptedBrowser();
     const prompter = new SignInPrompter();
@@ -146,7 +131,7 @@ describe('sign-in to a user remote server', () => {
   });
 
   it('an authorization server without PKCE is refused before any browser opens', async () => {
-    const oauth = await oauthFixture({ advertisePkce: false });
+    const oauth = await ws.oauthFixture({ advertisePkce: false });
     await ws.userServers({ linear: { url: oauth.url } });
     const browser = scriptedBrowser();
     const prompter = new SignInPrompter();
@@ -161,7 +146,7 @@ describe('sign-in to a user remote server', () => {
   });
 
   it('logout revokes the tokens, and the next manager asks again', async () => {
-    const oauth = await oauthFixture();
+    const oauth = await ws.oauthFixture();
     await ws.userServers({ linear: { url: oauth.url } });
     const browser = scriptedBrowser();
     const prompter = new SignInPrompter();
@@ -191,7 +176,7 @@ describe('sign-in to a user remote server', () => {
   });
 
   it('a static Authorization header wins over OAuth', async () => {
-    const oauth = await oauthFixture();
+    const oauth = await ws.oauthFixture();
     await ws.userServers({ linear: { url: oauth.url, headers: { Authorization: 'Bearer nope' } } });
     const prompter = new SignInPrompter();
     const mcp = ws.manager(prompter, { openBrowser: () => undefined });
@@ -204,7 +189,7 @@ describe('sign-in to a user remote server', () => {
   });
 
   it('a pasted redirect address finishes the sign-in (a browser on another machine)', async () => {
-    const oauth = await oauthFixture();
+    const oauth = await ws.oauthFixture();
     await ws.userServers({ linear: { url: oauth.url } });
     const browser = browserThatPastes();
     const prompter = new SignInPrompter();
@@ -227,7 +212,7 @@ describe('sign-in to a user remote server', () => {
 
 describe('sign-in limits, refresh and cancel (user server)', () => {
   it('a server that keeps refusing fresh tokens stops after 3 sign-ins', async () => {
-    const oauth = await oauthFixture({ rejectEveryToken: true });
+    const oauth = await ws.oauthFixture({ rejectEveryToken: true });
     await ws.userServers({ linear: { url: oauth.url } });
     const browser = scriptedBrowser();
     const prompter = new SignInPrompter();
@@ -243,7 +228,7 @@ describe('sign-in limits, refresh and cancel (user server)', () => {
   });
 
   it('an expired access token is refreshed during a call, without a question', async () => {
-    const oauth = await oauthFixture();
+    const oauth = await ws.oauthFixture();
     await ws.userServers({ linear: { url: oauth.url } });
     const browser = scriptedBrowser();
     const prompter = new SignInPrompter();
@@ -269,7 +254,7 @@ describe('sign-in limits, refresh and cancel (user server)', () => {
   });
 
   it('Ctrl-C while waiting for the browser ends the start, frees the callback port, and keeps nothing half done', async () => {
-    const oauth = await oauthFixture();
+    const oauth = await ws.oauthFixture();
     await ws.userServers({ linear: { url: oauth.url } });
     const prompter = new SignInPrompter();
     const opened: string[] = [];
@@ -327,12 +312,12 @@ describe("sign-in to a project's remote server (https, pinned fetch)", () => {
   /** The same strict fetch for the scripted browser. */
   function projectFetch() {
     const pinned = createPinnedFetch(projectFetchOptions());
-    closers.push(() => pinned.close());
+    ws.defer(() => pinned.close());
     return pinned as unknown as typeof fetch;
   }
 
   it('asks consent, then signs in over https through the pinned fetch, and calls', async () => {
-    const oauth = await oauthFixture({ tls: { ...certificate, hostname: HOST } });
+    const oauth = await ws.oauthFixture({ tls: { ...certificate, hostname: HOST } });
     expect(oauth.url.href).toMatch(/^https:\/\/mcp\.oauth-fixture\.test:\d+\/mcp$/);
     await ws.projectServers({ remote: { url: oauth.url.href } });
     const resolved: string[] = [];
@@ -384,7 +369,7 @@ describe("sign-in to a project's remote server (https, pinned fetch)", () => {
   });
 
   it('logout before start() revokes a project sign-in through the strict fetch, never the global one', async () => {
-    const oauth = await oauthFixture({ tls: { ...certificate, hostname: HOST } });
+    const oauth = await ws.oauthFixture({ tls: { ...certificate, hostname: HOST } });
     await ws.projectServers({ remote: { url: oauth.url.href } });
     const browser = scriptedBrowser({ extraHosts: [HOST], fetch: projectFetch() });
     const prompter = new SignInPrompter();
@@ -410,7 +395,7 @@ describe("sign-in to a project's remote server (https, pinned fetch)", () => {
   });
 
   it('an http: authorization endpoint is refused before any question or browser', async () => {
-    const oauth = await oauthFixture({
+    const oauth = await ws.oauthFixture({
       tls: { ...certificate, hostname: HOST },
       httpAuthorizationEndpoint: true,
     });
@@ -433,7 +418,7 @@ describe("sign-in to a project's remote server (https, pinned fetch)", () => {
   });
 
   it('a certificate the pinned fetch does not trust fails the server before any sign-in', async () => {
-    const oauth = await oauthFixture({ tls: { ...certificate, hostname: HOST } });
+    const oauth = await ws.oauthFixture({ tls: { ...certificate, hostname: HOST } });
     await ws.projectServers({ remote: { url: oauth.url.href } });
     const lookup = fixedLookup();
     const prompter = new SignInPrompter();

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { defHash } from '@garuda/mcp-config';
 import { TrustStore, getMcpTrustEntry, mcpTrustKey } from '@garuda/mcp-trust';
 import { NORMAL_TOOL_NAMES, startHttpFixture, waitFor } from '@garuda/test-utils';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AlreadyStartedError,
   InvalidOptionsError,
@@ -16,32 +16,16 @@ import {
   UnknownServerError,
   UnknownToolError,
 } from '../src/index.js';
-import {
-  ScriptedPrompter,
-  Workspace,
-  fixture,
-  marker,
-  pidsWith,
-  unwrap,
-  wrapped,
-} from './support.js';
+import { ScriptedPrompter, fixture, pidsWith, unwrap, useWorkspace, wrapped } from './support.js';
 
-let ws: Workspace;
-let mark: string;
-beforeEach(async () => {
-  ws = await Workspace.create();
-  mark = marker();
-});
-afterEach(async () => {
-  await ws.cleanup();
-});
+const ws = useWorkspace();
 
 describe('configuration', () => {
   it('tells config problems as notices, keeps them in problems(), and starts the valid servers', async () => {
     await ws.userServers({
-      good: fixture('normal', mark),
-      'Bad Name': fixture('normal', mark),
-      odd: { ...fixture('normal', mark), colour: 'blue' },
+      good: fixture('normal', ws.mark),
+      'Bad Name': fixture('normal', ws.mark),
+      odd: { ...fixture('normal', ws.mark), colour: 'blue' },
     });
     const prompter = new ScriptedPrompter();
     const mcp = ws.manager(prompter);
@@ -57,7 +41,7 @@ describe('configuration', () => {
 
   it('expands ${NAME} into the server env, leaks no other host variable, and hashes the def as written', async () => {
     await ws.userServers({
-      envy: fixture('normal', mark, {
+      envy: fixture('normal', ws.mark, {
         env: { GREETING: 'hello ${HOST_GREETING}', PLAIN: 'as is' },
       }),
     });
@@ -101,8 +85,10 @@ describe('configuration', () => {
 
 describe('consent', () => {
   it('asks for a project server and not for a user server', async () => {
-    await ws.userServers({ mine: fixture('normal', mark) });
-    await ws.projectServers({ theirs: fixture('normal', mark, { env: { API_TOKEN: '${NOPE}' } }) });
+    await ws.userServers({ mine: fixture('normal', ws.mark) });
+    await ws.projectServers({
+      theirs: fixture('normal', ws.mark, { env: { API_TOKEN: '${NOPE}' } }),
+    });
     const prompter = new ScriptedPrompter();
     prompter.answer = 'once';
     const mcp = ws.manager(prompter);
@@ -123,9 +109,9 @@ describe('consent', () => {
     const granted = await mkdtemp(path.join('/tmp', 'garuda-granted-'));
     try {
       await ws.projectServers({
-        temp: fixture('normal', mark, { writePaths: [granted] }),
+        temp: fixture('normal', ws.mark, { writePaths: [granted] }),
         // Denied below, so nothing is ever written there.
-        system: fixture('normal', mark, { writePaths: ['/usr/share'] }),
+        system: fixture('normal', ws.mark, { writePaths: ['/usr/share'] }),
       });
       const prompter = new ScriptedPrompter();
       prompter.answer = 'deny';
@@ -140,7 +126,7 @@ describe('consent', () => {
   });
 
   it('"once" lasts one session; "remember" is kept in the trust store', async () => {
-    await ws.projectServers({ theirs: fixture('normal', mark) });
+    await ws.projectServers({ theirs: fixture('normal', ws.mark) });
     const first = new ScriptedPrompter();
     first.answer = 'once';
     await ws.manager(first).start();
@@ -167,7 +153,7 @@ describe('consent', () => {
   });
 
   it('"once" is not asked again on reload in the same session', async () => {
-    await ws.projectServers({ theirs: fixture('normal', mark) });
+    await ws.projectServers({ theirs: fixture('normal', ws.mark) });
     const prompter = new ScriptedPrompter();
     prompter.answer = 'once';
     const mcp = ws.manager(prompter);
@@ -178,7 +164,7 @@ describe('consent', () => {
   });
 
   it('deny → denied, a note for the model, and calls fail naming the state', async () => {
-    await ws.projectServers({ fix: fixture('normal', mark) });
+    await ws.projectServers({ fix: fixture('normal', ws.mark) });
     const prompter = new ScriptedPrompter();
     const mcp = ws.manager(prompter);
     await mcp.start();
@@ -201,8 +187,8 @@ describe('consent', () => {
   });
 
   it('ignores a project server that tries to replace a user server, with a notice', async () => {
-    await ws.userServers({ dup: fixture('normal', mark) });
-    await ws.projectServers({ dup: fixture('evil', mark) });
+    await ws.userServers({ dup: fixture('normal', ws.mark) });
+    await ws.projectServers({ dup: fixture('evil', ws.mark) });
     const prompter = new ScriptedPrompter();
     const mcp = ws.manager(prompter);
     await mcp.start();
@@ -221,7 +207,7 @@ describe('consent', () => {
 
 describe('tools and notes', () => {
   it('names tools mcp__<server>__<tool> in sorted (server, tool) order', async () => {
-    await ws.userServers({ zeta: fixture('normal', mark), alpha: fixture('normal', mark) });
+    await ws.userServers({ zeta: fixture('normal', ws.mark), alpha: fixture('normal', ws.mark) });
     const mcp = ws.manager(new ScriptedPrompter());
     await mcp.start();
 
@@ -240,7 +226,7 @@ describe('tools and notes', () => {
   });
 
   it('a hyphenated server name (as other clients write them): its tools use _, calls and rules work', async () => {
-    await ws.projectServers({ 'sequential-thinking': fixture('normal', mark) });
+    await ws.projectServers({ 'sequential-thinking': fixture('normal', ws.mark) });
     const prompter = new ScriptedPrompter();
     prompter.answer = 'remember';
     const mcp = ws.manager(prompter, { allowRules: ['mcp.sequential-thinking.echo'] });
@@ -265,7 +251,7 @@ describe('tools and notes', () => {
       path.join(ws.root, '.mcp.json'),
       JSON.stringify({
         mcpServers: {
-          'from-claude': { type: 'stdio', ...fixture('normal', mark) },
+          'from-claude': { type: 'stdio', ...fixture('normal', ws.mark) },
           old: { type: 'sse', url: 'https://example.com/sse' },
         },
       }),
@@ -301,8 +287,8 @@ describe('tools and notes', () => {
   it('a name clash across servers: the first server in sorted order keeps it, a notice names the other', async () => {
     // Server "a" gets a tool "b__echo": mcp__a__b__echo, the same name as server "a__b"'s echo.
     await ws.userServers({
-      a__b: fixture('normal', mark),
-      a: wrapped(['--mode', 'normal', '--rename', 'echo=b__echo'], mark),
+      a__b: fixture('normal', ws.mark),
+      a: wrapped(['--mode', 'normal', '--rename', 'echo=b__echo'], ws.mark),
     });
     const prompter = new ScriptedPrompter();
     prompter.approve = true;
@@ -322,8 +308,8 @@ describe('tools and notes', () => {
 
   it('enabledForSession turns servers on and off for this manager only, writing nothing', async () => {
     await ws.userServers({
-      off: fixture('normal', mark, { enabled: false }),
-      on: fixture('normal', mark),
+      off: fixture('normal', ws.mark, { enabled: false }),
+      on: fixture('normal', ws.mark),
     });
     const file = path.join(ws.home, 'mcp.json');
     const before = await readFile(file, 'utf8');
@@ -343,10 +329,10 @@ describe('tools and notes', () => {
 
   it('gives each note once per state change', async () => {
     await ws.userServers({
-      off: fixture('normal', mark, { enabled: false }),
-      on: fixture('normal', mark),
+      off: fixture('normal', ws.mark, { enabled: false }),
+      on: fixture('normal', ws.mark),
     });
-    await ws.projectServers({ fix: fixture('normal', mark) });
+    await ws.projectServers({ fix: fixture('normal', ws.mark) });
     const prompter = new ScriptedPrompter();
     const mcp = ws.manager(prompter);
     await mcp.start();
@@ -363,7 +349,7 @@ describe('tools and notes', () => {
     expect(mcp.takeNotes()).toEqual([]);
 
     // Denied again is a new state change: a new note.
-    await ws.projectServers({ fix: fixture('normal', mark, { env: { CHANGED: '1' } }) });
+    await ws.projectServers({ fix: fixture('normal', ws.mark, { env: { CHANGED: '1' } }) });
     prompter.answer = 'deny';
     await mcp.reload('fix');
     expect(mcp.takeNotes()).toEqual([
@@ -376,7 +362,7 @@ describe('tools and notes', () => {
 
 describe('lifecycle', () => {
   it('start() only once; reload() of an unknown server is an error', async () => {
-    await ws.userServers({ one: fixture('normal', mark) });
+    await ws.userServers({ one: fixture('normal', ws.mark) });
     const mcp = ws.manager(new ScriptedPrompter());
     await mcp.start();
     await expect(mcp.start()).rejects.toSatisfy(AlreadyStartedError.isInstance);
@@ -385,11 +371,11 @@ describe('lifecycle', () => {
 
   it('starts 10 servers concurrently: a hanging and a crashing one do not hold up the other 8', async () => {
     const servers: Record<string, Record<string, unknown>> = {};
-    for (let i = 0; i < 8; i++) servers[`ok${i}`] = fixture('normal', mark);
-    servers.hang = fixture('hang', mark);
+    for (let i = 0; i < 8; i++) servers[`ok${i}`] = fixture('normal', ws.mark);
+    servers.hang = fixture('hang', ws.mark);
     servers.boom = {
       command: process.execPath,
-      args: ['-e', 'process.stderr.write("boom: no config\\n"); process.exit(1)', mark],
+      args: ['-e', 'process.stderr.write("boom: no config\\n"); process.exit(1)', ws.mark],
     };
     await ws.userServers(servers);
     const prompter = new ScriptedPrompter();
@@ -424,7 +410,7 @@ describe('lifecycle', () => {
     const script =
       'process.stderr.write("w".repeat(400) + "\\n" + "v".repeat(400) + "\\n");' +
       'throw Object.assign(new Error("GITHUB_TOKEN is missing"), { code: "E_CONFIG" });';
-    await ws.userServers({ gh: { command: process.execPath, args: ['-e', script, mark] } });
+    await ws.userServers({ gh: { command: process.execPath, args: ['-e', script, ws.mark] } });
     const prompter = new ScriptedPrompter();
     const mcp = ws.manager(prompter);
     await mcp.start();
@@ -439,7 +425,7 @@ describe('lifecycle', () => {
   });
 
   it('a cancelled start keeps the connected servers and stops the others', async () => {
-    await ws.userServers({ ok: fixture('normal', mark), hang: fixture('hang', mark) });
+    await ws.userServers({ ok: fixture('normal', ws.mark), hang: fixture('hang', ws.mark) });
     const mcp = ws.manager(new ScriptedPrompter(), { startTimeoutMs: 20_000 });
     const controller = new AbortController();
     const started = mcp.start({ signal: controller.signal });
@@ -451,12 +437,12 @@ describe('lifecycle', () => {
       ['hang', 'stopped'],
     ]);
     await mcp.close();
-    expect(await pidsWith(mark)).toEqual([]);
+    expect(await pidsWith(ws.mark)).toEqual([]);
   });
 
   it('close() during start withdraws the consent question and leaves no process', async () => {
-    await ws.userServers({ ok: fixture('normal', mark) });
-    await ws.projectServers({ theirs: fixture('normal', mark) });
+    await ws.userServers({ ok: fixture('normal', ws.mark) });
+    await ws.projectServers({ theirs: fixture('normal', ws.mark) });
     let asked: AbortSignal | undefined;
     const mcp = ws.manager({
       consent: (_request, signal) => {
@@ -472,14 +458,14 @@ describe('lifecycle', () => {
     expect(asked?.aborted).toBe(true);
     expect(ManagerClosedError.isInstance(await started)).toBe(true);
     expect(mcp.status().map((r) => r.state)).toEqual(['stopped', 'stopped']);
-    expect(await pidsWith(mark)).toEqual([]);
+    expect(await pidsWith(ws.mark)).toEqual([]);
   });
 
   it('reload() starts a server added since start() and drops one removed from the config', async () => {
-    await ws.userServers({ one: fixture('normal', mark) });
+    await ws.userServers({ one: fixture('normal', ws.mark) });
     const mcp = ws.manager(new ScriptedPrompter());
     await mcp.start();
-    await ws.userServers({ two: fixture('normal', mark) });
+    await ws.userServers({ two: fixture('normal', ws.mark) });
     await mcp.reload('two');
     await mcp.reload('one');
     expect(mcp.status().map((r) => [r.name, r.state])).toEqual([['two', 'connected']]);
@@ -514,7 +500,7 @@ describe('other kinds of server and machine', () => {
   });
 
   it('with no OS sandbox the server still runs, and consent, status and a notice say so', async () => {
-    await ws.projectServers({ bare: fixture('normal', mark) });
+    await ws.projectServers({ bare: fixture('normal', ws.mark) });
     const prompter = new ScriptedPrompter();
     prompter.answer = 'once';
     const mcp = ws.manager(prompter, {
@@ -541,7 +527,7 @@ describe('other kinds of server and machine', () => {
 
 describe('start({ only })', () => {
   it('starts just the named servers; the others are stopped until reload(name)', async () => {
-    await ws.userServers({ one: fixture('normal', mark), two: fixture('normal', mark) });
+    await ws.userServers({ one: fixture('normal', ws.mark), two: fixture('normal', ws.mark) });
     const prompter = new ScriptedPrompter();
     const mcp = ws.manager(prompter);
     await mcp.start({ only: ['two'] });
@@ -551,25 +537,25 @@ describe('start({ only })', () => {
     ]);
     expect(mcp.tools().every((tool) => tool.server === 'two')).toBe(true);
     // One server's processes run (with the sandbox: bwrap and the server); the reload doubles them.
-    const oneServer = (await pidsWith(mark)).length;
+    const oneServer = (await pidsWith(ws.mark)).length;
     expect(oneServer).toBeGreaterThan(0);
     await mcp.reload('one');
     expect(mcp.status().map((row) => row.state)).toEqual(['connected', 'connected']);
-    expect(await pidsWith(mark)).toHaveLength(2 * oneServer);
+    expect(await pidsWith(ws.mark)).toHaveLength(2 * oneServer);
   });
 
   it('a name no file configures throws UnknownServerError and starts nothing', async () => {
-    await ws.userServers({ one: fixture('normal', mark) });
+    await ws.userServers({ one: fixture('normal', ws.mark) });
     const mcp = ws.manager(new ScriptedPrompter());
     await expect(mcp.start({ only: ['nope'] })).rejects.toBeInstanceOf(UnknownServerError);
-    expect(await pidsWith(mark)).toEqual([]);
+    expect(await pidsWith(ws.mark)).toEqual([]);
   });
 });
 
 describe('many servers', () => {
   it('12 servers and a caller signal: Node prints no "possible leak" warning for the host', async () => {
     const servers: Record<string, Record<string, unknown>> = {};
-    for (let k = 0; k < 12; k++) servers[`s${k}`] = fixture('normal', mark);
+    for (let k = 0; k < 12; k++) servers[`s${k}`] = fixture('normal', ws.mark);
     await ws.userServers(servers);
     const warnings: Error[] = [];
     const onWarning = (warning: Error) => void warnings.push(warning);

@@ -6,19 +6,11 @@ import {
   MALFORMED_TOOL,
   NORMAL_TOOL_NAMES,
 } from '@garuda/test-utils';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ResultTooLargeError, TOOL_NAME_PATTERN } from '../src/index.js';
-import { ScriptedPrompter, Workspace, fixture, marker, unwrap } from './support.js';
+import { ScriptedPrompter, fixture, unwrap, useWorkspace } from './support.js';
 
-let ws: Workspace;
-let mark: string;
-beforeEach(async () => {
-  ws = await Workspace.create();
-  mark = marker();
-});
-afterEach(async () => {
-  await ws.cleanup();
-});
+const ws = useWorkspace();
 
 /** Characters that must never reach a model or a terminal from a server. */
 const FORBIDDEN: readonly [string, RegExp][] = [
@@ -39,7 +31,7 @@ function expectClean(text: string): void {
 
 describe('hostile servers', () => {
   it('evil: no ANSI, bidi, tag character or live wrapper/note tag reaches tools() or a result', async () => {
-    await ws.userServers({ evil: fixture('evil', mark) });
+    await ws.userServers({ evil: fixture('evil', ws.mark) });
     const prompter = new ScriptedPrompter();
     const mcp = ws.manager(prompter);
     await mcp.start();
@@ -76,7 +68,7 @@ describe('hostile servers', () => {
   });
 
   it('many: the first 100 tools, and a notice', async () => {
-    await ws.userServers({ many: fixture('many', mark) });
+    await ws.userServers({ many: fixture('many', ws.mark) });
     const prompter = new ScriptedPrompter();
     const mcp = ws.manager(prompter);
     await mcp.start();
@@ -91,7 +83,7 @@ describe('hostile servers', () => {
   });
 
   it('longnames: every name fits the pattern, names stay distinct, and each calls its own tool', async () => {
-    await ws.userServers({ long: fixture('longnames', mark) });
+    await ws.userServers({ long: fixture('longnames', ws.mark) });
     const prompter = new ScriptedPrompter();
     const mcp = ws.manager(prompter);
     await mcp.start();
@@ -111,7 +103,7 @@ describe('hostile servers', () => {
   });
 
   it('badtool: the good tools are kept and one notice names the malformed one', async () => {
-    await ws.userServers({ bad: fixture('badtool', mark) });
+    await ws.userServers({ bad: fixture('badtool', ws.mark) });
     const prompter = new ScriptedPrompter();
     const mcp = ws.manager(prompter);
     await mcp.start();
@@ -131,7 +123,7 @@ describe('hostile servers', () => {
   });
 
   it('huge: an oversized result fails clearly and the server stays usable', async () => {
-    await ws.userServers({ big: fixture('huge', mark) });
+    await ws.userServers({ big: fixture('huge', ws.mark) });
     const mcp = ws.manager(new ScriptedPrompter());
     await mcp.start();
 
