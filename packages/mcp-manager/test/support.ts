@@ -9,11 +9,13 @@ import { detectSandbox } from '@garuda/mcp-transport';
 import type { LookupFunction } from '@garuda/pinned-fetch';
 import {
   FIXTURE_SERVER,
+  scriptedBrowser,
   startHttpFixture,
   startOAuthFixture,
   tempDir,
   type HttpFixture,
   type OAuthFixture,
+  type OAuthFixtureOptions,
   type StdioFixtureMode,
   type TempDir,
 } from '@garuda/test-utils';
@@ -197,6 +199,28 @@ export class Workspace {
     return fixture;
   }
 
+  /**
+   * The usual sign-in scene: a user's remote server on a new OAuth fixture, and a started
+   * manager whose scripted browser follows each sign-in to the callback.
+   *
+   * @param scene - The server's name (`linear`) and extra entry fields, the fixture's options,
+   *   the prompter (a {@link SignInPrompter}) and more manager options.
+   * @returns The fixture, the browser, the prompter and the started manager.
+   */
+  async signInScene<P extends Prompter = SignInPrompter>(scene: SignInSceneOptions<P> = {}) {
+    const oauth = await this.oauthFixture(scene.fixture);
+    const { server = 'linear', entry = {} } = scene;
+    await this.userServers({ [server]: { url: oauth.url.href, ...entry } });
+    const browser = scriptedBrowser();
+    const prompter = scene.prompter ?? (new SignInPrompter() as unknown as P);
+    const mcp = this.manager(prompter, {
+      openBrowser: (url) => browser.open(url),
+      ...scene.options,
+    });
+    await mcp.start();
+    return { oauth, browser, prompter, mcp };
+  }
+
   /** Closes the managers, removes the folders, then runs what was deferred; after each test. */
   async cleanup(): Promise<void> {
     await Promise.all(this.#managers.splice(0).map((manager) => manager.close()));
@@ -204,6 +228,20 @@ export class Workspace {
     this.#dir = undefined;
     await Promise.all(this.#deferred.splice(0).map((close) => close()));
   }
+}
+
+/** What {@link Workspace.signInScene} sets up. */
+export interface SignInSceneOptions<P extends Prompter> {
+  /** The server's name in the user's mcp.json (`linear`). */
+  server?: string;
+  /** More fields of its entry (`headers`, `oauth`). */
+  entry?: Entry;
+  /** The OAuth fixture's options. */
+  fixture?: OAuthFixtureOptions;
+  /** Who answers (a new {@link SignInPrompter}). */
+  prompter?: P;
+  /** More manager options (they may replace `openBrowser`). */
+  options?: Partial<McpManagerOptions>;
 }
 
 /**
