@@ -12,16 +12,16 @@ import {
   ServerNotConnectedError,
   ServerStoppedError,
 } from '../src/index.js';
-import { ScriptedPrompter, fixture, pidsWith, unwrap, useWorkspace, wrapped } from './support.js';
+import { fixture, pidsWith, unwrap, useWorkspace, wrapped } from './support.js';
 
 const ws = useWorkspace();
 
 describe('a full turn', () => {
   it('approve → the wrapped result; decline → CallDeclinedError; an allow rule skips the question', async () => {
-    await ws.userServers({ tools: fixture('normal', ws.mark) });
-    const prompter = new ScriptedPrompter();
-    const mcp = ws.manager(prompter, { allowRules: ['mcp.tools.add'] });
-    await mcp.start();
+    const { prompter, mcp } = await ws.startUserServers(
+      { tools: fixture('normal', ws.mark) },
+      { allowRules: ['mcp.tools.add'] },
+    );
 
     const result = await mcp.call('mcp__tools__echo', { text: 'hello' });
     expect(result).toEqual({
@@ -60,9 +60,10 @@ describe('a full turn', () => {
   it('timeoutMs: a slow call fails with a timeout; an abort is a cancel, told apart', async () => {
     // The limit applies to every call of this server, the quick ones below too: long enough that
     // a busy machine cannot make one of those time out. The slow tool never ends by itself.
-    await ws.userServers({ s: fixture('normal', ws.mark, { timeoutMs: 5_000 }) });
-    const mcp = ws.manager(new ScriptedPrompter(), { allowRules: ['mcp.s.*'] });
-    await mcp.start();
+    const { mcp } = await ws.startUserServers(
+      { s: fixture('normal', ws.mark, { timeoutMs: 5_000 }) },
+      { allowRules: ['mcp.s.*'] },
+    );
 
     const timedOut = await mcp.call('mcp__s__slow', { ms: 600_000 }).catch((e: unknown) => e);
     expect(CallTimeoutError.isInstance(timedOut)).toBe(true);
@@ -101,10 +102,10 @@ describe('a full turn', () => {
 
 describe('a server that stops by itself', () => {
   it('crash mid-call → failed, one notice, its tools leave tools(), calls fail clearly', async () => {
-    await ws.userServers({ c: fixture('crash', ws.mark), n: fixture('normal', ws.mark) });
-    const prompter = new ScriptedPrompter();
-    const mcp = ws.manager(prompter);
-    await mcp.start();
+    const { prompter, mcp } = await ws.startUserServers({
+      c: fixture('crash', ws.mark),
+      n: fixture('normal', ws.mark),
+    });
     expect(mcp.takeNotes()).toEqual([]);
 
     const crashed = await mcp.call('mcp__c__crash', {}).catch((e: unknown) => e);
@@ -132,11 +133,9 @@ describe('a server that stops by itself', () => {
   });
 
   it('a real Node crash mid-call keeps its reason, not the stack or the Node.js banner', async () => {
-    await ws.userServers({
+    const { mcp } = await ws.startUserServers({
       c: wrapped(['--mode', 'crash', '--crash-error', 'GITHUB_TOKEN is missing'], ws.mark),
     });
-    const mcp = ws.manager(new ScriptedPrompter());
-    await mcp.start();
     const crashed = await mcp.call('mcp__c__crash', {}).catch((e: unknown) => e);
     expect(ServerStoppedError.isInstance(crashed), JSON.stringify(crashed)).toBe(true);
     await waitFor(() => mcp.status()[0]?.state === 'failed');
@@ -152,10 +151,7 @@ describe('a server that stops by itself', () => {
   });
 
   it('an exit with no call in flight is noticed too, and reload brings the server back', async () => {
-    await ws.userServers({ c: fixture('crash', ws.mark) });
-    const prompter = new ScriptedPrompter();
-    const mcp = ws.manager(prompter);
-    await mcp.start();
+    const { prompter, mcp } = await ws.startUserServers({ c: fixture('crash', ws.mark) });
     await mcp.call('mcp__c__exit_later', { ms: 50 });
     await waitFor(() => mcp.status()[0]?.state === 'failed');
     expect(mcp.status()[0]?.detail).toContain(`exited with code ${EXIT_LATER_CODE}`);
@@ -175,11 +171,10 @@ describe('close()', () => {
       b: fixture('stubborn', ws.mark),
       off: fixture('normal', ws.mark, { enabled: false }),
     });
-    await ws.projectServers({ p: fixture('normal', ws.mark) });
-    const prompter = new ScriptedPrompter();
-    prompter.answer = 'once';
-    const mcp = ws.manager(prompter);
-    await mcp.start();
+    const { prompter, mcp } = await ws.startProjectServers(
+      { p: fixture('normal', ws.mark) },
+      'once',
+    );
     // The stubborn server's child, in the same process group.
     await mcp.call('mcp__b__spawn_child', { ms: 60_000 });
     const before = await pidsWith(ws.mark);

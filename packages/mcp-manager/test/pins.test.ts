@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CHANGED_DIFF, NORMAL_TOOL_NAMES } from '@garuda/test-utils';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ScriptedPrompter, pidsWith, useWorkspace, wrapped } from './support.js';
+import { ScriptedPrompter, pidsWith, toolNamesOf, useWorkspace, wrapped } from './support.js';
 
 const ws = useWorkspace();
 let modeFile: string;
@@ -121,12 +121,9 @@ describe('user server rug pull', () => {
     expect(notice).toContain('removed: fail');
     expect(notice).toContain('echo (description, schema)');
     expect(mcp2.status()[0]?.state).toBe('connected');
-    expect(
-      mcp2
-        .tools()
-        .map((t) => t.tool)
-        .sort(),
-    ).toEqual([...NORMAL_TOOL_NAMES.filter((n) => n !== 'fail'), 'upload'].sort());
+    expect(toolNamesOf(mcp2)).toEqual(
+      [...NORMAL_TOOL_NAMES.filter((n) => n !== 'fail'), 'upload'].sort(),
+    );
 
     // The warning is given once: the new tools are pinned now.
     const third = new ScriptedPrompter();

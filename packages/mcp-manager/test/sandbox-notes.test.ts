@@ -68,9 +68,10 @@ describe.skipIf(!HAS_SANDBOX)('notes on what the sandbox refused', () => {
     const docs = ws.path('docs');
     await mkdir(granted);
     await mkdir(docs);
-    await ws.userServers({ fs: fixture('files', ws.mark, { writePaths: [granted] }) });
-    const mcp = ws.manager(new ScriptedPrompter(), { sandboxReadPaths: [REPO_ROOT, docs] });
-    await mcp.start();
+    const { mcp } = await ws.startUserServers(
+      { fs: fixture('files', ws.mark, { writePaths: [granted] }) },
+      { sandboxReadPaths: [REPO_ROOT, docs] },
+    );
     const target = path.join(docs, 'x.txt');
 
     const inGranted = await mcp.call('mcp__fs__write_file', {
@@ -125,9 +126,10 @@ describe.skipIf(!HAS_SANDBOX)('notes on what the sandbox refused', () => {
 
     it('is named with --read; with the read path it can be read, never written, and ~/.ssh stays hidden', async () => {
       const kube = path.join(home, '.kube', 'config');
-      await ws.userServers({ k8s: fixture('files', ws.mark) });
-      const mcp = ws.manager(new ScriptedPrompter(), { userHome: home });
-      await mcp.start();
+      const { mcp } = await ws.startUserServers(
+        { k8s: fixture('files', ws.mark) },
+        { userHome: home },
+      );
 
       const hidden = await mcp.call('mcp__k8s__read_file', { path: kube });
       expect(hidden.isError).toBe(true);
@@ -162,14 +164,14 @@ describe.skipIf(!HAS_SANDBOX)('notes on what the sandbox refused', () => {
     });
 
     it("a project's read path is on the consent screen; Garuda's own folder is refused at start", async () => {
-      await ws.projectServers({
-        k8s: fixture('files', ws.mark, { readPaths: ['~/.kube'] }),
-        greedy: fixture('files', ws.mark, { readPaths: [ws.home] }),
-      });
-      const prompter = new ScriptedPrompter();
-      prompter.answer = 'once';
-      const mcp = ws.manager(prompter, { userHome: home });
-      await mcp.start();
+      const { prompter, mcp } = await ws.startProjectServers(
+        {
+          k8s: fixture('files', ws.mark, { readPaths: ['~/.kube'] }),
+          greedy: fixture('files', ws.mark, { readPaths: [ws.home] }),
+        },
+        'once',
+        { userHome: home },
+      );
       // Both start at once: the questions come in either order.
       const k8s = prompter.consents.find((request) => request.server === 'k8s');
       const greedy = prompter.consents.find((request) => request.server === 'greedy');

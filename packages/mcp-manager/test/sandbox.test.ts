@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EscapeReport } from '@garuda/test-utils';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { HAS_SANDBOX, ScriptedPrompter, fixture, unwrap, useWorkspace } from './support.js';
+import { HAS_SANDBOX, fixture, unwrap, useWorkspace } from './support.js';
 
 const ws = useWorkspace();
 let listener: Server;
@@ -25,14 +25,14 @@ describe.skipIf(!HAS_SANDBOX)('sandbox limits through the manager', () => {
     await mkdir(granted);
     const secret = path.join(ws.home, 'secret-token');
     await writeFile(secret, 'do not read me');
-    await ws.projectServers({
-      closed: fixture('escape', ws.mark, { writePaths: [granted] }),
-      open: fixture('escape', ws.mark, { network: true }),
-    });
-    const prompter = new ScriptedPrompter();
-    prompter.answer = 'once';
-    const mcp = ws.manager(prompter, { allowRules: ['mcp.closed.*', 'mcp.open.*'] });
-    await mcp.start();
+    const { prompter, mcp } = await ws.startProjectServers(
+      {
+        closed: fixture('escape', ws.mark, { writePaths: [granted] }),
+        open: fixture('escape', ws.mark, { network: true }),
+      },
+      'once',
+      { allowRules: ['mcp.closed.*', 'mcp.open.*'] },
+    );
 
     expect(prompter.consents.map((r) => [r.server, r.sandbox, r.network])).toEqual([
       ['closed', { kind: 'bwrap' }, false],
@@ -84,9 +84,10 @@ describe.skipIf(!HAS_SANDBOX)('a server the sandbox cannot see', () => {
     try {
       const server = path.join(dir, 'server.mjs');
       await writeFile(server, 'export {};\n');
-      await ws.userServers({ hidden: { command: process.execPath, args: [server] } });
-      const mcp = ws.manager(new ScriptedPrompter(), { sandboxReadPaths: [] });
-      await mcp.start();
+      const { mcp } = await ws.startUserServers(
+        { hidden: { command: process.execPath, args: [server] } },
+        { sandboxReadPaths: [] },
+      );
       const [row] = mcp.status();
       expect(row?.state).toBe('failed');
       expect(row?.detail).toMatch(

@@ -180,6 +180,48 @@ export class Workspace {
     return manager;
   }
 
+  /**
+   * Writes `servers` as the user's and starts a manager on them, asked through a new
+   * {@link ScriptedPrompter}.
+   *
+   * @param servers - The user's mcp.json servers.
+   * @param options - More manager options.
+   * @returns The started manager and its prompter.
+   */
+  async startUserServers(
+    servers: Record<string, Entry>,
+    options: Partial<McpManagerOptions> = {},
+  ): Promise<{ prompter: ScriptedPrompter; mcp: McpManager }> {
+    await this.userServers(servers);
+    return this.#start(new ScriptedPrompter(), options);
+  }
+
+  /**
+   * Writes `servers` as the project's and starts a manager on them, whose new
+   * {@link ScriptedPrompter} answers every consent question with `answer`.
+   *
+   * @param servers - The project's mcp.json servers.
+   * @param answer - The answer to each consent question.
+   * @param options - More manager options.
+   * @returns The started manager and its prompter.
+   */
+  async startProjectServers(
+    servers: Record<string, Entry>,
+    answer: ConsentAnswer,
+    options: Partial<McpManagerOptions> = {},
+  ): Promise<{ prompter: ScriptedPrompter; mcp: McpManager }> {
+    await this.projectServers(servers);
+    const prompter = new ScriptedPrompter();
+    prompter.answer = answer;
+    return this.#start(prompter, options);
+  }
+
+  async #start(prompter: ScriptedPrompter, options: Partial<McpManagerOptions>) {
+    const mcp = this.manager(prompter, options);
+    await mcp.start();
+    return { prompter, mcp };
+  }
+
   /** Runs `close` when the test ends, after the managers are closed and the folders removed. */
   defer(close: () => Promise<void>): void {
     this.#deferred.push(close);
@@ -258,6 +300,14 @@ export function useWorkspace(): Workspace {
 }
 
 export { pidsWith } from '@garuda/test-utils';
+
+/** The servers' own names of a manager's tools, sorted (the tool names a fixture lists). */
+export function toolNamesOf(mcp: McpManager): string[] {
+  return mcp
+    .tools()
+    .map((tool) => tool.tool)
+    .sort();
+}
 
 /** The text of a result, without its wrapper. */
 export function unwrap(text: string): string {
