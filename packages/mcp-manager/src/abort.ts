@@ -18,16 +18,7 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefine
       reject(signal.reason as Error);
     };
     signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error as Error);
-      },
-    );
+    promise.finally(() => signal.removeEventListener('abort', onAbort)).then(resolve, reject);
   });
 }
 

@@ -42,20 +42,19 @@ const PRIVILEGE = words('sudo doas pkexec run0');
 const SHELLS = words('sh bash zsh dash ksh mksh ash fish csh tcsh yash');
 const DOWNLOADERS = words('curl wget wget2 invoke-webrequest invoke-restmethod iwr irm');
 
+/** An entry for each of the space-separated `names`, all with `value`. */
+function each<T>(names: string, value: T): [string, T][] {
+  return [...words(names)].map((name) => [name, value]);
+}
+
 /** Interpreters that run code given on the command line, and the options that give it. */
 const INLINE_CODE: ReadonlyMap<string, ReadonlySet<string>> = new Map([
-  ['node', words('-e --eval -p --print')],
-  ['bun', words('-e --eval -p --print')],
+  ...each('node bun', words('-e --eval -p --print')),
   ['deno', words('eval')],
-  ['python', words('-c')],
-  ['python2', words('-c')],
-  ['python3', words('-c')],
-  ['pypy', words('-c')],
-  ['pypy3', words('-c')],
+  ...each('python python2 python3 pypy pypy3', words('-c')),
   ['perl', words('-e -E')],
-  ['ruby', words('-e')],
+  ...each('ruby osascript', words('-e')),
   ['php', words('-r')],
-  ['osascript', words('-e')],
 ]);
 
 /** A program that runs the program named after its options (and after `skip` plain words). */
@@ -67,6 +66,9 @@ interface Wrapper {
 }
 
 const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map([
+  // Those without an option that takes a value; chrt's priority and taskset's CPUs come first.
+  ...each('nohup command builtin setsid busybox', { values: words(''), skip: 0 }),
+  ...each('chrt taskset', { values: words(''), skip: 1 }),
   [
     'sudo',
     {
@@ -88,19 +90,12 @@ const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map([
       skip: 0,
     },
   ],
-  ['nohup', { values: words(''), skip: 0 }],
   ['time', { values: words('-f -o --format --output'), skip: 0 }],
   ['exec', { values: words('-a'), skip: 0 }],
-  ['command', { values: words(''), skip: 0 }],
-  ['builtin', { values: words(''), skip: 0 }],
-  ['setsid', { values: words(''), skip: 0 }],
-  ['busybox', { values: words(''), skip: 0 }],
   ['nice', { values: words('-n --adjustment'), skip: 0 }],
   ['ionice', { values: words('-c -n -p -P -u --class --classdata'), skip: 0 }],
   ['stdbuf', { values: words('-i -o -e --input --output --error'), skip: 0 }],
   ['timeout', { values: words('-s -k --signal --kill-after'), skip: 1 }],
-  ['chrt', { values: words(''), skip: 1 }],
-  ['taskset', { values: words(''), skip: 1 }],
   [
     'xargs',
     {

@@ -24,7 +24,7 @@ import {
   toolsConsentRequest,
   type ConsentContext,
 } from './consent-request.js';
-import { withFixtureClient } from './test-support.js';
+import { localServer, withFixtureClient } from './test-support.js';
 import { sandboxText } from './wording.js';
 
 const ROOT = '/home/ada/project';
@@ -48,25 +48,13 @@ function local(
   def: Partial<Omit<LocalServerDef, 'kind'>> = {},
   env: Record<string, ResolvedValue> = {},
 ): LocalServerConfig {
-  return {
-    kind: 'local',
+  return localServer({
     name: 'srv',
     source: 'project',
     file: `${ROOT}/.garuda/mcp.json`,
-    def: {
-      kind: 'local',
-      command: 'my-server',
-      args: [],
-      env: {},
-      network: false,
-      writePaths: [],
-      readPaths: [],
-      timeoutMs: 60_000,
-      enabled: true,
-      ...def,
-    },
+    def: { command: 'my-server', ...def },
     env,
-  };
+  });
 }
 
 function remote(url: string, headers: Record<string, string> = {}): RemoteServerConfig {

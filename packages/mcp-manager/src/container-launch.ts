@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { HIDDEN_HOME_PATHS } from '@garuda/mcp-transport';
 import { programName, words } from './package-runners.js';
-import { isWithin } from './paths.js';
+import { isWithin, type SandboxFolders } from './paths.js';
 
 /** A server started as `docker run -i …` (or `podman run -i …`). @internal */
 export interface ContainerLaunch {
@@ -21,16 +21,14 @@ export interface ContainerLaunch {
   readonly mounts: readonly { readonly path: string; readonly readOnly: boolean }[];
 }
 
-/** What a container launch is checked against. @internal */
-export interface ContainerPolicy {
+/**
+ * What a container launch is checked against (relative bind sources are taken from the root).
+ * @internal
+ */
+export interface ContainerPolicy extends SandboxFolders {
   readonly network: boolean;
-  /** The project root (relative bind sources are taken from it: the server's working folder). */
-  readonly root: string;
   /** Folders the server may write (the root is one). */
   readonly writable: readonly string[];
-  readonly userHome: string;
-  /** Garuda's home: tokens and trust. */
-  readonly garudaHome: string;
 }
 
 /** The engines' sockets: whoever reaches one runs anything as root on this machine. */

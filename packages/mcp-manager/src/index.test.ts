@@ -35,6 +35,20 @@ const VALUES = [
   'valueSourceText',
 ];
 
+/** Options that make a manager (nothing starts: no test here calls a server). */
+const OPTIONS = {
+  root: '/tmp/project',
+  home: '/tmp/home/.garuda',
+  userHome: '/tmp/home',
+  env: {},
+  clientInfo: { name: 'x', version: '1' },
+  prompter: {
+    consent: () => Promise.resolve('deny' as const),
+    notice: () => {},
+    approveCall: () => Promise.resolve(false),
+  },
+};
+
 describe('public entry', () => {
   checkPublicEntry(api, VALUES, api.McpManagerErrorCode, import.meta.url);
 });
@@ -56,19 +70,7 @@ describe('errors', () => {
   });
 
   it('reject unusable options before anything runs', () => {
-    const good = {
-      root: '/tmp/project',
-      home: '/tmp/home/.garuda',
-      userHome: '/tmp/home',
-      env: {},
-      clientInfo: { name: 'x', version: '1' },
-      prompter: {
-        consent: () => Promise.resolve('deny' as const),
-        notice: () => {},
-        approveCall: () => Promise.resolve(false),
-      },
-    };
-    expect(() => new api.McpManager(good)).not.toThrow();
+    expect(() => new api.McpManager(OPTIONS)).not.toThrow();
     for (const [option, value] of [
       ['root', ''],
       ['env', undefined],
@@ -79,7 +81,7 @@ describe('errors', () => {
     ] as const) {
       const error = (() => {
         try {
-          new api.McpManager({ ...good, [option]: value } as never);
+          new api.McpManager({ ...OPTIONS, [option]: value } as never);
         } catch (e) {
           return e;
         }
@@ -91,18 +93,7 @@ describe('errors', () => {
   });
 
   it('methods before start() say what to do', async () => {
-    const mcp = new api.McpManager({
-      root: '/tmp/project',
-      home: '/tmp/home/.garuda',
-      userHome: '/tmp/home',
-      env: {},
-      clientInfo: { name: 'x', version: '1' },
-      prompter: {
-        consent: () => Promise.resolve('deny' as const),
-        notice: () => {},
-        approveCall: () => Promise.resolve(false),
-      },
-    });
+    const mcp = new api.McpManager(OPTIONS);
     expect(mcp.tools()).toEqual([]);
     expect(mcp.status()).toEqual([]);
     expect(mcp.takeNotes()).toEqual([]);

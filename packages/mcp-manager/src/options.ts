@@ -131,14 +131,11 @@ export interface McpManagerOptions {
   readonly importConfigs?: readonly 'claude'[];
 }
 
-/** The options after checking, with paths resolved. @internal */
-export interface CheckedOptions {
-  readonly root: string;
-  readonly home: string;
-  readonly userHome: string;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly clientInfo: { readonly name: string; readonly version: string };
-  readonly prompter: Prompter;
+/** The options after checking, with paths resolved (the required ones keep their types). @internal */
+export interface CheckedOptions extends Pick<
+  McpManagerOptions,
+  'root' | 'home' | 'userHome' | 'env' | 'clientInfo' | 'prompter'
+> {
   readonly logger: ManagerLogger | undefined;
   readonly allowRules: readonly string[];
   readonly trustStore: TrustStoreLike | undefined;

@@ -107,63 +107,59 @@ export function skipOptions(
   return i;
 }
 
+/** Runners that are programs of their own (`npx pkg`), by program name. */
+const PROGRAM_RUNNERS: ReadonlyMap<string, Runner> = new Map([
+  ['npx', NPM_RUNNER],
+  ['pnpx', PNPM_RUNNER],
+  ['bunx', BUN_RUNNER],
+  ['uvx', UV_RUNNER],
+]);
+
+/** Runners behind the words of a package manager (`npm exec pkg`, `uv tool run pkg`). */
+const VERB_RUNNERS: ReadonlyMap<
+  string,
+  { readonly runner: Runner; readonly verbs: readonly (readonly string[])[] }
+> = new Map([
+  ['npm', { runner: NPM_RUNNER, verbs: [['exec'], ['x']] }],
+  ['pnpm', { runner: PNPM_RUNNER, verbs: [['dlx']] }],
+  ['yarn', { runner: YARN_RUNNER, verbs: [['dlx']] }],
+  ['bun', { runner: BUN_RUNNER, verbs: [['x']] }],
+  ['pipx', { runner: PIPX_RUNNER, verbs: [['run']] }],
+  [
+    'uv',
+    {
+      runner: UV_RUNNER,
+      verbs: [
+        ['tool', 'run'],
+        ['tool', 'uvx'],
+      ],
+    },
+  ],
+]);
+
 /** The runner a program (and its first plain words) stands for, and where its own args start. */
 export function runnerOf(
   program: string,
   rest: readonly string[],
 ): { label: string; runner: Runner; args: readonly string[] } | undefined {
-  const sub = (values: ReadonlySet<string>) => {
-    const at = skipOptions(rest, 0, values);
-    return { word: rest[at]?.toLowerCase(), args: rest.slice(at + 1) };
-  };
-  switch (program) {
-    case 'npx':
-      return { label: 'npx', runner: NPM_RUNNER, args: rest };
-    case 'pnpx':
-      return { label: 'pnpx', runner: PNPM_RUNNER, args: rest };
-    case 'bunx':
-      return { label: 'bunx', runner: BUN_RUNNER, args: rest };
-    case 'uvx':
-      return { label: 'uvx', runner: UV_RUNNER, args: rest };
-    case 'npm': {
-      const s = sub(NPM_RUNNER.valueOptions);
-      return s.word === 'exec' || s.word === 'x'
-        ? { label: `npm ${s.word}`, runner: NPM_RUNNER, args: s.args }
-        : undefined;
+  const direct = PROGRAM_RUNNERS.get(program);
+  if (direct !== undefined) return { label: program, runner: direct, args: rest };
+  const manager = VERB_RUNNERS.get(program);
+  if (manager === undefined) return undefined;
+  // Each plain word (after the manager's options) must go on one of its verbs, word by word.
+  const said: string[] = [];
+  let args = rest;
+  for (;;) {
+    const at = skipOptions(args, 0, manager.runner.valueOptions);
+    const word = args[at]?.toLowerCase();
+    if (word === undefined) return undefined;
+    said.push(word);
+    args = args.slice(at + 1);
+    const verbs = manager.verbs.filter((verb) => said.every((w, k) => verb[k] === w));
+    if (verbs.length === 0) return undefined;
+    if (verbs.some((verb) => verb.length === said.length)) {
+      return { label: [program, ...said].join(' '), runner: manager.runner, args };
     }
-    case 'pnpm': {
-      const s = sub(PNPM_RUNNER.valueOptions);
-      return s.word === 'dlx'
-        ? { label: 'pnpm dlx', runner: PNPM_RUNNER, args: s.args }
-        : undefined;
-    }
-    case 'yarn': {
-      const s = sub(YARN_RUNNER.valueOptions);
-      return s.word === 'dlx'
-        ? { label: 'yarn dlx', runner: YARN_RUNNER, args: s.args }
-        : undefined;
-    }
-    case 'bun': {
-      const s = sub(BUN_RUNNER.valueOptions);
-      return s.word === 'x' ? { label: 'bun x', runner: BUN_RUNNER, args: s.args } : undefined;
-    }
-    case 'pipx': {
-      const s = sub(PIPX_RUNNER.valueOptions);
-      return s.word === 'run'
-        ? { label: 'pipx run', runner: PIPX_RUNNER, args: s.args }
-        : undefined;
-    }
-    case 'uv': {
-      const s = sub(UV_RUNNER.valueOptions);
-      if (s.word !== 'tool') return undefined;
-      const at = skipOptions(s.args, 0, UV_RUNNER.valueOptions);
-      const verb = s.args[at]?.toLowerCase();
-      return verb === 'run' || verb === 'uvx'
-        ? { label: `uv tool ${verb}`, runner: UV_RUNNER, args: s.args.slice(at + 1) }
-        : undefined;
-    }
-    default:
-      return undefined;
   }
 }
 

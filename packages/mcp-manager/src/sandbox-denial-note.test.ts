@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { commandLine, type LocalServerConfig, type LocalServerDef } from '@garuda/mcp-config';
+import { commandLine, type LocalServerDef } from '@garuda/mcp-config';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CallFailedError } from './errors.js';
 import { SERVERS_OPTION_LABEL } from './load-servers.js';
@@ -12,6 +12,7 @@ import {
   type DenialContext,
   type DenialSubject,
 } from './sandbox-denial-note.js';
+import { localServer } from './test-support.js';
 
 // Real folders: the note looks for the nearest existing folder of a path.
 // Not under /tmp, which the sandbox lets every server write.
@@ -28,26 +29,12 @@ writeFileSync(path.join(DOCS, 'old.txt'), 'x');
 const USER_FILE = path.join(HOME, '.garuda', 'mcp.json');
 
 function server(def: Partial<LocalServerDef> = {}, source: 'user' | 'project' = 'user') {
-  const config: LocalServerConfig = {
-    kind: 'local',
+  return localServer({
     name: 'fs',
     source,
     file: source === 'user' ? USER_FILE : path.join(ROOT, '.garuda', 'mcp.json'),
-    def: {
-      kind: 'local',
-      command: 'fs-server',
-      args: ['--stdio'],
-      env: {},
-      network: false,
-      writePaths: [GRANTED],
-      readPaths: [],
-      timeoutMs: 60_000,
-      enabled: true,
-      ...def,
-    },
-    env: {},
-  };
-  return config;
+    def: { command: 'fs-server', args: ['--stdio'], writePaths: [GRANTED], ...def },
+  });
 }
 
 function subject(config = server(), readPaths: string[] = []): DenialSubject {

@@ -9,7 +9,7 @@ import { quoteText } from '@garuda/mcp-tools';
 import { hiddenPathOf, type SandboxInfo } from '@garuda/mcp-transport';
 import { CallFailedError } from './errors.js';
 import type { CheckedOptions } from './options.js';
-import { isWithin } from './paths.js';
+import { isWithin, type SandboxFolders } from './paths.js';
 import { configuredPath } from './configured-path.js';
 import { SERVERS_OPTION_LABEL } from './load-servers.js';
 import type { CallResult } from './types.js';
@@ -45,15 +45,9 @@ const PATHS =
   /'(\/[^'\n]{0,4096})'|"(\/[^"\n]{0,4096})"|`(\/[^`\n]{0,4096})`|(?:^|[\s(=:,])(\/[^\s'"`:;,()<>]{1,4096})/g;
 
 /** The folders a server is started with (resolved), for {@link sandboxDenialNote}. */
-export interface DenialSubject {
+export interface DenialSubject extends SandboxFolders {
   /** The local server, as loaded (its name, file, source and definition as written). */
   readonly server: LocalServerConfig;
-  /** The project folder. */
-  readonly root: string;
-  /** The user's home folder. */
-  readonly userHome: string;
-  /** Garuda's own folder. */
-  readonly garudaHome: string;
   /** Where the server may write: its write paths and the temp folders, resolved (not the root). */
   readonly writable: readonly string[];
   /** Its read paths and the sandbox's, resolved. */

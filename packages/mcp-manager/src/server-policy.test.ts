@@ -3,37 +3,43 @@ import path from 'node:path';
 import { USER_SCOPE } from '@garuda/mcp-oauth';
 import { mcpTrustKey } from '@garuda/mcp-trust';
 import { describe, expect, it } from 'vitest';
-import { policyFetch, serverPolicy, storedSignInPolicy } from './server-policy.js';
+import {
+  policyFetch,
+  serverPolicy,
+  storedSignInPolicy,
+  type ServerPolicy,
+} from './server-policy.js';
 
 const ROOT = '/work/project';
 
+/** Every decision of the policy, one row each: a user's server's, then a project's. */
+const DECISIONS: readonly (readonly [keyof ServerPolicy, unknown, unknown])[] = [
+  ['source', 'user', 'project'],
+  [
+    'trustKey',
+    mcpTrustKey({ kind: 'user' }, 'gh'),
+    mcpTrustKey({ kind: 'project', root: ROOT }, 'gh'),
+  ],
+  ['askConsent', false, true],
+  ['unreadableStore', 'unpinned', 'fail'],
+  ['toolChange', 'announce', 'ask'],
+  ['fetch', 'global', 'pinned'],
+  ['allowHttpLoopback', true, false],
+  ['signInScope', USER_SCOPE, ROOT],
+  ['engineSocketFromEnv', true, false],
+];
+
 describe('serverPolicy', () => {
   it("a user's own server: no consent, announced changes, the global fetch, http on loopback", () => {
-    expect(serverPolicy({ name: 'gh', source: 'user' }, ROOT)).toEqual({
-      source: 'user',
-      trustKey: mcpTrustKey({ kind: 'user' }, 'gh'),
-      askConsent: false,
-      unreadableStore: 'unpinned',
-      toolChange: 'announce',
-      fetch: 'global',
-      allowHttpLoopback: true,
-      signInScope: USER_SCOPE,
-      engineSocketFromEnv: true,
-    });
+    expect(serverPolicy({ name: 'gh', source: 'user' }, ROOT)).toEqual(
+      Object.fromEntries(DECISIONS.map(([field, user]) => [field, user])),
+    );
   });
 
   it("a project's server: consent, asked changes, the pinned fetch, https only, its own scope", () => {
-    expect(serverPolicy({ name: 'gh', source: 'project' }, ROOT)).toEqual({
-      source: 'project',
-      trustKey: mcpTrustKey({ kind: 'project', root: ROOT }, 'gh'),
-      askConsent: true,
-      unreadableStore: 'fail',
-      toolChange: 'ask',
-      fetch: 'pinned',
-      allowHttpLoopback: false,
-      signInScope: ROOT,
-      engineSocketFromEnv: false,
-    });
+    expect(serverPolicy({ name: 'gh', source: 'project' }, ROOT)).toEqual(
+      Object.fromEntries(DECISIONS.map(([field, , project]) => [field, project])),
+    );
   });
 
   it('is a frozen plain object', () => {

@@ -1,6 +1,7 @@
 // Test helpers for this package's own unit tests (not part of the package: index.ts does not
 // export them, so tsup leaves them out). Real fixture processes, no mocks of the code under test.
 // The oracles for hostile leftovers are in @garuda/test-utils.
+import type { LocalServerConfig, LocalServerDef, ResolvedValue } from '@garuda/mcp-config';
 import { ProcessTransport } from '@garuda/mcp-transport';
 import { Client, type Transport } from '@modelcontextprotocol/client';
 
@@ -38,4 +39,44 @@ export async function withFixtureClient<T>(
   } finally {
     await client.close().catch(() => {});
   }
+}
+
+/** Where a {@link localServer} comes from, and what it changes of the defaults. */
+export interface LocalServerParts {
+  readonly name: string;
+  readonly source: 'user' | 'project';
+  /** The config file it is read from. */
+  readonly file: string;
+  /** Its definition's fields that are not the defaults (`command` is required in a file). */
+  readonly def: Partial<LocalServerDef> & { readonly command: string };
+  /** Its resolved env values. Default none. */
+  readonly env?: Record<string, ResolvedValue>;
+}
+
+/**
+ * A local server as `loadConfig` gives it, with every default of its definition written out
+ * (not taken from mcp-config, so that a change of a default shows in these tests).
+ *
+ * @param parts - Its name, source, file, the fields of its definition that differ, its env.
+ * @returns The loaded server.
+ */
+export function localServer(parts: LocalServerParts): LocalServerConfig {
+  return {
+    kind: 'local',
+    name: parts.name,
+    source: parts.source,
+    file: parts.file,
+    def: {
+      kind: 'local',
+      args: [],
+      env: {},
+      network: false,
+      writePaths: [],
+      readPaths: [],
+      timeoutMs: 60_000,
+      enabled: true,
+      ...parts.def,
+    },
+    env: parts.env ?? {},
+  };
 }

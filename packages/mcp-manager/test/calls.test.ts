@@ -1,7 +1,7 @@
 // Calls through the facade: approval, refusal, allow rules, time limits, cancellation, a server
 // that stops by itself, and close().
 import { CRASH_EXIT_CODE, EXIT_LATER_CODE, NORMAL_TOOL_NAMES, waitFor } from '@garuda/test-utils';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   CallCancelledError,
   CallDeclinedError,
@@ -12,32 +12,16 @@ import {
   ServerNotConnectedError,
   ServerStoppedError,
 } from '../src/index.js';
-import {
-  ScriptedPrompter,
-  Workspace,
-  fixture,
-  marker,
-  pidsWith,
-  unwrap,
-  wrapped,
-} from './support.js';
+import { fixture, pidsWith, unwrap, useWorkspace, wrapped } from './support.js';
 
-let ws: Workspace;
-let mark: string;
-beforeEach(async () => {
-  ws = await Workspace.create();
-  mark = marker();
-});
-afterEach(async () => {
-  await ws.cleanup();
-});
+const ws = useWorkspace();
 
 describe('a full turn', () => {
   it('approve → the wrapped result; decline → CallDeclinedError; an allow rule skips the question', async () => {
-    await ws.userServers({ tools: fixture('normal', mark) });
-    const prompter = new ScriptedPrompter();
-    const mcp = ws.manager(prompter, { allowRules: ['mcp.tools.add'] });
-    await mcp.start();
+    const { prompter, mcp } = await ws.startUserServers(
+      { tools: fixture('normal', ws.mark) },
+      { allowRules: ['mcp.tools.add'] },
+    );
 
     const result = await mcp.call('mcp__tools__echo', { text: 'hello' });
     expect(result).toEqual({
@@ -78,9 +62,10 @@ describe('a full turn', () => {
   it('timeoutMs: a slow call fails with a timeout; an abort is a cancel, told apart', async () => {
     // The limit applies to every call of this server, the quick ones below too: long enough that
     // a busy machine cannot make one of those time out. The slow tool never ends by itself.
-    await ws.userServers({ s: fixture('normal', mark, { timeoutMs: 5_000 }) });
-    const mcp = ws.manager(new ScriptedPrompter(), { allowRules: ['mcp.s.*'] });
-    await mcp.start();
+    const { mcp } = await ws.startUserServers(
+      { s: fixture('normal', ws.mark, { timeoutMs: 5_000 }) },
+      { allowRules: ['mcp.s.*'] },
+    );
 
     const timedOut = await mcp.call('mcp__s__slow', { ms: 600_000 }).catch((e: unknown) => e);
     expect(CallTimeoutError.isInstance(timedOut)).toBe(true);
@@ -119,10 +104,10 @@ describe('a full turn', () => {
 
 describe('a server that stops by itself', () => {
   it('crash mid-call → failed, one notice, its tools leave tools(), calls fail clearly', async () => {
-    await ws.userServers({ c: fixture('crash', mark), n: fixture('normal', mark) });
-    const prompter = new ScriptedPrompter();
-    const mcp = ws.manager(prompter);
-    await mcp.start();
+    const { prompter, mcp } = await ws.startUserServers({
+      c: fixture('crash', ws.mark),
+      n: fixture('normal', ws.mark),
+    });
     expect(mcp.takeNotes()).toEqual([]);
 
     const crashed = await mcp.call('mcp__c__crash', {}).catch((e: unknown) => e);
@@ -150,11 +135,9 @@ describe('a server that stops by itself', () => {
   });
 
   it('a real Node crash mid-call keeps its reason, not the stack or the Node.js banner', async () => {
-    await ws.userServers({
-      c: wrapped(['--mode', 'crash', '--crash-error', 'GITHUB_TOKEN is missing'], mark),
+    const { mcp } = await ws.startUserServers({
+      c: wrapped(['--mode', 'crash', '--crash-error', 'GITHUB_TOKEN is missing'], ws.mark),
     });
-    const mcp = ws.manager(new ScriptedPrompter());
-    await mcp.start();
     const crashed = await mcp.call('mcp__c__crash', {}).catch((e: unknown) => e);
     expect(ServerStoppedError.isInstance(crashed), JSON.stringify(crashed)).toBe(true);
     await waitFor(() => mcp.status()[0]?.state === 'failed');
@@ -170,10 +153,7 @@ describe('a server that stops by itself', () => {
   });
 
   it('an exit with no call in flight is noticed too, and reload brings the server back', async () => {
-    await ws.userServers({ c: fixture('crash', mark) });
-    const prompter = new ScriptedPrompter();
-    const mcp = ws.manager(prompter);
-    await mcp.start();
+    const { prompter, mcp } = await ws.startUserServers({ c: fixture('crash', ws.mark) });
     await mcp.call('mcp__c__exit_later', { ms: 50 });
     await waitFor(() => mcp.status()[0]?.state === 'failed');
     expect(mcp.status()[0]?.detail).toContain(`exited with code ${EXIT_LATER_CODE}`);
@@ -189,18 +169,17 @@ describe('a server that stops by itself', () => {
 describe('close()', () => {
   it('stops every server with no notice and no process left, even one that ignores SIGTERM', async () => {
     await ws.userServers({
-      a: fixture('normal', mark),
-      b: fixture('stubborn', mark),
-      off: fixture('normal', mark, { enabled: false }),
+      a: fixture('normal', ws.mark),
+      b: fixture('stubborn', ws.mark),
+      off: fixture('normal', ws.mark, { enabled: false }),
     });
-    await ws.projectServers({ p: fixture('normal', mark) });
-    const prompter = new ScriptedPrompter();
-    prompter.answer = 'once';
-    const mcp = ws.manager(prompter);
-    await mcp.start();
+    const { prompter, mcp } = await ws.startProjectServers(
+      { p: fixture('normal', ws.mark) },
+      'once',
+    );
     // The stubborn server's child, in the same process group.
     await mcp.call('mcp__b__spawn_child', { ms: 60_000 });
-    const before = await pidsWith(mark);
+    const before = await pidsWith(ws.mark);
     expect(before.length).toBeGreaterThanOrEqual(3);
     const noticesBefore = prompter.notices.length;
 
@@ -210,7 +189,7 @@ describe('close()', () => {
     expect(prompter.notices).toHaveLength(noticesBefore);
     expect(mcp.status().map((r) => r.state)).toEqual(['stopped', 'stopped', 'stopped', 'stopped']);
     expect(mcp.tools()).toEqual([]);
-    expect(await pidsWith(mark)).toEqual([]);
+    expect(await pidsWith(ws.mark)).toEqual([]);
     expect(ManagerClosedError.isInstance(await slow)).toBe(true);
     await expect(mcp.call('mcp__a__echo', { text: 'x' })).rejects.toSatisfy(
       ManagerClosedError.isInstance,

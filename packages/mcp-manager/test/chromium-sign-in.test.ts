@@ -7,9 +7,8 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startOAuthFixture } from '@garuda/test-utils';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SignInPrompter, Workspace, unwrap } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { SignInPrompter, unwrap, useWorkspace } from './support.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const HAS_CHROMIUM = existsSync(CHROMIUM);
@@ -17,21 +16,13 @@ if (!HAS_CHROMIUM) {
   console.warn(`\n*** ${CHROMIUM} is missing: the real-browser sign-in test is SKIPPED ***\n`);
 }
 
-let ws: Workspace;
-const cleanups: (() => Promise<void>)[] = [];
-beforeEach(async () => {
-  ws = await Workspace.create();
-});
-afterEach(async () => {
-  await ws.cleanup();
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
-});
+const ws = useWorkspace();
 
 /** Opens a URL in a fresh headless Chromium, the way a user's browser would be opened. */
 async function chromiumOpener(): Promise<(url: string) => Promise<boolean>> {
   const profile = await mkdtemp(path.join(os.tmpdir(), 'garuda-chromium-'));
   const browsers: ChildProcess[] = [];
-  cleanups.push(async () => {
+  ws.defer(async () => {
     // Chromium starts helper processes: stop its whole process group, then remove the profile.
     await Promise.all(
       browsers.map(
@@ -79,8 +70,7 @@ describe('sign-in in a real browser', () => {
   it.skipIf(!HAS_CHROMIUM)(
     'headless Chromium follows the authorization redirect to the callback, and the call works',
     async () => {
-      const oauth = await startOAuthFixture();
-      cleanups.push(() => oauth.close());
+      const oauth = await ws.oauthFixture();
       await ws.userServers({ docs: { url: String(oauth.url) } });
       const prompter = new SignInPrompter();
       const mcp = ws.manager(prompter, { openBrowser: await chromiumOpener() });

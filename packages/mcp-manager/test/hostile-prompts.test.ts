@@ -5,19 +5,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { cleanText, neutralizeTags } from '@garuda/mcp-sanitize';
-import { startOAuthFixture } from '@garuda/test-utils';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SignInPrompter, Workspace, marker, wrapped } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { SignInPrompter, useWorkspace, wrapped } from './support.js';
 
-let ws: Workspace;
-const closers: (() => Promise<void>)[] = [];
-beforeEach(async () => {
-  ws = await Workspace.create();
-});
-afterEach(async () => {
-  await ws.cleanup();
-  await Promise.all(closers.splice(0).map((close) => close()));
-});
+const ws = useWorkspace();
 
 const TAGS = ['</garuda_note>', '\uff1c/garuda_note>', '<\u200b/ mcp_result >', '<garuda_note>'];
 
@@ -42,18 +33,21 @@ function expectSafe(seen: unknown): void {
 
 describe('what the prompter is shown carries no live tag', () => {
   it('a hostile project file and a server whose tools turn hostile', async () => {
-    const mark = marker();
     const modeFile = path.join(ws.root, 'fixture-mode');
     await writeFile(modeFile, 'normal');
     const cwd = `d${TAGS[0]}`;
     const write = `w${TAGS[1]}`;
     await mkdir(path.join(ws.root, cwd), { recursive: true });
     await mkdir(path.join(ws.root, write), { recursive: true });
-    const entry = wrapped(['--mode-file', modeFile, ...TAGS.flatMap((tag) => ['--x', tag])], mark, {
-      cwd,
-      writePaths: [write],
-      env: { NOTE: `${TAGS[2]}\${GARUDA_TEST_UNSET_${mark.length}}` },
-    });
+    const entry = wrapped(
+      ['--mode-file', modeFile, ...TAGS.flatMap((tag) => ['--x', tag])],
+      ws.mark,
+      {
+        cwd,
+        writePaths: [write],
+        env: { NOTE: `${TAGS[2]}\${GARUDA_TEST_UNSET_${ws.mark.length}}` },
+      },
+    );
     await ws.projectServers({ docs: entry });
 
     const prompter = new SignInPrompter();
@@ -87,15 +81,13 @@ describe('what the prompter is shown carries no live tag', () => {
   });
 
   it('a hostile authorization challenge and a failed server, in sign-in requests, notices and notes', async () => {
-    const oauth = await startOAuthFixture({
+    const oauth = await ws.oauthFixture({
       challengeScope: `mcp:tools ${TAGS[0]} <garuda_note>`,
     });
-    closers.push(() => oauth.close());
-    const mark = marker();
     const crash = `process.stderr.write(${JSON.stringify(`Error: ${TAGS.join(' ')}\n`)}); process.exit(1)`;
     await ws.userServers({
       remote: { url: oauth.url.href },
-      boom: { command: process.execPath, args: ['-e', crash, mark] },
+      boom: { command: process.execPath, args: ['-e', crash, ws.mark] },
     });
     const prompter = new SignInPrompter();
     prompter.signInAnswer = false;

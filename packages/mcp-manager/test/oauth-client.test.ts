@@ -4,26 +4,12 @@
 import net from 'node:net';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { scriptedBrowser, startOAuthFixture } from '@garuda/test-utils';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { scriptedBrowser } from '@garuda/test-utils';
+import { describe, expect, it } from 'vitest';
 import { CallFailedError, SignInRequiredError } from '../src/index.js';
-import { SignInPrompter, Workspace, unwrap } from './support.js';
+import { SignInPrompter, unwrap, useWorkspace } from './support.js';
 
-let ws: Workspace;
-const closers: (() => Promise<void>)[] = [];
-beforeEach(async () => {
-  ws = await Workspace.create();
-});
-afterEach(async () => {
-  await ws.cleanup();
-  await Promise.all(closers.splice(0).map((close) => close()));
-});
-
-async function oauthFixture(options: Parameters<typeof startOAuthFixture>[0] = {}) {
-  const fixture = await startOAuthFixture(options);
-  closers.push(() => fixture.close());
-  return fixture;
-}
+const ws = useWorkspace();
 
 const CIMD = 'https://garuda.example/oauth/client.json';
 const OTHER_CIMD = 'https://agent.example/mcp/client-metadata.json';
@@ -44,12 +30,12 @@ async function occupy(port: number): Promise<void> {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
   });
-  closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+  ws.defer(() => new Promise((resolve) => server.close(() => resolve())));
 }
 
 describe('the OAuth client identity, in the order of preference', () => {
   it('a pre-registered clientId is used as it is and never registered, even on a new port', async () => {
-    const oauth = await oauthFixture({ registration: true });
+    const oauth = await ws.oauthFixture({ registration: true });
     await ws.userServers({
       notes: { url: oauth.url.href, oauth: { clientId: oauth.preRegisteredClientId } },
     });
@@ -81,7 +67,7 @@ describe('the OAuth client identity, in the order of preference', () => {
   });
 
   it("the host's Client ID Metadata Document, where the authorization server takes them", async () => {
-    const oauth = await oauthFixture({ clientMetadataDocuments: { [CIMD]: document(CIMD) } });
+    const oauth = await ws.oauthFixture({ clientMetadataDocuments: { [CIMD]: document(CIMD) } });
     await ws.userServers({ notes: { url: oauth.url.href } });
     const browser = scriptedBrowser();
     const mcp = ws.manager(new SignInPrompter(), {
@@ -96,7 +82,7 @@ describe('the OAuth client identity, in the order of preference', () => {
   });
 
   it("a server's own clientMetadataUrl overrides the host's", async () => {
-    const oauth = await oauthFixture({
+    const oauth = await ws.oauthFixture({
       clientMetadataDocuments: { [CIMD]: document(CIMD), [OTHER_CIMD]: document(OTHER_CIMD) },
     });
     await ws.userServers({
@@ -113,7 +99,7 @@ describe('the OAuth client identity, in the order of preference', () => {
   });
 
   it('an authorization server without metadata documents gets a dynamic registration', async () => {
-    const oauth = await oauthFixture();
+    const oauth = await ws.oauthFixture();
     await ws.userServers({ notes: { url: oauth.url.href } });
     const mcp = ws.manager(new SignInPrompter(), {
       openBrowser: (url) => scriptedBrowser().open(url),
@@ -126,7 +112,7 @@ describe('the OAuth client identity, in the order of preference', () => {
   });
 
   it('with no way to get a client, the reason says what to configure; no browser opens', async () => {
-    const oauth = await oauthFixture({ registration: false });
+    const oauth = await ws.oauthFixture({ registration: false });
     await ws.userServers({ notes: { url: oauth.url.href } });
     const browser = scriptedBrowser();
     const prompter = new SignInPrompter();
@@ -144,7 +130,7 @@ describe('the OAuth client identity, in the order of preference', () => {
 
 describe('the scopes a sign-in asks for', () => {
   it('configured scopes together with what the challenge asks for', async () => {
-    const oauth = await oauthFixture({
+    const oauth = await ws.oauthFixture({
       scopes: ['mcp:tools', 'notes:read', 'admin'],
       challengeScope: 'mcp:tools',
     });
@@ -158,7 +144,7 @@ describe('the scopes a sign-in asks for', () => {
   });
 
   it('configured scopes replace asking for every scope the server lists', async () => {
-    const oauth = await oauthFixture({ scopes: ['mcp:tools', 'notes:read', 'admin'] });
+    const oauth = await ws.oauthFixture({ scopes: ['mcp:tools', 'notes:read', 'admin'] });
     await ws.userServers({ notes: { url: oauth.url.href, oauth: { scopes: ['notes:read'] } } });
     const mcp = ws.manager(new SignInPrompter(), {
       openBrowser: (url) => scriptedBrowser().open(url),
@@ -168,7 +154,7 @@ describe('the scopes a sign-in asks for', () => {
   });
 
   it('without configured scopes, every scope the server lists (the spec default)', async () => {
-    const oauth = await oauthFixture({ scopes: ['mcp:tools', 'notes:read'] });
+    const oauth = await ws.oauthFixture({ scopes: ['mcp:tools', 'notes:read'] });
     await ws.userServers({ notes: { url: oauth.url.href } });
     const mcp = ws.manager(new SignInPrompter(), {
       openBrowser: (url) => scriptedBrowser().open(url),
@@ -186,7 +172,7 @@ describe('a call that needs more access (403 insufficient_scope)', () => {
   } as const;
 
   it('asks again naming the scopes, signs in with the union, and retries the call once', async () => {
-    const oauth = await oauthFixture(scoped);
+    const oauth = await ws.oauthFixture(scoped);
     await ws.userServers({ notes: { url: oauth.url.href } });
     const browser = scriptedBrowser();
     const prompter = new SignInPrompter();
@@ -217,7 +203,7 @@ describe('a call that needs more access (403 insufficient_scope)', () => {
   });
 
   it('a skipped step-up fails the call with the scopes to sign in for; signIn() then adds them', async () => {
-    const oauth = await oauthFixture(scoped);
+    const oauth = await ws.oauthFixture(scoped);
     await ws.userServers({ notes: { url: oauth.url.href } });
     const browser = scriptedBrowser();
     const prompter = new SignInPrompter();
@@ -256,7 +242,7 @@ describe('a call that needs more access (403 insufficient_scope)', () => {
   });
 
   it('stops after 3 sign-ins when the server keeps asking for more', async () => {
-    const oauth = await oauthFixture({ ...scoped, dropScopes: ['mcp:write'] });
+    const oauth = await ws.oauthFixture({ ...scoped, dropScopes: ['mcp:write'] });
     await ws.userServers({ notes: { url: oauth.url.href } });
     const prompter = new SignInPrompter();
     const mcp = ws.manager(prompter, { openBrowser: (url) => scriptedBrowser().open(url) });

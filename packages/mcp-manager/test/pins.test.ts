@@ -6,23 +6,17 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CHANGED_DIFF, NORMAL_TOOL_NAMES } from '@garuda/test-utils';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ScriptedPrompter, Workspace, marker, pidsWith, wrapped } from './support.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ScriptedPrompter, pidsWith, toolNamesOf, useWorkspace, wrapped } from './support.js';
 
-let ws: Workspace;
-let mark: string;
+const ws = useWorkspace();
 let modeFile: string;
 beforeEach(async () => {
-  ws = await Workspace.create();
-  mark = marker();
   modeFile = path.join(ws.root, 'fixture-mode');
   await writeFile(modeFile, 'normal');
 });
-afterEach(async () => {
-  await ws.cleanup();
-});
 
-const server = () => wrapped(['--mode-file', modeFile], mark);
+const server = () => wrapped(['--mode-file', modeFile], ws.mark);
 
 describe('project server rug pull', () => {
   it('asks about changed tools with added, removed and changed details; deny → denied, stopped', async () => {
@@ -73,7 +67,7 @@ describe('project server rug pull', () => {
       'MCP server "docs" is not available (you did not allow its changed tools). Do not pretend to use it.',
     ]);
     await mcp2.close();
-    expect(await pidsWith(mark)).toEqual([]);
+    expect(await pidsWith(ws.mark)).toEqual([]);
   });
 
   it('allow with "remember" updates the pins; "once" does not', async () => {
@@ -127,12 +121,9 @@ describe('user server rug pull', () => {
     expect(notice).toContain('removed: fail');
     expect(notice).toContain('echo (description, schema)');
     expect(mcp2.status()[0]?.state).toBe('connected');
-    expect(
-      mcp2
-        .tools()
-        .map((t) => t.tool)
-        .sort(),
-    ).toEqual([...NORMAL_TOOL_NAMES.filter((n) => n !== 'fail'), 'upload'].sort());
+    expect(toolNamesOf(mcp2)).toEqual(
+      [...NORMAL_TOOL_NAMES.filter((n) => n !== 'fail'), 'upload'].sort(),
+    );
 
     // The warning is given once: the new tools are pinned now.
     const third = new ScriptedPrompter();

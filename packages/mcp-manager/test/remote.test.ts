@@ -1,33 +1,19 @@
 // Remote (Streamable HTTP) servers: a user's server over the normal fetch, a project's server
 // after consent and over the pinned fetch (public addresses only).
-import { makeCertificate, startHttpFixture } from '@garuda/test-utils';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeCertificate } from '@garuda/test-utils';
+import { describe, expect, it } from 'vitest';
 import { UnknownServerError } from '../src/index.js';
-import { ScriptedPrompter, Workspace, fixedLookup, fixture, marker, unwrap } from './support.js';
+import { ScriptedPrompter, fixedLookup, fixture, marker, unwrap, useWorkspace } from './support.js';
 
 /** A project's remote server's name: only the tests' strict fetch resolves it. */
 const HOST = 'mcp.example.test';
 
-let ws: Workspace;
-const closers: (() => Promise<void>)[] = [];
-beforeEach(async () => {
-  ws = await Workspace.create();
-});
-afterEach(async () => {
-  await ws.cleanup();
-  await Promise.all(closers.splice(0).map((close) => close()));
-});
-
-async function httpFixture(options: Parameters<typeof startHttpFixture>[0] = {}) {
-  const fixture = await startHttpFixture(options);
-  closers.push(() => fixture.close());
-  return fixture;
-}
+const ws = useWorkspace();
 
 describe('a user remote server', () => {
   it('connects without sign-in, lists tools, calls work, status says remote', async () => {
     let seen: string | undefined;
-    const fixture = await httpFixture({
+    const fixture = await ws.httpFixture({
       requireBearer: (token) => {
         seen = token;
         return token === 'static-token';
@@ -58,7 +44,7 @@ describe('a user remote server', () => {
 
 describe('a project remote server', () => {
   it('asks consent first, then is pinned like a local one', async () => {
-    const fixture = await httpFixture();
+    const fixture = await ws.httpFixture();
     await ws.projectServers({ web: { url: 'https://mcp.example.test/mcp' } });
     const prompter = new ScriptedPrompter();
     prompter.answer = 'remember';
@@ -96,7 +82,7 @@ describe('a project remote server', () => {
   );
 
   it('a denied project remote server is never contacted', async () => {
-    const fixture = await httpFixture();
+    const fixture = await ws.httpFixture();
     await ws.projectServers({ web: { url: 'https://mcp.example.test/mcp' } });
     const prompter = new ScriptedPrompter();
     const mcp = ws.manager(prompter);
@@ -137,7 +123,7 @@ describe('a project remote server that is allowed', () => {
   it('is trusted by its definition hash and its tools are pinned', async () => {
     const certificate = await makeCertificate(HOST);
     const tls = { ...certificate, hostname: HOST };
-    const normal = await httpFixture({ tls });
+    const normal = await ws.httpFixture({ tls });
     // The strict fetch, with HOST on the fixture (loopback allowed for this test only).
     const looked: string[] = [];
     const projectFetchOptions = {
@@ -166,7 +152,7 @@ describe('a project remote server that is allowed', () => {
     // A silent change of the tools behind the same URL: the pins catch it.
     const port = Number(normal.url.port);
     await normal.close();
-    await httpFixture({ tls, mode: 'changed', port });
+    await ws.httpFixture({ tls, mode: 'changed', port });
     const third = new ScriptedPrompter();
     third.answer = 'deny';
     const changedManager = ws.manager(third, { projectFetchOptions });

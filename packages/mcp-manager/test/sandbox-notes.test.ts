@@ -11,21 +11,12 @@ import {
   HAS_SANDBOX,
   REPO_ROOT,
   ScriptedPrompter,
-  Workspace,
   fixture,
-  marker,
   unwrap,
+  useWorkspace,
 } from './support.js';
 
-let ws: Workspace;
-let mark: string;
-beforeEach(async () => {
-  ws = await Workspace.create();
-  mark = marker();
-});
-afterEach(async () => {
-  await ws.cleanup();
-});
+const ws = useWorkspace();
 
 /** The `garuda-mcp add` command a note suggests for the `files` fixture. */
 function addCommand(name: string, flags: string[]): string {
@@ -40,7 +31,7 @@ function addCommand(name: string, flags: string[]): string {
       process.execPath,
       FIXTURE_SERVER,
       'files',
-      mark,
+      ws.mark,
     ],
   });
 }
@@ -77,9 +68,10 @@ describe.skipIf(!HAS_SANDBOX)('notes on what the sandbox refused', () => {
     const docs = ws.path('docs');
     await mkdir(granted);
     await mkdir(docs);
-    await ws.userServers({ fs: fixture('files', mark, { writePaths: [granted] }) });
-    const mcp = ws.manager(new ScriptedPrompter(), { sandboxReadPaths: [REPO_ROOT, docs] });
-    await mcp.start();
+    const { mcp } = await ws.startUserServers(
+      { fs: fixture('files', ws.mark, { writePaths: [granted] }) },
+      { sandboxReadPaths: [REPO_ROOT, docs] },
+    );
     const target = path.join(docs, 'x.txt');
 
     const inGranted = await mcp.call('mcp__fs__write_file', {
@@ -110,7 +102,7 @@ describe.skipIf(!HAS_SANDBOX)('notes on what the sandbox refused', () => {
     );
 
     // Doing what the note says.
-    await ws.userServers({ fs: fixture('files', mark, { writePaths: [granted, docs] }) });
+    await ws.userServers({ fs: fixture('files', ws.mark, { writePaths: [granted, docs] }) });
     await mcp.reload('fs');
     const allowed = await mcp.call('mcp__fs__write_file', { path: target, text: 'now' });
     expect(allowed).toMatchObject({ isError: false });
@@ -134,9 +126,10 @@ describe.skipIf(!HAS_SANDBOX)('notes on what the sandbox refused', () => {
 
     it('is named with --read; with the read path it can be read, never written, and ~/.ssh stays hidden', async () => {
       const kube = path.join(home, '.kube', 'config');
-      await ws.userServers({ k8s: fixture('files', mark) });
-      const mcp = ws.manager(new ScriptedPrompter(), { userHome: home });
-      await mcp.start();
+      const { mcp } = await ws.startUserServers(
+        { k8s: fixture('files', ws.mark) },
+        { userHome: home },
+      );
 
       const hidden = await mcp.call('mcp__k8s__read_file', { path: kube });
       expect(hidden.isError).toBe(true);
@@ -151,7 +144,7 @@ describe.skipIf(!HAS_SANDBOX)('notes on what the sandbox refused', () => {
       expect(write.text).toContain(`EROFS: read-only file system, open '${kube}'`);
       expect(write.text).toContain(`\n(note: ${suggestion})`);
 
-      await ws.userServers({ k8s: fixture('files', mark, { readPaths: ['~/.kube'] }) });
+      await ws.userServers({ k8s: fixture('files', ws.mark, { readPaths: ['~/.kube'] }) });
       await mcp.reload('k8s');
       expect(await mcp.call('mcp__k8s__read_file', { path: kube })).toMatchObject({
         isError: false,
@@ -171,14 +164,14 @@ describe.skipIf(!HAS_SANDBOX)('notes on what the sandbox refused', () => {
     });
 
     it("a project's read path is on the consent screen; Garuda's own folder is refused at start", async () => {
-      await ws.projectServers({
-        k8s: fixture('files', mark, { readPaths: ['~/.kube'] }),
-        greedy: fixture('files', mark, { readPaths: [ws.home] }),
-      });
-      const prompter = new ScriptedPrompter();
-      prompter.answer = 'once';
-      const mcp = ws.manager(prompter, { userHome: home });
-      await mcp.start();
+      const { prompter, mcp } = await ws.startProjectServers(
+        {
+          k8s: fixture('files', ws.mark, { readPaths: ['~/.kube'] }),
+          greedy: fixture('files', ws.mark, { readPaths: [ws.home] }),
+        },
+        'once',
+        { userHome: home },
+      );
       // Both start at once: the questions come in either order.
       const k8s = prompter.consents.find((request) => request.server === 'k8s');
       const greedy = prompter.consents.find((request) => request.server === 'greedy');

@@ -6,23 +6,17 @@ import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EscapeReport } from '@garuda/test-utils';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HAS_SANDBOX, ScriptedPrompter, Workspace, fixture, marker, unwrap } from './support.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { HAS_SANDBOX, fixture, unwrap, useWorkspace } from './support.js';
 
-let ws: Workspace;
-let mark: string;
+const ws = useWorkspace();
 let listener: Server;
 let port: number;
 beforeEach(async () => {
-  ws = await Workspace.create();
-  mark = marker();
   listener = createServer((socket) => socket.end());
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
   port = (listener.address() as { port: number }).port;
-});
-afterEach(async () => {
-  await ws.cleanup();
-  await new Promise((resolve) => listener.close(resolve));
+  ws.defer(() => new Promise((resolve) => listener.close(() => resolve())));
 });
 
 describe.skipIf(!HAS_SANDBOX)('sandbox limits through the manager', () => {
@@ -31,14 +25,14 @@ describe.skipIf(!HAS_SANDBOX)('sandbox limits through the manager', () => {
     await mkdir(granted);
     const secret = path.join(ws.home, 'secret-token');
     await writeFile(secret, 'do not read me');
-    await ws.projectServers({
-      closed: fixture('escape', mark, { writePaths: [granted] }),
-      open: fixture('escape', mark, { network: true }),
-    });
-    const prompter = new ScriptedPrompter();
-    prompter.answer = 'once';
-    const mcp = ws.manager(prompter, { allowRules: ['mcp.closed.*', 'mcp.open.*'] });
-    await mcp.start();
+    const { prompter, mcp } = await ws.startProjectServers(
+      {
+        closed: fixture('escape', ws.mark, { writePaths: [granted] }),
+        open: fixture('escape', ws.mark, { network: true }),
+      },
+      'once',
+      { allowRules: ['mcp.closed.*', 'mcp.open.*'] },
+    );
 
     expect(prompter.consents.map((r) => [r.server, r.sandbox, r.network])).toEqual([
       ['closed', { kind: 'bwrap' }, false],
@@ -52,7 +46,7 @@ describe.skipIf(!HAS_SANDBOX)('sandbox limits through the manager', () => {
     // Outside the root and off /tmp (the sandbox's /tmp is private and in memory, so a write
     // under the host's /tmp would land there and vanish): next to this test file.
     const outside = (server: string) =>
-      path.join(path.dirname(fileURLToPath(import.meta.url)), `escape-${server}-${mark}.txt`);
+      path.join(path.dirname(fileURLToPath(import.meta.url)), `escape-${server}-${ws.mark}.txt`);
     const escape = async (server: string, extra: Record<string, unknown>) => {
       const result = await mcp.call(`mcp__${server}__escape`, {
         root: ws.root,
@@ -90,9 +84,10 @@ describe.skipIf(!HAS_SANDBOX)('a server the sandbox cannot see', () => {
     try {
       const server = path.join(dir, 'server.mjs');
       await writeFile(server, 'export {};\n');
-      await ws.userServers({ hidden: { command: process.execPath, args: [server] } });
-      const mcp = ws.manager(new ScriptedPrompter(), { sandboxReadPaths: [] });
-      await mcp.start();
+      const { mcp } = await ws.startUserServers(
+        { hidden: { command: process.execPath, args: [server] } },
+        { sandboxReadPaths: [] },
+      );
       const [row] = mcp.status();
       expect(row?.state).toBe('failed');
       expect(row?.detail).toMatch(

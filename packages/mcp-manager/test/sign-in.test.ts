@@ -7,38 +7,18 @@ import {
   INSECURE_AUTHORIZATION_HOST,
   browserThatPastes,
   makeCertificate,
+  recordingLogger,
   scriptedBrowser,
-  startOAuthFixture,
   waitFor,
+  type OAuthFixtureOptions,
   type TestCertificate,
 } from '@garuda/test-utils';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { StartCancelledError } from '../src/index.js';
-import type { SignInRequest } from '../src/types.js';
-import { ScriptedPrompter, SignInPrompter, Workspace, fixedLookup, unwrap } from './support.js';
+import type { ConsentAnswer, SignInRequest } from '../src/types.js';
+import { ScriptedPrompter, SignInPrompter, fixedLookup, unwrap, useWorkspace } from './support.js';
 
-let ws: Workspace;
-const closers: (() => Promise<void>)[] = [];
-beforeEach(async () => {
-  ws = await Workspace.create();
-});
-afterEach(async () => {
-  await ws.cleanup();
-  await Promise.all(closers.splice(0).map((close) => close()));
-});
-
-/** Collects everything the manager logs. */
-function recordingLogger() {
-  const lines: string[] = [];
-  const log = (message: string) => void lines.push(message);
-  return { lines, logger: { debug: log, info: log, warn: log, error: log } };
-}
-
-async function oauthFixture(options: Parameters<typeof startOAuthFixture>[0] = {}) {
-  const fixture = await startOAuthFixture(options);
-  closers.push(() => fixture.close());
-  return fixture;
-}
+const ws = useWorkspace();
 
 /** Every token value in the auth file. */
 async function storedSecrets(home: string): Promise<string[]> {
@@ -50,13 +30,10 @@ async function storedSecrets(home: string): Promise<string[]> {
 
 describe('sign-in to a user remote server', () => {
   it('signs in through the browser, calls, and a second manager reuses the tokens', async () => {
-    const oauth = await oauthFixture();
-    await ws.userServers({ linear: { url: oauth.url } });
-    const browser = scriptedBrowser();
-    const prompter = new SignInPrompter();
-    const { lines, logger } = recordingLogger();
-    const mcp = ws.manager(prompter, { openBrowser: (url) => browser.open(url), logger });
-    await mcp.start();
+    const log = recordingLogger();
+    const { oauth, browser, prompter, mcp } = await ws.signInScene({
+      options: { logger: log.logger },
+    });
 
     expect(prompter.signIns).toEqual([
       {
@@ -81,7 +58,10 @@ describe('sign-in to a user remote server', () => {
     );
 
     const again = new SignInPrompter();
-    const second = ws.manager(again, { openBrowser: (url) => browser.open(url), logger });
+    const second = ws.manager(again, {
+      openBrowser: (url) => browser.open(url),
+      logger: log.logger,
+    });
     await second.start();
     expect(again.signIns).toHaveLength(0);
     expect(second.status()[0]?.network).toEqual({
@@ -96,7 +76,7 @@ describe('sign-in to a user remote server', () => {
     const visible = JSON.stringify([
       prompter.notices,
       again.notices,
-      lines,
+      log.all(),
       mcp.status(),
       second.status(),
       mcp.takeNotes(),
@@ -105,13 +85,9 @@ describe('sign-in to a user remote server', () => {
   });
 
   it('a skipped sign-in fails the server with a note; no browser opens', async () => {
-    const oauth = await oauthFixture();
-    await ws.userServers({ linear: { url: oauth.url } });
-    const browser = scriptedBrowser();
     const prompter = new SignInPrompter();
     prompter.signInAnswer = false;
-    const mcp = ws.manager(prompter, { openBrowser: (url) => browser.open(url) });
-    await mcp.start();
+    const { browser, mcp } = await ws.signInScene({ prompter });
     expect(mcp.status()[0]).toMatchObject({
       state: 'failed',
       detail: 'it needs a sign-in, and you skipped it',
@@ -121,23 +97,17 @@ describe('sign-in to a user remote server', () => {
   });
 
   it('a prompter without signIn: nobody was asked, and the reason says so', async () => {
-    const oauth = await oauthFixture();
-    await ws.userServers({ linear: { url: oauth.url } });
-    const prompter = new ScriptedPrompter();
-    const mcp = ws.manager(prompter, { openBrowser: () => undefined });
-    await mcp.start();
+    const { mcp } = await ws.signInScene({
+      prompter: new ScriptedPrompter(),
+      options: { openBrowser: () => undefined },
+    });
     expect(mcp.status()[0]?.detail).toBe(
       'it needs a sign-in, and nobody could be asked (sign in to it first)',
     );
   });
 
   it('a denied sign-in fails with only the short error code', async () => {
-    const oauth = await oauthFixture({ deny: true });
-    await ws.userServers({ linear: { url: oauth.url } });
-    const browser = scriptedBrowser();
-    const prompter = new SignInPrompter();
-    const mcp = ws.manager(prompter, { openBrowser: (url) => browser.open(url) });
-    await mcp.start();
+    const { prompter, mcp } = await ws.signInScene({ fixture: { deny: true } });
     const [row] = mcp.status();
     expect(row?.state).toBe('failed');
     expect(row?.detail).toContain('access_denied');
@@ -146,12 +116,9 @@ describe('sign-in to a user remote server', () => {
   });
 
   it('an authorization server without PKCE is refused before any browser opens', async () => {
-    const oauth = await oauthFixture({ advertisePkce: false });
-    await ws.userServers({ linear: { url: oauth.url } });
-    const browser = scriptedBrowser();
-    const prompter = new SignInPrompter();
-    const mcp = ws.manager(prompter, { openBrowser: (url) => browser.open(url) });
-    await mcp.start();
+    const { oauth, browser, prompter, mcp } = await ws.signInScene({
+      fixture: { advertisePkce: false },
+    });
     const [row] = mcp.status();
     expect(row?.state).toBe('failed');
     expect(row?.detail).toMatch(/S256|PKCE/);
@@ -161,12 +128,7 @@ describe('sign-in to a user remote server', () => {
   });
 
   it('logout revokes the tokens, and the next manager asks again', async () => {
-    const oauth = await oauthFixture();
-    await ws.userServers({ linear: { url: oauth.url } });
-    const browser = scriptedBrowser();
-    const prompter = new SignInPrompter();
-    const mcp = ws.manager(prompter, { openBrowser: (url) => browser.open(url) });
-    await mcp.start();
+    const { oauth, browser, mcp } = await ws.signInScene();
     expect(mcp.status()[0]?.state).toBe('connected');
     const result = await mcp.logout('linear');
     expect(result.ok).toBe(true);
@@ -191,11 +153,10 @@ describe('sign-in to a user remote server', () => {
   });
 
   it('a static Authorization header wins over OAuth', async () => {
-    const oauth = await oauthFixture();
-    await ws.userServers({ linear: { url: oauth.url, headers: { Authorization: 'Bearer nope' } } });
-    const prompter = new SignInPrompter();
-    const mcp = ws.manager(prompter, { openBrowser: () => undefined });
-    await mcp.start();
+    const { oauth, prompter, mcp } = await ws.signInScene({
+      entry: { headers: { Authorization: 'Bearer nope' } },
+      options: { openBrowser: () => undefined },
+    });
     expect(prompter.signIns).toHaveLength(0);
     expect(mcp.status()[0]).toMatchObject({
       state: 'failed',
@@ -204,8 +165,6 @@ describe('sign-in to a user remote server', () => {
   });
 
   it('a pasted redirect address finishes the sign-in (a browser on another machine)', async () => {
-    const oauth = await oauthFixture();
-    await ws.userServers({ linear: { url: oauth.url } });
     const browser = browserThatPastes();
     const prompter = new SignInPrompter();
     const pasted: SignInRequest[] = [];
@@ -215,8 +174,10 @@ describe('sign-in to a user remote server', () => {
         return `  ${await browser.nextRedirect()}\n`;
       },
     });
-    const mcp = ws.manager(prompter, { openBrowser: (url) => browser.open(url) });
-    await mcp.start();
+    const { oauth, mcp } = await ws.signInScene({
+      prompter,
+      options: { openBrowser: (url) => browser.open(url) },
+    });
     expect(pasted).toHaveLength(1);
     expect(mcp.status()[0]).toMatchObject({
       state: 'connected',
@@ -227,12 +188,9 @@ describe('sign-in to a user remote server', () => {
 
 describe('sign-in limits, refresh and cancel (user server)', () => {
   it('a server that keeps refusing fresh tokens stops after 3 sign-ins', async () => {
-    const oauth = await oauthFixture({ rejectEveryToken: true });
-    await ws.userServers({ linear: { url: oauth.url } });
-    const browser = scriptedBrowser();
-    const prompter = new SignInPrompter();
-    const mcp = ws.manager(prompter, { openBrowser: (url) => browser.open(url) });
-    await mcp.start();
+    const { oauth, browser, prompter, mcp } = await ws.signInScene({
+      fixture: { rejectEveryToken: true },
+    });
     expect(mcp.status()[0]).toMatchObject({
       state: 'failed',
       detail: 'it still asked for a sign-in after 3 sign-ins',
@@ -243,13 +201,10 @@ describe('sign-in limits, refresh and cancel (user server)', () => {
   });
 
   it('an expired access token is refreshed during a call, without a question', async () => {
-    const oauth = await oauthFixture();
-    await ws.userServers({ linear: { url: oauth.url } });
-    const browser = scriptedBrowser();
-    const prompter = new SignInPrompter();
-    const { lines, logger } = recordingLogger();
-    const mcp = ws.manager(prompter, { openBrowser: (url) => browser.open(url), logger });
-    await mcp.start();
+    const log = recordingLogger();
+    const { oauth, browser, prompter, mcp } = await ws.signInScene({
+      options: { logger: log.logger },
+    });
     expect(mcp.status()[0]?.state).toBe('connected');
     const before = await storedSecrets(ws.home);
 
@@ -264,12 +219,12 @@ describe('sign-in limits, refresh and cancel (user server)', () => {
     const after = await storedSecrets(ws.home);
     expect(after).toHaveLength(2);
     expect(after.some((secret) => before.includes(secret))).toBe(false);
-    const visible = [...lines, ...prompter.notices, ...mcp.takeNotes()].join('\n');
+    const visible = [...log.all(), ...prompter.notices, ...mcp.takeNotes()].join('\n');
     for (const secret of [...before, ...after]) expect(visible).not.toContain(secret);
   });
 
   it('Ctrl-C while waiting for the browser ends the start, frees the callback port, and keeps nothing half done', async () => {
-    const oauth = await oauthFixture();
+    const oauth = await ws.oauthFixture();
     await ws.userServers({ linear: { url: oauth.url } });
     const prompter = new SignInPrompter();
     const opened: string[] = [];
@@ -327,19 +282,33 @@ describe("sign-in to a project's remote server (https, pinned fetch)", () => {
   /** The same strict fetch for the scripted browser. */
   function projectFetch() {
     const pinned = createPinnedFetch(projectFetchOptions());
-    closers.push(() => pinned.close());
+    ws.defer(() => pinned.close());
     return pinned as unknown as typeof fetch;
   }
 
-  it('asks consent, then signs in over https through the pinned fetch, and calls', async () => {
-    const oauth = await oauthFixture({ tls: { ...certificate, hostname: HOST } });
-    expect(oauth.url.href).toMatch(/^https:\/\/mcp\.oauth-fixture\.test:\d+\/mcp$/);
+  /**
+   * A project's remote server `remote` on a new https OAuth fixture, a scripted browser on the
+   * strict fetch, a prompter that answers its consent with `answer`, and the manager options
+   * that sign in through them.
+   */
+  async function projectScene(fixture: OAuthFixtureOptions = {}, answer: ConsentAnswer = 'once') {
+    const oauth = await ws.oauthFixture({ tls: { ...certificate, hostname: HOST }, ...fixture });
     await ws.projectServers({ remote: { url: oauth.url.href } });
-    const resolved: string[] = [];
     const browser = scriptedBrowser({ extraHosts: [HOST], fetch: projectFetch() });
     const prompter = new SignInPrompter();
-    prompter.answer = 'remember';
-    const { lines, logger } = recordingLogger();
+    prompter.answer = answer;
+    const options = {
+      projectFetchOptions: projectFetchOptions(),
+      openBrowser: (url: string) => browser.open(url),
+    };
+    return { oauth, browser, prompter, options };
+  }
+
+  it('asks consent, then signs in over https through the pinned fetch, and calls', async () => {
+    const { oauth, browser, prompter } = await projectScene({}, 'remember');
+    expect(oauth.url.href).toMatch(/^https:\/\/mcp\.oauth-fixture\.test:\d+\/mcp$/);
+    const resolved: string[] = [];
+    const log = recordingLogger();
     const mcp = ws.manager(prompter, {
       projectFetchOptions: projectFetchOptions(resolved),
       openBrowser: (url, options) => {
@@ -347,7 +316,7 @@ describe("sign-in to a project's remote server (https, pinned fetch)", () => {
         expect(options.allowHttpLoopback).toBe(false);
         return browser.open(url);
       },
-      logger,
+      logger: log.logger,
     });
     await mcp.start();
 
@@ -377,22 +346,15 @@ describe("sign-in to a project's remote server (https, pinned fetch)", () => {
     expect(oauth.counts).toMatchObject({ registrations: 1, tokensIssued: 1 });
     const secrets = await storedSecrets(ws.home);
     expect(secrets).toHaveLength(2);
-    const visible = [...lines, ...prompter.notices, ...mcp.takeNotes()].join('\n');
+    const visible = [...log.all(), ...prompter.notices, ...mcp.takeNotes()].join('\n');
     for (const secret of secrets) expect(visible).not.toContain(secret);
     const config = await readFile(path.join(ws.root, '.garuda', 'mcp.json'), 'utf8');
     for (const secret of secrets) expect(config).not.toContain(secret);
   });
 
   it('logout before start() revokes a project sign-in through the strict fetch, never the global one', async () => {
-    const oauth = await oauthFixture({ tls: { ...certificate, hostname: HOST } });
-    await ws.projectServers({ remote: { url: oauth.url.href } });
-    const browser = scriptedBrowser({ extraHosts: [HOST], fetch: projectFetch() });
-    const prompter = new SignInPrompter();
-    prompter.answer = 'once';
-    const first = ws.manager(prompter, {
-      projectFetchOptions: projectFetchOptions(),
-      openBrowser: (url) => browser.open(url),
-    });
+    const { oauth, prompter, options } = await projectScene();
+    const first = ws.manager(prompter, options);
     await first.start();
     expect(first.status()[0]?.state).toBe('connected');
     await first.close();
@@ -410,18 +372,10 @@ describe("sign-in to a project's remote server (https, pinned fetch)", () => {
   });
 
   it('an http: authorization endpoint is refused before any question or browser', async () => {
-    const oauth = await oauthFixture({
-      tls: { ...certificate, hostname: HOST },
+    const { oauth, browser, prompter, options } = await projectScene({
       httpAuthorizationEndpoint: true,
     });
-    await ws.projectServers({ remote: { url: oauth.url.href } });
-    const browser = scriptedBrowser({ extraHosts: [HOST], fetch: projectFetch() });
-    const prompter = new SignInPrompter();
-    prompter.answer = 'once';
-    const mcp = ws.manager(prompter, {
-      projectFetchOptions: projectFetchOptions(),
-      openBrowser: (url) => browser.open(url),
-    });
+    const mcp = ws.manager(prompter, options);
     await mcp.start();
     const [row] = mcp.status();
     expect(row?.state).toBe('failed');
@@ -433,13 +387,10 @@ describe("sign-in to a project's remote server (https, pinned fetch)", () => {
   });
 
   it('a certificate the pinned fetch does not trust fails the server before any sign-in', async () => {
-    const oauth = await oauthFixture({ tls: { ...certificate, hostname: HOST } });
-    await ws.projectServers({ remote: { url: oauth.url.href } });
-    const lookup = fixedLookup();
-    const prompter = new SignInPrompter();
-    prompter.answer = 'once';
+    const { oauth, prompter } = await projectScene();
     const mcp = ws.manager(prompter, {
-      projectFetchOptions: { lookup, allowLoopback: true },
+      // The strict fetch without the fixture's certificate.
+      projectFetchOptions: { lookup: fixedLookup(), allowLoopback: true },
       openBrowser: () => undefined,
     });
     await mcp.start();

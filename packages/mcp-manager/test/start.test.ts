@@ -1,51 +1,29 @@
-// The start sequence through the public facade: config problems, consent, trust, names, notes,
-// concurrency. Real fixture servers in the real sandbox; config files in temp folders.
+// The start sequence through the public facade: config problems, consent, trust, names, notes
+// (its lifecycle is in lifecycle.test.ts). Real fixture servers in the real sandbox; config files
+// in temp folders.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { defHash } from '@garuda/mcp-config';
 import { TrustStore, getMcpTrustEntry, mcpTrustKey } from '@garuda/mcp-trust';
-import { NORMAL_TOOL_NAMES, startHttpFixture, waitFor } from '@garuda/test-utils';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { NORMAL_TOOL_NAMES } from '@garuda/test-utils';
+import { describe, expect, it } from 'vitest';
 import {
-  AlreadyStartedError,
   InvalidOptionsError,
-  ManagerClosedError,
   ServerNotConnectedError,
-  StartCancelledError,
   TOOL_NAME_PATTERN,
-  UnknownServerError,
   UnknownToolError,
 } from '../src/index.js';
-import {
-  ScriptedPrompter,
-  Workspace,
-  fixture,
-  marker,
-  pidsWith,
-  unwrap,
-  wrapped,
-} from './support.js';
+import { ScriptedPrompter, fixture, unwrap, useWorkspace, wrapped } from './support.js';
 
-let ws: Workspace;
-let mark: string;
-beforeEach(async () => {
-  ws = await Workspace.create();
-  mark = marker();
-});
-afterEach(async () => {
-  await ws.cleanup();
-});
+const ws = useWorkspace();
 
 describe('configuration', () => {
   it('tells config problems as notices, keeps them in problems(), and starts the valid servers', async () => {
-    await ws.userServers({
-      good: fixture('normal', mark),
-      'Bad Name': fixture('normal', mark),
-      odd: { ...fixture('normal', mark), colour: 'blue' },
+    const { prompter, mcp } = await ws.startUserServers({
+      good: fixture('normal', ws.mark),
+      'Bad Name': fixture('normal', ws.mark),
+      odd: { ...fixture('normal', ws.mark), colour: 'blue' },
     });
-    const prompter = new ScriptedPrompter();
-    const mcp = ws.manager(prompter);
-    await mcp.start();
 
     expect(mcp.problems().map((p) => p.code)).toEqual(['INVALID_NAME', 'UNKNOWN_KEY']);
     const configNotices = prompter.notices.filter((n) => n.startsWith('MCP configuration:'));
@@ -57,7 +35,7 @@ describe('configuration', () => {
 
   it('expands ${NAME} into the server env, leaks no other host variable, and hashes the def as written', async () => {
     await ws.userServers({
-      envy: fixture('normal', mark, {
+      envy: fixture('normal', ws.mark, {
         env: { GREETING: 'hello ${HOST_GREETING}', PLAIN: 'as is' },
       }),
     });
@@ -101,12 +79,13 @@ describe('configuration', () => {
 
 describe('consent', () => {
   it('asks for a project server and not for a user server', async () => {
-    await ws.userServers({ mine: fixture('normal', mark) });
-    await ws.projectServers({ theirs: fixture('normal', mark, { env: { API_TOKEN: '${NOPE}' } }) });
-    const prompter = new ScriptedPrompter();
-    prompter.answer = 'once';
-    const mcp = ws.manager(prompter);
-    await mcp.start();
+    await ws.userServers({ mine: fixture('normal', ws.mark) });
+    const { prompter, mcp } = await ws.startProjectServers(
+      {
+        theirs: fixture('normal', ws.mark, { env: { API_TOKEN: '${NOPE}' } }),
+      },
+      'once',
+    );
 
     expect(prompter.consents).toHaveLength(1);
     const [request] = prompter.consents;
@@ -123,9 +102,9 @@ describe('consent', () => {
     const granted = await mkdtemp(path.join('/tmp', 'garuda-granted-'));
     try {
       await ws.projectServers({
-        temp: fixture('normal', mark, { writePaths: [granted] }),
+        temp: fixture('normal', ws.mark, { writePaths: [granted] }),
         // Denied below, so nothing is ever written there.
-        system: fixture('normal', mark, { writePaths: ['/usr/share'] }),
+        system: fixture('normal', ws.mark, { writePaths: ['/usr/share'] }),
       });
       const prompter = new ScriptedPrompter();
       prompter.answer = 'deny';
@@ -140,7 +119,7 @@ describe('consent', () => {
   });
 
   it('"once" lasts one session; "remember" is kept in the trust store', async () => {
-    await ws.projectServers({ theirs: fixture('normal', mark) });
+    await ws.projectServers({ theirs: fixture('normal', ws.mark) });
     const first = new ScriptedPrompter();
     first.answer = 'once';
     await ws.manager(first).start();
@@ -167,7 +146,7 @@ describe('consent', () => {
   });
 
   it('"once" is not asked again on reload in the same session', async () => {
-    await ws.projectServers({ theirs: fixture('normal', mark) });
+    await ws.projectServers({ theirs: fixture('normal', ws.mark) });
     const prompter = new ScriptedPrompter();
     prompter.answer = 'once';
     const mcp = ws.manager(prompter);
@@ -178,7 +157,7 @@ describe('consent', () => {
   });
 
   it('deny → denied, a note for the model, and calls fail naming the state', async () => {
-    await ws.projectServers({ fix: fixture('normal', mark) });
+    await ws.projectServers({ fix: fixture('normal', ws.mark) });
     const prompter = new ScriptedPrompter();
     const mcp = ws.manager(prompter);
     await mcp.start();
@@ -201,11 +180,8 @@ describe('consent', () => {
   });
 
   it('ignores a project server that tries to replace a user server, with a notice', async () => {
-    await ws.userServers({ dup: fixture('normal', mark) });
-    await ws.projectServers({ dup: fixture('evil', mark) });
-    const prompter = new ScriptedPrompter();
-    const mcp = ws.manager(prompter);
-    await mcp.start();
+    await ws.projectServers({ dup: fixture('evil', ws.mark) });
+    const { prompter, mcp } = await ws.startUserServers({ dup: fixture('normal', ws.mark) });
 
     expect(prompter.consents).toEqual([]);
     expect(prompter.notices.some((n) => n.includes('cannot replace a server you configured'))).toBe(
@@ -221,9 +197,10 @@ describe('consent', () => {
 
 describe('tools and notes', () => {
   it('names tools mcp__<server>__<tool> in sorted (server, tool) order', async () => {
-    await ws.userServers({ zeta: fixture('normal', mark), alpha: fixture('normal', mark) });
-    const mcp = ws.manager(new ScriptedPrompter());
-    await mcp.start();
+    const { mcp } = await ws.startUserServers({
+      zeta: fixture('normal', ws.mark),
+      alpha: fixture('normal', ws.mark),
+    });
 
     const names = mcp.tools().map((t) => t.name);
     const expected = ['alpha', 'zeta'].flatMap((server) =>
@@ -240,7 +217,7 @@ describe('tools and notes', () => {
   });
 
   it('a hyphenated server name (as other clients write them): its tools use _, calls and rules work', async () => {
-    await ws.projectServers({ 'sequential-thinking': fixture('normal', mark) });
+    await ws.projectServers({ 'sequential-thinking': fixture('normal', ws.mark) });
     const prompter = new ScriptedPrompter();
     prompter.answer = 'remember';
     const mcp = ws.manager(prompter, { allowRules: ['mcp.sequential-thinking.echo'] });
@@ -265,7 +242,7 @@ describe('tools and notes', () => {
       path.join(ws.root, '.mcp.json'),
       JSON.stringify({
         mcpServers: {
-          'from-claude': { type: 'stdio', ...fixture('normal', mark) },
+          'from-claude': { type: 'stdio', ...fixture('normal', ws.mark) },
           old: { type: 'sse', url: 'https://example.com/sse' },
         },
       }),
@@ -301,8 +278,8 @@ describe('tools and notes', () => {
   it('a name clash across servers: the first server in sorted order keeps it, a notice names the other', async () => {
     // Server "a" gets a tool "b__echo": mcp__a__b__echo, the same name as server "a__b"'s echo.
     await ws.userServers({
-      a__b: fixture('normal', mark),
-      a: wrapped(['--mode', 'normal', '--rename', 'echo=b__echo'], mark),
+      a__b: fixture('normal', ws.mark),
+      a: wrapped(['--mode', 'normal', '--rename', 'echo=b__echo'], ws.mark),
     });
     const prompter = new ScriptedPrompter();
     prompter.approve = true;
@@ -322,8 +299,8 @@ describe('tools and notes', () => {
 
   it('enabledForSession turns servers on and off for this manager only, writing nothing', async () => {
     await ws.userServers({
-      off: fixture('normal', mark, { enabled: false }),
-      on: fixture('normal', mark),
+      off: fixture('normal', ws.mark, { enabled: false }),
+      on: fixture('normal', ws.mark),
     });
     const file = path.join(ws.home, 'mcp.json');
     const before = await readFile(file, 'utf8');
@@ -343,10 +320,10 @@ describe('tools and notes', () => {
 
   it('gives each note once per state change', async () => {
     await ws.userServers({
-      off: fixture('normal', mark, { enabled: false }),
-      on: fixture('normal', mark),
+      off: fixture('normal', ws.mark, { enabled: false }),
+      on: fixture('normal', ws.mark),
     });
-    await ws.projectServers({ fix: fixture('normal', mark) });
+    await ws.projectServers({ fix: fixture('normal', ws.mark) });
     const prompter = new ScriptedPrompter();
     const mcp = ws.manager(prompter);
     await mcp.start();
@@ -363,7 +340,7 @@ describe('tools and notes', () => {
     expect(mcp.takeNotes()).toEqual([]);
 
     // Denied again is a new state change: a new note.
-    await ws.projectServers({ fix: fixture('normal', mark, { env: { CHANGED: '1' } }) });
+    await ws.projectServers({ fix: fixture('normal', ws.mark, { env: { CHANGED: '1' } }) });
     prompter.answer = 'deny';
     await mcp.reload('fix');
     expect(mcp.takeNotes()).toEqual([
@@ -371,229 +348,5 @@ describe('tools and notes', () => {
     ]);
     expect(mcp.takeNotes()).toEqual([]);
     expect(prompter.consents).toHaveLength(3);
-  });
-});
-
-describe('lifecycle', () => {
-  it('start() only once; reload() of an unknown server is an error', async () => {
-    await ws.userServers({ one: fixture('normal', mark) });
-    const mcp = ws.manager(new ScriptedPrompter());
-    await mcp.start();
-    await expect(mcp.start()).rejects.toSatisfy(AlreadyStartedError.isInstance);
-    await expect(mcp.reload('nope')).rejects.toSatisfy(UnknownServerError.isInstance);
-  });
-
-  it('starts 10 servers concurrently: a hanging and a crashing one do not hold up the other 8', async () => {
-    const servers: Record<string, Record<string, unknown>> = {};
-    for (let i = 0; i < 8; i++) servers[`ok${i}`] = fixture('normal', mark);
-    servers.hang = fixture('hang', mark);
-    servers.boom = {
-      command: process.execPath,
-      args: ['-e', 'process.stderr.write("boom: no config\\n"); process.exit(1)', mark],
-    };
-    await ws.userServers(servers);
-    const prompter = new ScriptedPrompter();
-    // The hanging one ends by this limit, the others must connect well within it: room for ten
-    // processes starting at once on a busy two-core machine.
-    const startTimeoutMs = 20_000;
-    const mcp = ws.manager(prompter, { startTimeoutMs });
-    const starting = mcp.start();
-    // The 8 are connected while the hanging one is still starting: it holds none of them up
-    // (observed, not measured against a time a busy machine may overrun).
-    const connected = () => mcp.status().filter((r) => r.state === 'connected').length;
-    await waitFor(() => connected() === 8, { timeoutMs: startTimeoutMs });
-    expect(mcp.status().find((r) => r.name === 'hang')?.state).toBe('starting');
-    await starting;
-
-    const rows = mcp.status();
-    expect(rows.filter((r) => r.state === 'connected')).toHaveLength(8);
-    const hang = rows.find((r) => r.name === 'hang');
-    expect(hang?.state).toBe('failed');
-    expect(hang?.detail).toMatch(/did not connect and list its tools within 20 s/);
-    expect(hang?.detail).toMatch(/will never answer/);
-    const boom = rows.find((r) => r.name === 'boom');
-    expect(boom?.state).toBe('failed');
-    expect(boom?.detail).toMatch(/exited with code 1.*boom: no config/);
-    expect(prompter.notices.filter((n) => n.startsWith('MCP server "boom" failed'))).toHaveLength(
-      1,
-    );
-    expect(mcp.tools()).toHaveLength(8 * NORMAL_TOOL_NAMES.length);
-  }, 90_000);
-
-  it('a server that crashes at start keeps its reason in the status, the notice and the note', async () => {
-    const script =
-      'process.stderr.write("w".repeat(400) + "\\n" + "v".repeat(400) + "\\n");' +
-      'throw Object.assign(new Error("GITHUB_TOKEN is missing"), { code: "E_CONFIG" });';
-    await ws.userServers({ gh: { command: process.execPath, args: ['-e', script, mark] } });
-    const prompter = new ScriptedPrompter();
-    const mcp = ws.manager(prompter);
-    await mcp.start();
-    const row = mcp.status()[0];
-    expect(row?.state).toBe('failed');
-    const notice = prompter.notices.find((n) => n.startsWith('MCP server "gh" failed'));
-    const shown = [row?.detail ?? '', notice ?? '', mcp.takeNotes().join('\n')];
-    for (const text of shown) {
-      expect(text).toMatch(/exited with code 1; stderr: .*Error: GITHUB_TOKEN is missing/);
-      expect(text).not.toMatch(/Node\.js v\d|E_CONFIG|node:internal|www/);
-    }
-  });
-
-  it('a cancelled start keeps the connected servers and stops the others', async () => {
-    await ws.userServers({ ok: fixture('normal', mark), hang: fixture('hang', mark) });
-    const mcp = ws.manager(new ScriptedPrompter(), { startTimeoutMs: 20_000 });
-    const controller = new AbortController();
-    const started = mcp.start({ signal: controller.signal });
-    await waitFor(() => mcp.status().find((r) => r.name === 'ok')?.state === 'connected');
-    controller.abort();
-    await expect(started).rejects.toSatisfy(StartCancelledError.isInstance);
-    expect(mcp.status().map((r) => [r.name, r.state])).toEqual([
-      ['ok', 'connected'],
-      ['hang', 'stopped'],
-    ]);
-    await mcp.close();
-    expect(await pidsWith(mark)).toEqual([]);
-  });
-
-  it('close() during start withdraws the consent question and leaves no process', async () => {
-    await ws.userServers({ ok: fixture('normal', mark) });
-    await ws.projectServers({ theirs: fixture('normal', mark) });
-    let asked: AbortSignal | undefined;
-    const mcp = ws.manager({
-      consent: (_request, signal) => {
-        asked = signal;
-        return new Promise(() => {}); // a person who never answers
-      },
-      notice: () => {},
-      approveCall: () => Promise.resolve(true),
-    });
-    const started = mcp.start().catch((error: unknown) => error);
-    await waitFor(() => asked !== undefined && mcp.status()[0]?.state === 'connected');
-    await mcp.close();
-    expect(asked?.aborted).toBe(true);
-    expect(ManagerClosedError.isInstance(await started)).toBe(true);
-    expect(mcp.status().map((r) => r.state)).toEqual(['stopped', 'stopped']);
-    expect(await pidsWith(mark)).toEqual([]);
-  });
-
-  it('reload() starts a server added since start() and drops one removed from the config', async () => {
-    await ws.userServers({ one: fixture('normal', mark) });
-    const mcp = ws.manager(new ScriptedPrompter());
-    await mcp.start();
-    await ws.userServers({ two: fixture('normal', mark) });
-    await mcp.reload('two');
-    await mcp.reload('one');
-    expect(mcp.status().map((r) => [r.name, r.state])).toEqual([['two', 'connected']]);
-    expect(mcp.tools().every((t) => t.server === 'two')).toBe(true);
-  });
-});
-
-describe('other kinds of server and machine', () => {
-  it('a remote server that cannot be reached is listed as failed, with the reason', async () => {
-    // A port that was just free: nothing listens there.
-    const gone = await startHttpFixture();
-    await gone.close();
-    await ws.userServers({ web: { url: String(gone.url) } });
-    const prompter = new ScriptedPrompter();
-    const mcp = ws.manager(prompter);
-    await mcp.start();
-    const [row] = mcp.status();
-    expect(row).toMatchObject({
-      name: 'web',
-      source: 'user',
-      state: 'failed',
-      tools: 0,
-      sandbox: { kind: 'remote' },
-      network: { kind: 'remote', url: String(gone.url), signedIn: false },
-    });
-    // In words, not the SDK's "fetch failed".
-    expect(row?.detail).toBe(
-      `it could not connect to ${gone.url.origin}: the connection was refused (nothing listens at that address and port) [ECONNREFUSED]`,
-    );
-    expect(prompter.notices.join('\n')).toContain('[ECONNREFUSED]');
-    expect(mcp.takeNotes()).toHaveLength(1);
-  });
-
-  it('with no OS sandbox the server still runs, and consent, status and a notice say so', async () => {
-    await ws.projectServers({ bare: fixture('normal', mark) });
-    const prompter = new ScriptedPrompter();
-    prompter.answer = 'once';
-    const mcp = ws.manager(prompter, {
-      sandbox: { kind: 'none', reason: 'bubblewrap is not installed' },
-    });
-    await mcp.start();
-    expect(prompter.consents[0]?.sandbox).toEqual({
-      kind: 'none',
-      reason: 'bubblewrap is not installed',
-    });
-    expect(prompter.consents[0]?.warnings.join('\n')).toMatch(/sandbox/i);
-    expect(prompter.notices).toEqual([
-      'No OS sandbox is available (bubblewrap is not installed): local MCP servers run without one, with only an allowlisted environment.',
-    ]);
-    expect(mcp.status()[0]).toMatchObject({
-      state: 'connected',
-      sandbox: { kind: 'none', reason: 'bubblewrap is not installed' },
-    });
-    const result = await mcp.call('mcp__bare__env', {});
-    const names = (JSON.parse(unwrap(result.text)) as { names: string[] }).names;
-    expect(names.every((name) => ['HOME', 'LANG', 'PATH', 'PWD'].includes(name))).toBe(true);
-  });
-});
-
-describe('start({ only })', () => {
-  it('starts just the named servers; the others are stopped until reload(name)', async () => {
-    await ws.userServers({ one: fixture('normal', mark), two: fixture('normal', mark) });
-    const prompter = new ScriptedPrompter();
-    const mcp = ws.manager(prompter);
-    await mcp.start({ only: ['two'] });
-    expect(mcp.status().map((row) => [row.name, row.state, row.detail])).toEqual([
-      ['one', 'stopped', 'not started (this run needs other servers)'],
-      ['two', 'connected', undefined],
-    ]);
-    expect(mcp.tools().every((tool) => tool.server === 'two')).toBe(true);
-    // One server's processes run (with the sandbox: bwrap and the server); the reload doubles them.
-    const oneServer = (await pidsWith(mark)).length;
-    expect(oneServer).toBeGreaterThan(0);
-    await mcp.reload('one');
-    expect(mcp.status().map((row) => row.state)).toEqual(['connected', 'connected']);
-    expect(await pidsWith(mark)).toHaveLength(2 * oneServer);
-  });
-
-  it('a name no file configures throws UnknownServerError and starts nothing', async () => {
-    await ws.userServers({ one: fixture('normal', mark) });
-    const mcp = ws.manager(new ScriptedPrompter());
-    await expect(mcp.start({ only: ['nope'] })).rejects.toBeInstanceOf(UnknownServerError);
-    expect(await pidsWith(mark)).toEqual([]);
-  });
-});
-
-describe('many servers', () => {
-  it('12 servers and a caller signal: Node prints no "possible leak" warning for the host', async () => {
-    const servers: Record<string, Record<string, unknown>> = {};
-    for (let k = 0; k < 12; k++) servers[`s${k}`] = fixture('normal', mark);
-    await ws.userServers(servers);
-    const warnings: Error[] = [];
-    const onWarning = (warning: Error) => void warnings.push(warning);
-    process.on('warning', onWarning);
-    try {
-      const mcp = ws.manager(new ScriptedPrompter(), {
-        sandbox: { kind: 'none', reason: 'this test counts listeners, not sandboxes' },
-      });
-      await mcp.start({ signal: new AbortController().signal });
-      expect(mcp.status().filter((row) => row.state === 'connected')).toHaveLength(12);
-      await Promise.all(
-        Array.from({ length: 12 }, (_, k) =>
-          mcp.call(
-            `mcp__s${k}__echo`,
-            { text: String(k) },
-            { signal: AbortSignal.timeout(20_000) },
-          ),
-        ),
-      );
-      // Node reports the warning on the next tick.
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    } finally {
-      process.off('warning', onWarning);
-    }
-    expect(warnings.map((warning) => warning.name)).not.toContain('MaxListenersExceededWarning');
   });
 });

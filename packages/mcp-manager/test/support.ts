@@ -1,12 +1,25 @@
-// Shared helpers of the manager's end-to-end tests: throwaway homes and projects, config files,
-// a scripted prompter that records every request, and a look at which processes are alive.
+// Shared helpers of the manager's end-to-end tests: throwaway homes and projects made for each
+// test, config files, fixtures stopped with the test, a scripted prompter that records every
+// request, and a look at which processes are alive.
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { detectSandbox } from '@garuda/mcp-transport';
 import type { LookupFunction } from '@garuda/pinned-fetch';
-import { FIXTURE_SERVER, tempDir, type StdioFixtureMode, type TempDir } from '@garuda/test-utils';
+import {
+  FIXTURE_SERVER,
+  scriptedBrowser,
+  startHttpFixture,
+  startOAuthFixture,
+  tempDir,
+  type HttpFixture,
+  type OAuthFixture,
+  type OAuthFixtureOptions,
+  type StdioFixtureMode,
+  type TempDir,
+} from '@garuda/test-utils';
+import { afterEach, beforeEach } from 'vitest';
 import { McpManager, type McpManagerOptions } from '../src/index.js';
 import type {
   CallPreview,
@@ -90,34 +103,52 @@ export class SignInPrompter extends ScriptedPrompter {
   }
 }
 
-/** A throwaway user (home, garuda home) and project, with their config files. */
 /** This checkout (the fixture servers and their node_modules). */
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 
+/**
+ * A throwaway user (home, garuda home) and project, with their config files, made afresh for
+ * each test by {@link useWorkspace}. Its paths and `mark` are the current test's.
+ */
 export class Workspace {
-  readonly root: string;
-  readonly home: string;
-  readonly userHome: string;
-  readonly #dir: TempDir;
+  #dir: TempDir | undefined;
+  #mark = '';
   readonly #managers: McpManager[] = [];
+  readonly #deferred: (() => Promise<void>)[] = [];
 
-  private constructor(dir: TempDir) {
-    this.#dir = dir;
-    this.root = path.join(dir.path, 'project');
-    this.userHome = path.join(dir.path, 'user');
-    this.home = path.join(this.userHome, '.garuda');
+  /** The folders and marker of a new test; called before each test. */
+  async open(): Promise<void> {
+    this.#dir = await tempDir('garuda-manager-');
+    this.#mark = marker();
+    await mkdir(path.join(this.root, '.garuda'), { recursive: true });
+    await mkdir(this.home, { recursive: true });
   }
 
-  static async create(): Promise<Workspace> {
-    const ws = new Workspace(await tempDir('garuda-manager-'));
-    await mkdir(path.join(ws.root, '.garuda'), { recursive: true });
-    await mkdir(ws.home, { recursive: true });
-    return ws;
+  #base(): string {
+    if (this.#dir === undefined) throw new Error('the workspace is used outside a test');
+    return this.#dir.path;
+  }
+
+  get root(): string {
+    return path.join(this.#base(), 'project');
+  }
+
+  get userHome(): string {
+    return path.join(this.#base(), 'user');
+  }
+
+  get home(): string {
+    return path.join(this.userHome, '.garuda');
+  }
+
+  /** The current test's process marker (see {@link marker}). */
+  get mark(): string {
+    return this.#mark;
   }
 
   /** A scratch path inside the workspace (not inside the project). */
   path(...parts: string[]): string {
-    return path.join(path.dirname(this.root), ...parts);
+    return path.join(this.#base(), ...parts);
   }
 
   async userServers(servers: Record<string, Entry>): Promise<void> {
@@ -149,13 +180,134 @@ export class Workspace {
     return manager;
   }
 
+  /**
+   * Writes `servers` as the user's and starts a manager on them, asked through a new
+   * {@link ScriptedPrompter}.
+   *
+   * @param servers - The user's mcp.json servers.
+   * @param options - More manager options.
+   * @returns The started manager and its prompter.
+   */
+  async startUserServers(
+    servers: Record<string, Entry>,
+    options: Partial<McpManagerOptions> = {},
+  ): Promise<{ prompter: ScriptedPrompter; mcp: McpManager }> {
+    await this.userServers(servers);
+    return this.#start(new ScriptedPrompter(), options);
+  }
+
+  /**
+   * Writes `servers` as the project's and starts a manager on them, whose new
+   * {@link ScriptedPrompter} answers every consent question with `answer`.
+   *
+   * @param servers - The project's mcp.json servers.
+   * @param answer - The answer to each consent question.
+   * @param options - More manager options.
+   * @returns The started manager and its prompter.
+   */
+  async startProjectServers(
+    servers: Record<string, Entry>,
+    answer: ConsentAnswer,
+    options: Partial<McpManagerOptions> = {},
+  ): Promise<{ prompter: ScriptedPrompter; mcp: McpManager }> {
+    await this.projectServers(servers);
+    const prompter = new ScriptedPrompter();
+    prompter.answer = answer;
+    return this.#start(prompter, options);
+  }
+
+  async #start(prompter: ScriptedPrompter, options: Partial<McpManagerOptions>) {
+    const mcp = this.manager(prompter, options);
+    await mcp.start();
+    return { prompter, mcp };
+  }
+
+  /** Runs `close` when the test ends, after the managers are closed and the folders removed. */
+  defer(close: () => Promise<void>): void {
+    this.#deferred.push(close);
+  }
+
+  /** An OAuth fixture (see `startOAuthFixture`) that stops when the test ends. */
+  async oauthFixture(options: Parameters<typeof startOAuthFixture>[0] = {}): Promise<OAuthFixture> {
+    const fixture = await startOAuthFixture(options);
+    this.defer(() => fixture.close());
+    return fixture;
+  }
+
+  /** A Streamable HTTP fixture (see `startHttpFixture`) that stops when the test ends. */
+  async httpFixture(options: Parameters<typeof startHttpFixture>[0] = {}): Promise<HttpFixture> {
+    const fixture = await startHttpFixture(options);
+    this.defer(() => fixture.close());
+    return fixture;
+  }
+
+  /**
+   * The usual sign-in scene: a user's remote server on a new OAuth fixture, and a started
+   * manager whose scripted browser follows each sign-in to the callback.
+   *
+   * @param scene - The server's name (`linear`) and extra entry fields, the fixture's options,
+   *   the prompter (a {@link SignInPrompter}) and more manager options.
+   * @returns The fixture, the browser, the prompter and the started manager.
+   */
+  async signInScene<P extends Prompter = SignInPrompter>(scene: SignInSceneOptions<P> = {}) {
+    const oauth = await this.oauthFixture(scene.fixture);
+    const { server = 'linear', entry = {} } = scene;
+    await this.userServers({ [server]: { url: oauth.url.href, ...entry } });
+    const browser = scriptedBrowser();
+    const prompter = scene.prompter ?? (new SignInPrompter() as unknown as P);
+    const mcp = this.manager(prompter, {
+      openBrowser: (url) => browser.open(url),
+      ...scene.options,
+    });
+    await mcp.start();
+    return { oauth, browser, prompter, mcp };
+  }
+
+  /** Closes the managers, removes the folders, then runs what was deferred; after each test. */
   async cleanup(): Promise<void> {
-    await Promise.all(this.#managers.map((manager) => manager.close()));
-    await this.#dir.cleanup();
+    await Promise.all(this.#managers.splice(0).map((manager) => manager.close()));
+    await this.#dir?.cleanup();
+    this.#dir = undefined;
+    await Promise.all(this.#deferred.splice(0).map((close) => close()));
   }
 }
 
+/** What {@link Workspace.signInScene} sets up. */
+export interface SignInSceneOptions<P extends Prompter> {
+  /** The server's name in the user's mcp.json (`linear`). */
+  server?: string;
+  /** More fields of its entry (`headers`, `oauth`). */
+  entry?: Entry;
+  /** The OAuth fixture's options. */
+  fixture?: OAuthFixtureOptions;
+  /** Who answers (a new {@link SignInPrompter}). */
+  prompter?: P;
+  /** More manager options (they may replace `openBrowser`). */
+  options?: Partial<McpManagerOptions>;
+}
+
+/**
+ * The workspace of every test in the calling file: opened before each test and cleaned up after
+ * it (registered here as vitest hooks, so call it at the top of the file, before other hooks).
+ *
+ * @returns The one {@link Workspace} of the file, reopened for each test.
+ */
+export function useWorkspace(): Workspace {
+  const ws = new Workspace();
+  beforeEach(() => ws.open());
+  afterEach(() => ws.cleanup());
+  return ws;
+}
+
 export { pidsWith } from '@garuda/test-utils';
+
+/** The servers' own names of a manager's tools, sorted (the tool names a fixture lists). */
+export function toolNamesOf(mcp: McpManager): string[] {
+  return mcp
+    .tools()
+    .map((tool) => tool.tool)
+    .sort();
+}
 
 /** The text of a result, without its wrapper. */
 export function unwrap(text: string): string {

@@ -6,19 +6,11 @@ import {
   MALFORMED_TOOL,
   NORMAL_TOOL_NAMES,
 } from '@garuda/test-utils';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ResultTooLargeError, TOOL_NAME_PATTERN } from '../src/index.js';
-import { ScriptedPrompter, Workspace, fixture, marker, unwrap } from './support.js';
+import { fixture, toolNamesOf, unwrap, useWorkspace } from './support.js';
 
-let ws: Workspace;
-let mark: string;
-beforeEach(async () => {
-  ws = await Workspace.create();
-  mark = marker();
-});
-afterEach(async () => {
-  await ws.cleanup();
-});
+const ws = useWorkspace();
 
 /** Characters that must never reach a model or a terminal from a server. */
 const FORBIDDEN: readonly [string, RegExp][] = [
@@ -39,14 +31,11 @@ function expectClean(text: string): void {
 
 describe('hostile servers', () => {
   it('evil: no ANSI, bidi, tag character or live wrapper/note tag reaches tools() or a result', async () => {
-    await ws.userServers({ evil: fixture('evil', mark) });
-    const prompter = new ScriptedPrompter();
-    const mcp = ws.manager(prompter);
-    await mcp.start();
+    const { prompter, mcp } = await ws.startUserServers({ evil: fixture('evil', ws.mark) });
 
     const tools = mcp.tools();
     // The tool with the hostile name is left out, with a notice (cleaned, its tags neutralised).
-    expect(tools.map((t) => t.tool).sort()).toEqual([...NORMAL_TOOL_NAMES].sort());
+    expect(toolNamesOf(mcp)).toEqual([...NORMAL_TOOL_NAMES].sort());
     expect(tools.some((t) => t.tool === EVIL_TOOL_NAME)).toBe(false);
     expect(prompter.notices).toHaveLength(1);
     expect(prompter.notices[0]).toMatch(/was skipped/);
@@ -76,10 +65,7 @@ describe('hostile servers', () => {
   });
 
   it('many: the first 100 tools, and a notice', async () => {
-    await ws.userServers({ many: fixture('many', mark) });
-    const prompter = new ScriptedPrompter();
-    const mcp = ws.manager(prompter);
-    await mcp.start();
+    const { prompter, mcp } = await ws.startUserServers({ many: fixture('many', ws.mark) });
 
     const tools = mcp.tools();
     expect(tools).toHaveLength(100);
@@ -91,10 +77,7 @@ describe('hostile servers', () => {
   });
 
   it('longnames: every name fits the pattern, names stay distinct, and each calls its own tool', async () => {
-    await ws.userServers({ long: fixture('longnames', mark) });
-    const prompter = new ScriptedPrompter();
-    const mcp = ws.manager(prompter);
-    await mcp.start();
+    const { mcp } = await ws.startUserServers({ long: fixture('longnames', ws.mark) });
 
     const tools = mcp.tools();
     const names = tools.map((t) => t.name);
@@ -111,18 +94,10 @@ describe('hostile servers', () => {
   });
 
   it('badtool: the good tools are kept and one notice names the malformed one', async () => {
-    await ws.userServers({ bad: fixture('badtool', mark) });
-    const prompter = new ScriptedPrompter();
-    const mcp = ws.manager(prompter);
-    await mcp.start();
+    const { prompter, mcp } = await ws.startUserServers({ bad: fixture('badtool', ws.mark) });
 
     expect(mcp.status()[0]?.state).toBe('connected');
-    expect(
-      mcp
-        .tools()
-        .map((t) => t.tool)
-        .sort(),
-    ).toEqual([...NORMAL_TOOL_NAMES].sort());
+    expect(toolNamesOf(mcp)).toEqual([...NORMAL_TOOL_NAMES].sort());
     const about = prompter.notices.filter((n) => n.includes(MALFORMED_TOOL.name));
     expect(about).toHaveLength(1);
     expect(prompter.notices).toHaveLength(1);
@@ -131,9 +106,7 @@ describe('hostile servers', () => {
   });
 
   it('huge: an oversized result fails clearly and the server stays usable', async () => {
-    await ws.userServers({ big: fixture('huge', mark) });
-    const mcp = ws.manager(new ScriptedPrompter());
-    await mcp.start();
+    const { mcp } = await ws.startUserServers({ big: fixture('huge', ws.mark) });
 
     const error = await mcp.call('mcp__big__huge', {}).catch((e: unknown) => e);
     expect(ResultTooLargeError.isInstance(error)).toBe(true);
