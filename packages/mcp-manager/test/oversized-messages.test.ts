@@ -1,28 +1,23 @@
 // A line the transport drops for its size: a response ends the calls in flight at once (their
 // answer is gone), a request or notification of the server's own ends none.
 import { recordingLogger, type RecordingLogger } from '@garuda/test-utils';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ResultTooLargeError, type McpManager } from '../src/index.js';
-import { ScriptedPrompter, Workspace, fixture, marker, unwrap } from './support.js';
+import { fixture, unwrap, useWorkspace } from './support.js';
 
 // Far past the test's own limit: a call that waited for it would fail the test by its timeout.
 const CALL_LIMIT_MS = 600_000;
 
-let ws: Workspace;
-let mark: string;
+const ws = useWorkspace();
 let log: RecordingLogger;
 let mcp: McpManager;
 beforeEach(async () => {
-  ws = await Workspace.create();
-  mark = marker();
   log = recordingLogger();
-  await ws.userServers({ big: fixture('huge', mark, { timeoutMs: CALL_LIMIT_MS }) });
-  mcp = ws.manager(new ScriptedPrompter(), { logger: log.logger });
-  await mcp.start();
+  ({ mcp } = await ws.startUserServers(
+    { big: fixture('huge', ws.mark, { timeoutMs: CALL_LIMIT_MS }) },
+    { logger: log.logger },
+  ));
   expect(mcp.status()[0]?.state).toBe('connected');
-});
-afterEach(async () => {
-  await ws.cleanup();
 });
 
 function droppedLines(): string[] {

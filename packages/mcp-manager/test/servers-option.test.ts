@@ -2,40 +2,32 @@
 // with every other guarantee; a file's server of the same name gives way with a notice.
 import path from 'node:path';
 import { NORMAL_TOOL_NAMES } from '@garuda/test-utils';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InvalidOptionsError } from '../src/index.js';
 import {
   HAS_SANDBOX,
   SANDBOX,
   ScriptedPrompter,
-  Workspace,
   fixture,
-  marker,
+  toolNamesOf,
   unwrap,
+  useWorkspace,
   wrapped,
 } from './support.js';
 
-let ws: Workspace;
-let mark: string;
-beforeEach(async () => {
-  ws = await Workspace.create();
-  mark = marker();
-});
-afterEach(async () => {
-  await ws.cleanup();
-});
+const ws = useWorkspace();
 
 describe('the servers option', () => {
   it('starts a server from code in the sandbox, as the user’s own: no consent, calls approved', async () => {
     const prompter = new ScriptedPrompter();
-    const mcp = ws.manager(prompter, { servers: { demo: fixture('normal', mark) } as never });
+    const mcp = ws.manager(prompter, { servers: { demo: fixture('normal', ws.mark) } as never });
     await mcp.start();
 
     expect(prompter.consents).toEqual([]);
     const [row] = mcp.status();
     expect(row).toMatchObject({ name: 'demo', source: 'user', state: 'connected' });
     expect(row?.sandbox.kind).toBe(HAS_SANDBOX ? SANDBOX.kind : 'none');
-    expect(mcp.tools().map((t) => t.tool)).toEqual([...NORMAL_TOOL_NAMES].sort());
+    expect(toolNamesOf(mcp)).toEqual([...NORMAL_TOOL_NAMES].sort());
 
     const result = await mcp.call('mcp__demo__echo', { text: 'from code' });
     expect(unwrap(result.text)).toBe('from code');
@@ -44,12 +36,12 @@ describe('the servers option', () => {
 
   it('comes before the user’s file: the file’s server of that name is ignored, with a notice naming the option', async () => {
     await ws.userServers({
-      demo: wrapped(['normal'], mark),
-      other: fixture('normal', mark),
+      demo: wrapped(['normal'], ws.mark),
+      other: fixture('normal', ws.mark),
     });
-    await ws.projectServers({ other2: fixture('normal', mark) });
+    await ws.projectServers({ other2: fixture('normal', ws.mark) });
     const prompter = new ScriptedPrompter();
-    const mcp = ws.manager(prompter, { servers: { demo: fixture('normal', mark) } as never });
+    const mcp = ws.manager(prompter, { servers: { demo: fixture('normal', ws.mark) } as never });
     await mcp.start();
 
     expect(mcp.status().map((r) => [r.name, r.source])).toEqual([
@@ -70,8 +62,8 @@ describe('the servers option', () => {
     const prompter = new ScriptedPrompter();
     const mcp = ws.manager(prompter, {
       servers: {
-        good: fixture('normal', mark),
-        typo: { ...fixture('normal', mark), netwrk: true },
+        good: fixture('normal', ws.mark),
+        typo: { ...fixture('normal', ws.mark), netwrk: true },
       } as never,
     });
     await mcp.start();
