@@ -215,6 +215,22 @@ function loadServer(
   };
 }
 
+/** A server whose name another configuration already holds; `why` follows its quoted name. */
+function nameClash(
+  file: string,
+  parsed: ParsedConfig,
+  server: ParsedServer,
+  why: string,
+): ConfigProblem {
+  return {
+    code: ConfigProblemCode.NAME_CLASH,
+    file,
+    server: shortText(server.name),
+    ...parsed.position(server.property.offset),
+    message: `server ${quoteText(server.name)} ${why}`,
+  };
+}
+
 function loadFile(
   file: string,
   read: ReadResult,
@@ -234,29 +250,29 @@ function loadFile(
   const servers: ServerConfig[] = [];
   for (const server of parsed.servers) {
     if (userNames.has(server.name)) {
-      problems.push({
-        code: ConfigProblemCode.NAME_CLASH,
-        file,
-        server: shortText(server.name),
-        ...parsed.position(server.property.offset),
-        message:
-          `server ${quoteText(server.name)} is also in your own configuration: a repository ` +
-          'cannot replace a server you configured, so the project one is ignored; give it ' +
-          'another name in the project file to use both',
-      });
+      problems.push(
+        nameClash(
+          file,
+          parsed,
+          server,
+          'is also in your own configuration: a repository cannot replace a server you ' +
+            'configured, so the project one is ignored; give it another name in the project ' +
+            'file to use both',
+        ),
+      );
       continue;
     }
     if (imported?.projectNames.has(server.name) === true) {
-      problems.push({
-        code: ConfigProblemCode.NAME_CLASH,
-        file,
-        server: shortText(server.name),
-        ...parsed.position(server.property.offset),
-        message:
-          `server ${quoteText(server.name)} is also in the project's own configuration ` +
-          '(.garuda/mcp.json, or a file read before this one), which comes first, so this one ' +
-          'is ignored; give one of them another name to use both',
-      });
+      problems.push(
+        nameClash(
+          file,
+          parsed,
+          server,
+          "is also in the project's own configuration (.garuda/mcp.json, or a file read " +
+            'before this one), which comes first, so this one is ignored; give one of them ' +
+            'another name to use both',
+        ),
+      );
       continue;
     }
     const loaded = loadServer(file, parsed, server, source, env, budget, problems, imported?.shape);
