@@ -8,9 +8,11 @@ import {
   ConfigErrorCode,
   FileUnusableError,
   invalidArgument,
+  ServerEntryError,
   writeFailed,
 } from './errors.js';
-import { parseConfigText, type ParsedConfig } from './parse-config-text.js';
+import { parseConfigText, type ParsedConfig, type ParsedServer } from './parse-config-text.js';
+import { shortText } from './quote-text.js';
 import { readConfigFile } from './read-config-file.js';
 
 /** Default for `lockTimeoutMs`. @internal */
@@ -121,4 +123,42 @@ export async function editConfigFile<T>(
     }
     return result;
   });
+}
+
+/** What an edit of one server's entry sees: the file's text, the parse, and that server. @internal */
+export interface CurrentServer {
+  readonly text: string;
+  readonly parsed: ParsedConfig;
+  readonly server: ParsedServer;
+}
+
+/**
+ * {@link editConfigFile} of an existing file for one server that is in it, written once (the
+ * folder is never created).
+ *
+ * @throws {@link ServerEntryError} `NOT_FOUND` when the file or the server does not exist.
+ * @throws {@link FileUnusableError} when the file holds the name twice (with that name's problems).
+ * @internal
+ */
+export function editServerEntry<T>(
+  edit: { readonly file: string; readonly name: string; readonly lockTimeoutMs: number },
+  plan: (current: CurrentServer) => EditPlan<T>,
+): Promise<T> {
+  const { file, name, lockTimeoutMs } = edit;
+  return editConfigFile<T>(
+    { file, lockTimeoutMs, createFolder: false, newFileMode: undefined },
+    (current) => {
+      if (!current.exists) throw new ServerEntryError(ConfigErrorCode.NOT_FOUND, file, name);
+      const { parsed, text } = current;
+      if (parsed.duplicateNames.includes(name)) {
+        throw new FileUnusableError(
+          file,
+          parsed.problems.filter((p) => p.server === shortText(name)),
+        );
+      }
+      const server = parsed.servers.find((s) => s.name === name);
+      if (server === undefined) throw new ServerEntryError(ConfigErrorCode.NOT_FOUND, file, name);
+      return plan({ text, parsed, server });
+    },
+  );
 }

@@ -1,3 +1,4 @@
+import { checkErrorSamples, checkForeignCopies } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import { ConfigProblemCode, formatProblem } from './config-problem.js';
 import {
@@ -19,73 +20,59 @@ const problem = {
 } as const;
 
 const ERRORS = [
-  [
-    invalidArgument('loadConfig: pass { env }'),
-    ConfigError,
-    ConfigErrorCode.INVALID_ARGUMENT,
-    'ConfigError',
-  ],
-  [
-    new InvalidServerError('/f', [problem]),
-    InvalidServerError,
-    ConfigErrorCode.INVALID_SERVER,
-    'InvalidServerError',
-  ],
-  [
-    new FileUnusableError('/f', [problem]),
-    FileUnusableError,
-    ConfigErrorCode.FILE_UNUSABLE,
-    'FileUnusableError',
-  ],
-  [
-    new ServerEntryError(ConfigErrorCode.SERVER_EXISTS, '/f', 'gh'),
-    ServerEntryError,
-    ConfigErrorCode.SERVER_EXISTS,
-    'ServerEntryError',
-  ],
-  [
-    new ServerEntryError(ConfigErrorCode.NOT_FOUND, '/f', 'gh'),
-    ServerEntryError,
-    ConfigErrorCode.NOT_FOUND,
-    'ServerEntryError',
-  ],
-  [
-    writeFailed('/f', Object.assign(new Error('x'), { code: 'EROFS' })),
-    ConfigError,
-    ConfigErrorCode.WRITE_FAILED,
-    'ConfigError',
-  ],
+  {
+    error: invalidArgument('loadConfig: pass { env }'),
+    Class: ConfigError,
+    code: ConfigErrorCode.INVALID_ARGUMENT,
+    name: 'ConfigError',
+  },
+  {
+    error: new InvalidServerError('/f', [problem]),
+    Class: InvalidServerError,
+    code: ConfigErrorCode.INVALID_SERVER,
+    name: 'InvalidServerError',
+  },
+  {
+    error: new FileUnusableError('/f', [problem]),
+    Class: FileUnusableError,
+    code: ConfigErrorCode.FILE_UNUSABLE,
+    name: 'FileUnusableError',
+  },
+  {
+    error: new ServerEntryError(ConfigErrorCode.SERVER_EXISTS, '/f', 'gh'),
+    Class: ServerEntryError,
+    code: ConfigErrorCode.SERVER_EXISTS,
+    name: 'ServerEntryError',
+  },
+  {
+    error: new ServerEntryError(ConfigErrorCode.NOT_FOUND, '/f', 'gh'),
+    Class: ServerEntryError,
+    code: ConfigErrorCode.NOT_FOUND,
+    name: 'ServerEntryError',
+  },
+  {
+    error: writeFailed('/f', Object.assign(new Error('x'), { code: 'EROFS' })),
+    Class: ConfigError,
+    code: ConfigErrorCode.WRITE_FAILED,
+    name: 'ConfigError',
+  },
 ] as const;
 
 describe('errors', () => {
-  for (const [error, Class, code, name] of ERRORS) {
-    it(`${name} ${code} has its code, name and marker`, () => {
-      expect(error).toBeInstanceOf(ConfigError);
-      expect(error).toBeInstanceOf(Error);
-      expect(error.code).toBe(code);
-      expect(error.name).toBe(name);
-      expect(ConfigError.isInstance(error)).toBe(true);
-      expect(Class.isInstance(error)).toBe(true);
-      for (const [, Other] of ERRORS) {
-        const above = Other === Class || Class.prototype instanceof Other;
-        expect(Other.isInstance(error)).toBe(above);
-      }
-      expect(error.message.length).toBeGreaterThan(10);
-    });
-  }
+  checkErrorSamples(ConfigError, ERRORS);
+  checkForeignCopies(ConfigError, 'garuda.mcp-config.ConfigError', [
+    InvalidServerError,
+    FileUnusableError,
+    ServerEntryError,
+  ]);
 
-  it('recognises errors from another copy of the package', () => {
-    const foreign = { [Symbol.for('garuda.mcp-config.ConfigError')]: true, code: 'NOT_FOUND' };
-    expect(ConfigError.isInstance(foreign)).toBe(true);
-    expect(ServerEntryError.isInstance(foreign)).toBe(false);
-    expect(
-      ServerEntryError.isInstance({
-        [Symbol.for('garuda.mcp-config.ServerEntryError')]: true,
-      }),
-    ).toBe(true);
-    expect(ConfigError.isInstance(new Error('x'))).toBe(false);
-    expect(ConfigError.isInstance(null)).toBe(false);
-    expect(ConfigError.isInstance('ConfigError')).toBe(false);
+  it('say what happened in every message', () => {
+    for (const { error } of ERRORS) expect(error.message.length).toBeGreaterThan(10);
+  });
+
+  it('recognises a subclass from another copy of the package by its own marker', () => {
+    const foreign = { [Symbol.for('garuda.mcp-config.ServerEntryError')]: true };
+    expect(ServerEntryError.isInstance(foreign)).toBe(true);
   });
 
   it('keeps the cause', () => {

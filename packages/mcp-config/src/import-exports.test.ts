@@ -1,34 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import * as api from './index.js';
-import type {
-  ImportableServer,
-  ImportClient,
-  ImportedProjectFile,
-  ImportFile,
-  ImportLocationOptions,
-  ImportNote,
-  ImportServer,
-  ImportSourceFile,
-  ImportSourcesResult,
-  LoadConfigOptions,
-  NotImportableServer,
-  ReadImportSourcesOptions,
-} from './index.js';
 
 describe('public entry: importing other clients’ files', () => {
   it('exports the import API and its types', async () => {
     // Compile-time check (tsc --noEmit covers test files): each type is importable and usable.
-    const client: ImportClient = 'codex';
-    const location: ImportLocationOptions = { userHome: '/h', root: '/r', platform: 'linux' };
-    const options: ReadImportSourcesOptions = {
+    const client: api.ImportClient = 'codex';
+    const location: api.ImportLocationOptions = { userHome: '/h', root: '/r', platform: 'linux' };
+    const options: api.ReadImportSourcesOptions = {
       ...location,
       clients: [client],
       existingNames: ['a'],
     };
-    const note: ImportNote = { code: api.ImportNoteCode.RENAMED, from: 'A', to: 'a', message: 'm' };
-    const source: ImportSourceFile = { client, scope: 'user', file: '/h/.codex/config.toml' };
-    const file: ImportFile = { ...source, status: 'missing', problems: [] };
-    const yes: ImportableServer = {
+    const note: api.ImportNote = {
+      code: api.ImportNoteCode.RENAMED,
+      from: 'A',
+      to: 'a',
+      message: 'm',
+    };
+    const source: api.ImportSourceFile = { client, scope: 'user', file: '/h/.codex/config.toml' };
+    const file: api.ImportFile = { ...source, status: 'missing', problems: [] };
+    const yes: api.ImportableServer = {
       ...source,
       path: ['mcp_servers', 'a'],
       sourceName: 'A',
@@ -37,22 +28,15 @@ describe('public entry: importing other clients’ files', () => {
       name: 'a',
       entry: { command: 'x' },
     };
-    const no: NotImportableServer = { ...yes, importable: false, problems: [note] };
-    const servers: ImportServer[] = [yes, no];
-    const result: ImportSourcesResult = { files: [file], servers };
-    const imported: ImportedProjectFile = { file: '/r/.mcp.json', client: 'claude' };
-    const load: LoadConfigOptions = { env: {}, importedProjectFiles: [imported] };
+    const no: api.NotImportableServer = { ...yes, importable: false, problems: [note] };
+    const servers: api.ImportServer[] = [yes, no];
+    const result: api.ImportSourcesResult = { files: [file], servers };
+    const imported: api.ImportedProjectFile = { file: '/r/.mcp.json', client: 'claude' };
+    const load: api.LoadConfigOptions = { env: {}, importedProjectFiles: [imported] };
     expect(result.servers).toHaveLength(2);
     expect(load.importedProjectFiles).toHaveLength(1);
     expect(api.importSourceFiles(options).map((f) => f.file)).toEqual(['/h/.codex/config.toml']);
-    expect(api.IMPORT_CLIENTS).toEqual([
-      'claude',
-      'claude-desktop',
-      'cursor',
-      'vscode',
-      'gemini',
-      'codex',
-    ]);
+    expect(api.IMPORT_CLIENTS.join(' ')).toBe('claude claude-desktop cursor vscode gemini codex');
     expect(Object.isFrozen(api.ImportNoteCode)).toBe(true);
     expect(api.MAX_IMPORT_FILE_BYTES).toBe(16 * 1024 * 1024);
     expect(

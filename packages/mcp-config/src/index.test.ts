@@ -1,40 +1,6 @@
+import { checkPublicEntry } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import * as api from './index.js';
-import type {
-  AddServerOptions,
-  AddServerResult,
-  CheckServerUrlResult,
-  ConfigErrorCode,
-  ConfigProblem,
-  ConfigProblemCode,
-  DefaultPaths,
-  DefaultPathsOptions,
-  DroppedField,
-  EnvSource,
-  ExpandEnvOptions,
-  ExpandEnvResult,
-  ExpandProblem,
-  ExpandProblemCode,
-  LoadConfigOptions,
-  LoadConfigResult,
-  LocalServerConfig,
-  LocalServerDef,
-  LocalServerEntry,
-  OAuthSettings,
-  RemoteServerConfig,
-  RemoteServerDef,
-  RemoteServerEntry,
-  RemoveServerOptions,
-  RemoveServerResult,
-  ResolvedValue,
-  ServerConfig,
-  ServerDef,
-  ServerEntry,
-  ServerSource,
-  SetServerEnabledOptions,
-  SetServerEnabledResult,
-  UrlProblemCode,
-} from './index.js';
 
 // The public surface, as documented in README.md. Adding or removing an export is a deliberate
 // change: update the README and this list together.
@@ -67,34 +33,32 @@ const DOCUMENTED_VALUES = [
 ];
 
 describe('public entry', () => {
-  it('exports exactly the documented names', () => {
-    expect(Object.keys(api).sort()).toEqual([...DOCUMENTED_VALUES].sort());
-  });
+  checkPublicEntry(api, DOCUMENTED_VALUES, api.ConfigErrorCode, import.meta.url);
 
   it('exports the documented types', () => {
     // Compile-time check (tsc --noEmit covers test files): each type is importable and usable.
-    const source: ServerSource = 'user';
-    const local: LocalServerEntry = { command: 'x' };
-    const remote: RemoteServerEntry = { url: 'https://a.example', oauth: { scopes: ['s'] } };
-    const entry: ServerEntry = local;
-    const oauth: OAuthSettings = { clientId: 'c' };
-    const envSource: EnvSource = { kind: 'vars', names: ['A'], missing: [] };
-    const resolved: ResolvedValue = { value: 'a', source: envSource };
-    const problemCode: ConfigProblemCode = 'INVALID_JSON';
-    const urlCode: UrlProblemCode = 'URL_SCHEME';
-    const expandCode: ExpandProblemCode = 'MISSING_VARIABLE';
-    const errorCode: ConfigErrorCode = 'NOT_FOUND';
-    const problem: ConfigProblem = { code: problemCode, file: '/f', message: 'm' };
-    const expandProblem: ExpandProblem = { code: expandCode, key: 'A', message: 'm' };
-    const expandOptions: ExpandEnvOptions = { kind: 'header' };
-    const pathsOptions: DefaultPathsOptions = { home: '/h', root: '/r' };
-    const loadOptions: LoadConfigOptions = { env: {} };
-    const addOptions: AddServerOptions = { file: '/f', name: 'n', def: entry, source };
-    const removeOptions: RemoveServerOptions = { file: '/f', name: 'n' };
-    const enableOptions: SetServerEnabledOptions = { file: '/f', name: 'n', enabled: false };
-    const enableResult: SetServerEnabledResult = { ...enableOptions, changed: true };
-    const dropped: DroppedField = { field: 'env', reason: 'other-kind' };
-    const localDef: LocalServerDef = {
+    const source: api.ServerSource = 'user';
+    const local: api.LocalServerEntry = { command: 'x' };
+    const remote: api.RemoteServerEntry = { url: 'https://a.example', oauth: { scopes: ['s'] } };
+    const entry: api.ServerEntry = local;
+    const oauth: api.OAuthSettings = { clientId: 'c' };
+    const envSource: api.EnvSource = { kind: 'vars', names: ['A'], missing: [] };
+    const resolved: api.ResolvedValue = { value: 'a', source: envSource };
+    const problemCode: api.ConfigProblemCode = 'INVALID_JSON';
+    const urlCode: api.UrlProblemCode = 'URL_SCHEME';
+    const expandCode: api.ExpandProblemCode = 'MISSING_VARIABLE';
+    const errorCode: api.ConfigErrorCode = 'NOT_FOUND';
+    const problem: api.ConfigProblem = { code: problemCode, file: '/f', message: 'm' };
+    const expandProblem: api.ExpandProblem = { code: expandCode, key: 'A', message: 'm' };
+    const expandOptions: api.ExpandEnvOptions = { kind: 'header' };
+    const pathsOptions: api.DefaultPathsOptions = { home: '/h', root: '/r' };
+    const loadOptions: api.LoadConfigOptions = { env: {} };
+    const addOptions: api.AddServerOptions = { file: '/f', name: 'n', def: entry, source };
+    const removeOptions: api.RemoveServerOptions = { file: '/f', name: 'n' };
+    const enableOptions: api.SetServerEnabledOptions = { file: '/f', name: 'n', enabled: false };
+    const enableResult: api.SetServerEnabledResult = { ...enableOptions, changed: true };
+    const dropped: api.DroppedField = { field: 'env', reason: 'other-kind' };
+    const localDef: api.LocalServerDef = {
       kind: 'local',
       command: 'x',
       args: [],
@@ -105,7 +69,7 @@ describe('public entry', () => {
       timeoutMs: 1000,
       enabled: true,
     };
-    const remoteDef: RemoteServerDef = {
+    const remoteDef: api.RemoteServerDef = {
       kind: 'remote',
       type: 'http',
       url: 'https://a.example',
@@ -113,8 +77,8 @@ describe('public entry', () => {
       timeoutMs: 1000,
       enabled: true,
     };
-    const def: ServerDef = remoteDef;
-    const localConfig: LocalServerConfig = {
+    const def: api.ServerDef = remoteDef;
+    const localConfig: api.LocalServerConfig = {
       kind: 'local',
       name: 'n',
       source,
@@ -122,7 +86,7 @@ describe('public entry', () => {
       def: localDef,
       env: { A: resolved },
     };
-    const remoteConfig: RemoteServerConfig = {
+    const remoteConfig: api.RemoteServerConfig = {
       kind: 'remote',
       name: 'n',
       source,
@@ -131,13 +95,16 @@ describe('public entry', () => {
       url: new URL(remoteDef.url),
       headers: {},
     };
-    const config: ServerConfig = localConfig;
-    const loadResult: LoadConfigResult = { servers: [config, remoteConfig], problems: [problem] };
-    const urlResult: CheckServerUrlResult = api.checkServerUrl('https://a.example', source);
-    const expandResult: ExpandEnvResult = api.expandEnv({}, {});
-    const paths: DefaultPaths = api.defaultPaths(pathsOptions);
-    const addResult: AddServerResult | undefined = undefined;
-    const removeResult: RemoveServerResult | undefined = undefined;
+    const config: api.ServerConfig = localConfig;
+    const loadResult: api.LoadConfigResult = {
+      servers: [config, remoteConfig],
+      problems: [problem],
+    };
+    const urlResult: api.CheckServerUrlResult = api.checkServerUrl('https://a.example', source);
+    const expandResult: api.ExpandEnvResult = api.expandEnv({}, {});
+    const paths: api.DefaultPaths = api.defaultPaths(pathsOptions);
+    const addResult: api.AddServerResult | undefined = undefined;
+    const removeResult: api.RemoveServerResult | undefined = undefined;
     expect([
       remote,
       oauth,

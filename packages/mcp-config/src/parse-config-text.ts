@@ -126,6 +126,9 @@ function toValue(node: Node, path: FieldPath, duplicates: DuplicateField[]): unk
   }
 }
 
+/** What a text yields when it has no usable `servers` object. */
+const NO_SERVERS = { servers: [], duplicateNames: [], serversProperty: undefined } as const;
+
 /**
  * Takes a configuration text apart: size of nesting, JSON syntax (no comments, no trailing
  * commas), top-level shape, duplicate keys, and each server's data. Never throws.
@@ -135,16 +138,14 @@ export function parseConfigText(file: string, text: string): ParsedConfig {
   const position = createLineIndex(text);
   const problems: ConfigProblem[] = [];
   const at = (offset: number): Position => position(offset);
-  const failed = (names: readonly string[] = [], root?: Node): ParsedConfig => ({
-    ok: false,
-    names,
-    servers: [],
-    duplicateNames: [],
-    problems,
-    root,
-    serversProperty: undefined,
-    position,
-  });
+  const parsed = (
+    ok: boolean,
+    names: readonly string[] = [],
+    root?: Node,
+    found: Pick<ParsedConfig, 'servers' | 'duplicateNames' | 'serversProperty'> = NO_SERVERS,
+  ): ParsedConfig => ({ ok, names, problems, root, position, ...found });
+  const failed = (names?: readonly string[], root?: Node): ParsedConfig =>
+    parsed(false, names, root);
 
   if (text.trim() === '') {
     problems.push({
@@ -283,16 +284,7 @@ export function parseConfigText(file: string, text: string): ParsedConfig {
   const names = serversNode?.type === 'object' ? objectKeys(serversNode) : [];
   if (serversTwice) return failed(names, root);
   if (serversProperty === undefined || serversNode === undefined) {
-    return {
-      ok: true,
-      names,
-      servers: [],
-      duplicateNames: [],
-      problems,
-      root,
-      serversProperty: undefined,
-      position,
-    };
+    return parsed(true, names, root);
   }
   if (serversNode.type !== 'object') {
     const key = propertyParts(serversProperty)?.[0] ?? 'servers';
@@ -344,16 +336,7 @@ export function parseConfigText(file: string, text: string): ParsedConfig {
   }
   // Map iteration follows first insertion, which is file order; sort only to be explicit.
   servers.sort((a, b) => a.property.offset - b.property.offset);
-  return {
-    ok: true,
-    names,
-    servers,
-    duplicateNames,
-    problems,
-    root,
-    serversProperty,
-    position,
-  };
+  return parsed(true, names, root, { servers, duplicateNames, serversProperty });
 }
 
 function objectKeys(node: Node): string[] {

@@ -1,7 +1,5 @@
-import { errnoCode } from '@garuda/internal';
-import { constants } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
 import { ImportNoteCode, type ImportNote } from './import-types.js';
+import { readCappedFile } from './read-capped-file.js';
 
 /**
  * The largest file of another client that is read, in bytes (16 MiB). Claude Code keeps its
@@ -15,10 +13,6 @@ export type SourceRead =
   | { readonly kind: 'missing' }
   | { readonly kind: 'problem'; readonly problem: ImportNote }
   | { readonly kind: 'text'; readonly text: string };
-
-// O_NONBLOCK: a FIFO planted at the path must not make the read wait for a writer; fstat then
-// refuses anything that is not a regular file.
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 function unreadable(code: string | undefined, what: string): SourceRead {
   return {
@@ -38,31 +32,19 @@ export async function readSourceFile(
   file: string,
   max: number = MAX_IMPORT_FILE_BYTES,
 ): Promise<SourceRead> {
-  let handle: FileHandle;
-  try {
-    handle = await open(file, OPEN_FLAGS);
-  } catch (error) {
-    const code = errnoCode(error);
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
-    return unreadable(code, 'check that it is a file you may read');
-  }
-  try {
-    const stat = await handle.stat();
-    if (!stat.isFile()) {
-      return unreadable(undefined, stat.isDirectory() ? 'it is a folder' : 'it is not a file');
-    }
-    // Sized by the file, not the cap, so a small file costs a small buffer.
-    const chunkSize = Math.min(max + 1, Math.max(stat.size + 1, 64 * 1024));
-    const chunks: Buffer[] = [];
-    let total = 0;
-    while (total <= max) {
-      const chunk = Buffer.alloc(Math.min(chunkSize, max + 1 - total));
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
-      if (bytesRead === 0) break;
-      chunks.push(chunk.subarray(0, bytesRead));
-      total += bytesRead;
-    }
-    if (total > max) {
+  const read = await readCappedFile(file, max);
+  switch (read.kind) {
+    case 'missing':
+      return read;
+    case 'text':
+      return { kind: 'text', text: read.text };
+    case 'unreadable':
+      // A path through a file (`ENOTDIR`) is a file that is not there, as far as importing goes.
+      if (read.code === 'ENOTDIR') return { kind: 'missing' };
+      return unreadable(read.code, 'check that it is a file you may read');
+    case 'not-a-file':
+      return unreadable(undefined, read.folder ? 'it is a folder' : 'it is not a file');
+    case 'too-large':
       return {
         kind: 'problem',
         problem: {
@@ -72,12 +54,7 @@ export async function readSourceFile(
             'nothing was imported from it',
         },
       };
-    }
-    const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
-    let text: string;
-    try {
-      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-    } catch {
+    case 'not-text':
       return {
         kind: 'problem',
         problem: {
@@ -85,11 +62,5 @@ export async function readSourceFile(
           message: 'is not UTF-8 text: nothing was imported from it',
         },
       };
-    }
-    return { kind: 'text', text };
-  } catch (error) {
-    return unreadable(errnoCode(error), 'check that it is a file you may read');
-  } finally {
-    await handle.close().catch(() => undefined);
   }
 }

@@ -1,7 +1,6 @@
 import { removeServerFromText } from './config-text-edit.js';
-import { checkEditOptions, editConfigFile } from './edit-config-file.js';
-import { ConfigErrorCode, FileUnusableError, invalidArgument, ServerEntryError } from './errors.js';
-import { shortText } from './quote-text.js';
+import { checkEditOptions, editServerEntry } from './edit-config-file.js';
+import { invalidArgument } from './errors.js';
 
 /** Options of {@link removeServer}. */
 export interface RemoveServerOptions {
@@ -49,28 +48,15 @@ export async function removeServer(options: RemoveServerOptions): Promise<Remove
   if (typeof name !== 'string' || name === '') {
     throw invalidArgument('removeServer: name must be a non-empty string');
   }
-  return editConfigFile(
-    { file, lockTimeoutMs, createFolder: false, newFileMode: undefined },
-    (current) => {
-      if (!current.exists) throw new ServerEntryError(ConfigErrorCode.NOT_FOUND, file, name);
-      const { parsed, text } = current;
-      if (parsed.duplicateNames.includes(name)) {
-        throw new FileUnusableError(
-          file,
-          parsed.problems.filter((p) => p.server === shortText(name)),
-        );
-      }
-      if (!parsed.servers.some((s) => s.name === name))
-        throw new ServerEntryError(ConfigErrorCode.NOT_FOUND, file, name);
-      const others = parsed.names.filter((n) => n !== name);
-      return {
-        text: removeServerFromText(text, parsed, name),
-        verify: (after) =>
-          !after.names.includes(name) &&
-          others.every((n) => after.names.includes(n)) &&
-          after.names.length === others.length,
-        result: { file, name, action: 'removed' as const },
-      };
-    },
-  );
+  return editServerEntry({ file, name, lockTimeoutMs }, ({ text, parsed }) => {
+    const others = parsed.names.filter((n) => n !== name);
+    return {
+      text: removeServerFromText(text, parsed, name),
+      verify: (after) =>
+        !after.names.includes(name) &&
+        others.every((n) => after.names.includes(n)) &&
+        after.names.length === others.length,
+      result: { file, name, action: 'removed' as const },
+    };
+  });
 }

@@ -1,7 +1,7 @@
 import { ConfigProblemCode } from './config-problem.js';
 import { setServerFieldInText } from './config-text-edit.js';
-import { checkEditOptions, editConfigFile } from './edit-config-file.js';
-import { ConfigErrorCode, FileUnusableError, invalidArgument, ServerEntryError } from './errors.js';
+import { checkEditOptions, editServerEntry } from './edit-config-file.js';
+import { FileUnusableError, invalidArgument } from './errors.js';
 import type { ParsedConfig, ParsedServer } from './parse-config-text.js';
 import { quoteText, shortText } from './quote-text.js';
 
@@ -116,19 +116,9 @@ export async function setServerEnabled(
   if (typeof enabled !== 'boolean') {
     throw invalidArgument('setServerEnabled: enabled must be true or false');
   }
-  return editConfigFile<SetServerEnabledResult>(
-    { file, lockTimeoutMs, createFolder: false, newFileMode: undefined },
-    (current) => {
-      if (!current.exists) throw new ServerEntryError(ConfigErrorCode.NOT_FOUND, file, name);
-      const { parsed, text } = current;
-      if (parsed.duplicateNames.includes(name)) {
-        throw new FileUnusableError(
-          file,
-          parsed.problems.filter((p) => p.server === shortText(name)),
-        );
-      }
-      const server = parsed.servers.find((s) => s.name === name);
-      if (server === undefined) throw new ServerEntryError(ConfigErrorCode.NOT_FOUND, file, name);
+  return editServerEntry<SetServerEnabledResult>(
+    { file, name, lockTimeoutMs },
+    ({ text, parsed, server }) => {
       const refused = entryProblem(file, parsed, server);
       if (refused !== undefined) throw refused;
       const written = (server.value as Record<string, unknown>).enabled;

@@ -1,52 +1,39 @@
+import { checkErrors, checkPublicEntry } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import * as api from './index.js';
-import {
-  callbackServerFailed,
-  callbackTimeout,
-  invalidEntry,
-  invalidOption,
-  invalidRedirectUrl,
-  noSignInInProgress,
-  pkceNotSupported,
-  providerNotReady,
-  signInAborted,
-  stateMismatch,
-  unsafeAuthorizationUrl,
-  unsafeBrowserUrl,
-} from './errors.js';
+import * as errors from './errors.js';
 import { OAuthFlowError, OAuthFlowErrorCode } from './index.js';
 
+// The whole runtime surface, as README.md documents it.
+const VALUES = [
+  'AuthStore',
+  'AuthorizationDeniedError',
+  'CallbackPortChangedError',
+  'CallbackPortInUseError',
+  'DEFAULT_AUTH_LOCK_STALE_MS',
+  'DEFAULT_AUTH_LOCK_TIMEOUT_MS',
+  'DEFAULT_CALLBACK_TIMEOUT_MS',
+  'DEFAULT_OPENER_TIMEOUT_MS',
+  'DEFAULT_REVOKE_TIMEOUT_MS',
+  'GarudaOAuthProvider',
+  'InsecureAuthorizationServerError',
+  'MAX_PASTED_URL_LENGTH',
+  'NoClientRegistrationError',
+  'OAuthFlowError',
+  'OAuthFlowErrorCode',
+  'SERVER_NAME_PATTERN',
+  'USER_SCOPE',
+  'checkAuthorizationServerMetadata',
+  'createOAuthProvider',
+  'freePort',
+  'openBrowser',
+  'parseRedirectUrl',
+  'revoke',
+  'waitForCallback',
+];
+
 describe('public entry', () => {
-  it('exports exactly the documented names', () => {
-    expect(Object.keys(api).sort()).toEqual(
-      [
-        'AuthStore',
-        'AuthorizationDeniedError',
-        'CallbackPortChangedError',
-        'CallbackPortInUseError',
-        'DEFAULT_AUTH_LOCK_STALE_MS',
-        'DEFAULT_AUTH_LOCK_TIMEOUT_MS',
-        'DEFAULT_CALLBACK_TIMEOUT_MS',
-        'DEFAULT_OPENER_TIMEOUT_MS',
-        'DEFAULT_REVOKE_TIMEOUT_MS',
-        'GarudaOAuthProvider',
-        'InsecureAuthorizationServerError',
-        'MAX_PASTED_URL_LENGTH',
-        'NoClientRegistrationError',
-        'OAuthFlowError',
-        'OAuthFlowErrorCode',
-        'SERVER_NAME_PATTERN',
-        'USER_SCOPE',
-        'checkAuthorizationServerMetadata',
-        'createOAuthProvider',
-        'freePort',
-        'openBrowser',
-        'parseRedirectUrl',
-        'revoke',
-        'waitForCallback',
-      ].sort(),
-    );
-  });
+  checkPublicEntry(api, VALUES, OAuthFlowErrorCode, import.meta.url);
 
   it('defaults match the design: a five minute callback', () => {
     expect(api.DEFAULT_CALLBACK_TIMEOUT_MS).toBe(300_000);
@@ -54,27 +41,31 @@ describe('public entry', () => {
 });
 
 describe('errors', () => {
-  it('carry a stable code, a name, the cause and a cross-copy marker', () => {
-    const cause = new Error('listen EADDRINUSE');
-    const error = new api.CallbackPortInUseError('127.0.0.1', 4242, cause);
-    expect(error).toBeInstanceOf(OAuthFlowError);
-    expect(error).toBeInstanceOf(Error);
-    expect(error.code).toBe(OAuthFlowErrorCode.CALLBACK_PORT_IN_USE);
-    expect(error.name).toBe('CallbackPortInUseError');
-    expect(error.cause).toBe(cause);
-    expect(error.port).toBe(4242);
-    expect(OAuthFlowError.isInstance(error)).toBe(true);
-    const foreign = {
-      [Symbol.for('garuda.mcp-oauth.OAuthFlowError')]: true,
-      code: 'CALLBACK_TIMEOUT',
-    };
-    expect(OAuthFlowError.isInstance(foreign)).toBe(true);
-    expect(OAuthFlowError.isInstance(new Error('x'))).toBe(false);
-    expect(OAuthFlowError.isInstance(null)).toBe(false);
+  checkErrors(OAuthFlowError, {
+    marker: 'garuda.mcp-oauth.OAuthFlowError',
+    codes: OAuthFlowErrorCode,
+    below: [api.CallbackPortInUseError],
+    samples: [
+      {
+        error: new api.CallbackPortInUseError('127.0.0.1', 4242, undefined),
+        Class: api.CallbackPortInUseError,
+        code: OAuthFlowErrorCode.CALLBACK_PORT_IN_USE,
+        name: 'CallbackPortInUseError',
+      },
+      {
+        error: errors.callbackTimeout(300_000),
+        Class: OAuthFlowError,
+        code: OAuthFlowErrorCode.CALLBACK_TIMEOUT,
+        name: 'OAuthFlowError',
+      },
+    ],
   });
 
-  it('has one code per failure mode, each equal to its name', () => {
-    for (const [name, code] of Object.entries(OAuthFlowErrorCode)) expect(code).toBe(name);
+  it('pass the cause through, with the fields of the failure', () => {
+    const cause = new Error('listen EADDRINUSE');
+    const error = new api.CallbackPortInUseError('127.0.0.1', 4242, cause);
+    expect(error.cause).toBe(cause);
+    expect(error.port).toBe(4242);
   });
 
   it('names every class after itself, and every failure has its code', () => {
@@ -90,18 +81,18 @@ describe('errors', () => {
       expect(Object.values(OAuthFlowErrorCode)).toContain(error.code);
     }
     const plain: OAuthFlowError[] = [
-      invalidOption('x'),
-      invalidEntry('x'),
-      providerNotReady('x'),
-      pkceNotSupported('https://a'),
-      unsafeAuthorizationUrl('x'),
-      noSignInInProgress('x'),
-      callbackServerFailed('127.0.0.1', 1, undefined),
-      callbackTimeout(300_000),
-      signInAborted(),
-      stateMismatch(true),
-      invalidRedirectUrl('x'),
-      unsafeBrowserUrl('x'),
+      errors.invalidOption('x'),
+      errors.invalidEntry('x'),
+      errors.providerNotReady('x'),
+      errors.pkceNotSupported('https://a'),
+      errors.unsafeAuthorizationUrl('x'),
+      errors.noSignInInProgress('x'),
+      errors.callbackServerFailed('127.0.0.1', 1, undefined),
+      errors.callbackTimeout(300_000),
+      errors.signInAborted(),
+      errors.stateMismatch(true),
+      errors.invalidRedirectUrl('x'),
+      errors.unsafeBrowserUrl('x'),
     ];
     for (const error of plain) {
       expect(Object.getPrototypeOf(error)).toBe(OAuthFlowError.prototype);
@@ -109,6 +100,6 @@ describe('errors', () => {
     }
     const codes = new Set([...classes, ...plain].map((error) => error.code));
     expect([...codes].sort()).toEqual(Object.values(OAuthFlowErrorCode).sort());
-    expect(callbackTimeout(300_000).message).toContain('5 min');
+    expect(errors.callbackTimeout(300_000).message).toContain('5 min');
   });
 });

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { checkPublicEntry } from '@garuda/test-utils';
+import { caught, checkErrors, checkPublicEntry } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import * as api from './index.js';
 
@@ -47,27 +47,26 @@ describe('public entry', () => {
 });
 
 describe('errors', () => {
-  it('carry a stable code, a name, the option and a cross-copy marker', () => {
-    let caught: unknown;
-    try {
-      api.adaptTools('srv', [], { maxTools: -1 });
-    } catch (e) {
-      caught = e;
-    }
-    expect(api.InvalidOptionError.isInstance(caught)).toBe(true);
-    expect(api.McpToolsError.isInstance(caught)).toBe(true);
-    const error = caught as api.InvalidOptionError;
-    expect(error.code).toBe(api.McpToolsErrorCode.INVALID_OPTION);
-    expect(error.name).toBe('InvalidOptionError');
+  const negative = caught(() => api.adaptTools('srv', [], { maxTools: -1 }));
+
+  checkErrors(api.McpToolsError, {
+    marker: 'garuda.mcp-tools.McpToolsError',
+    codes: api.McpToolsErrorCode,
+    below: [api.InvalidOptionError],
+    samples: [
+      {
+        error: negative,
+        Class: api.InvalidOptionError,
+        code: api.McpToolsErrorCode.INVALID_OPTION,
+        name: 'InvalidOptionError',
+      },
+    ],
+  });
+
+  it('name the option and say what it must be', async () => {
+    const error = (await negative) as api.InvalidOptionError;
     expect(error.option).toBe('maxTools');
     expect(error.message).toBe('adaptTools: maxTools must be a non-negative integer, not -1');
-    // An error from another copy of the package carries the same registered symbol.
-    const foreign = Object.assign(new Error('x'), {
-      [Symbol.for('garuda.mcp-tools.McpToolsError')]: true,
-    });
-    expect(api.McpToolsError.isInstance(foreign)).toBe(true);
-    expect(api.InvalidOptionError.isInstance(foreign)).toBe(false);
-    expect(api.McpToolsError.isInstance('INVALID_OPTION')).toBe(false);
   });
 
   it('are thrown for formatResult options too, and never for what a server sends', () => {

@@ -117,58 +117,50 @@ describe.skipIf(!available)('bubblewrap sandbox (real processes)', () => {
 
   it('keeps .garuda, .git/hooks and .git/config read-only, and .git cannot be swapped', async () => {
     const { root, policy } = setup();
-    put(path.join(root, '.garuda', 'mcp.json'), '{"servers":{}}');
-    put(path.join(root, '.git', 'config'), '[core]\n\tbare = false\n');
-    mkdirSync(path.join(root, '.git', 'hooks'));
-    put(path.join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    const at = (...parts: string[]): string => path.join(root, ...parts);
+    put(at('.garuda', 'mcp.json'), '{"servers":{}}');
+    put(at('.git', 'config'), '[core]\n\tbare = false\n');
+    mkdirSync(at('.git', 'hooks'));
+    put(at('.git', 'HEAD'), 'ref: refs/heads/main\n');
 
     const results = await probe(policy, [
-      { op: 'write', path: path.join(root, '.garuda', 'x') },
-      { op: 'append', path: path.join(root, '.garuda', 'mcp.json') },
-      { op: 'write', path: path.join(root, '.git', 'hooks', 'pre-commit') },
-      {
-        op: 'append',
-        path: path.join(root, '.git', 'config'),
-        data: '\n[core]\n\tfsmonitor = /bin/evil\n',
-      },
-      { op: 'rm', path: path.join(root, '.git', 'config') },
+      { op: 'write', path: at('.garuda', 'x') },
+      { op: 'append', path: at('.garuda', 'mcp.json') },
+      { op: 'write', path: at('.git', 'hooks', 'pre-commit') },
+      { op: 'append', path: at('.git', 'config'), data: '\n[core]\n\tfsmonitor = /bin/evil\n' },
+      { op: 'rm', path: at('.git', 'config') },
       // The bypass a bare read-only mount of hooks and config would allow:
-      { op: 'rename', path: path.join(root, '.git'), to: path.join(root, '.git-old') },
-      { op: 'rename', path: path.join(root, '.garuda'), to: path.join(root, '.garuda-old') },
+      { op: 'rename', path: at('.git'), to: at('.git-old') },
+      { op: 'rename', path: at('.garuda'), to: at('.garuda-old') },
       // The rest of .git stays writable (git can still commit).
-      { op: 'write', path: path.join(root, '.git', 'HEAD'), data: 'ref: refs/heads/other\n' },
+      { op: 'write', path: at('.git', 'HEAD'), data: 'ref: refs/heads/other\n' },
     ]);
     expect(results).toEqual(['EROFS', 'EROFS', 'EROFS', 'EROFS', 'EBUSY', 'EBUSY', 'EBUSY', 'ok']);
-    expect(readFileSync(path.join(root, '.git', 'config'), 'utf8')).toBe(
-      '[core]\n\tbare = false\n',
-    );
-    expect(list(path.join(root, '.git', 'hooks'))).toEqual([]);
-    expect(list(path.join(root, '.garuda'))).toEqual(['mcp.json']);
-    expect(existsSync(path.join(root, '.git-old'))).toBe(false);
+    expect(readFileSync(at('.git', 'config'), 'utf8')).toBe('[core]\n\tbare = false\n');
+    expect(list(at('.git', 'hooks'))).toEqual([]);
+    expect(list(at('.garuda'))).toEqual(['mcp.json']);
+    expect(existsSync(at('.git-old'))).toBe(false);
   });
 
   it('keeps a missing .garuda, .git/hooks and .git/config from being created', async () => {
     const { root, policy } = setup();
-    mkdirSync(path.join(root, '.git'));
+    const at = (...parts: string[]): string => path.join(root, ...parts);
+    mkdirSync(at('.git'));
     const results = await probe(policy, [
-      { op: 'write', path: path.join(root, '.garuda', 'mcp.json') },
-      { op: 'write', path: path.join(root, '.git', 'hooks', 'post-checkout') },
+      { op: 'write', path: at('.garuda', 'mcp.json') },
+      { op: 'write', path: at('.git', 'hooks', 'post-checkout') },
       // A missing config becomes the null device: it reads as empty and writes vanish.
-      {
-        op: 'write',
-        path: path.join(root, '.git', 'config'),
-        data: '[core]\n\tfsmonitor = /bin/evil\n',
-      },
-      { op: 'read', path: path.join(root, '.git', 'config') },
-      { op: 'rm', path: path.join(root, '.git', 'config') },
-      { op: 'rmdir', path: path.join(root, '.garuda') },
-      { op: 'write', path: path.join(root, 'ordinary.txt') },
+      { op: 'write', path: at('.git', 'config'), data: '[core]\n\tfsmonitor = /bin/evil\n' },
+      { op: 'read', path: at('.git', 'config') },
+      { op: 'rm', path: at('.git', 'config') },
+      { op: 'rmdir', path: at('.garuda') },
+      { op: 'write', path: at('ordinary.txt') },
     ]);
     expect(results).toEqual(['EROFS', 'EROFS', 'ok', 'ok:', 'EBUSY', 'EBUSY', 'ok']);
     // The documented side effect: empty mount points were created, and nothing is in them.
-    expect(list(path.join(root, '.garuda'))).toEqual([]);
-    expect(list(path.join(root, '.git', 'hooks'))).toEqual([]);
-    expect(read(path.join(root, '.git', 'config'))).toBe('');
+    expect(list(at('.garuda'))).toEqual([]);
+    expect(list(at('.git', 'hooks'))).toEqual([]);
+    expect(read(at('.git', 'config'))).toBe('');
   });
 
   it('keeps the hooks folder named by core.hooksPath read-only (husky)', async () => {

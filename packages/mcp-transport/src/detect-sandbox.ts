@@ -185,6 +185,25 @@ function spawnFailure(program: string, command: string, result: ProbeResult): st
     : `${program} at ${JSON.stringify(command)} cannot be run (${code}): check its permissions${program === 'bwrap' ? `, or ${INSTALL_BUBBLEWRAP}` : ''}`;
 }
 
+/**
+ * Why a probe that never exited leaves no sandbox: it timed out (`timeout` says so, and the
+ * answer is not cached: the next call tries again; a known `version` is kept), or it could not
+ * be started.
+ */
+function notRun(
+  program: 'bwrap' | 'sandbox-exec',
+  command: string,
+  probe: Exclude<ProbeResult, { kind: 'exit' }>,
+  words: { readonly timeout: string; readonly version?: string },
+): Detected {
+  const { timeout, ...withVersion } = words;
+  if (probe.kind === 'timeout') {
+    return { info: { kind: 'none', reason: timeout, command, ...withVersion }, cacheable: false };
+  }
+  const reason = spawnFailure(program, command, probe) ?? `${program} could not be run`;
+  return { info: { kind: 'none', reason, command }, cacheable: true };
+}
+
 async function detectBwrap(
   bwrapPath: string | undefined,
   searchPath: string | undefined,
@@ -205,23 +224,11 @@ async function detectBwrap(
       : undefined;
   const withVersion = version === undefined ? {} : { version };
 
-  if (probe.kind === 'timeout') {
-    return {
-      info: {
-        kind: 'none',
-        reason: `the bubblewrap check did not finish within ${timeoutMs} ms (is the machine overloaded?); it will be tried again`,
-        command,
-        ...withVersion,
-      },
-      cacheable: false,
-    };
-  }
-  const failedToStart = spawnFailure('bwrap', command, probe);
-  if (failedToStart !== undefined || probe.kind !== 'exit') {
-    return {
-      info: { kind: 'none', reason: failedToStart ?? 'bwrap could not be run', command },
-      cacheable: true,
-    };
+  if (probe.kind !== 'exit') {
+    return notRun('bwrap', command, probe, {
+      timeout: `the bubblewrap check did not finish within ${timeoutMs} ms (is the machine overloaded?); it will be tried again`,
+      ...withVersion,
+    });
   }
   if (probe.code === 0)
     return { info: { kind: 'bwrap', command, ...withVersion }, cacheable: true };
@@ -254,22 +261,10 @@ async function detectSeatbelt(
     timeoutMs,
     env: { PATH: DEFAULT_SEARCH_PATH },
   });
-  if (probe.kind === 'timeout') {
-    return {
-      info: {
-        kind: 'none',
-        reason: `the sandbox-exec check did not finish within ${timeoutMs} ms; it will be tried again`,
-        command,
-      },
-      cacheable: false,
-    };
-  }
-  const failedToStart = spawnFailure('sandbox-exec', command, probe);
-  if (failedToStart !== undefined || probe.kind !== 'exit') {
-    return {
-      info: { kind: 'none', reason: failedToStart ?? 'sandbox-exec could not be run', command },
-      cacheable: true,
-    };
+  if (probe.kind !== 'exit') {
+    return notRun('sandbox-exec', command, probe, {
+      timeout: `the sandbox-exec check did not finish within ${timeoutMs} ms; it will be tried again`,
+    });
   }
   if (probe.code === 0) return { info: { kind: 'seatbelt', command }, cacheable: true };
   return {

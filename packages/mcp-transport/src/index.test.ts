@@ -1,16 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { checkPublicEntry } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import * as api from './index.js';
-import type {
-  DetectSandboxOptions,
-  HiddenPathMatch,
-  MessageKind,
-  SandboxInfo,
-  SandboxKind,
-  SandboxPolicy,
-  SandboxedCommand,
-  TransportErrorCode,
-} from './index.js';
 
 // The whole public surface, as documented in README.md.
 const SANDBOX_VALUES = [
@@ -40,14 +30,7 @@ const SANDBOX_VALUES = [
 ];
 
 describe('public entry', () => {
-  it('exports exactly the documented names', () => {
-    expect(Object.keys(api).sort()).toEqual([...SANDBOX_VALUES].sort());
-  });
-
-  it('is a list of named re-exports (no export *)', () => {
-    const source = readFileSync(new URL('./index.ts', import.meta.url), 'utf8');
-    expect(source).not.toMatch(/export\s*\*/);
-  });
+  checkPublicEntry(api, SANDBOX_VALUES, api.TransportErrorCode, import.meta.url);
 
   it('does not export internals of the sandbox', () => {
     for (const internal of [
@@ -71,20 +54,25 @@ describe('public entry', () => {
 
   it('exports the documented types', () => {
     // Compile-time check (tsc --noEmit covers test files).
-    const kind: SandboxKind = 'bwrap';
-    const info: SandboxInfo = { kind, command: '/usr/bin/bwrap' };
-    const options: DetectSandboxOptions = { timeoutMs: 1_000 };
-    const code: TransportErrorCode = 'INVALID_POLICY';
-    const policy: SandboxPolicy = { root: '/p', baseEnv: {}, home: '/h', garudaHome: '/h/.garuda' };
-    const command: SandboxedCommand = {
+    const kind: api.SandboxKind = 'bwrap';
+    const info: api.SandboxInfo = { kind, command: '/usr/bin/bwrap' };
+    const options: api.DetectSandboxOptions = { timeoutMs: 1_000 };
+    const code: api.TransportErrorCode = 'INVALID_POLICY';
+    const policy: api.SandboxPolicy = {
+      root: '/p',
+      baseEnv: {},
+      home: '/h',
+      garudaHome: '/h/.garuda',
+    };
+    const command: api.SandboxedCommand = {
       command: 'x',
       args: [],
       env: {},
       cwd: '/',
       sandboxed: { kind: 'none', reason: 'r' },
     };
-    const match: HiddenPathMatch = { kind: 'credential', path: '/h/.kube', name: '.kube' };
-    const message: MessageKind = 'response';
+    const match: api.HiddenPathMatch = { kind: 'credential', path: '/h/.kube', name: '.kube' };
+    const message: api.MessageKind = 'response';
     expect([kind, info, options, code, policy, command, match, message]).toHaveLength(8);
   });
 });

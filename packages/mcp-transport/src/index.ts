@@ -1,8 +1,12 @@
 // Public entry of @garuda/mcp-transport: named re-exports only; anything not listed is internal.
-export { buildSandbox } from './build-sandbox.js';
-export type { SandboxedCommand } from './build-sandbox.js';
-export { clearSandboxCache, detectSandbox } from './detect-sandbox.js';
-export type { DetectSandboxOptions, SandboxInfo, SandboxKind } from './detect-sandbox.js';
+export { buildSandbox, type SandboxedCommand } from './build-sandbox.js';
+export {
+  clearSandboxCache,
+  detectSandbox,
+  type DetectSandboxOptions,
+  type SandboxInfo,
+  type SandboxKind,
+} from './detect-sandbox.js';
 export {
   InvalidOptionsError,
   InvalidPolicyError,
@@ -17,12 +21,14 @@ export {
 } from './errors.js';
 export type { MessageKind } from './errors.js';
 export { HIDDEN_HOME_PATHS, HIDDEN_SYSTEM_PATHS } from './hidden-paths.js';
-export { hiddenPathOf } from './hidden-path-of.js';
-export type { HiddenPathMatch } from './hidden-path-of.js';
+export { hiddenPathOf, type HiddenPathMatch } from './hidden-path-of.js';
 export { SANDBOX_ENV_ALLOWLIST, WINDOWS_ENV_ALLOWLIST, sandboxEnv } from './sandbox-env.js';
 export type { SandboxPolicy } from './sandbox-policy.js';
-export { DEFAULT_MAX_MESSAGE_BYTES, ProcessTransport } from './process-transport.js';
-export type { ProcessExit, ProcessTransportOptions } from './process-transport.js';
+export {
+  DEFAULT_MAX_MESSAGE_BYTES,
+  ProcessTransport,
+  type ProcessExit,
+  type ProcessTransportOptions,
+} from './process-transport.js';
 export { createCappedFetch } from './capped-fetch.js';
-export { createHttpTransport } from './http-transport.js';
-export type { HttpTransportOptions } from './http-transport.js';
+export { createHttpTransport, type HttpTransportOptions } from './http-transport.js';

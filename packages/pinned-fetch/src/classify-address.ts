@@ -212,28 +212,36 @@ export function inspectAddress(ip: string): InspectedAddress {
 
 function inspectIPv4(addr: ipaddr.IPv4): InspectedAddress {
   const address = addr.toString();
-  return { addressClass: classifyIPv4(addr, address), address };
-}
-
-function classifyIPv4(addr: ipaddr.IPv4, text: string): AddressClass {
-  if (METADATA_ADDRESSES.has(text)) return 'metadata';
-  for (const [range, cls] of IPV4_RULES) if (addr.match(range)) return cls;
-  // Defence in depth: a range a future ipaddr.js knows about and our table does not.
-  return addr.range() === 'unicast' ? 'public' : 'reserved';
+  const addressClass =
+    listedClass(address, IPV4_RULES, (range) => addr.match(range)) ??
+    // Defence in depth: a range a future ipaddr.js knows about and our table does not.
+    (addr.range() === 'unicast' ? 'public' : 'reserved');
+  return { addressClass, address };
 }
 
 function inspectIPv6(addr: ipaddr.IPv6): InspectedAddress {
   const address = addr.toRFC5952String();
-  return { addressClass: classifyIPv6(addr, address), address };
+  const addressClass =
+    listedClass(address, IPV6_RULES, (range) => addr.match(range)) ??
+    // Only 2000::/3 is allocated for global unicast; everything else (including prefixes
+    // assigned after this table was written) is refused.
+    (!addr.match(GLOBAL_UNICAST)
+      ? 'notGlobalUnicast'
+      : addr.range() === 'unicast'
+        ? 'public'
+        : 'reserved');
+  return { addressClass, address };
 }
 
-function classifyIPv6(addr: ipaddr.IPv6, text: string): AddressClass {
+/** The class the metadata list or the first matching rule gives, or undefined for neither. */
+function listedClass<A extends Address>(
+  text: string,
+  rules: readonly Rule<A>[],
+  matches: (range: [A, number]) => boolean,
+): AddressClass | undefined {
   if (METADATA_ADDRESSES.has(text)) return 'metadata';
-  for (const [range, cls] of IPV6_RULES) if (addr.match(range)) return cls;
-  // Only 2000::/3 is allocated for global unicast; everything else (including prefixes
-  // assigned after this table was written) is refused.
-  if (!addr.match(GLOBAL_UNICAST)) return 'notGlobalUnicast';
-  return addr.range() === 'unicast' ? 'public' : 'reserved';
+  for (const [range, cls] of rules) if (matches(range)) return cls;
+  return undefined;
 }
 
 /**

@@ -43,6 +43,15 @@ export {
   type QuickStartTestOptions,
 } from './quick-start.js';
 export { checkPublicEntry } from './public-entry.js';
+export {
+  checkErrorCodes,
+  checkErrorSamples,
+  checkErrors,
+  checkForeignCopies,
+  type BrandedClass,
+  type ErrorChecks,
+  type ErrorSample,
+} from './error-brands.js';
 export { caught } from './caught.js';
 export { recordingLogger, type LogLevel, type RecordingLogger } from './recording-logger.js';
 export {
