@@ -3,7 +3,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { detectSandbox } from '@garuda/mcp-transport';
 import { FIXTURE_SERVER, tempDir, type TempDir } from '@garuda/test-utils';
+import { afterEach, beforeAll, beforeEach } from 'vitest';
 
 /** This checkout. */
 export const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url)).replace(/\/$/, '');
@@ -206,6 +208,49 @@ export class CliTerminal {
       // Already gone.
     }
   }
+}
+
+let sandboxed: Promise<boolean> | undefined;
+
+/**
+ * Whether servers run in an OS sandbox here. CI requires one (GARUDA_REQUIRE_SANDBOX=1): there a
+ * missing sandbox is an error, not a quiet skip of the sandbox checks.
+ *
+ * @returns true when there is an OS sandbox (detected once per test file).
+ * @throws Error when GARUDA_REQUIRE_SANDBOX=1 and there is none.
+ */
+export function osSandboxed(): Promise<boolean> {
+  sandboxed ??= detectSandbox({ searchPath: process.env.PATH }).then(({ kind }) => {
+    if (kind === 'none' && process.env.GARUDA_REQUIRE_SANDBOX === '1') {
+      throw new Error('GARUDA_REQUIRE_SANDBOX=1 but there is no OS sandbox here');
+    }
+    return kind !== 'none';
+  });
+  return sandboxed;
+}
+
+/**
+ * Gives each test of the calling file a world of its own, removed after it, and first checks
+ * that CI has its sandbox (see {@link osSandboxed}).
+ *
+ * @param use - Receives each test's world before the test runs.
+ * @example
+ * let world: CliWorld;
+ * worldPerTest((created) => (world = created));
+ */
+export function worldPerTest(use: (world: CliWorld) => void): void {
+  let current: CliWorld | undefined;
+  beforeAll(async () => {
+    await osSandboxed();
+  });
+  beforeEach(async () => {
+    current = await CliWorld.create();
+    use(current);
+  });
+  afterEach(async () => {
+    await current?.cleanup();
+    current = undefined;
+  });
 }
 
 /** The fixture server as a config entry (mark: a unique argument to find its processes). */

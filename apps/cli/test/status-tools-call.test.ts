@@ -1,0 +1,277 @@
+// garuda-mcp status, tools and call against real servers (the fixture, server-everything), in
+// the OS sandbox where there is one, without a terminal.
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { FIXTURE_SERVER, pidsWith, waitFor } from '@garuda/test-utils';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import {
+  CliWorld,
+  EVERYTHING,
+  collect,
+  fixtureEntry,
+  osSandboxed,
+  worldPerTest,
+} from './cli-support.js';
+
+const SANDBOXED = await osSandboxed();
+
+/** No escape sequence or other control character except line breaks. */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+let world: CliWorld;
+worldPerTest((created) => (world = created));
+
+describe('status, tools and call', () => {
+  it('--root and --home choose the project and the home, whatever the current folder', async () => {
+    await world.projectServers({ theirs: fixtureEntry('normal') });
+    const elsewhere = await CliWorld.create();
+    try {
+      const result = await elsewhere.run([
+        'status',
+        '--json',
+        '--trust-project',
+        '--root',
+        world.root,
+        '--home',
+        world.home,
+      ]);
+      const rows = (JSON.parse(result.stdout) as { servers: { name: string; state: string }[] })
+        .servers;
+      expect(rows).toEqual([expect.objectContaining({ name: 'theirs', state: 'connected' })]);
+      // Without --root the other world's (empty) project is used.
+      const own = await elsewhere.run(['status', '--json']);
+      expect(JSON.parse(own.stdout)).toEqual({ servers: [], problems: [] });
+    } finally {
+      await elsewhere.cleanup();
+    }
+  });
+
+  it('status --json: every server with its state; a project server is declined without a terminal', async () => {
+    await world.userServers({ mine: fixtureEntry('normal') });
+    await world.projectServers({ theirs: fixtureEntry('normal') });
+    const result = await world.run(['status', '--json']);
+    expect(result.code).toBe(0);
+    const parsed = JSON.parse(result.stdout) as {
+      servers: { name: string; state: string; tools: number }[];
+    };
+    expect(parsed.servers.map((row) => [row.name, row.state])).toEqual([
+      ['mine', 'connected'],
+      ['theirs', 'denied'],
+    ]);
+    expect(result.stderr).toContain('Declined: allow MCP server "theirs" from the project file');
+    expect(result.stderr).toContain('pass --trust-project');
+    // The consent screen was shown in full anyway.
+    expect(result.stderr).toContain('The project file asks to start MCP server "theirs"');
+
+    const trusted = await world.run(['status', '--trust-project']);
+    expect(trusted.code).toBe(0);
+    expect(trusted.stdout).toMatch(/^theirs\s+project\s+connected\s+7\s/m);
+    expect(trusted.stdout).toMatch(/^NAME\s+SOURCE\s+STATE\s+TOOLS\s+SANDBOX\s+NETWORK$/m);
+    // Not a terminal: no colours.
+    expect(CONTROL.test(trusted.stdout)).toBe(false);
+  });
+
+  it('enable/disable --session switch a server for this terminal session only, changing no file', async () => {
+    await world.userServers({
+      on: fixtureEntry('normal'),
+      off: { ...fixtureEntry('normal'), enabled: false },
+    });
+    const file = path.join(world.home, 'mcp.json');
+    const before = await readFile(file, 'utf8');
+    // One terminal of its own, so the test holds in whatever session it runs in.
+    const terminal = world.terminal();
+    onTestFinished(() => terminal.close());
+    const disabled = await terminal.run(['disable', 'on', '--session']);
+    expect(disabled.code).toBe(0);
+    expect(disabled.stdout).toContain(
+      `MCP server on is off for this terminal session only (session ${terminal.id}); no file was changed.`,
+    );
+    expect((await terminal.run(['enable', 'off', '--session'])).code).toBe(0);
+    expect(await readFile(file, 'utf8')).toBe(before);
+
+    const listed = await terminal.run(['list']);
+    expect(listed.stdout).toMatch(/^on\s+user\s+stdio\s+no \(this session\)\s/m);
+    expect(listed.stdout).toMatch(/^off\s+user\s+stdio\s+yes \(this session\)\s/m);
+    const status = JSON.parse((await terminal.run(['status', '--json'])).stdout) as {
+      servers: { name: string; state: string }[];
+    };
+    expect(Object.fromEntries(status.servers.map((row) => [row.name, row.state]))).toEqual({
+      off: 'connected',
+      on: 'disabled',
+    });
+    // Another terminal (another session) sees the file as it is.
+    const elsewhere = await world.run(['list'], { newSession: true });
+    expect(elsewhere.stdout).toMatch(/^on\s+user\s+stdio\s+yes\s/m);
+    expect(elsewhere.stdout).toMatch(/^off\s+user\s+stdio\s+no\s/m);
+
+    expect((await terminal.run(['disable', 'nosuch', '--session'])).code).toBe(2);
+    const both = await terminal.run(['disable', 'on', '--session', '--project']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--session changes no file');
+  });
+
+  it('the consent screen names the package a runner would download and its version', async () => {
+    await world.projectServers({
+      pinned: { command: 'npx', args: ['-y', '@scope/server@1.2.3'] },
+      loose: { command: 'uvx', args: ['mcp-server-git'] },
+    });
+    const result = await world.run(['status']);
+    expect(result.stderr).toMatch(
+      /^ {2}package\s+@scope\/server 1\.2\.3 \(npx, downloaded into its own cache\)$/m,
+    );
+    expect(result.stderr).toMatch(
+      /^ {2}package\s+mcp-server-git \(uvx: no pinned version, whatever the registry has when it starts\)$/m,
+    );
+  });
+
+  it('tools: the cleaned list; --json has the schemas; an unknown server is a usage error', async () => {
+    await world.userServers({ evil: fixtureEntry('evil') });
+    const table = await world.run(['tools']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^mcp__evil__\w+\s+evil\s/m);
+    expect(CONTROL.test(table.stdout)).toBe(false);
+    const json = await world.run(['tools', 'evil', '--json']);
+    const parsed = JSON.parse(json.stdout) as { tools: { name: string; inputSchema: unknown }[] };
+    expect(parsed.tools.length).toBeGreaterThan(0);
+    expect(parsed.tools.every((tool) => typeof tool.inputSchema === 'object')).toBe(true);
+    expect(JSON.stringify(parsed)).not.toMatch(/\\u001b|\\u202e/i);
+    const unknown = await world.run(['tools', 'nope']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('No MCP server named "nope" is configured');
+    // "evil" is no typo of "nope".
+    expect(unknown.stderr).not.toContain('Did you mean');
+  });
+
+  it('call: declined without --yes (exit 4, says which flag); with --yes the wrapped result; isError exits 1', async () => {
+    await world.userServers({ fx: fixtureEntry('normal') });
+    const declined = await world.run(['call', 'fx/echo', '{"text":"hi"}']);
+    expect(declined.code).toBe(4);
+    expect(declined.stderr).toContain('Declined: run tool "mcp__fx__echo"');
+    expect(declined.stderr).toContain('pass --yes');
+    expect(declined.stdout).toBe('');
+
+    const approved = await world.run(['call', 'mcp__fx__echo', '{"text":"hi"}', '--yes']);
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toBe('<mcp_result server="fx" tool="echo">\nhi\n</mcp_result>\n');
+    expect(approved.stderr).toContain(
+      [
+        'Run tool "echo" of MCP server "fx"?',
+        '  name      mcp__fx__echo',
+        '  hints     read-only (not verified), title "Echo" (not verified)',
+        '  arguments',
+        '    {',
+        '      "text": "hi"',
+        '    }',
+        '→ approved (--yes)',
+      ].join('\n'),
+    );
+
+    const failing = await world.run(['call', 'fx/fail', '--yes', '--json']);
+    expect(failing.code).toBe(1);
+    expect(JSON.parse(failing.stdout)).toMatchObject({ tool: 'mcp__fx__fail', isError: true });
+
+    const badJson = await world.run(['call', 'fx/echo', '{text:', '--yes']);
+    expect(badJson.code).toBe(2);
+    expect(badJson.stderr).toContain('not valid JSON');
+    const notObject = await world.run(['call', 'fx/echo', '[1]', '--yes']);
+    expect(notObject.code).toBe(2);
+    const unknownTool = await world.run(['call', 'fx/nope', '--yes']);
+    expect(unknownTool.code).toBe(2);
+    expect(unknownTool.stderr).toContain('mcp__fx__echo');
+    const typo = await world.run(['call', 'fx/ecoh', '--yes']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('has no tool "fx/ecoh". Did you mean fx/echo?');
+    const modelTypo = await world.run(['call', 'mcp__fx__ecoh', '--yes']);
+    expect(modelTypo.stderr).toContain('Did you mean mcp__fx__echo?');
+    const unknownServer = await world.run(['call', 'mcp__zz__echo', '--yes']);
+    expect(unknownServer.code).toBe(2);
+    // mcp__zz__echo: no server zz; fx is not close to it. mcp__fy__echo: fx is.
+    expect(unknownServer.stderr).not.toContain('Did you mean');
+    const serverTypo = await world.run(['call', 'mcp__fy__echo', '--yes']);
+    expect(serverTypo.code).toBe(2);
+    expect(serverTypo.stderr).toContain('Did you mean mcp__fx__echo?');
+  });
+
+  it('call works against @modelcontextprotocol/server-everything over stdio', async () => {
+    await world.userServers({
+      everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] },
+    });
+    const echo = await world.run([
+      'call',
+      'everything/echo',
+      '{"message":"hello from garuda"}',
+      '--yes',
+    ]);
+    expect(echo.stderr).not.toContain('garuda-mcp:');
+    expect(echo.code).toBe(0);
+    expect(echo.stdout).toContain('<mcp_result server="everything" tool="echo">');
+    expect(echo.stdout).toContain('Echo: hello from garuda');
+    const sum = await world.run([
+      'call',
+      'mcp__everything__get-sum',
+      '{"a":2,"b":40}',
+      '--yes',
+      '--json',
+    ]);
+    expect(sum.code).toBe(0);
+    expect(JSON.parse(sum.stdout)).toMatchObject({
+      isError: false,
+      text: expect.stringContaining('42'),
+    });
+  });
+
+  it('Ctrl-C during a call ends with 130 and leaves no server process', async () => {
+    const mark = `garuda-cli-sigint-${process.pid}-${Date.now()}`;
+    await world.userServers({ fx: fixtureEntry('normal', mark) });
+    const child = world.spawn(['call', 'fx/slow', '{"ms":60000}', '--yes']);
+    let stderr = '';
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    await waitFor(() => stderr.includes('approved (--yes)'), { timeoutMs: 20_000 });
+    child.kill('SIGINT');
+    const result = await collect(child, undefined, 20_000);
+    expect(result.code).toBe(130);
+    expect(stderr + result.stderr).toContain('Interrupted');
+    await waitFor(async () => (await pidsWith(mark)).length === 0);
+  });
+});
+
+describe('the sandbox and /tmp', () => {
+  it('a server under /tmp needs --sandbox-read (or $GARUDA_SANDBOX_READ) to start; a missing folder is a usage error', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'garuda-cli-server-'));
+    try {
+      const server = path.join(dir, 'server.mjs');
+      await writeFile(server, `import ${JSON.stringify(pathToFileURL(FIXTURE_SERVER).href)};\n`);
+      await world.userServers({ tmp: { command: process.execPath, args: [server, 'normal'] } });
+      const hidden = await world.run(['status', '--json'], { env: { GARUDA_SANDBOX_READ: '' } });
+      const rows = (JSON.parse(hidden.stdout) as { servers: { state: string; detail?: string }[] })
+        .servers;
+      if (SANDBOXED) {
+        expect(rows[0]).toMatchObject({ state: 'failed' });
+        expect(rows[0]?.detail).toContain(`${server} is under /tmp`);
+        const table = await world.run(['status'], { env: { GARUDA_SANDBOX_READ: '' } });
+        expect(table.stdout).toContain('allow its folder with --sandbox-read <folder>');
+      }
+      const shown = await world.run(['status', '--json', '--sandbox-read', dir]);
+      expect((JSON.parse(shown.stdout) as { servers: { state: string }[] }).servers[0]?.state).toBe(
+        'connected',
+      );
+      const missing = await world.run(['status', '--sandbox-read', path.join(dir, 'nope')]);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain('is not a folder');
+      // A credential folder would be shown to every server: that is one server's --read.
+      await mkdir(path.join(world.userHome, '.kube'), { recursive: true });
+      const kube = await world.run([
+        'status',
+        '--sandbox-read',
+        path.join(world.userHome, '.kube'),
+      ]);
+      expect(kube.code).toBe(2);
+      expect(kube.stderr).toContain('which the sandbox hides from servers');
+      expect(kube.stderr).toContain('--read');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
