@@ -4,6 +4,7 @@
 import type { LocalServerConfig, LocalServerDef, ResolvedValue } from '@garuda/mcp-config';
 import { ProcessTransport } from '@garuda/mcp-transport';
 import { Client, type Transport } from '@modelcontextprotocol/client';
+import { localDefaults } from '@garuda/test-utils';
 
 /** The `PATH` a fixture process gets. */
 export const FIXTURE_PATH = '/usr/local/bin:/usr/bin:/bin';
@@ -54,8 +55,8 @@ export interface LocalServerParts {
 }
 
 /**
- * A local server as `loadConfig` gives it, with every default of its definition written out
- * (not taken from mcp-config, so that a change of a default shows in these tests).
+ * A local server as `loadConfig` gives it, with every default of its definition from
+ * `localDefaults` of the test utilities (not from mcp-config, so a change of a default shows).
  *
  * @param parts - Its name, source, file, the fields of its definition that differ, its env.
  * @returns The loaded server.
@@ -66,17 +67,7 @@ export function localServer(parts: LocalServerParts): LocalServerConfig {
     name: parts.name,
     source: parts.source,
     file: parts.file,
-    def: {
-      kind: 'local',
-      args: [],
-      env: {},
-      network: false,
-      writePaths: [],
-      readPaths: [],
-      timeoutMs: 60_000,
-      enabled: true,
-      ...parts.def,
-    },
+    def: { ...localDefaults(parts.def.command), ...parts.def },
     env: parts.env ?? {},
   };
 }

@@ -4,16 +4,7 @@ import path from 'node:path';
 import { NORMAL_TOOL_NAMES } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionsError } from '../src/index.js';
-import {
-  HAS_SANDBOX,
-  SANDBOX,
-  ScriptedPrompter,
-  fixture,
-  toolNamesOf,
-  unwrap,
-  useWorkspace,
-  wrapped,
-} from './support.js';
+import { SANDBOX, ScriptedPrompter, fixture, toolNamesOf, useWorkspace } from './support.js';
 
 const ws = useWorkspace();
 
@@ -26,17 +17,17 @@ describe('the servers option', () => {
     expect(prompter.consents).toEqual([]);
     const [row] = mcp.status();
     expect(row).toMatchObject({ name: 'demo', source: 'user', state: 'connected' });
-    expect(row?.sandbox.kind).toBe(HAS_SANDBOX ? SANDBOX.kind : 'none');
+    expect(row?.sandbox.kind).toBe(SANDBOX.kind);
     expect(toolNamesOf(mcp)).toEqual([...NORMAL_TOOL_NAMES].sort());
 
     const result = await mcp.call('mcp__demo__echo', { text: 'from code' });
-    expect(unwrap(result.text)).toBe('from code');
+    expect(result.text).toBe('<mcp_result server="demo" tool="echo">\nfrom code\n</mcp_result>');
     expect(prompter.approvals.map((p) => p.name)).toEqual(['mcp__demo__echo']);
   });
 
   it('comes before the user’s file: the file’s server of that name is ignored, with a notice naming the option', async () => {
     await ws.userServers({
-      demo: wrapped(['normal'], ws.mark),
+      demo: fixture('huge', ws.mark),
       other: fixture('normal', ws.mark),
     });
     await ws.projectServers({ other2: fixture('normal', ws.mark) });
