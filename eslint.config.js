@@ -59,7 +59,8 @@ export default tseslint.config(
     // what they declare as dependencies, and @garuda/internal: a private devDependency that tsup
     // bundles into each dist (the topology test checks no built file imports it).
     files: ['packages/*/src/**/*.ts'],
-    ignores: ['**/*.test.ts'],
+    // Test code beside the source (`*.test.ts`, and the helpers they share, `*test-support.ts`).
+    ignores: ['**/*.test.ts', '**/*test-support.ts'],
     rules: {
       'no-console': 'error',
       'import-x/no-extraneous-dependencies': [
@@ -86,7 +87,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.test.ts', '**/test/**/*.ts'],
+    files: ['**/*.test.ts', '**/*test-support.ts', '**/test/**/*.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       // Tests feed raw control characters and odd code points on purpose.

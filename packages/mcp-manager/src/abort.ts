@@ -107,3 +107,16 @@ export class QuestionQueue {
     }
   }
 }
+
+/** Waits for `promise` (never rejects) or until `signal` aborts, whichever comes first. @internal */
+export function untilOr(promise: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    signal.addEventListener('abort', done, { once: true });
+    void promise.then(done, done);
+  });
+}

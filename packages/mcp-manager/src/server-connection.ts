@@ -17,7 +17,7 @@ import {
   type Tool,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { linkSignals, raceAbort, within } from './abort.js';
+import { linkSignals, raceAbort, untilOr, within } from './abort.js';
 import {
   CallCancelledError,
   CallFailedError,
@@ -26,6 +26,7 @@ import {
   ServerStoppedError,
   SignInRequiredError,
 } from './errors.js';
+import { droppedShape, mayBeAnAnswer } from './dropped-message.js';
 import { stderrExcerpt } from './stderr-excerpt.js';
 import { messageOf, oneLine } from './text.js';
 import { filterToolLists } from './tool-list-filter.js';
@@ -33,19 +34,6 @@ import type { ManagerLogger } from './types.js';
 
 /** How long each step of closing one server may take before we stop waiting for it. */
 const CLOSE_STEP_MS = 8_000;
-/** Waits for `promise` (never rejects) or until `signal` aborts, whichever comes first. */
-function untilOr(promise: Promise<void>, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    signal.addEventListener('abort', done, { once: true });
-    void promise.then(done, done);
-  });
-}
-
 /** Whether a failure is the connection or the pipe to the server closing (it may be exiting). */
 function isClosedConnection(error: unknown): boolean {
   let current = error;
@@ -155,26 +143,6 @@ function withExcerpt(reason: string, stderr: readonly string[]): string {
 function describeExit(exit: ProcessExit, stderr: readonly string[]): string {
   const how = exit.signal ? `was stopped by ${exit.signal}` : `exited with code ${exit.code}`;
   return withExcerpt(how, stderr);
-}
-
-// Whether a message the transport dropped for its size may have been the answer to a call: a
-// response, or a line the transport could not tell (then a call must not wait for it until its
-// time limit). The server's own request or notification answers none. Decided from the fields
-// the transport read from the whole line, never from its message (which quotes the server).
-function mayBeAnAnswer(error: MessageTooLargeError): boolean {
-  // A copy of the transport without `kind` counts as unknown.
-  return error.kind !== 'request' && error.kind !== 'notification';
-}
-
-/** What the transport found out about a dropped message, for the debug log. */
-function droppedShape(error: MessageTooLargeError): string {
-  const id =
-    typeof error.id === 'number'
-      ? `, id ${error.id}`
-      : typeof error.id === 'string'
-        ? `, id ${JSON.stringify(oneLine(error.id, 40))}`
-        : '';
-  return ` (a ${String(error.kind ?? 'unknown')}${id})`;
 }
 
 /**
