@@ -325,13 +325,10 @@ export async function bwrapCases(): Promise<BwrapCases> {
     temp,
     setup: () => setup(),
     probe,
-    probeSteps: async (policy, steps) => ({
-      results: await probe(
-        policy,
-        steps.map(([op]) => op),
-      ),
-      expected: steps.map(([, result]) => result),
-    }),
+    probeSteps: async (policy, steps) => {
+      const ops = steps.map(([op]) => op);
+      return { results: await probe(policy, ops), expected: steps.map(([, result]) => result) };
+    },
   };
 }
 
