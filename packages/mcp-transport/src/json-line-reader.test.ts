@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JsonLineReader } from './json-line-reader.js';
+import { cutAt } from './stream-test-support.js';
 import type { MessageShape } from './message-kind-scanner.js';
 
 function collect(max: number) {
@@ -90,13 +91,7 @@ describe('JsonLineReader', () => {
           const text = parts.join('\n');
           const whole = Buffer.from(text);
           const { reader, lines } = collect(1_000);
-          let at = 0;
-          for (const cut of [...cuts].sort((a, b) => a - b)) {
-            const end = Math.min(cut, whole.length);
-            if (end > at) reader.push(whole.subarray(at, end));
-            at = Math.max(at, end);
-          }
-          reader.push(whole.subarray(at));
+          for (const piece of cutAt(whole, cuts)) reader.push(piece);
           reader.end();
           const expected = text.split('\n').map((l) => l.replace(/\r$/, ''));
           if (text === '' || text.endsWith('\n')) expected.pop();

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MessageKindScanner, type MessageShape } from './message-kind-scanner.js';
+import { cutAt } from './stream-test-support.js';
 
 function scan(...chunks: (string | Buffer)[]): MessageShape {
   const scanner = new MessageKindScanner();
@@ -28,6 +29,7 @@ function expectShape(line: string, expected: MessageShape): void {
 }
 
 const UNKNOWN: MessageShape = { kind: 'unknown', id: undefined };
+const NOTIFICATION: MessageShape = { kind: 'notification', id: undefined };
 
 describe('MessageKindScanner', () => {
   it('tells the three kinds apart, as the SDK writes them (result first, id last)', () => {
@@ -40,10 +42,10 @@ describe('MessageKindScanner', () => {
       id: 'c-1',
     });
     expectShape('{"method":"ping","params":{},"jsonrpc":"2.0","id":0}', { kind: 'request', id: 0 });
-    expectShape('{"method":"notifications/message","params":{"data":"x"},"jsonrpc":"2.0"}', {
-      kind: 'notification',
-      id: undefined,
-    });
+    expectShape(
+      '{"method":"notifications/message","params":{"data":"x"},"jsonrpc":"2.0"}',
+      NOTIFICATION,
+    );
   });
 
   it('takes keys in any order, with any whitespace around them', () => {
@@ -51,10 +53,7 @@ describe('MessageKindScanner', () => {
       kind: 'request',
       id: 3,
     });
-    expectShape('{"params":{"a":[1,{"b":2}]},"method":"x","jsonrpc":"2.0"}', {
-      kind: 'notification',
-      id: undefined,
-    });
+    expectShape('{"params":{"a":[1,{"b":2}]},"method":"x","jsonrpc":"2.0"}', NOTIFICATION);
     expectShape('{"jsonrpc":"2.0","result":{},"id":-12}', { kind: 'response', id: -12 });
   });
 
@@ -63,10 +62,7 @@ describe('MessageKindScanner', () => {
       '{"jsonrpc":"2.0","result":{"method":"x","content":[{"method":"y","id":9}]},"id":1}',
       { kind: 'response', id: 1 },
     );
-    expectShape('{"jsonrpc":"2.0","params":{"id":5},"method":"m"}', {
-      kind: 'notification',
-      id: undefined,
-    });
+    expectShape('{"jsonrpc":"2.0","params":{"id":5},"method":"m"}', NOTIFICATION);
     expectShape('{"result":[[["method"]]],"id":2}', { kind: 'response', id: 2 });
     // Inside strings, quotes, brackets and braces are text.
     expectShape('{"result":"\\"method\\":\\"x\\" } ] { [","id":3}', { kind: 'response', id: 3 });
@@ -76,20 +72,14 @@ describe('MessageKindScanner', () => {
       '{"result":{"t":"a\\nb\\tc\\u0041\\/\\b\\f\\r\\\\\\"d"},"note":"x\\ny\\u007d","id":6}',
       { kind: 'response', id: 6 },
     );
-    expectShape('{"note":"\\n\\u0022}","method":"m","params":["\\t\\"]"]}', {
-      kind: 'notification',
-      id: undefined,
-    });
+    expectShape('{"note":"\\n\\u0022}","method":"m","params":["\\t\\"]"]}', NOTIFICATION);
     // A key's value that merely spells "method" is a value.
     expectShape('{"note":"method","id":5}', { kind: 'response', id: 5 });
   });
 
   it('decodes escapes in keys as JSON does; a key that differs after decoding does not count', () => {
     expectShape('{"\\u006dethod":"x","\\u0069\\u0064":2}', { kind: 'request', id: 2 });
-    expectShape('{"\\u006d\\u0065\\u0074\\u0068\\u006f\\u0064":"x","jsonrpc":"2.0"}', {
-      kind: 'notification',
-      id: undefined,
-    });
+    expectShape('{"\\u006d\\u0065\\u0074\\u0068\\u006f\\u0064":"x","jsonrpc":"2.0"}', NOTIFICATION);
     expectShape('{"\\u006d ethod":"x","id":2}', { kind: 'response', id: 2 });
     expectShape('{"Method":"x","ID":2}', UNKNOWN);
     expectShape('{"method ":"x","id ":2}', UNKNOWN);
@@ -207,13 +197,7 @@ describe('MessageKindScanner', () => {
           };
           const bytes = Buffer.from(text);
           const scanner = new MessageKindScanner();
-          let at = 0;
-          for (const cut of [...cuts].sort((a, b) => a - b)) {
-            const end = Math.min(cut, bytes.length);
-            if (end > at) scanner.push(bytes.subarray(at, end));
-            at = Math.max(at, end);
-          }
-          scanner.push(bytes.subarray(at));
+          for (const piece of cutAt(bytes, cuts)) scanner.push(piece);
           expect(scanner.finish()).toEqual(expected);
           expect(byteByByte(bytes)).toEqual(expected);
         },

@@ -11,8 +11,10 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
-import type { SandboxedCommand } from './build-sandbox.js';
+import { buildSandbox, type SandboxedCommand } from './build-sandbox.js';
+import { detectSandbox, type SandboxInfo } from './detect-sandbox.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
 
 /** How a process ended. */
@@ -56,17 +58,24 @@ export interface ProjectWithHomeOptions {
   platform?: NodeJS.Platform;
 }
 
+/** A project folder, a home folder beside it, and the policy of a server in the project. */
+export interface ProjectWithHome {
+  readonly root: string;
+  readonly home: string;
+  readonly policy: SandboxPolicy;
+}
+
+/** Node's own folder: the default PATH of a test server starts with it. */
+export const NODE_DIR = path.dirname(process.execPath);
+
 /** A fresh project folder with a home folder beside it, and the policy of a server in it. */
-export function projectWithHome(
-  temp: TempDirs,
-  options: ProjectWithHomeOptions,
-): { root: string; home: string; policy: SandboxPolicy } {
+export function projectWithHome(temp: TempDirs, options: ProjectWithHomeOptions): ProjectWithHome {
   const dir = temp.make(options.prefix, options.base);
   const root = path.join(dir, options.rootName ?? 'project');
   const home = path.join(dir, 'home');
   mkdirSync(root);
   mkdirSync(home);
-  const PATH = options.path ?? `${path.dirname(process.execPath)}:/usr/bin:/bin`;
+  const PATH = options.path ?? `${NODE_DIR}:/usr/bin:/bin`;
   return {
     root,
     home,
@@ -78,6 +87,31 @@ export function projectWithHome(
       ...(options.platform === undefined ? {} : { platform: options.platform }),
     },
   };
+}
+
+/**
+ * The temporary folders of one test file (its `afterAll` removes them: vitest is not imported
+ * here), and `setup()` making a {@link projectWithHome} in them.
+ */
+export function projectFolders(options: Omit<ProjectWithHomeOptions, 'base'>): {
+  temp: TempDirs;
+  setup: (base?: string) => ProjectWithHome;
+} {
+  const temp = new TempDirs();
+  return { temp, setup: (base) => projectWithHome(temp, { ...options, base }) };
+}
+
+/**
+ * A bubblewrap sandbox for the tests of the command line buildSandbox writes. Nothing runs it:
+ * the bwrap-sandbox-*.test.ts files run the real one.
+ */
+export const BWRAP: SandboxInfo = { kind: 'bwrap', command: '/usr/bin/bwrap', version: '0.8.0' };
+
+/** Index of the option `flag` followed by `values` in `args` (-1 when absent). */
+export function at(args: readonly string[], flag: string, ...values: string[]): number {
+  return args.findIndex(
+    (arg, i) => arg === flag && values.every((value, j) => args[i + 1 + j] === value),
+  );
 }
 
 /** Writes a file, creating its folders. */
@@ -206,6 +240,96 @@ export function fsResults(result: RunResult): string[] {
     );
   }
   return JSON.parse(result.stdout) as string[];
+}
+
+/**
+ * A node one-liner that connects to each Unix socket named in its arguments and prints one JSON
+ * array of results: `data:<what the server sent>`, or the error code.
+ */
+export const CONNECT_PROBE = `
+const net = require('node:net');
+const tryOne = (p) => new Promise((r) => net.connect(p).on('data', (d) => r('data:' + d)).on('error', (e) => r(e.code)));
+Promise.all(process.argv.slice(1).map(tryOne)).then((r) => process.stdout.write(JSON.stringify(r)));`;
+
+/**
+ * Unix socket servers on this machine at `paths`, each sending `reply` to whoever connects,
+ * listening when the promise resolves.
+ *
+ * @returns A function that closes them all.
+ */
+export async function unixServers(
+  paths: readonly string[],
+  reply: string,
+): Promise<() => Promise<void>> {
+  const servers = paths.map((p) => net.createServer((c) => c.end(reply)).listen(p));
+  const close = async (): Promise<void> => {
+    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  };
+  try {
+    await Promise.all(servers.map((s) => new Promise((r) => s.once('listening', r))));
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return close;
+}
+
+/** One file system operation and the result the sandbox must give it. */
+export type FsStep = readonly [op: FsOp, result: string];
+
+/** What the test files that run real bubblewrap share: see {@link bwrapCases}. */
+export interface BwrapCases {
+  /** This machine's sandbox, as detectSandbox finds it. */
+  readonly sandbox: SandboxInfo;
+  /** Whether it is bubblewrap: the tests that run it are skipped otherwise. */
+  readonly available: boolean;
+  /** What to print when they are skipped (the test file prints it: lint keeps this file quiet). */
+  readonly skipNotice: string | undefined;
+  /** The test file's folders, for its `afterAll` to remove. */
+  readonly temp: TempDirs;
+  /** A project with a home folder next to it, both outside /tmp. */
+  readonly setup: () => ProjectWithHome;
+  /** Runs {@link FS_PROBE} in the sandbox under `policy` and returns its results. */
+  readonly probe: (policy: SandboxPolicy, ops: readonly FsOp[]) => Promise<string[]>;
+  /**
+   * Runs the operations of `steps` like {@link BwrapCases.probe}, for `expect(results)
+   * .toEqual(expected)`: each operation stands beside the result it must give.
+   */
+  readonly probeSteps: (
+    policy: SandboxPolicy,
+    steps: readonly FsStep[],
+  ) => Promise<{ results: string[]; expected: string[] }>;
+}
+
+/**
+ * Finds this machine's sandbox and makes the helpers of the tests that run real bubblewrap in it.
+ * They run wherever detectSandbox() finds bubblewrap (our machines and CI install it) and are
+ * skipped loudly elsewhere.
+ */
+export async function bwrapCases(): Promise<BwrapCases> {
+  const sandbox = await detectSandbox({ searchPath: process.env.PATH });
+  const available = sandbox.kind === 'bwrap';
+  const { temp, setup } = projectFolders({
+    prefix: 'case',
+    path: process.env.PATH ?? '/usr/bin:/bin',
+  });
+  const probe = async (policy: SandboxPolicy, ops: readonly FsOp[]): Promise<string[]> =>
+    fsResults(await run(buildSandbox(fsProbeArgv(ops), policy, sandbox)));
+  return {
+    sandbox,
+    available,
+    skipNotice: available
+      ? undefined
+      : `\n*** no OS sandbox here: ${sandbox.reason ?? sandbox.kind}; install bubblewrap ***\n` +
+        '*** the bubblewrap sandbox tests are SKIPPED on this machine ***\n',
+    temp,
+    setup: () => setup(),
+    probe,
+    probeSteps: async (policy, steps) => {
+      const ops = steps.map(([op]) => op);
+      return { results: await probe(policy, ops), expected: steps.map(([, result]) => result) };
+    },
+  };
 }
 
 /**
