@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
@@ -30,6 +30,21 @@ export function tempDirs(): {
       return { dir, file };
     },
   };
+}
+
+/** The folders of one test file, as `tempDirs()` makes them. */
+export type TempDirs = ReturnType<typeof tempDirs>;
+
+/** Writes `content` to `file`, making its folder first; returns `file`. */
+export async function put(file: string, content: string | Buffer): Promise<string> {
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, content);
+  return file;
+}
+
+/** Writes `content` to `name` (a relative path, folders and all) below `dir`; returns its path. */
+export function writeIn(dir: string, name: string, content: string | Buffer): Promise<string> {
+  return put(path.join(dir, name), content);
 }
 
 /** 1-based line and column of `offset` in `text`, counted independently of the package. */
