@@ -3,6 +3,7 @@ import { chmod, mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promise
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../test/fingerprint.js';
+import { ODD_END, oddStart } from '../test/odd-file.js';
 import { tempDirs } from '../test/temp-dir.js';
 import { addServer } from './add-server.js';
 import { ConfigProblemCode } from './config-problem.js';
@@ -13,19 +14,8 @@ import type { ServerEntry } from './server-types.js';
 
 const dirs = tempDirs();
 
-const PREFIX = `{
-  "$schema": "https://example.com/schema.json",
-  "servers": {
-    "alpha":   { "command": "a",   "args": ["x"] },
-    "beta": {
-        "url": "https://b.example/mcp",
-        "headers": {"X-A": "1"}
-    }`;
-const SUFFIX = `
-  },
-  "zzz": { "kept": [1, 2,   3] }
-}
-`;
+const PREFIX = oddStart('alpha', 'beta');
+const SUFFIX = ODD_END;
 
 /** Replaces the server "fs" of a user file with `def`, keeping the old entry's other fields. */
 function replaceKeeping(file: string, def: ServerEntry): ReturnType<typeof addServer> {

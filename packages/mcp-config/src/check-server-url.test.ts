@@ -5,8 +5,14 @@ import { ConfigProblemCode } from './config-problem.js';
 const OK = 'ok';
 type Expected = typeof OK | ConfigProblemCode;
 
+type Row = readonly [url: string, asUser: Expected, asProject: Expected];
+
+/** Rows for URLs that get `code` whatever the source of the server. */
+const everywhere = (code: ConfigProblemCode, urls: readonly string[]): Row[] =>
+  urls.map((url) => [url, code, code]);
+
 // [url, as a user's server, as a project's server]
-const TABLE: ReadonlyArray<readonly [string, Expected, Expected]> = [
+const TABLE: readonly Row[] = [
   // public controls
   ['https://mcp.example.com/mcp', OK, OK],
   ['https://mcp.example.com:8443/mcp?x=1', OK, OK],
@@ -19,56 +25,40 @@ const TABLE: ReadonlyArray<readonly [string, Expected, Expected]> = [
   ['http://127.0.0.1:3000/mcp', OK, ConfigProblemCode.URL_SCHEME],
   ['http://[::1]:3000/mcp', OK, ConfigProblemCode.URL_SCHEME],
   ['http://LOCALHOST/mcp', OK, ConfigProblemCode.URL_SCHEME],
-  ['http://localhost./mcp', ConfigProblemCode.URL_SCHEME, ConfigProblemCode.URL_SCHEME],
-  ['http://mcp.example.com/mcp', ConfigProblemCode.URL_SCHEME, ConfigProblemCode.URL_SCHEME],
-  ['http://10.0.0.1/mcp', ConfigProblemCode.URL_SCHEME, ConfigProblemCode.URL_SCHEME],
-  // other schemes
-  ['ftp://example.com/mcp', ConfigProblemCode.URL_SCHEME, ConfigProblemCode.URL_SCHEME],
-  ['file:///etc/passwd', ConfigProblemCode.URL_SCHEME, ConfigProblemCode.URL_SCHEME],
-  ['ws://example.com/mcp', ConfigProblemCode.URL_SCHEME, ConfigProblemCode.URL_SCHEME],
-  ['javascript:alert(1)', ConfigProblemCode.URL_SCHEME, ConfigProblemCode.URL_SCHEME],
+  ...everywhere(ConfigProblemCode.URL_SCHEME, [
+    'http://localhost./mcp',
+    'http://mcp.example.com/mcp',
+    'http://10.0.0.1/mcp',
+    // other schemes
+    'ftp://example.com/mcp',
+    'file:///etc/passwd',
+    'ws://example.com/mcp',
+    'javascript:alert(1)',
+  ]),
   // credentials and fragments
-  [
+  ...everywhere(ConfigProblemCode.URL_CREDENTIALS, [
     'https://user:pass@example.com/mcp',
-    ConfigProblemCode.URL_CREDENTIALS,
-    ConfigProblemCode.URL_CREDENTIALS,
-  ],
-  [
     'https://user@example.com/mcp',
-    ConfigProblemCode.URL_CREDENTIALS,
-    ConfigProblemCode.URL_CREDENTIALS,
-  ],
-  [
     'https://@example.com/mcp',
-    ConfigProblemCode.URL_CREDENTIALS,
-    ConfigProblemCode.URL_CREDENTIALS,
-  ],
-  [
     'https://:@example.com/mcp',
-    ConfigProblemCode.URL_CREDENTIALS,
-    ConfigProblemCode.URL_CREDENTIALS,
-  ],
-  [
     'https://127.0.0.1:80@evil.example/mcp',
-    ConfigProblemCode.URL_CREDENTIALS,
-    ConfigProblemCode.URL_CREDENTIALS,
-  ],
-  ['https://example.com/mcp#frag', ConfigProblemCode.URL_FRAGMENT, ConfigProblemCode.URL_FRAGMENT],
-  ['https://example.com/mcp#', ConfigProblemCode.URL_FRAGMENT, ConfigProblemCode.URL_FRAGMENT],
+  ]),
+  ...everywhere(ConfigProblemCode.URL_FRAGMENT, [
+    'https://example.com/mcp#frag',
+    'https://example.com/mcp#',
+  ]),
   ['https://example.com/a@b', OK, OK],
   // unusable
-  ['not a url', ConfigProblemCode.URL_INVALID, ConfigProblemCode.URL_INVALID],
-  ['', ConfigProblemCode.URL_INVALID, ConfigProblemCode.URL_INVALID],
-  ['https://', ConfigProblemCode.URL_INVALID, ConfigProblemCode.URL_INVALID],
-  [' https://example.com/mcp', ConfigProblemCode.URL_INVALID, ConfigProblemCode.URL_INVALID],
-  ['https://exa\tmple.com/mcp', ConfigProblemCode.URL_INVALID, ConfigProblemCode.URL_INVALID],
-  ['https://example.com/mcp\n', ConfigProblemCode.URL_INVALID, ConfigProblemCode.URL_INVALID],
-  ['https://example.com/\u202emcp', ConfigProblemCode.URL_INVALID, ConfigProblemCode.URL_INVALID],
-  [
+  ...everywhere(ConfigProblemCode.URL_INVALID, [
+    'not a url',
+    '',
+    'https://',
+    ' https://example.com/mcp',
+    'https://exa\tmple.com/mcp',
+    'https://example.com/mcp\n',
+    'https://example.com/\u202emcp',
     `https://example.com/${'a'.repeat(9000)}`,
-    ConfigProblemCode.URL_INVALID,
-    ConfigProblemCode.URL_INVALID,
-  ],
+  ]),
   // this machine, in every spelling
   ['https://localhost/mcp', OK, ConfigProblemCode.URL_NOT_PUBLIC],
   ['https://LOCALHOST/mcp', OK, ConfigProblemCode.URL_NOT_PUBLIC],

@@ -68,17 +68,21 @@ describe('files', () => {
       await run('mkfifo', [s.file('gemini', 'project')]);
     });
     const result = await s.read();
-    const problem = (client: ImportClient, scope: 'user' | 'project'): string | undefined =>
-      result.files.find((f) => f.client === client && f.scope === scope)?.problems[0]?.code;
-    expect(problem('cursor', 'user')).toBe('FILE_UNREADABLE');
-    expect(problem('vscode', 'user')).toBe('FILE_NOT_TEXT');
-    expect(problem('gemini', 'user')).toBe('INVALID_SYNTAX');
-    expect(problem('claude-desktop', 'user')).toBe('NOT_AN_OBJECT');
-    expect(problem('cursor', 'project')).toBe('TOO_DEEP');
-    expect(problem('claude', 'project')).toBe('NOT_AN_OBJECT');
-    expect(problem('vscode', 'project')).toBe('DUPLICATE_KEY');
-    expect(problem('claude', 'user')).toBe('FILE_TOO_LARGE');
-    expect(problem('gemini', 'project')).toBe('FILE_UNREADABLE');
+    const firstProblems = Object.fromEntries(
+      result.files.map((f) => [`${f.client}:${f.scope}`, f.problems[0]?.code]),
+    );
+    expect(firstProblems).toEqual({
+      'claude:user': 'FILE_TOO_LARGE',
+      'claude-desktop:user': 'NOT_AN_OBJECT',
+      'cursor:user': 'FILE_UNREADABLE',
+      'vscode:user': 'FILE_NOT_TEXT',
+      'gemini:user': 'INVALID_SYNTAX',
+      'codex:user': undefined,
+      'claude:project': 'NOT_AN_OBJECT',
+      'cursor:project': 'TOO_DEEP',
+      'vscode:project': 'DUPLICATE_KEY',
+      'gemini:project': 'FILE_UNREADABLE',
+    });
     expect(result.servers).toEqual([]);
   });
 

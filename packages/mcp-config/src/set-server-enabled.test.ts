@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectNotFound } from '../test/expect-not-found.js';
 import { fingerprint } from '../test/fingerprint.js';
+import { ODD_END, oddStart } from '../test/odd-file.js';
 import { tempDirs } from '../test/temp-dir.js';
 import { ConfigProblemCode } from './config-problem.js';
 import { LockedFileError, TrustStoreErrorCode } from '@garuda/mcp-trust';
@@ -13,25 +14,14 @@ import { setServerEnabled } from './set-server-enabled.js';
 
 const dirs = tempDirs();
 
-const TEXT = `{
-  "$schema": "https://example.com/schema.json",
-  "servers": {
-    "inline":   { "command": "a",   "args": ["x"] },
-    "multi": {
-        "url": "https://b.example/mcp",
-        "headers": {"X-A": "1"}
-    },
+const TEXT = `${oddStart('inline', 'multi')},
     "off": {
       "command": "c",
       "enabled": false,
       "timeoutMs": 5000
     },
     "empty": {},
-    "My Server": { "command": "d", "timeoutMs": 5 }
-  },
-  "zzz": { "kept": [1, 2,   3] }
-}
-`;
+    "My Server": { "command": "d", "timeoutMs": 5 }${ODD_END}`;
 
 describe('setServerEnabled', () => {
   it('disables by adding "enabled": false after the last field; every other byte stays', async () => {

@@ -25,3 +25,17 @@ export function userFileLoader(
     return { file, ...(await loadConfig({ userFile: file, env })) };
   };
 }
+
+/**
+ * Writes a user file (`home/mcp.json`) and a project file (`repo/.garuda/mcp.json`) in `dir`, and
+ * loads both.
+ */
+export async function loadUserAndProject(
+  dir: string,
+  userText: string,
+  projectText: string,
+): Promise<LoadConfigResult & { userFile: string; projectFile: string }> {
+  const userFile = await writeIn(dir, 'home/mcp.json', userText);
+  const projectFile = await writeIn(dir, 'repo/.garuda/mcp.json', projectText);
+  return { userFile, projectFile, ...(await loadConfig({ userFile, projectFile, env: {} })) };
+}
