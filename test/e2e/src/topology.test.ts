@@ -58,8 +58,9 @@ const TEST_ONLY = ['@garuda/test-utils', '@garuda/e2e'];
  */
 const BUNDLED = '@garuda/internal';
 
+/** A test, or the support its tests share beside the source (`*test-support.ts`), never shipped. */
 function isTestFile(file: string): boolean {
-  return file.includes('.test.') || file.startsWith('test/');
+  return file.includes('.test.') || file.startsWith('test/') || /test-support\.ts$/.test(file);
 }
 
 /**
@@ -118,6 +119,10 @@ describe('workspace topology', () => {
           const text = readFileSync(join(ws.dir, file), 'utf8');
           for (const spec of importsOf(text)) {
             if (spec.startsWith('.')) {
+              // Shipped code never imports test support (which may use the test-only packages).
+              if (!isTestFile(file) && /test-support(\.js)?$/.test(spec)) {
+                expect.fail(`${ws.name}/${file} ships an import of test support ${spec}`);
+              }
               // A relative import must stay inside the workspace.
               const target = resolve(ws.dir, file, '..', spec);
               expect(target.startsWith(ws.dir + '/'), `${ws.name}/${file} imports ${spec}`).toBe(
