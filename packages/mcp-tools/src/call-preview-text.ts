@@ -56,7 +56,7 @@ export function previewArgumentsText(
  * @returns Lines separated by `\n` (no final newline).
  * @example
  * ```ts
- * console.error(callPreviewText(callPreview(tool, { query: 'is:open' })));
+ * ui.ask(callPreviewText(callPreview(tool, { query: 'is:open' })));
  * // Run tool "search" of MCP server "github"?
  * //   name      mcp__github__search
  * //   arguments
