@@ -246,17 +246,18 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
 
   const host = options.hostServers && loadHostServers(options.hostServers, env, budget);
   const hostNames = new Set(host?.names ?? []);
+  const hostLabel = shortText(options.hostServers?.label ?? '');
   const user =
     userFile === undefined || userRead === undefined
       ? undefined
       : loadFile(userFile, userRead, 'user', env, budget, [
-          { names: hostNames, clash: HOST_CLASH(options.hostServers?.label ?? '') },
+          { names: hostNames, clash: HOST_CLASH(hostLabel) },
         ]);
   // The user's own names, which no project server may take.
   const own: readonly TakenNames[] = [
     {
       names: hostNames,
-      clash: USER_CLASH(`one of your own (given by ${options.hostServers?.label ?? ''})`),
+      clash: USER_CLASH(`one of your own (given by ${hostLabel})`),
     },
     { names: new Set(user?.names ?? []), clash: USER_CLASH('in your own configuration') },
   ];
