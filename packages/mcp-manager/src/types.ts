@@ -1,5 +1,6 @@
 // The shapes shared by the manager and its parts. Everything in them that came from a server or
 // a project file has been cleaned already (cleanLine for one-line fields, cleanText otherwise).
+import type { EnvSource } from '@garuda/mcp-config';
 import type { CallPreview } from '@garuda/mcp-tools';
 
 // The model-facing shapes live in @garuda/mcp-tools; the manager's API hands them out.
@@ -41,14 +42,11 @@ export interface ValueSource {
   readonly source: ValueOrigin;
 }
 
-/** Where a value on a consent screen comes from (names cleaned and capped). */
-export type ValueOrigin =
-  | { readonly kind: 'literal' }
-  | {
-      readonly kind: 'vars';
-      readonly names: readonly string[];
-      readonly missing: readonly string[];
-    };
+/**
+ * Where a value on a consent screen comes from: mcp-config's `EnvSource`, with the variable
+ * names cleaned and capped for the screen.
+ */
+export type ValueOrigin = EnvSource;
 
 /** A tool as a consent screen lists it. */
 export interface ToolSummary {
