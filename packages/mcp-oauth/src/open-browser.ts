@@ -1,8 +1,8 @@
 import { errnoCode, kindOf, log } from '@garuda/internal';
+import { isLoopbackHostname } from '@garuda/mcp-sanitize';
 import { spawn } from 'node:child_process';
 import { invalidOption, quoteUntrusted, signInAborted, unsafeBrowserUrl } from './errors.js';
 import type { OAuthLogger } from './logger.js';
-import { isLoopbackHostname } from './url-policy.js';
 
 /** The part of a child process {@link openBrowser} uses; Node's `ChildProcess` fits. */
 export interface ChildProcessLike {

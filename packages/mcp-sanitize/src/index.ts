@@ -10,4 +10,6 @@ export {
   NEUTRAL_BRACKET,
 } from './neutralize-tags.js';
 export type { TagList } from './neutralize-tags.js';
+export { MAX_URL_LENGTH, UrlRefusalCode, checkUrl, isLoopbackHostname } from './check-url.js';
+export type { CheckUrlOptions, UrlUse, UrlVerdict } from './check-url.js';
 export { SanitizeError, SanitizeErrorCode } from './errors.js';
