@@ -69,6 +69,19 @@ describe('formatResult: content blocks', () => {
       '[resource link: https://x.example/a]',
     ],
     [
+      'links through the URL policy: a script scheme, hidden characters, credentials',
+      [
+        { type: 'resource_link', uri: 'javascript:alert(1)', name: 'click' },
+        { type: 'resource_link', uri: 'https://bank.example\u202e/evil' },
+        { type: 'resource', resource: { uri: 'https://me:pw@x.example/', text: 'hi' } },
+        { type: 'resource_link', uri: 'HTTPS://аpple.com/ab' },
+      ],
+      '[resource link: a URI that is not shown (SCHEME) click]\n' +
+        '[resource link: a URI that is not shown (HIDDEN_CHARACTERS)]\n' +
+        '[resource: a URI that is not shown (CREDENTIALS)]\nhi\n' +
+        '[resource link: https://xn--pple-43d.com/ab]',
+    ],
+    [
       'a binary resource',
       [
         {

@@ -1,4 +1,11 @@
-import { capText, cleanJson, cleanLine, cleanText, neutralizeTags } from '@garuda/mcp-sanitize';
+import {
+  capText,
+  checkUrl,
+  cleanJson,
+  cleanLine,
+  cleanText,
+  neutralizeTags,
+} from '@garuda/mcp-sanitize';
 import { countOption } from './errors.js';
 import { capLine, quoteText } from './quote-text.js';
 import { isRecord } from '@garuda/internal';
@@ -31,6 +38,18 @@ function field(value: unknown): string | undefined {
   return line === '' ? undefined : line;
 }
 
+/**
+ * A resource's URI as the model reads it: through the one URL policy (`checkUrl`, `use: 'show'`),
+ * so a script scheme, hidden characters or credentials never reach the model as a link.
+ */
+function uriText(value: unknown): string {
+  if (typeof value !== 'string' || value === '') return 'no uri';
+  const verdict = checkUrl(value, { use: 'show' });
+  return verdict.ok
+    ? capLine(verdict.shown, MAX_NOTE_FIELD_CHARS)
+    : `a URI that is not shown (${verdict.code})`;
+}
+
 function mediaNote(kind: string, block: Record<string, unknown>): string {
   const mime = field(block.mimeType) ?? 'unknown type';
   const size = typeof block.data === 'string' ? `, ${base64Bytes(block.data)} bytes` : '';
@@ -40,7 +59,7 @@ function mediaNote(kind: string, block: Record<string, unknown>): string {
 function resourceText(block: Record<string, unknown>): string {
   const resource = block.resource;
   if (!isRecord(resource)) return '[embedded resource without content, not shown]';
-  const uri = field(resource.uri) ?? 'no uri';
+  const uri = uriText(resource.uri);
   if (typeof resource.text === 'string') return `[resource: ${uri}]\n${resource.text}`;
   if (typeof resource.blob === 'string') {
     const mime = field(resource.mimeType) ?? 'unknown type';
@@ -61,7 +80,7 @@ function blockText(block: unknown): string {
       return mediaNote('audio', block);
     case 'resource_link': {
       const name = field(block.name);
-      return `[resource link: ${field(block.uri) ?? 'no uri'}${name === undefined ? '' : ` ${name}`}]`;
+      return `[resource link: ${uriText(block.uri)}${name === undefined ? '' : ` ${name}`}]`;
     }
     case 'resource':
       return resourceText(block);
