@@ -48,6 +48,7 @@ export type {
   PreviewValue,
   Prompter,
   SandboxStatus,
+  ServerChange,
   ServerSource,
   ServerState,
   SignInReason,

@@ -11,6 +11,7 @@ import type { CheckedOptions } from './options.js';
 import type { RemoteDeps } from './remote-connect.js';
 import type { StartDeps } from './start-server.js';
 import { forPrompter, messageOf, oneLine } from './text.js';
+import type { ServerChange } from './types.js';
 
 /** What the manager itself owns and lends to the parts. @internal */
 export interface ManagerOwned {
@@ -23,6 +24,8 @@ export interface ManagerOwned {
   /** What `detectSandbox` found (set before any start). */
   readonly sandbox: () => SandboxInfo;
   readonly notice: (text: string) => void;
+  /** Tells the host's `onChange` of a change of what a server offers (never throws). */
+  readonly changed: (change: ServerChange) => void;
   readonly track: (stopping: Promise<void>) => void;
 }
 

@@ -34,7 +34,7 @@ import { signOut } from './sign-out.js';
 import { startSequence } from './start-server.js';
 import { statusRow } from './status.js';
 import { messageOf, noticeText } from './text.js';
-import type { CallResult, McpTool, StatusRow } from './types.js';
+import type { CallResult, McpTool, ServerChange, StatusRow } from './types.js';
 
 /**
  * The MCP client facade: reads the user's and the project's `mcp.json`, asks consent for
@@ -101,6 +101,7 @@ export class McpManager {
       pinnedFetch: this.#pinnedFetch as unknown as typeof fetch,
       sandbox: () => this.#sandbox as SandboxInfo,
       notice: (text: string) => this.#notice(text),
+      changed: (change: ServerChange) => this.#changed(change),
       track: (stopping: Promise<void>) => this.#registry.track(stopping),
     };
     this.#remote = remoteDeps(this.#options, owned);
@@ -434,6 +435,14 @@ export class McpManager {
     if (this.#closed) throw new ManagerClosedError(label);
     this.#registry.reportClashes();
     if (signal?.aborted) throw new StartCancelledError(label);
+  }
+
+  #changed(change: ServerChange): void {
+    try {
+      this.#options.onChange?.(change);
+    } catch (error) {
+      log(this.#options.logger, 'warn', `onChange failed: ${messageOf(error)}`);
+    }
   }
 
   #notice(text: string): void {

@@ -5,7 +5,7 @@ import type { TrustStoreLike } from '@garuda/mcp-trust';
 import type { PinnedFetchOptions } from '@garuda/pinned-fetch';
 import { InvalidOptionsError } from './errors.js';
 import { isWithin } from './paths.js';
-import type { ManagerLogger, Prompter } from './types.js';
+import type { ManagerLogger, Prompter, ServerChange } from './types.js';
 import { isRecord } from '@garuda/internal';
 
 /** The default limit for one server's start + connect + list tools: 30 s. */
@@ -129,6 +129,13 @@ export interface McpManagerOptions {
    * Default none.
    */
   readonly importConfigs?: readonly 'claude'[];
+  /**
+   * Called once for every change of what a server offers after it connected (its tools, prompts
+   * or resources list, a subscribed resource's contents), so an agent can rebuild its prompt;
+   * the lists stay byte-stable between changes. It must not throw (a throw is logged). Default
+   * none.
+   */
+  readonly onChange?: (change: ServerChange) => void;
 }
 
 /** The options after checking, with paths resolved (the required ones keep their types). @internal */
@@ -153,6 +160,7 @@ export interface CheckedOptions extends Pick<
     ((url: string, options: { readonly allowHttpLoopback: boolean }) => unknown) | undefined;
   readonly clientMetadataUrl: string | undefined;
   readonly importConfigs: readonly 'claude'[];
+  readonly onChange: ((change: ServerChange) => void) | undefined;
 }
 
 function isMetadataDocumentUrl(value: unknown): value is string {
@@ -290,6 +298,9 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
       "must be a list of the other clients whose project file is read in place: ['claude']",
     );
   }
+  if (options.onChange !== undefined && typeof options.onChange !== 'function') {
+    throw new InvalidOptionsError('onChange', 'must be a function (change)');
+  }
   const allowRules = options.allowRules ?? [];
   if (!Array.isArray(allowRules) || allowRules.some((rule) => typeof rule !== 'string')) {
     throw new InvalidOptionsError('allowRules', 'must be an array of strings');
@@ -363,5 +374,6 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
     openBrowser: options.openBrowser,
     clientMetadataUrl: options.clientMetadataUrl,
     importConfigs: [...new Set(importConfigs)],
+    onChange: options.onChange,
   };
 }

@@ -207,6 +207,19 @@ export interface StatusRow {
   readonly detail?: string;
 }
 
+/**
+ * A change of what a server offers the model, told through the `onChange` option: its tools,
+ * prompts or resources list changed (`tools()` and the other lists give the new one), or the
+ * contents of one resource the host subscribed to. Every string in it is cleaned.
+ */
+export interface ServerChange {
+  /** The server's name. */
+  readonly server: string;
+  readonly kind: 'tools' | 'prompts' | 'resources' | 'resource';
+  /** `kind: 'resource'`: the URI whose contents changed (cleaned, one line). */
+  readonly uri?: string;
+}
+
 /** An optional logger (the manager never prints). */
 export interface ManagerLogger {
   debug?(message: string): void;
