@@ -46,6 +46,7 @@ describe('errors', () => {
       ['prompter', { notice: () => {} }],
       ['startTimeoutMs', 0],
       ['allowRules', 'mcp.*'],
+      ['onChange', 'tools'],
     ] as const) {
       const error = (() => {
         try {

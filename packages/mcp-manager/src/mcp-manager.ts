@@ -9,7 +9,7 @@ import { quoteText } from '@garuda/mcp-tools';
 import type { PinnedFetch } from '@garuda/pinned-fetch';
 import { QuestionQueue, linkSignals } from './abort.js';
 import { allowRuleNotices, approveCall } from './approve-call.js';
-import { findTool, runCall } from './run-call.js';
+import { findTool, goneResult, runCall } from './run-call.js';
 import { argumentsOf, type CallOptions, type StartOptions } from './call-options.js';
 import {
   AlreadyStartedError,
@@ -33,6 +33,7 @@ import { checkScopes, isAllowed, signInTarget } from './sign-in-target.js';
 import { signOut } from './sign-out.js';
 import { startSequence } from './start-server.js';
 import { statusRow } from './status.js';
+import { toolRefresh } from './tool-refresh.js';
 import { messageOf, noticeText } from './text.js';
 import type { CallResult, McpTool, ServerChange, StatusRow } from './types.js';
 
@@ -105,8 +106,12 @@ export class McpManager {
       track: (stopping: Promise<void>) => this.#registry.track(stopping),
     };
     this.#remote = remoteDeps(this.#options, owned);
-    const start = startSequence(startDeps(this.#options, owned, this.#remote));
-    this.#registry = new ServerRegistry(start, owned.notice, logger);
+    const deps = startDeps(this.#options, owned, this.#remote);
+    this.#registry = new ServerRegistry(
+      { start: startSequence(deps), refresh: toolRefresh(deps) },
+      owned,
+      logger,
+    );
   }
 
   /**
@@ -201,6 +206,8 @@ export class McpManager {
     const label = typeof name === 'string' ? quoteText(name) : `(${typeof name})`;
     if (this.#closed) throw new ManagerClosedError(`the call of ${label}`);
     if (!this.#started) throw new NotStartedError('call()');
+    const gone = typeof name === 'string' ? this.#registry.goneTool(name) : undefined;
+    if (gone !== undefined) return goneResult(gone);
     const tool = findTool(this.#registry, name, label);
     const input = argumentsOf(args, tool.name);
     const { signal } = options;

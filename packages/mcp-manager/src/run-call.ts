@@ -39,6 +39,22 @@ export function findTool(registry: ServerRegistry, name: unknown, label: string)
   throw new UnknownToolError(String(name), label);
 }
 
+/**
+ * The answer to a call of a tool that left the list while its server ran (removed, or held back
+ * until the user allows a change): an error result naming the change; nothing is sent. @internal
+ *
+ * @param gone - The tool's server, MCP name and why it is gone.
+ * @returns An `isError` result, wrapped like any other.
+ */
+export function goneResult(gone: {
+  readonly server: string;
+  readonly tool: string;
+  readonly reason: string;
+}): CallResult {
+  const text = `This tool cannot be called: ${gone.reason}. Use the tools you have now.`;
+  return formatResult(gone.server, gone.tool, { content: [{ type: 'text', text }], isError: true });
+}
+
 /** What running a call needs of the manager besides its servers. @internal */
 export interface RunCallDeps {
   readonly options: CheckedOptions;

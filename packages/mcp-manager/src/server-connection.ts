@@ -10,6 +10,7 @@ import {
   SdkError,
   SdkErrorCode,
   type CallToolResult,
+  type Tool,
   type Transport,
 } from '@modelcontextprotocol/client';
 import { linkSignals, raceAbort, untilOr, within } from './abort.js';
@@ -83,6 +84,7 @@ export class ServerConnection {
   #stopped: string | undefined;
   #planned = false;
   #onExit: ((reason: string) => void) | undefined;
+  #onToolsChanged: (() => void) | undefined;
   #closing: Promise<void> | undefined;
   /** Settles when the connection has closed (the process exited, or the SDK closed it). */
   readonly #gone: Promise<void>;
@@ -157,6 +159,11 @@ export class ServerConnection {
       options.logger,
       launch.kind === 'remote' ? launch.reauthorize : undefined,
     );
+    // Registered before the handshake, so no notification is missed; what it starts is bounded
+    // and coalesced by whoever listens (tool-refresh.ts).
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
+      if (connection.#stopped === undefined) connection.#onToolsChanged?.();
+    });
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new Error('start time limit')), timeoutMs);
     const { controller, detach } = linkSignals(signal, deadline.signal);
@@ -167,6 +174,7 @@ export class ServerConnection {
         controller.signal,
       );
       const listed = await raceAbort(client.listTools(undefined, limits), controller.signal);
+      await connection.#listen(limits);
       if (connection.#stopped !== undefined) throw new Error('the server stopped');
       return { ok: true, connection, tools: listed.tools };
     } catch (error) {
@@ -198,6 +206,32 @@ export class ServerConnection {
     }
   }
 
+  /** Aborts when the connection closes, planned or not. */
+  get signal(): AbortSignal {
+    return this.#lifetime.signal;
+  }
+
+  /**
+   * On the 2026-07-28 revision a server sends change notifications only on a
+   * `subscriptions/listen` stream: open one for its tool list when it says the list may change.
+   * A server that refuses keeps working, without refreshes.
+   */
+  async #listen(limits: { readonly signal: AbortSignal; readonly timeout: number }): Promise<void> {
+    const client = this.#client;
+    if (client.getProtocolEra() !== 'modern') return;
+    if (client.getServerCapabilities()?.tools?.listChanged !== true) return;
+    try {
+      await raceAbort(client.listen({ toolsListChanged: true }, limits), limits.signal);
+    } catch (error) {
+      if (limits.signal.aborted) throw error;
+      log(
+        this.#logger,
+        'debug',
+        `MCP server "${this.server}": no tool list changes (listen failed: ${oneLine(messageOf(error))})`,
+      );
+    }
+  }
+
   /** The process id of the sandbox (or of the server when there is none), while it runs. */
   get pid(): number | undefined {
     return this.#process?.pid;
@@ -212,6 +246,34 @@ export class ServerConnection {
     this.#onExit = fn;
     if (this.#stopped !== undefined && !this.#planned)
       queueMicrotask(() => fn(this.#stopped ?? ''));
+  }
+
+  /**
+   * Calls `fn` on every `notifications/tools/list_changed` while the connection runs.
+   *
+   * @param fn - Told that the server's tool list changed (it must not throw).
+   */
+  onToolsChanged(fn: () => void): void {
+    this.#onToolsChanged = fn;
+  }
+
+  /**
+   * Lists the server's tools again (every page), through the same list filter as at start.
+   *
+   * @param options - The signal and time limit of the request.
+   * @returns The raw tool list.
+   * @throws When the server does not answer in time, the signal aborts or the list is malformed.
+   */
+  async listTools(options: {
+    readonly signal: AbortSignal;
+    readonly timeoutMs: number;
+  }): Promise<readonly Tool[]> {
+    const { signal, timeoutMs } = options;
+    const listed = await raceAbort(
+      this.#client.listTools(undefined, { signal, timeout: timeoutMs }),
+      signal,
+    );
+    return listed.tools;
   }
 
   /**
@@ -364,6 +426,7 @@ export class ServerConnection {
     this.#markGone();
     if (this.#planned) return;
     this.#stopped ??= this.#exitDescription() ?? 'its connection closed';
+    this.#lifetime.abort(new Error(this.#stopped));
     // The SDK may close the connection on its own (a protocol error): make sure no process stays.
     void this.#transport.close();
     this.#onExit?.(this.#stopped);

@@ -3,12 +3,14 @@
 // derived from them. The facade (mcp-manager.ts) decides when; this keeps the books.
 import { log } from '@garuda/internal';
 import type { ServerConfig } from '@garuda/mcp-config';
+import type { Tool } from '@modelcontextprotocol/client';
 import { linkSignals, within } from './abort.js';
 import type { ServerConnection } from './server-connection.js';
 import type { StartOutcome, StartServer } from './start-server.js';
 import { messageOf, oneLine } from './text.js';
+import { RefreshQueue, type RefreshTools, type RefreshedTools } from './tool-refresh.js';
 import { clashNotice, toolView, type ToolView } from './tool-view.js';
-import type { ManagerLogger, McpTool, ServerState } from './types.js';
+import type { ManagerLogger, McpTool, ServerChange, ServerState } from './types.js';
 
 /** How long a stop (or all of them at `close()`) is waited for. @internal */
 export const CLOSE_BOUND_MS = 20_000;
@@ -28,6 +30,13 @@ export interface ServerRecord {
   version: number;
   /** The adapted tools of its last successful start (kept after a stop, for clear call errors). */
   tools: readonly McpTool[];
+  /** The raw tool list behind `tools` (the baseline of a refresh). */
+  raw: readonly Tool[];
+  /**
+   * Tools (model-facing names) that left `tools` while the server ran, and why: removed by the
+   * server, or held back until the user allows a change. A call to one gets a clean error.
+   */
+  gone: Map<string, { readonly tool: string; readonly reason: string }>;
   attempt: Attempt | undefined;
   /** A remote server that connected with OAuth tokens. */
   signedIn: boolean;
@@ -40,6 +49,8 @@ export class ServerRegistry {
   /** The running servers. A server leaves this list before a planned stop, so it gives no notice. */
   readonly connections = new Map<string, ServerConnection>();
   readonly #start: StartServer;
+  readonly #refresh: RefreshTools;
+  readonly #changed: (change: ServerChange) => void;
   readonly #notice: (text: string) => void;
   readonly #logger: ManagerLogger | undefined;
   /** Stops still in progress of servers whose start failed or was denied. */
@@ -49,11 +60,17 @@ export class ServerRegistry {
   #closed = false;
 
   constructor(
-    start: StartServer,
-    notice: (text: string) => void,
+    phases: { readonly start: StartServer; readonly refresh: RefreshTools },
+    tell: {
+      readonly notice: (text: string) => void;
+      readonly changed: (change: ServerChange) => void;
+    },
     logger: ManagerLogger | undefined,
   ) {
-    this.#start = start;
+    this.#start = phases.start;
+    this.#refresh = phases.refresh;
+    this.#changed = tell.changed;
+    const notice = tell.notice;
     this.#notice = notice;
     this.#logger = logger;
   }
@@ -72,6 +89,8 @@ export class ServerRegistry {
       detail: undefined,
       version: 0,
       tools: [],
+      raw: [],
+      gone: new Map(),
       attempt: undefined,
       signedIn: false,
     };
@@ -109,6 +128,7 @@ export class ServerRegistry {
 
   setState(record: ServerRecord, state: ServerState, detail: string | undefined): void {
     if (record.state === state && record.detail === detail) return;
+    const offered = record.state === 'connected' && record.tools.length > 0;
     record.state = state;
     record.detail = detail;
     record.version += 1;
@@ -118,6 +138,9 @@ export class ServerRegistry {
       'debug',
       `MCP server "${record.name}": ${state}${detail === undefined ? '' : ` (${oneLine(detail)})`}`,
     );
+    if (offered !== (state === 'connected' && record.tools.length > 0)) {
+      this.#changed({ server: record.name, kind: 'tools' });
+    }
   }
 
   /**
@@ -152,10 +175,13 @@ export class ServerRegistry {
           return;
         }
         record.tools = outcome.tools;
+        record.raw = outcome.raw;
+        record.gone = new Map();
         record.signedIn = outcome.signedIn;
         this.connections.set(record.name, connection);
         this.setState(record, 'connected', undefined);
         connection.onExit((reason) => this.#exited(record, connection, reason));
+        this.#watch(record, connection);
         return;
       }
       if (!current) return;
@@ -203,6 +229,63 @@ export class ServerRegistry {
     const alsoStopped = await within(Promise.all([...this.#stopping]), CLOSE_BOUND_MS);
     for (const record of this.records.values()) this.setState(record, 'stopped', undefined);
     return stopped && alsoStopped;
+  }
+
+  /** Why a tool a model named left the list while its server ran, if it did. */
+  goneTool(
+    name: string,
+  ): { readonly server: string; readonly tool: string; readonly reason: string } | undefined {
+    for (const record of this.records.values()) {
+      if (record.state !== 'connected') continue;
+      const gone = record.gone.get(name);
+      if (gone !== undefined) return { server: record.name, ...gone };
+    }
+    return undefined;
+  }
+
+  /** Follows a connected server's `list_changed`: each refresh goes through the pin check. */
+  #watch(record: ServerRecord, connection: ServerConnection): void {
+    let mayAsk = true;
+    const apply = (refreshed: RefreshedTools) => {
+      if (this.connections.get(record.name) !== connection) return;
+      const before = JSON.stringify(record.tools);
+      const held = new Set(refreshed.held);
+      const listed = new Set(refreshed.tools.map((tool) => tool.name));
+      for (const tool of record.tools) {
+        if (listed.has(tool.name)) continue;
+        record.gone.set(tool.name, {
+          tool: tool.tool,
+          reason: held.has(tool.tool)
+            ? `its server "${record.name}" changed it while it ran, and it is held back until the user allows the change`
+            : `its server "${record.name}" removed it while it ran (its tool list changed)`,
+        });
+      }
+      for (const name of listed) record.gone.delete(name);
+      record.tools = refreshed.tools;
+      if (JSON.stringify(record.tools) === before) return;
+      this.#view = undefined;
+      this.reportClashes();
+      this.#changed({ server: record.name, kind: 'tools' });
+    };
+    const queue = new RefreshQueue(
+      async (signal) => {
+        const refreshed = await this.#refresh(
+          record.config,
+          connection,
+          { last: record.raw, mayAsk },
+          apply,
+          signal,
+        );
+        if (this.connections.get(record.name) !== connection) return;
+        if (refreshed.declined) mayAsk = false;
+        if (refreshed.held.length === 0) record.raw = refreshed.raw;
+        apply(refreshed);
+      },
+      connection.signal,
+      record.name,
+      this.#logger,
+    );
+    connection.onToolsChanged(() => queue.request());
   }
 
   #exited(record: ServerRecord, connection: ServerConnection, reason: string): void {

@@ -4,6 +4,7 @@
 import type { ServerConfig } from '@garuda/mcp-config';
 import { adaptTools } from '@garuda/mcp-tools';
 import type { SandboxInfo } from '@garuda/mcp-transport';
+import type { Tool } from '@modelcontextprotocol/client';
 import { connectPhase, type ConnectDeps } from './connect-phase.js';
 import { launchPhase, type LaunchDeps, type LocalPlan } from './launch-phase.js';
 import type { ServerConnection } from './server-connection.js';
@@ -17,6 +18,8 @@ export type StartOutcome =
       readonly state: 'connected';
       readonly connection: ServerConnection;
       readonly tools: readonly McpTool[];
+      /** The tool list as the server sent it (the baseline of a later refresh). */
+      readonly raw: readonly Tool[];
       /** A remote server that uses OAuth tokens. */
       readonly signedIn: boolean;
     }
@@ -76,6 +79,7 @@ export function startSequence(deps: StartDeps): StartServer {
       state: 'connected',
       connection: connected.connection,
       tools: adapted.tools,
+      raw: connected.tools,
       signedIn: connected.signedIn,
     };
   };

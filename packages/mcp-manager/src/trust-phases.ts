@@ -262,5 +262,100 @@ export function trustPhases(deps: TrustDeps) {
     return undefined;
   };
 
-  return { consent, pins };
+  /**
+   * The pin check of a tool list a running server sent after `list_changed`: which of its tools
+   * may be used. A user's server's change is announced and pinned; a project server's added and
+   * changed tools are held back (`interim` gets the list without them at once) until the user
+   * allows them. Removed tools need no question. Never throws.
+   *
+   * @param last - The tool list in use until now: the baseline when the store cannot be read.
+   * @param mayAsk - False after the user declined a change of this connection: hold, do not ask.
+   */
+  const repin = async (
+    server: ServerConfig,
+    policy: ServerPolicy,
+    lists: { readonly raw: readonly Tool[]; readonly last: readonly Tool[] },
+    mayAsk: boolean,
+    interim: (active: Repinned) => void,
+    signal: AbortSignal,
+  ): Promise<Repinned> => {
+    const { raw } = lists;
+    const def = defHash(server.def);
+    const key = policy.trustKey;
+    const inSession = deps.session.get(key);
+    let pinned: McpTrustEntry | undefined =
+      inSession?.def === def && inSession.tools !== undefined ? inSession : undefined;
+    let fromStore = false;
+    if (pinned === undefined) {
+      try {
+        const stored = await getMcpTrustEntry(deps.store, key);
+        if (stored?.def === def && stored.tools !== undefined) {
+          pinned = stored;
+          fromStore = true;
+        }
+      } catch (error) {
+        log(deps.logger, 'warn', `the trust store could not be read: ${messageOf(error)}`);
+      }
+    }
+    pinned ??= sessionEntry(def, lists.last);
+    const check = checkToolPins(pinned, raw);
+    const savePins = async (where: 'store' | 'session') => {
+      if (
+        where === 'session' ||
+        (await remember(key, server.name, { def, tools: raw })) === undefined
+      ) {
+        deps.session.set(key, sessionEntry(def, raw));
+      } else deps.session.delete(key);
+    };
+    const all: Repinned = { active: raw, held: [] };
+    if (check.state !== 'changed') return all;
+    const { diff, detailed } = check;
+    if (policy.toolChange === 'announce') {
+      deps.notice(
+        `MCP server "${server.name}" changed its tools while it ran (${changeSummary(diff, detailed)}). Its new tools are in use; check them if you did not expect this.`,
+      );
+      await savePins(fromStore ? 'store' : 'session');
+      return all;
+    }
+    const heldNames = new Set(
+      detailed
+        ? [...diff.added, ...diff.changed.map((change) => change.tool)]
+        : raw.map((tool) => tool.name),
+    );
+    if (heldNames.size === 0) {
+      await savePins(fromStore ? 'store' : 'session');
+      return all;
+    }
+    const held: Repinned = {
+      active: raw.filter((tool) => !heldNames.has(tool.name)),
+      held: [...heldNames],
+    };
+    interim(held);
+    if (!mayAsk) return held;
+    const asked = await ask(
+      toolsConsentRequest(server, screen(), { diff, tools: raw, detailed }),
+      signal,
+    );
+    if (asked === undefined) return held;
+    if ('failed' in asked || asked.answer === 'deny') {
+      deps.notice(
+        `MCP server "${server.name}" changed its tools while it ran (${changeSummary(diff, detailed)}); ` +
+          `${'failed' in asked ? oneLine(asked.failed) : 'you did not allow the change'}, so its added and changed tools are not in use. Reload it to be asked again.`,
+      );
+      return { ...held, declined: true };
+    }
+    await savePins(asked.answer === 'remember' ? 'store' : 'session');
+    return all;
+  };
+
+  return { consent, pins, repin };
+}
+
+/** Which tools of a refreshed list may be used. @internal */
+export interface Repinned {
+  readonly active: readonly Tool[];
+  /** Tools the server lists that wait for the user's consent (not in `active`). */
+  readonly held: readonly string[];
+  /** The user declined (or the question failed): ask no more for this connection. */
+  readonly declined?: boolean;
 }

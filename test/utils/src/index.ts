@@ -64,6 +64,7 @@ export {
   type NodeChild,
 } from './node-child.js';
 export {
+  ADDED_TOOL,
   CHANGED_DIFF,
   CRASH_EXIT_CODE,
   ESCAPE_ATTEMPTS,
