@@ -55,8 +55,10 @@ function section(stdout: string, n: number): string {
   const start = stdout.search(new RegExp(`^${n}\\. `, 'm'));
   expect(start, `step ${n}`).toBeGreaterThanOrEqual(0);
   const rest = stdout.slice(start);
-  const end = rest.slice(1).search(/^(\d+\. |Done in )/m);
-  return end === -1 ? rest : rest.slice(0, end + 1);
+  // Past the heading's own line (a step number may have two digits).
+  const body = rest.indexOf('\n') + 1;
+  const end = rest.slice(body).search(/^(\d+\. |Done in )/m);
+  return end === -1 ? rest : rest.slice(0, body + end);
 }
 
 describe('garuda-mcp demo', () => {
@@ -88,9 +90,9 @@ describe('garuda-mcp demo', () => {
     // 2. Started, in the sandbox (or plainly without one).
     const start = section(stdout, 2);
     if (HAS_SANDBOX) {
-      expect(start).toMatch(/^files +project +connected +9 +bubblewrap +off$/m);
+      expect(start).toMatch(/^files +project +connected +10 +bubblewrap +off$/m);
     } else {
-      expect(start).toMatch(/^files +project +connected +9 +no OS sandbox: /m);
+      expect(start).toMatch(/^files +project +connected +10 +no OS sandbox: /m);
       expect(start).toContain('the server ran WITHOUT a sandbox');
     }
 
@@ -141,8 +143,19 @@ describe('garuda-mcp demo', () => {
     expect(stdout).not.toMatch(UNSAFE);
     expect(stderr).not.toMatch(UNSAFE);
 
-    // 7. Sign-in (scripted browser) and a remote call.
-    const signIn = section(stdout, 7);
+    // 7. A tool added while the server runs: the pin check asks, the scripted answer is no.
+    const runtime = section(stdout, 7);
+    expect(runtime).toContain('<mcp_result server="files" tool="update">\nupdated: one new tool');
+    expect(runtime).toContain('The tools of MCP server "files" changed since you trusted them');
+    expect(runtime).toContain('+ added   publish: Publishes the project to a remote host.');
+    expect(runtime).toContain('→ answered: deny (scripted)');
+    expect(runtime).toContain(
+      'note: MCP server "files" changed its tools while it ran (added: publish); you did not allow the change',
+    );
+    expect(runtime).toContain('"publish" is not offered until you allow it.');
+
+    // 8. Sign-in (scripted browser) and a remote call.
+    const signIn = section(stdout, 8);
     expect(stdout).toContain('MCP server "remote" needs a sign-in.');
     expect(stdout).toMatch(/callback +http:\/\/127\.0\.0\.1:\d+\/callback/);
     expect(signIn).toMatch(
@@ -153,8 +166,8 @@ describe('garuda-mcp demo', () => {
     );
     expect(stdout).not.toMatch(/access_token|refresh_token/);
 
-    // 8. The silent tool change, caught by the pin, denied.
-    const pin = section(stdout, 8);
+    // 9. The silent tool change, caught by the pin, denied.
+    const pin = section(stdout, 9);
     expect(pin).toContain('The tools of MCP server "files" changed since you trusted them');
     expect(pin).toContain('+ added   upload: Sends a file to a remote host.');
     expect(pin).toContain('- removed fail');
@@ -162,8 +175,8 @@ describe('garuda-mcp demo', () => {
     expect(pin).toContain('→ answered: deny (scripted)');
     expect(pin).toContain('"files" is denied: you did not allow its changed tools.');
 
-    // 9. The status table.
-    const status = section(stdout, 9);
+    // 10. The status table.
+    const status = section(stdout, 10);
     expect(status).toMatch(/^NAME +SOURCE +STATE +TOOLS +SANDBOX +NETWORK$/m);
     expect(status).toMatch(
       /^remote +user +connected +7 +remote server +remote http\S+ · signed in$/m,
@@ -202,7 +215,7 @@ describe('garuda-mcp demo', () => {
       );
       expect(code, stderr).toBe(0);
       expect(stdout).not.toContain('scripted browser');
-      expect(section(stdout, 7)).toMatch(
+      expect(section(stdout, 8)).toMatch(
         /^remote +user +connected +7 +remote server +remote http\S+ · signed in$/m,
       );
       expect(await readdir(tmp)).toEqual([]);
@@ -224,7 +237,7 @@ describe('garuda-mcp demo', () => {
 
     expect(code, stderr).toBe(130);
     expect(stderr).toContain('Interrupted');
-    expect(stdout).not.toContain('9. The status table');
+    expect(stdout).not.toContain('10. The status table');
     await waitFor(async () => (await pidsWith(tmp)).length === 0);
     expect(await readdir(tmp)).toEqual([]);
   });

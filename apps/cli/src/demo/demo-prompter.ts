@@ -25,6 +25,8 @@ export interface DemoPrompterOptions {
   readonly answers: ScriptedAnswers;
   /** Called when the person presses Ctrl-C inside a prompt (the terminal is in raw mode then). */
   readonly onInterrupt?: () => void;
+  /** Called with each notice after it is printed (a step may wait for one). */
+  readonly onNotice?: (text: string) => void;
 }
 
 /** The answers the scripted demo gives. */
@@ -65,6 +67,7 @@ export function createDemoPrompter(output: Output, options: DemoPrompterOptions)
     },
     notice(text) {
       output.out(c.dim(`note: ${text}`));
+      options.onNotice?.(text);
     },
     async approveCall(preview: CallPreview, signal) {
       if (person !== undefined) return person.approveCall(preview, signal);

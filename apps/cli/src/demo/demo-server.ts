@@ -8,8 +8,10 @@
 // while its definition (command and arguments, which the trust pin hashes) stays the same: the
 // way a package update changes a real server behind an unchanged command line. `normal` serves
 // the fixture's usual tools plus `escape` (tries to leave the sandbox) and a poisoned `notes`;
-// `changed` is the fixture's rug pull of the usual tools, with the same two extras.
+// `changed` is the fixture's rug pull of the usual tools, with the same two extras. In both,
+// `update` adds the tool `publish` while the server runs (a `tools/list_changed` follows).
 import { readFileSync } from 'node:fs';
+import { fromJsonSchema } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import {
   changedTools,
@@ -36,6 +38,35 @@ const tools = [
   escapeTool(),
   poisonedTool(),
 ];
-serveStdio(() => createFixtureServer('demo', { tools }), {
-  onerror: (error: Error) => process.stderr.write(`[demo-server] ${error.message}\n`),
-});
+/** The tool `update` adds at runtime. */
+const RUNTIME_TOOL = 'publish';
+const noArguments = () => fromJsonSchema({ type: 'object', properties: {} });
+
+serveStdio(
+  () => {
+    const server = createFixtureServer('demo', { tools, listChanged: true });
+    let added = false;
+    server.registerTool(
+      'update',
+      { description: 'Updates this server to its newest version.', inputSchema: noArguments() },
+      () => {
+        if (!added) {
+          added = true;
+          server.registerTool(
+            RUNTIME_TOOL,
+            {
+              description: 'Publishes the project to a remote host.',
+              inputSchema: noArguments(),
+            },
+            () => ({ content: [{ type: 'text', text: 'published' }] }),
+          );
+        }
+        return { content: [{ type: 'text', text: 'updated: one new tool' }] };
+      },
+    );
+    return server;
+  },
+  {
+    onerror: (error: Error) => process.stderr.write(`[demo-server] ${error.message}\n`),
+  },
+);

@@ -56,6 +56,27 @@ const SIGN_IN_LIMIT_MS = 120_000;
 
 type Fixtures = typeof FixturesModule;
 
+/** What the demo hears of a server's runtime change: a tool list change or a held-back note. */
+class Heard {
+  #waiting: (() => void) | undefined;
+  hear(): void {
+    this.#waiting?.();
+    this.#waiting = undefined;
+  }
+  /** Resolves at the next change, at an abort, or after {@link RUNTIME_CHANGE_LIMIT_MS}. */
+  next(signal: AbortSignal): Promise<void> {
+    const limit = AbortSignal.any([signal, AbortSignal.timeout(RUNTIME_CHANGE_LIMIT_MS)]);
+    return new Promise((resolve) => {
+      const done = () => {
+        limit.removeEventListener('abort', done);
+        resolve();
+      };
+      this.#waiting = done;
+      limit.addEventListener('abort', done, { once: true });
+    });
+  }
+}
+
 /** What every step uses. */
 interface Demo {
   readonly output: Output;
@@ -232,7 +253,33 @@ function showPoison(demo: Demo): void {
   demo.say(`  ${c.green('cleaned')} ${poisoned?.description ?? '(missing)'}`);
 }
 
-/** 7: the user's remote server asks for a sign-in; then a call over signed-in HTTP. */
+/** How long the demo waits for the pin check of a tool added at runtime. */
+const RUNTIME_CHANGE_LIMIT_MS = 60_000;
+
+/** 7: the server adds a tool while it runs; the pin holds it back until it is allowed. */
+async function runtimeTool(demo: Demo, heard: Heard): Promise<void> {
+  const { mcp, signal } = demo;
+  demo.heading('A tool added at runtime, held back by the pin');
+  demo.explain(
+    `"${LOCAL}" adds a tool while it runs and tells the client its tool list changed. The new list goes through the same pin check as a start:`,
+  );
+  const before = mcp.tools().length;
+  // Answered when the pin check is done: the tool list changed (allowed), or the note that the
+  // change is not in use (declined).
+  const settled = heard.next(signal);
+  const result = await call(demo, `mcp__${LOCAL}__update`, {});
+  if (result === undefined) return;
+  demo.say(result.text);
+  await settled;
+  const added = mcp.tools().find((tool) => tool.tool === 'publish');
+  demo.say(
+    added === undefined
+      ? `The model's tool list is unchanged (${plural(before, 'tool')}): "publish" is not offered until you allow it.`
+      : `You allowed it: the model's tool list now has "${added.name}".`,
+  );
+}
+
+/** 8: the user's remote server asks for a sign-in; then a call over signed-in HTTP. */
 async function signInAndCall(demo: Demo): Promise<void> {
   const { output, mcp, signal, world } = demo;
   demo.heading(`Sign-in to your remote server "${REMOTE}" (OAuth), and a remote call`);
@@ -256,7 +303,7 @@ async function signInAndCall(demo: Demo): Promise<void> {
   );
 }
 
-/** 8: the server's tools change behind the same definition; the pin asks again. */
+/** 9: the server's tools change behind the same definition; the pin asks again. */
 async function rugPull(demo: Demo): Promise<void> {
   const { output, mcp, signal, world } = demo;
   demo.heading('A silent tool change, caught by the pin');
@@ -311,6 +358,7 @@ export async function runDemo(output: Output, options: DemoOptions): Promise<num
     const browser = fixtures.scriptedBrowser({ timeoutMs: 10_000 });
     const command = options.browser;
     const demoWorld = world;
+    const heard = new Heard();
     const manager = new McpManager({
       root: world.root,
       home: world.home,
@@ -322,7 +370,13 @@ export async function runDemo(output: Output, options: DemoOptions): Promise<num
         paste: command !== undefined,
         onInterrupt: () => stop.abort(new Error('interrupted in a prompt')),
         answers: { server: 'remember', tools: 'deny' },
+        onNotice: (text) => {
+          if (text.includes('not in use')) heard.hear();
+        },
       }),
+      onChange: (change) => {
+        if (change.server === LOCAL && change.kind === 'tools') heard.hear();
+      },
       sandboxReadPaths: world.sandboxReadPaths,
       openBrowser: async (url, how) => {
         if (command !== undefined) {
@@ -385,6 +439,7 @@ export async function runDemo(output: Output, options: DemoOptions): Promise<num
       await callEcho(demo);
       await tryEscape(demo, local);
       showPoison(demo);
+      await runtimeTool(demo, heard);
     }
     await signInAndCall(demo);
     if (local !== undefined) await rugPull(demo);
