@@ -1,4 +1,9 @@
-import { McpManager, StartCancelledError, UnknownServerError } from '@garuda/mcp-manager';
+import {
+  McpManager,
+  StartCancelledError,
+  UnknownServerError,
+  type ServerLogLevel,
+} from '@garuda/mcp-manager';
 import { openBrowser } from '@garuda/mcp-oauth';
 import { isShownProblemNotice, readConfig } from './cli-config.js';
 import type { CommandContext } from './context.js';
@@ -15,6 +20,15 @@ export interface WithManagerOptions {
   readonly progress?: string;
 }
 
+/** The levels of a server's log messages that the CLI shows on stderr. */
+const SHOWN_LOG_LEVELS: ReadonlySet<ServerLogLevel> = new Set<ServerLogLevel>([
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+]);
+
 /** A manager for this run: the CLI's prompter, the user's environment, `--browser`. */
 export function createManager(ctx: CommandContext, prompter: CliPrompter): McpManager {
   const { globals, io } = ctx;
@@ -29,6 +43,13 @@ export function createManager(ctx: CommandContext, prompter: CliPrompter): McpMa
     sandboxReadPaths: globals.sandboxRead,
     cacheDir: globals.cacheDir,
     enabledForSession: globals.sessionSwitches,
+    // A server's warnings and worse reach the terminal (cleaned by the manager, at most 10 a
+    // second); the rest of its log is noise for a command line.
+    onServerLog: (entry) => {
+      if (!SHOWN_LOG_LEVELS.has(entry.level)) return;
+      const from = entry.logger === undefined ? '' : ` ${entry.logger}`;
+      ctx.output.err(`MCP server "${entry.server}" ${entry.level}${from}: ${entry.text}`);
+    },
     openBrowser: (url, options) =>
       openBrowser(url, {
         allowHttpLoopback: options.allowHttpLoopback,

@@ -14,6 +14,9 @@ export function wantsColour(stream: OutStream, env: CliIo['env']): boolean {
   return stream.isTTY === true;
 }
 
+/** Without a terminal, the least time between two progress lines of a call, in ms. */
+export const PLAIN_PROGRESS_MS = 2000;
+
 const SPINNER_FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 /**
@@ -27,6 +30,10 @@ export class Output {
   /** Colours for stderr. */
   readonly errColour: Colours;
   #spinner: { timer: NodeJS.Timeout; text: string; frame: number } | undefined;
+  /** A call's progress line is on the terminal (erased before anything else is written). */
+  #progressShown = false;
+  /** When the last progress line was written without a terminal. */
+  #progressWritten = -Infinity;
 
   constructor(io: CliIo) {
     this.io = io;
@@ -66,6 +73,31 @@ export class Output {
     }
   }
 
+  /**
+   * Shows how far a running call is, on stderr: on a terminal one line rewritten in place (erased
+   * before anything else is written, and by {@link endProgressLine}); otherwise a line at most
+   * every {@link PLAIN_PROGRESS_MS}, so a log file gets a trace, not a flood. `text` must be clean.
+   */
+  progressLine(text: string): void {
+    if (this.io.stderr.isTTY === true) {
+      if (this.#spinner !== undefined) return;
+      this.io.stderr.write(`\r\x1b[2K${this.errColour.dim(text)}`);
+      this.#progressShown = true;
+      return;
+    }
+    const now = Date.now();
+    if (now - this.#progressWritten < PLAIN_PROGRESS_MS) return;
+    this.#progressWritten = now;
+    this.io.stderr.write(`${text}\n`);
+  }
+
+  /** Erases the progress line of {@link progressLine}, when one is shown. */
+  endProgressLine(): void {
+    if (!this.#progressShown) return;
+    this.#progressShown = false;
+    this.io.stderr.write('\r\x1b[2K');
+  }
+
   /** Runs `work` (a question) with the progress line hidden, and shows it again afterwards. */
   async suspend<T>(work: () => Promise<T>): Promise<T> {
     const spinner = this.#spinner;
@@ -89,9 +121,10 @@ export class Output {
     this.io.stderr.write(`\r\x1b[2K${this.errColour.cyan(frame)} ${spinner.text}`);
   }
 
-  /** Erases the progress line (it is drawn again on its next tick). */
+  /** Erases the progress line (the spinner's is drawn again on its next tick). */
   #eraseLine(): void {
     if (this.#spinner !== undefined) this.io.stderr.write('\r\x1b[2K');
+    else this.endProgressLine();
   }
 
   #clearSpinner(): void {

@@ -222,6 +222,23 @@ describe('status, tools and call', () => {
     });
   });
 
+  it("a call's progress and the server's warnings go to stderr, cleaned; stdout has the result only", async () => {
+    await world.userServers({ fx: fixtureEntry('chatty') });
+    const slow = await world.run(['call', 'fx/slow', '{"ms":600}', '--yes']);
+    expect(slow.code).toBe(0);
+    // Without a terminal: the first report at once, then at most one line every two seconds.
+    expect(slow.stderr).toMatch(/^mcp__fx__slow: \d+ of 600 \(\d+%\)$/m);
+    expect(slow.stdout).not.toContain('mcp__fx__slow:');
+
+    const logs = await world.run(['call', 'fx/log_burst', '{"count":3}', '--yes']);
+    expect(logs.code).toBe(0);
+    expect(logs.stderr).toContain('MCP server "fx" warning chatty: log 3');
+    expect(logs.stderr).toContain('MCP server "fx" warning chatty: {"n":2,"note":"json"}');
+    expect(logs.stderr).not.toMatch(CONTROL);
+    const quiet = await world.run(['call', 'fx/log_burst', '{"count":3,"level":"info"}', '--yes']);
+    expect(quiet.stderr).not.toContain('chatty');
+  });
+
   it('Ctrl-C during a call ends with 130 and leaves no server process', async () => {
     const mark = `garuda-cli-sigint-${process.pid}-${Date.now()}`;
     await world.userServers({ fx: fixtureEntry('normal', mark) });

@@ -1,5 +1,6 @@
 import { InvalidArgumentsError } from './errors.js';
 import { isRecord } from '@garuda/internal';
+import type { CallProgress } from './types.js';
 
 /** Options of {@link McpManager.start} and {@link McpManager.reload}. */
 export interface StartOptions {
@@ -21,6 +22,12 @@ export interface StartOptions {
 export interface CallOptions {
   /** Cancels the call (approval question included): it rejects with `CallCancelledError`. */
   readonly signal?: AbortSignal;
+  /**
+   * Asks the server for progress while the call runs: each report (cleaned, at most one every
+   * 100 ms, values that grow) is told to this. It must not throw (a throw is logged). The call's
+   * time limit stays as it is.
+   */
+  readonly onProgress?: (progress: CallProgress) => void;
 }
 
 /**

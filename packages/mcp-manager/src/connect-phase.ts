@@ -14,7 +14,7 @@ import { STDERR_PART, ServerConnection, type OpenOptions } from './server-connec
 import { oneLine } from './text.js';
 import { hiddenTempHint } from './tmp-hint.js';
 import { CANCELLED_DETAIL } from './trust-phases.js';
-import type { ManagerLogger } from './types.js';
+import type { ManagerLogger, ServerLogEntry } from './types.js';
 
 /** What connecting needs of the manager, given once. @internal */
 export interface ConnectDeps {
@@ -27,6 +27,8 @@ export interface ConnectDeps {
   readonly track: (stopping: Promise<void>) => void;
   readonly notice: (text: string) => void;
   readonly logger: ManagerLogger | undefined;
+  /** The host's `onServerLog`. */
+  readonly onServerLog: ((entry: ServerLogEntry) => void) | undefined;
 }
 
 /** A server that connected and listed its tools. @internal */
@@ -114,6 +116,7 @@ export function connectPhase(deps: ConnectDeps) {
       onSkip: (notice) => deps.notice(notice),
       track: deps.track,
       logger: deps.logger,
+      onLog: deps.onServerLog,
     };
     if (server.kind === 'remote') {
       const opened = await openRemote(server, policy, deps.remote, signal, (transport, reauth) =>

@@ -9,7 +9,7 @@ import {
 import { SdkError, SdkErrorCode, type Tool, type Transport } from '@modelcontextprotocol/client';
 import type { ServerConnection } from './server-connection.js';
 import { stderrExcerpt } from './stderr-excerpt.js';
-import type { ManagerLogger } from './types.js';
+import type { ManagerLogger, ServerLogEntry } from './types.js';
 
 /** Whether a failure is the connection or the pipe to the server closing (it may be exiting). @internal */
 export function isClosedConnection(error: unknown): boolean {
@@ -71,6 +71,8 @@ export interface OpenOptions {
    */
   readonly track: (stopping: Promise<void>) => void;
   readonly logger?: ManagerLogger | undefined;
+  /** Receives the server's log messages (cleaned, rate-limited); without it they go to `logger`. */
+  readonly onLog?: ((entry: ServerLogEntry) => void) | undefined;
 }
 
 /** The outcome of {@link ServerConnection.open}. @internal */

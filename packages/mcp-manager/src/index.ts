@@ -12,6 +12,7 @@ export {
   toolPrefix,
 } from '@garuda/mcp-tools';
 export { networkText, sandboxText, valueSourceText } from './wording.js';
+export { MAX_SERVER_LOGS_PER_SECOND, PROGRESS_INTERVAL_MS } from './server-messages.js';
 export {
   AlreadyStartedError,
   CallCancelledError,
@@ -35,6 +36,7 @@ export {
 export type { SignInRequiredDetails } from './errors.js';
 export type {
   CallPreview,
+  CallProgress,
   CallPreviewTextOptions,
   CallResult,
   ConsentAnswer,
@@ -49,6 +51,8 @@ export type {
   Prompter,
   SandboxStatus,
   ServerChange,
+  ServerLogEntry,
+  ServerLogLevel,
   ServerSource,
   ServerState,
   SignInReason,

@@ -105,6 +105,7 @@ export function startDeps(
       track: owned.track,
       notice: owned.notice,
       logger,
+      onServerLog: options.onServerLog,
     },
   };
 }

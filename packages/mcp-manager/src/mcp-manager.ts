@@ -194,7 +194,7 @@ export class McpManager {
    *
    * @param name - The tool's name as given to the model (`mcp__<server>__<tool>`).
    * @param args - Its arguments: a JSON object (`undefined` means `{}`).
-   * @param options - `signal` cancels the call.
+   * @param options - `signal` cancels the call; `onProgress` asks the server for progress.
    * @returns The formatted result.
    * @throws {@link UnknownToolError}, {@link ServerNotConnectedError} (naming the server's state),
    *   {@link InvalidArgumentsError}, {@link CallDeclinedError} (the user said no),
@@ -210,7 +210,10 @@ export class McpManager {
     if (gone !== undefined) return goneResult(gone);
     const tool = findTool(this.#registry, name, label);
     const input = argumentsOf(args, tool.name);
-    const { signal } = options;
+    const { signal, onProgress } = options;
+    if (onProgress !== undefined && typeof onProgress !== 'function') {
+      throw new InvalidOptionsError('onProgress', 'must be a function (progress)');
+    }
     if (signal?.aborted) throw new CallCancelledError(tool.name, { cause: signal.reason });
     await approveCall(
       tool,
@@ -226,7 +229,7 @@ export class McpManager {
     );
 
     const deps = { options: this.#options, sandbox: this.#sandbox, closed: () => this.#closed };
-    return runCall(this.#registry, tool, input, deps, signal);
+    return runCall(this.#registry, tool, input, deps, { signal, onProgress });
   }
 
   /**

@@ -5,7 +5,7 @@ import type { TrustStoreLike } from '@garuda/mcp-trust';
 import type { PinnedFetchOptions } from '@garuda/pinned-fetch';
 import { InvalidOptionsError } from './errors.js';
 import { isWithin } from './paths.js';
-import type { ManagerLogger, Prompter, ServerChange } from './types.js';
+import type { ManagerLogger, Prompter, ServerChange, ServerLogEntry } from './types.js';
 import { isRecord } from '@garuda/internal';
 
 /** The default limit for one server's start + connect + list tools: 30 s. */
@@ -136,6 +136,12 @@ export interface McpManagerOptions {
    * none.
    */
   readonly onChange?: (change: ServerChange) => void;
+  /**
+   * Receives the log messages servers send (`notifications/message`), cleaned to one line and at
+   * most 10 a second per server (the rest are counted and told as one entry). It must not throw
+   * (a throw is logged). Default: they go to `logger.debug`.
+   */
+  readonly onServerLog?: (entry: ServerLogEntry) => void;
 }
 
 /** The options after checking, with paths resolved (the required ones keep their types). @internal */
@@ -161,6 +167,7 @@ export interface CheckedOptions extends Pick<
   readonly clientMetadataUrl: string | undefined;
   readonly importConfigs: readonly 'claude'[];
   readonly onChange: ((change: ServerChange) => void) | undefined;
+  readonly onServerLog: ((entry: ServerLogEntry) => void) | undefined;
 }
 
 function isMetadataDocumentUrl(value: unknown): value is string {
@@ -301,6 +308,9 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
   if (options.onChange !== undefined && typeof options.onChange !== 'function') {
     throw new InvalidOptionsError('onChange', 'must be a function (change)');
   }
+  if (options.onServerLog !== undefined && typeof options.onServerLog !== 'function') {
+    throw new InvalidOptionsError('onServerLog', 'must be a function (entry)');
+  }
   const allowRules = options.allowRules ?? [];
   if (!Array.isArray(allowRules) || allowRules.some((rule) => typeof rule !== 'string')) {
     throw new InvalidOptionsError('allowRules', 'must be an array of strings');
@@ -375,5 +385,6 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
     clientMetadataUrl: options.clientMetadataUrl,
     importConfigs: [...new Set(importConfigs)],
     onChange: options.onChange,
+    onServerLog: options.onServerLog,
   };
 }

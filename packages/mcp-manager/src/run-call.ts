@@ -13,7 +13,7 @@ import type { CheckedOptions } from './options.js';
 import { withDenialNote, withDenialNoteError } from './sandbox-denial-note.js';
 import type { ServerRegistry } from './server-registry.js';
 import { ownerOf } from './tool-view.js';
-import type { CallResult, McpTool } from './types.js';
+import type { CallProgress, CallResult, McpTool } from './types.js';
 
 /**
  * The tool a model named. @internal
@@ -70,7 +70,7 @@ export interface RunCallDeps {
  * @param tool - The tool.
  * @param input - Its arguments.
  * @param deps - The options, the sandbox, whether the manager closed.
- * @param signal - The caller's signal.
+ * @param options - The caller's signal, and where the call's progress goes.
  * @returns The formatted result.
  */
 export async function runCall(
@@ -78,8 +78,12 @@ export async function runCall(
   tool: McpTool,
   input: Record<string, unknown>,
   deps: RunCallDeps,
-  signal: AbortSignal | undefined,
+  options: {
+    readonly signal: AbortSignal | undefined;
+    readonly onProgress: ((progress: CallProgress) => void) | undefined;
+  },
 ): Promise<CallResult> {
+  const { signal, onProgress } = options;
   const record = registry.records.get(tool.server);
   const connection = registry.connections.get(tool.server);
   if (deps.closed()) throw new ManagerClosedError(`the call of ${tool.name}`);
@@ -92,6 +96,7 @@ export async function runCall(
     const result = await connection.call(tool.tool, tool.name, input, {
       signal,
       timeoutMs: record.config.def.timeoutMs,
+      onProgress,
     });
     return withDenialNote(formatResult(tool.server, tool.tool, result), denial);
   } catch (error) {

@@ -34,8 +34,9 @@ import {
 } from './errors.js';
 import { droppedShape, mayBeAnAnswer } from './dropped-message.js';
 import { messageOf, oneLine } from './text.js';
+import { LogRelay, progressRelay, refuseServerRequest } from './server-messages.js';
 import { filterToolLists } from './tool-list-filter.js';
-import type { ManagerLogger } from './types.js';
+import type { CallProgress, ManagerLogger } from './types.js';
 
 export {
   MAX_AUTHORIZATIONS,
@@ -53,6 +54,14 @@ const CLOSE_STEP_MS = 8_000;
 interface InFlight {
   readonly controller: AbortController;
   tooLarge?: string;
+}
+
+/** What a call needs besides the tool and its arguments. */
+interface CallAttemptOptions {
+  readonly signal?: AbortSignal | undefined;
+  readonly timeoutMs: number;
+  /** Asks the server for progress, told to this (rate-limited, cleaned). */
+  readonly onProgress?: ((progress: CallProgress) => void) | undefined;
 }
 
 /**
@@ -164,6 +173,11 @@ export class ServerConnection {
     client.setNotificationHandler('notifications/tools/list_changed', () => {
       if (connection.#stopped === undefined) connection.#onToolsChanged?.();
     });
+    const logs = new LogRelay(server, options.onLog, options.logger);
+    client.setNotificationHandler('notifications/message', (notification) => {
+      if (connection.#stopped === undefined) logs.handle(notification.params);
+    });
+    client.fallbackRequestHandler = refuseServerRequest(server, options.logger);
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new Error('start time limit')), timeoutMs);
     const { controller, detach } = linkSignals(signal, deadline.signal);
@@ -282,7 +296,7 @@ export class ServerConnection {
    * @param tool - The tool's MCP name.
    * @param name - Its model-facing name, for messages.
    * @param args - The arguments (a JSON object).
-   * @param options - The caller's signal and the server's time limit.
+   * @param options - The caller's signal, the server's time limit, and where progress goes.
    * @returns The server's result, unformatted.
    * @throws {@link CallCancelledError}, {@link CallTimeoutError}, {@link ResultTooLargeError},
    *   {@link ServerStoppedError}, {@link SignInRequiredError} (a new sign-in it needed did not
@@ -292,7 +306,7 @@ export class ServerConnection {
     tool: string,
     name: string,
     args: Record<string, unknown>,
-    options: { readonly signal?: AbortSignal | undefined; readonly timeoutMs: number },
+    options: CallAttemptOptions,
   ): Promise<CallToolResult> {
     for (let signIns = 0; ; signIns++) {
       const attempt = await this.#callOnce(tool, name, args, options);
@@ -333,7 +347,7 @@ export class ServerConnection {
     tool: string,
     name: string,
     args: Record<string, unknown>,
-    options: { readonly signal?: AbortSignal | undefined; readonly timeoutMs: number },
+    options: CallAttemptOptions,
   ): Promise<Attempt> {
     const { signal, timeoutMs } = options;
     const fail = (error: Error, cause?: unknown): Attempt => ({ ok: false, error, cause });
@@ -347,10 +361,18 @@ export class ServerConnection {
     const onAbort = () => inFlight.controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     this.#inFlight.add(inFlight);
+    const progress =
+      options.onProgress === undefined
+        ? undefined
+        : progressRelay(options.onProgress, { server: this.server, tool: name }, this.#logger);
     try {
       const result = await this.#client.callTool(
         { name: tool, arguments: args },
-        { signal: inFlight.controller.signal, timeout: timeoutMs },
+        {
+          signal: inFlight.controller.signal,
+          timeout: timeoutMs,
+          ...(progress === undefined ? {} : { onprogress: progress.onprogress }),
+        },
       );
       return { ok: true, result };
     } catch (error) {
@@ -370,6 +392,7 @@ export class ServerConnection {
       // Any other failure may be the server refusing the sign-in: the caller may sign in again.
       return fail(new CallFailedError(name, oneLine(messageOf(error)), { cause: error }), error);
     } finally {
+      progress?.stop();
       signal?.removeEventListener('abort', onAbort);
       this.#inFlight.delete(inFlight);
     }

@@ -220,6 +220,52 @@ export interface ServerChange {
   readonly uri?: string;
 }
 
+/**
+ * How far a running call has come, from the server's progress notifications (asked for with the
+ * call's `onProgress` option). Told at most once every 100 ms; every string in it is cleaned.
+ */
+export interface CallProgress {
+  /** The server's name. */
+  readonly server: string;
+  /** The tool's model-facing name. */
+  readonly tool: string;
+  /** How far it is, as the server counts (a finite number that grows). */
+  readonly progress: number;
+  /** The total, when the server knows it. */
+  readonly total?: number;
+  /** The server's words about it (cleaned, one line, at most 200 code points). */
+  readonly message?: string;
+}
+
+/** The levels of a server's log messages, least severe first (RFC 5424's, as MCP names them). */
+export type ServerLogLevel =
+  | 'debug'
+  | 'info'
+  | 'notice'
+  | 'warning'
+  | 'error'
+  | 'critical'
+  | 'alert'
+  | 'emergency';
+
+/**
+ * A log message a server sent (`notifications/message`), told through the `onServerLog` option:
+ * cleaned, one line, and at most {@link MAX_SERVER_LOGS_PER_SECOND} a second per server (the
+ * rest are counted, and told as one entry with `dropped`).
+ */
+export interface ServerLogEntry {
+  /** The server's name. */
+  readonly server: string;
+  /** Its level (`info` when the server sent none the spec knows). */
+  readonly level: ServerLogLevel;
+  /** The logger name the server gave (cleaned, one line). */
+  readonly logger?: string;
+  /** The message (cleaned, one line, at most 500 code points); a JSON value is shown as JSON. */
+  readonly text: string;
+  /** On the entry that says messages were dropped: how many. */
+  readonly dropped?: number;
+}
+
 /** An optional logger (the manager never prints). */
 export interface ManagerLogger {
   debug?(message: string): void;

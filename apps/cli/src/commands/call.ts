@@ -3,6 +3,7 @@ import {
   McpManagerErrorCode,
   SignInRequiredError,
   toolPrefix,
+  type CallProgress,
 } from '@garuda/mcp-manager';
 import { configuredNames, findServer, notConnected, readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
@@ -27,6 +28,19 @@ export function parseArguments(text: string | undefined): Record<string, unknown
     throw usageError('The tool arguments must be a JSON object, e.g. \'{"text":"hello"}\'.');
   }
   return value as Record<string, unknown>;
+}
+
+/**
+ * A call's progress as one line: `mcp__fx__slow: 400 of 1000 (40%) step 3`. Every part comes
+ * cleaned from the manager.
+ */
+export function progressText(progress: CallProgress): string {
+  const { tool, progress: done, total, message } = progress;
+  const amount =
+    total !== undefined && total > 0
+      ? `${done} of ${total} (${Math.min(100, Math.floor((done / total) * 100))}%)`
+      : `${done}`;
+  return `${tool}: ${amount}${message === undefined ? '' : ` ${message}`}`;
 }
 
 /**
@@ -114,7 +128,15 @@ export async function callCommand(
       );
     }
     try {
-      const result = await mcp.call(found.name, input, { signal: ctx.signal });
+      let result;
+      try {
+        result = await mcp.call(found.name, input, {
+          signal: ctx.signal,
+          onProgress: (progress) => ctx.output.progressLine(progressText(progress)),
+        });
+      } finally {
+        ctx.output.endProgressLine();
+      }
       if (ctx.globals.json) {
         ctx.output.out(
           JSON.stringify({ tool: found.name, isError: result.isError, text: result.text }, null, 2),
