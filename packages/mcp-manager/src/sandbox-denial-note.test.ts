@@ -243,15 +243,17 @@ describe('withDenialNote and withDenialNoteError', () => {
   const text = `<mcp_result server="fs" tool="write_file">\nEROFS: read-only file system, open '${path.join(DOCS, 'x')}'\n</mcp_result>`;
 
   it('adds the note after the wrapper of an error result only, with a sandbox only', () => {
-    const noted = withDenialNote({ text, isError: true }, context());
+    const noted = withDenialNote({ text, isError: true, content: [] }, context());
     expect(
       noted.text.startsWith(`${text}\n(note: the sandbox lets MCP server "fs" write only`),
     ).toBe(true);
     expect(noted.text.endsWith(')')).toBe(true);
-    expect(withDenialNote({ text, isError: false }, context()).text).toBe(text);
+    expect(withDenialNote({ text, isError: false, content: [] }, context()).text).toBe(text);
     expect(
-      withDenialNote({ text, isError: true }, context({ sandbox: { kind: 'none', reason: 'x' } }))
-        .text,
+      withDenialNote(
+        { text, isError: true, content: [] },
+        context({ sandbox: { kind: 'none', reason: 'x' } }),
+      ).text,
     ).toBe(text);
   });
 

@@ -27,6 +27,7 @@ describe('a full turn', () => {
     expect(result).toEqual({
       text: '<mcp_result server="tools" tool="echo">\nhello\n</mcp_result>',
       isError: false,
+      content: [{ type: 'text', text: 'hello' }],
     });
     expect(prompter.approvals).toHaveLength(1);
     expect(prompter.approvals[0]).toMatchObject({

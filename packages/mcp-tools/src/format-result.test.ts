@@ -42,6 +42,33 @@ describe('formatResult: content blocks', () => {
         ].join('\n'),
       ),
       isError: false,
+      content: [
+        { type: 'text', text: 'plain text block' },
+        {
+          type: 'image',
+          mimeType: 'image/png',
+          data: blocks.find((b) => b.type === 'image')?.data,
+          bytes: bytes('image'),
+        },
+        {
+          type: 'audio',
+          mimeType: 'audio/wav',
+          data: blocks.find((b) => b.type === 'audio')?.data,
+          bytes: bytes('audio'),
+        },
+        {
+          type: 'resource_link',
+          uri: 'file:///fixture/readme.md',
+          name: 'readme.md',
+          mimeType: 'text/markdown',
+        },
+        {
+          type: 'resource',
+          uri: 'file:///fixture/notes.txt',
+          mimeType: 'text/plain',
+          text: 'embedded resource text',
+        },
+      ],
     });
   });
 

@@ -9,6 +9,7 @@ import {
 import { countOption } from './errors.js';
 import { capLine, quoteText } from './quote-text.js';
 import { isRecord } from '@garuda/internal';
+import { base64Bytes, resultContent } from './result-content.js';
 import type { CallResult } from './types.js';
 
 /** The longest result text given to the model by default (inside the wrapper). */
@@ -24,12 +25,6 @@ const MAX_NOTE_FIELD_CHARS = 500;
 export interface FormatResultOptions {
   /** The most characters of result text (default {@link MAX_RESULT_CHARS}). */
   readonly maxChars?: number;
-}
-
-/** Decoded size of base64 data, without decoding it (whitespace is not expected). */
-function base64Bytes(data: string): number {
-  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
 }
 
 function field(value: unknown): string | undefined {
@@ -169,8 +164,10 @@ function resultBody(result: Record<string, unknown>, maxChars: number): string {
  * `maxChars` (`capText`), then wrapped in
  * `<mcp_result server="<server>" tool="<tool>">…</mcp_result>`, whose attribute values are
  * cleaned to one line, tag-neutralised, capped and have `&`, `"`, `<` and `>` escaped (tool
- * names come from the server). `isError` is the server's `isError === true`. A result that is
- * not an object gives a note. Nothing a server sends makes this throw.
+ * names come from the server). `isError` is the server's `isError === true`. `content` is the
+ * same blocks typed, for hosts that render them (`ResultContent`: text cleaned; image and audio
+ * data kept as base64; URIs through `checkUrl`). A result that is not an object gives a note.
+ * Nothing a server sends makes this throw.
  *
  * @param server - The server name.
  * @param tool - The tool's MCP name (as the server knows it).
@@ -181,7 +178,8 @@ function resultBody(result: Record<string, unknown>, maxChars: number): string {
  * @example
  * ```ts
  * formatResult('github', 'search', { content: [{ type: 'text', text: 'found 3' }] });
- * // { text: '<mcp_result server="github" tool="search">\nfound 3\n</mcp_result>', isError: false }
+ * // { text: '<mcp_result server="github" tool="search">\nfound 3\n</mcp_result>', isError: false,
+ * //   content: [{ type: 'text', text: 'found 3' }] }
  * ```
  */
 export function formatResult(
@@ -193,10 +191,12 @@ export function formatResult(
   const maxChars = countOption('formatResult', 'maxChars', options.maxChars, MAX_RESULT_CHARS);
   let body: string;
   let isError = false;
+  let content: CallResult['content'] = [];
   if (isRecord(result)) {
     try {
       isError = result.isError === true;
       body = resultBody(result, maxChars);
+      content = resultContent(result.content, maxChars);
     } catch {
       // Only a value no JSON parser produces (a throwing getter, a proxy) gets here.
       body = '[the result could not be read]';
@@ -209,5 +209,6 @@ export function formatResult(
   return {
     text: `<mcp_result server="${attribute(server)}" tool="${attribute(tool)}">\n${text}\n</mcp_result>`,
     isError,
+    content,
   };
 }

@@ -13,6 +13,8 @@ export type { AdaptToolsOptions, AdaptToolsResult } from './adapt-tools.js';
 export { MAX_RAW_TOOL_NAME_CHARS } from './tool-shape.js';
 export { MAX_ATTRIBUTE_CHARS, MAX_RESULT_CHARS, formatResult } from './format-result.js';
 export type { FormatResultOptions } from './format-result.js';
+export { MAX_CONTENT_BLOCKS } from './result-content.js';
+export type { CheckedUri, ResultContent } from './result-content.js';
 export {
   MAX_PREVIEW_ARGUMENTS,
   MAX_PREVIEW_ARGUMENT_CHARS,

@@ -1,5 +1,6 @@
 // The shapes this package hands out. Everything in them that came from a server has been
 // cleaned already (cleanLine for one-line fields, cleanText otherwise).
+import type { ResultContent } from './result-content.js';
 
 /** A tool as given to the model (from `adaptTools`). */
 export interface McpTool {
@@ -25,6 +26,11 @@ export interface CallResult {
   readonly text: string;
   /** The server's own `isError`. */
   readonly isError: boolean;
+  /**
+   * The result's content blocks typed, for hosts that render images, audio, links or resources
+   * themselves (the model reads `text`); empty when the result had no list of blocks.
+   */
+  readonly content: readonly ResultContent[];
 }
 
 /**
