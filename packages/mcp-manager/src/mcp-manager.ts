@@ -35,6 +35,7 @@ import { startSequence } from './start-server.js';
 import { statusRow } from './status.js';
 import { toolRefresh } from './tool-refresh.js';
 import { messageOf, noticeText } from './text.js';
+import { tellHost } from './server-messages.js';
 import type { CallResult, McpTool, ServerChange, StatusRow } from './types.js';
 
 /**
@@ -448,11 +449,7 @@ export class McpManager {
   }
 
   #changed(change: ServerChange): void {
-    try {
-      this.#options.onChange?.(change);
-    } catch (error) {
-      log(this.#options.logger, 'warn', `onChange failed: ${messageOf(error)}`);
-    }
+    tellHost('onChange', this.#options.onChange, change, this.#options.logger);
   }
 
   #notice(text: string): void {

@@ -78,7 +78,7 @@ describe('progressRelay', () => {
     expect(told.map((p) => p.progress)).toEqual([1]);
   });
 
-  it('a throwing callback is logged as a warning', () => {
+  it('a throwing callback is logged as a warning naming it', () => {
     const warnings: string[] = [];
     const relay = progressRelay(
       () => {
@@ -88,7 +88,7 @@ describe('progressRelay', () => {
       { warn: (line) => warnings.push(line) },
     );
     relay.onprogress({ progress: 1 });
-    expect(warnings).toEqual(['A host callback threw: boom']);
+    expect(warnings).toEqual(['onProgress failed: boom']);
   });
 });
 

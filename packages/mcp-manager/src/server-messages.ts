@@ -38,12 +38,20 @@ const LEVELS: ReadonlySet<string> = new Set<ServerLogLevel>([
   'emergency',
 ]);
 
-/** Runs a host callback; a throw is logged, never passed back into the protocol. */
-function tell<T>(fn: (value: T) => void, value: T, logger: ManagerLogger | undefined): void {
+/**
+ * Runs one of the host's callbacks (`onChange`, `onProgress`, `onServerLog`): a throw is logged
+ * as `<name> failed: …`, never passed back into the manager or the protocol. @internal
+ */
+export function tellHost<T>(
+  name: string,
+  fn: ((value: T) => void) | undefined,
+  value: T,
+  logger: ManagerLogger | undefined,
+): void {
   try {
-    fn(value);
+    fn?.(value);
   } catch (error) {
-    log(logger, 'warn', `A host callback threw: ${oneLine(messageOf(error))}`);
+    log(logger, 'warn', `${name} failed: ${oneLine(messageOf(error))}`);
   }
 }
 
@@ -81,7 +89,7 @@ export function progressRelay(
     const report = pending;
     pending = undefined;
     lastTold = Date.now();
-    tell(deliver, report, logger);
+    tellHost('onProgress', deliver, report, logger);
   };
   return {
     onprogress(raw) {
@@ -191,7 +199,7 @@ export class LogRelay {
 
   #tell(entry: ServerLogEntry): void {
     if (this.#deliver !== undefined) {
-      tell(this.#deliver, entry, this.#logger);
+      tellHost('onServerLog', this.#deliver, entry, this.#logger);
       return;
     }
     const from = entry.logger === undefined ? '' : ` ${entry.logger}`;

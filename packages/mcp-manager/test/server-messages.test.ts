@@ -88,7 +88,7 @@ describe('progress of a call', () => {
     );
     expect(unwrap(result.text)).toBe('done');
     await warnings.until((seen) => seen.length > 0);
-    expect(warnings.seen[0]).toBe('A host callback threw: host bug');
+    expect(warnings.seen[0]).toBe('onProgress failed: host bug');
   });
 
   it('a progress callback that is not a function is refused before anything runs', async () => {
