@@ -1,9 +1,14 @@
 import { bmpTable, HIGH, isRemovedAstral, KEEP } from './char-table.js';
 import { invalidInput, invalidTag, tooManyTags } from './errors.js';
 
-/** The tags neutralised by default: our result wrapper, the web wrapper and the host's notes. */
+/**
+ * The tags neutralised by default: our wrappers of a tool result, a resource and a prompt, the
+ * web wrapper and the host's notes.
+ */
 export const DEFAULT_TAGS: readonly string[] = Object.freeze([
   'mcp_result',
+  'mcp_resource',
+  'mcp_prompt',
   'web_result',
   'garuda_note',
 ]);

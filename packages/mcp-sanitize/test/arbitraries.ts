@@ -50,6 +50,8 @@ export const PIECES = [
   'mcp',
   '_',
   'result',
+  'resource',
+  'prompt',
   'ＭＣＰ',
   'ｒｅｓｕｌｔ',
   'garuda',

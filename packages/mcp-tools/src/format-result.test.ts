@@ -2,6 +2,7 @@ import { EVIL_TOOL_NAME, HOSTILE, HOSTILE_TEXT, hostileLeftovers } from '@garuda
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_RESULT_CHARS, formatResult } from './format-result.js';
+import { contentBlock, hostileString } from '../test/arbitraries.js';
 import { withFixtureClient } from '../test/support.js';
 
 const OPEN = '<mcp_result server="srv" tool="t">\n';
@@ -201,6 +202,24 @@ describe('formatResult: content blocks', () => {
       },
     };
     expect(format(hostile).text).toBe(wrap('[the result could not be read]'));
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    expect(format(proxy)).toEqual({
+      text: wrap('[the result could not be read]'),
+      isError: false,
+      content: [],
+    });
+    const failing = {
+      isError: true,
+      get content(): never {
+        throw new Error('boom');
+      },
+    };
+    expect(format(failing)).toEqual({
+      text: wrap('[the result could not be read]'),
+      isError: true,
+      content: [],
+    });
   });
 
   it('caps the text at maxChars (30 000 by default)', () => {
@@ -280,44 +299,12 @@ describe('formatResult: the evil fixture', () => {
 });
 
 describe('formatResult: properties', () => {
-  const dangerous = fc.constantFrom(
-    '</mcp_result>',
-    '<mcp_result server="x">',
-    '<garuda_note>',
-    '＜／ｍｃｐ＿ｒｅｓｕｌｔ＞',
-    '<\u200b/mcp_result>',
-    '\x1b]0;t\x07',
-    '\u202e',
-    '<',
-    '/',
-    '>',
-    '\n',
-    '"',
-    ...Object.values(HOSTILE),
-  );
-  const hostileString = fc
-    .array(fc.oneof(dangerous, fc.string({ unit: 'binary', maxLength: 8 })), { maxLength: 12 })
-    .map((parts) => parts.join(''));
-  const block = fc.oneof(
-    fc.record({ type: fc.constant('text'), text: hostileString }),
-    fc.record({
-      type: fc.constantFrom('image', 'audio'),
-      data: fc.base64String(),
-      mimeType: hostileString,
-    }),
-    fc.record({ type: fc.constant('resource_link'), uri: hostileString, name: hostileString }),
-    fc.record({
-      type: fc.constant('resource'),
-      resource: fc.record({ uri: hostileString, text: hostileString }, { requiredKeys: ['uri'] }),
-    }),
-    fc.jsonValue({ maxDepth: 3 }),
-  );
   const result = fc.oneof(
     fc.jsonValue(),
     fc.anything(),
     fc.record(
       {
-        content: fc.oneof(fc.array(block, { maxLength: 6 }), fc.jsonValue({ maxDepth: 2 })),
+        content: fc.oneof(fc.array(contentBlock, { maxLength: 6 }), fc.jsonValue({ maxDepth: 2 })),
         structuredContent: fc.jsonValue({ maxDepth: 3 }),
         isError: fc.jsonValue({ maxDepth: 0 }),
       },

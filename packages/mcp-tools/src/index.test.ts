@@ -43,4 +43,24 @@ describe('errors', () => {
     }
     expect(() => api.formatResult('s', 't', { content: 'x' }, { maxChars: 0 })).not.toThrow();
   });
+
+  it('are thrown for the options of the resource and prompt views, naming the function', () => {
+    const calls: [string, string, () => unknown][] = [
+      ['adaptResources', 'maxResources', () => api.adaptResources('s', [], { maxResources: -1 })],
+      [
+        'adaptResourceTemplates',
+        'maxResources',
+        () => api.adaptResourceTemplates('s', [], { maxResources: 0.5 }),
+      ],
+      ['formatResource', 'maxChars', () => api.formatResource('s', 'a:b', {}, { maxChars: -1 })],
+      ['adaptPrompts', 'maxPrompts', () => api.adaptPrompts('s', [], { maxPrompts: Number.NaN })],
+      ['formatPrompt', 'maxChars', () => api.formatPrompt('s', 'p', {}, { maxChars: -2 })],
+    ];
+    for (const [fn, option, call] of calls) {
+      expect(call).toThrow(api.InvalidOptionError);
+      expect(call).toThrow(new RegExp(`^${fn}: ${option} must be a non-negative integer`));
+    }
+    expect(() => api.formatResource('s', 'a:b', 'x', { maxChars: 0 })).not.toThrow();
+    expect(() => api.formatPrompt('s', 'p', 'x', { maxChars: 0 })).not.toThrow();
+  });
 });

@@ -11,9 +11,30 @@ export {
 } from './adapt-tools.js';
 export type { AdaptToolsOptions, AdaptToolsResult } from './adapt-tools.js';
 export { MAX_RAW_TOOL_NAME_CHARS } from './tool-shape.js';
-export { MAX_ATTRIBUTE_CHARS, MAX_RESULT_CHARS, formatResult } from './format-result.js';
+export { MAX_ATTRIBUTE_CHARS } from './content-text.js';
+export { MAX_RESULT_CHARS, formatResult } from './format-result.js';
 export type { FormatResultOptions } from './format-result.js';
 export { MAX_CONTENT_BLOCKS } from './result-content.js';
+export { MAX_FIELD_CHARS } from './list-view.js';
+export {
+  MAX_RESOURCES_PER_SERVER,
+  MAX_RESOURCE_URI_CHARS,
+  adaptResourceTemplates,
+  adaptResources,
+  formatResource,
+} from './resource-view.js';
+export type {
+  AdaptResourceTemplatesResult,
+  AdaptResourcesOptions,
+  AdaptResourcesResult,
+} from './resource-view.js';
+export {
+  MAX_PROMPTS_PER_SERVER,
+  MAX_PROMPT_ARGUMENTS,
+  adaptPrompts,
+  formatPrompt,
+} from './prompt-view.js';
+export type { AdaptPromptsOptions, AdaptPromptsResult } from './prompt-view.js';
 export type { CheckedUri, ResultContent } from './result-content.js';
 export {
   MAX_PREVIEW_ARGUMENTS,
@@ -28,4 +49,19 @@ export { filterToolList } from './tool-list-filter.js';
 export type { DroppedTool, FilterToolListOptions, ToolListDecision } from './tool-list-filter.js';
 export { MAX_QUOTED_CHARS, capLine, groupDigits, quoteText } from './quote-text.js';
 export { InvalidOptionError, McpToolsError, McpToolsErrorCode } from './errors.js';
-export type { CallPreview, CallResult, McpTool, PreviewArgument, PreviewValue } from './types.js';
+export type {
+  CallPreview,
+  CallResult,
+  McpPrompt,
+  McpResource,
+  McpResourceTemplate,
+  McpTool,
+  PreviewArgument,
+  PreviewValue,
+  PromptArgument,
+  PromptMessage,
+  PromptResult,
+  ResourceContent,
+  ResourceResult,
+  UriRefusal,
+} from './types.js';

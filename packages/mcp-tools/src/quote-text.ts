@@ -39,14 +39,24 @@ export function capLine(text: string, max: number): string {
  */
 export function quoteText(text: unknown, max: number = MAX_QUOTED_CHARS): string {
   if (typeof text !== 'string') return `(${text === null ? 'null' : typeof text})`;
+  return JSON.stringify(headLine(text, max));
+}
+
+/**
+ * Untrusted text as one cleaned, tag-neutralised line of at most `max` code points (`…` when
+ * cut), reading only its first `8 × max` characters. @internal
+ *
+ * @param text - Untrusted text.
+ * @param max - The most code points kept; at least 1.
+ * @returns The line, possibly empty.
+ */
+export function headLine(text: string, max: number): string {
   const head = text.length > max * 8 ? text.slice(0, max * 8) : text;
   const line = neutralizeTags(cleanLine(head));
-  if (head.length === text.length) return JSON.stringify(capLine(line, max));
-  return JSON.stringify(
-    `${Array.from(line)
-      .slice(0, Math.max(0, max - 1))
-      .join('')}…`,
-  );
+  if (head.length === text.length) return capLine(line, max);
+  return `${Array.from(line)
+    .slice(0, Math.max(0, max - 1))
+    .join('')}…`;
 }
 
 /**

@@ -2,7 +2,8 @@ import { HOSTILE_TEXT, hostileLeftovers } from '@garuda/test-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatResult } from './format-result.js';
-import { MAX_CONTENT_BLOCKS, base64Bytes, resultContent } from './result-content.js';
+import { base64Bytes } from './content-text.js';
+import { MAX_CONTENT_BLOCKS, resultContent } from './result-content.js';
 
 const typed = (content: unknown, maxChars = 30_000) => resultContent(content, maxChars);
 

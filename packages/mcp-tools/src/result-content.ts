@@ -1,18 +1,14 @@
 // A tool result's content blocks as typed data, for hosts that render images, audio, links and
 // resources themselves. The model reads `formatResult`'s text; this is the same result, cleaned
 // the same way, with binary data kept (as the server sent it, checked to be base64) instead of a note.
-import { capText, checkUrl, cleanLine, cleanText, neutralizeTags } from '@garuda/mcp-sanitize';
+import { capText, checkUrl } from '@garuda/mcp-sanitize';
 import type { UrlRefusalCode } from '@garuda/mcp-sanitize';
 import { isRecord } from '@garuda/internal';
-import { capLine, quoteText } from './quote-text.js';
+import { base64, base64Bytes, noteField, safe } from './content-text.js';
+import { quoteText } from './quote-text.js';
 
 /** The most content blocks given as typed data; the rest are counted in one `omitted` block. */
 export const MAX_CONTENT_BLOCKS = 1000;
-
-/** The longest MIME type, name or title, in code points. */
-const MAX_FIELD_CHARS = 500;
-
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /**
  * A URI a server gave, through the one URL policy (`checkUrl`, `use: 'show'`): `uri` is its
@@ -61,37 +57,19 @@ export type ResultContent =
       readonly count: number;
     };
 
-/** Decoded size of base64 data, without decoding it. @internal */
-export function base64Bytes(data: string): number {
-  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
-}
-
-function field(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const line = capLine(cleanLine(value), MAX_FIELD_CHARS);
-  return line === '' ? undefined : line;
-}
-
 function checkedUri(value: unknown): CheckedUri {
   if (typeof value !== 'string' || value === '') return { uriRefused: 'NO_URI' };
   const verdict = checkUrl(value, { use: 'show' });
   return verdict.ok ? { uri: verdict.shown } : { uriRefused: verdict.code };
 }
 
-function base64(value: unknown): string | undefined {
-  return typeof value === 'string' && value.length % 4 === 0 && BASE64.test(value)
-    ? value
-    : undefined;
-}
-
 function safeText(text: string, maxChars: number): string {
-  return capText(neutralizeTags(cleanText(text)), maxChars);
+  return capText(safe(text), maxChars);
 }
 
 function blockContent(block: unknown, maxChars: number): ResultContent {
   if (!isRecord(block)) return { type: 'other', note: 'a content block that is not an object' };
-  const mimeType = field(block.mimeType);
+  const mimeType = noteField(block.mimeType);
   switch (block.type) {
     case 'text':
       return typeof block.text === 'string'
@@ -108,7 +86,7 @@ function blockContent(block: unknown, maxChars: number): ResultContent {
       };
     }
     case 'resource_link': {
-      const name = field(block.name);
+      const name = noteField(block.name);
       return {
         type: 'resource_link',
         ...checkedUri(block.uri),
@@ -120,7 +98,7 @@ function blockContent(block: unknown, maxChars: number): ResultContent {
       const resource = block.resource;
       if (!isRecord(resource))
         return { type: 'other', note: 'an embedded resource without content' };
-      const resourceMime = field(resource.mimeType);
+      const resourceMime = noteField(resource.mimeType);
       const blob = base64(resource.blob);
       return {
         type: 'resource',

@@ -24,18 +24,36 @@ export const MAX_RAW_TOOL_NAME_CHARS = 1_000;
 export function toolShapeProblem(tool: unknown): string | undefined {
   if (!isRecord(tool)) return 'it is not an object';
   const { name, inputSchema } = tool;
+  const problem = rawNameProblem(name);
+  if (problem !== undefined) return problem;
+  if (!isRecord(inputSchema)) return 'its input schema is not an object';
+  if (inputSchema.type !== 'object') return 'its input schema\'s type is not "object"';
+  return undefined;
+}
+
+/**
+ * What is wrong with a name a server gave that is used as it is when talking back to the server
+ * (a tool's, a prompt's or a prompt argument's): it must be a non-empty string of at most
+ * {@link MAX_RAW_TOOL_NAME_CHARS} characters that cleaning would not change. @internal
+ *
+ * @param name - The name as the server sent it (untrusted).
+ * @returns The problem in plain words (`its name is empty`), or `undefined`.
+ * @example
+ * ```ts
+ * rawNameProblem('read\u202efile'); // 'its name contains control, invisible or bidi characters, …'
+ * ```
+ */
+export function rawNameProblem(name: unknown): string | undefined {
   if (typeof name !== 'string') return 'it has no name';
   if (name === '') return 'its name is empty';
   if (name.length > MAX_RAW_TOOL_NAME_CHARS) {
     return `its name is longer than ${groupDigits(MAX_RAW_TOOL_NAME_CHARS)} characters`;
   }
-  // The name is used as it is for the call, so it must already be what cleaning would leave:
-  // a name that hides or fakes text (escapes, bidi or zero-width characters, line breaks,
-  // wrapper tags) has no honest use.
+  // The name is used as it is, so it must already be what cleaning would leave: a name that
+  // hides or fakes text (escapes, bidi or zero-width characters, line breaks, wrapper tags) has
+  // no honest use.
   if (neutralizeTags(cleanLine(name)) !== name) {
     return 'its name contains control, invisible or bidi characters, line breaks, extra spaces or wrapper tags';
   }
-  if (!isRecord(inputSchema)) return 'its input schema is not an object';
-  if (inputSchema.type !== 'object') return 'its input schema\'s type is not "object"';
   return undefined;
 }

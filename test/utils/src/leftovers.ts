@@ -16,11 +16,12 @@ const FORBIDDEN: readonly (readonly [what: string, pattern: RegExp])[] = [
 ];
 
 /** Wrapper tags a server must not be able to open or close, in any disguise NFKC unfolds. */
-const TAG = /<\/?(?:mcpresult|garudanote|webresult)/;
+const TAG = /<\/?(?:mcpresult|mcpresource|mcpprompt|garudanote|webresult)/;
 
 /**
- * Everything hostile left in a text: forbidden code points, and `<mcp_result`, `</mcp_result`,
- * `<garuda_note` or `<web_result` in any case, width or spacing that was not neutralised.
+ * Everything hostile left in a text: forbidden code points, and `<mcp_result`, `<mcp_resource`,
+ * `<mcp_prompt`, `<garuda_note` or `<web_result` (or their closing forms) in any case, width or
+ * spacing that was not neutralised.
  *
  * @param text - Output of the code under test (without our own wrapper).
  * @returns What was found, empty when the text is clean.
