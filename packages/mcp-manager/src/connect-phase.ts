@@ -3,6 +3,7 @@
 // time limit; and, when that fails, why in words a person can act on.
 import type { LocalServerConfig, ServerConfig } from '@garuda/mcp-config';
 import { quoteText } from '@garuda/mcp-tools';
+import type { ServerLists } from './server-lists.js';
 import { findBlockedAddressError } from '@garuda/pinned-fetch';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { LocalPlan, RunnerCacheUse } from './launch-phase.js';
@@ -35,6 +36,8 @@ export interface ConnectDeps {
 export interface Connected {
   readonly connection: ServerConnection;
   readonly tools: readonly Tool[];
+  /** Its prompts and resources, as listed. */
+  readonly lists: ServerLists;
   /** A remote server that uses OAuth tokens. */
   readonly signedIn: boolean;
 }

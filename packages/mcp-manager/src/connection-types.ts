@@ -1,14 +1,18 @@
 // The shapes of one server connection: how it is launched, what opening it needs and gives, and
 // how its failures are worded.
 import {
+  ProcessTransport,
   TransportClosedError,
+  buildSandbox,
   type ProcessExit,
   type SandboxInfo,
   type SandboxPolicy,
 } from '@garuda/mcp-transport';
 import { SdkError, SdkErrorCode, type Tool, type Transport } from '@modelcontextprotocol/client';
 import type { ServerConnection } from './server-connection.js';
+import type { ServerLists } from './server-lists.js';
 import { stderrExcerpt } from './stderr-excerpt.js';
+import { messageOf } from './text.js';
 import type { ManagerLogger, ServerLogEntry } from './types.js';
 
 /** Whether a failure is the connection or the pipe to the server closing (it may be exiting). @internal */
@@ -77,7 +81,13 @@ export interface OpenOptions {
 
 /** The outcome of {@link ServerConnection.open}. @internal */
 export type OpenResult =
-  | { readonly ok: true; readonly connection: ServerConnection; readonly tools: readonly Tool[] }
+  | {
+      readonly ok: true;
+      readonly connection: ServerConnection;
+      readonly tools: readonly Tool[];
+      /** Its prompts and resources, as listed (none when it offers none). */
+      readonly lists: ServerLists;
+    }
   | {
       readonly ok: false;
       readonly reason: string;
@@ -111,4 +121,27 @@ export function withExcerpt(reason: string, stderr: readonly string[]): string {
 export function describeExit(exit: ProcessExit, stderr: readonly string[]): string {
   const how = exit.signal ? `was stopped by ${exit.signal}` : `exited with code ${exit.code}`;
   return withExcerpt(how, stderr);
+}
+
+/**
+ * A local server's process in its sandbox, not started yet; or why it cannot be. Said where it
+ * applies: the consent screen named the detected sandbox, so a build of another kind (a plain
+ * command) would be a broken promise, and is refused. @internal
+ */
+export function localTransport(
+  launch: LocalLaunch,
+): { readonly transport: ProcessTransport } | { readonly reason: string } {
+  let spawnable;
+  try {
+    spawnable = buildSandbox(launch.argv, launch.policy, launch.sandbox);
+  } catch (error) {
+    return { reason: `it could not be started: ${messageOf(error)}` };
+  }
+  const { sandboxed, ...spawn } = spawnable;
+  if (sandboxed.kind !== launch.sandbox.kind) {
+    return {
+      reason: `it was not started: its sandbox would be ${sandboxed.kind}, not ${launch.sandbox.kind}`,
+    };
+  }
+  return { transport: new ProcessTransport(spawn) };
 }

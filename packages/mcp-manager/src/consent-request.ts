@@ -1,3 +1,4 @@
+import { pinLabel } from './prompt-pins.js';
 import path from 'node:path';
 import {
   commandLine,
@@ -415,7 +416,7 @@ export function serverConsentRequest(
 }
 
 function summaryName(name: string): string {
-  return capLine(shown(name), MAX_CONSENT_NAME_CHARS);
+  return capLine(shown(pinLabel(name)), MAX_CONSENT_NAME_CHARS);
 }
 
 function consentDescription(description: unknown): string {

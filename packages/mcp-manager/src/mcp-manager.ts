@@ -17,7 +17,6 @@ import {
   InvalidOptionsError,
   ManagerClosedError,
   NotStartedError,
-  ServerNotConnectedError,
   StartCancelledError,
   UnknownServerError,
 } from './errors.js';
@@ -25,18 +24,28 @@ import { loadServers } from './load-servers.js';
 import { projectFetch, remoteDeps, startDeps } from './manager-parts.js';
 import { NoteTracker } from './notes.js';
 import { checkOptions, type CheckedOptions, type McpManagerOptions } from './options.js';
-import { forceSignIn, type RemoteDeps } from './remote-connect.js';
+import type { RemoteDeps } from './remote-connect.js';
 import { noSandboxNotice, sandboxOnce } from './sandbox-once.js';
 import { ServerRegistry, type ServerRecord } from './server-registry.js';
-import { serverPolicy } from './server-policy.js';
-import { checkScopes, isAllowed, signInTarget } from './sign-in-target.js';
-import { signOut } from './sign-out.js';
+import { checkScopes, signInNow } from './sign-in-target.js';
+import { logoutServer } from './sign-out.js';
 import { startSequence } from './start-server.js';
 import { statusRow } from './status.js';
-import { toolRefresh } from './tool-refresh.js';
+import { resourceRefresh, toolRefresh } from './tool-refresh.js';
+import { getPrompt, promptList, readResource, resourceList, templateList } from './offer-calls.js';
 import { messageOf, noticeText } from './text.js';
 import { tellHost } from './server-messages.js';
-import type { CallResult, McpTool, ServerChange, StatusRow } from './types.js';
+import type {
+  CallResult,
+  McpPrompt,
+  McpResource,
+  McpResourceTemplate,
+  McpTool,
+  PromptResult,
+  ResourceResult,
+  ServerChange,
+  StatusRow,
+} from './types.js';
 
 /**
  * The MCP client facade: reads the user's and the project's `mcp.json`, asks consent for
@@ -109,7 +118,11 @@ export class McpManager {
     this.#remote = remoteDeps(this.#options, owned);
     const deps = startDeps(this.#options, owned, this.#remote);
     this.#registry = new ServerRegistry(
-      { start: startSequence(deps), refresh: toolRefresh(deps) },
+      {
+        start: startSequence(deps),
+        refresh: toolRefresh(deps),
+        refreshResources: resourceRefresh((text) => this.#notice(text)),
+      },
       owned,
       logger,
     );
@@ -234,6 +247,54 @@ export class McpManager {
   }
 
   /**
+   * The prompts of every connected server that passed the pin check (as tools must), by server,
+   * then name. A prompt is a server's instructions: let the user pick one.
+   */
+  prompts(): McpPrompt[] {
+    return promptList(this.#registry);
+  }
+
+  /**
+   * Gets one prompt's messages, cleaned, wrapped in `<mcp_prompt server="…" name="…">` and marked
+   * as the server's words. `args` (an object of strings, every required one present) is checked
+   * first. Throws what `call()` throws, {@link UnknownServerError}, and {@link CallFailedError}
+   * for a prompt not listed or held back until the user allows its change.
+   */
+  async getPrompt(
+    server: string,
+    name: string,
+    args?: unknown,
+    options: { readonly signal?: AbortSignal } = {},
+  ): Promise<PromptResult> {
+    this.#usable('getPrompt()');
+    return getPrompt(this.#registry, server, name, args, options.signal);
+  }
+
+  /** The resources of every connected server, by server, then URI (`shownUri` is for showing). */
+  resources(): McpResource[] {
+    return resourceList(this.#registry);
+  }
+
+  /** The resource templates of every connected server, by server, then template. */
+  resourceTemplates(): McpResourceTemplate[] {
+    return templateList(this.#registry);
+  }
+
+  /**
+   * Reads one resource (a listed `uri`, or one a template expands to): text cleaned and capped,
+   * binary contents as a note with type and size, wrapped in `<mcp_resource server="…" uri="…">`;
+   * `contents` has the typed data. Throws what `call()` throws, and {@link UnknownServerError}.
+   */
+  async readResource(
+    server: string,
+    uri: string,
+    options: { readonly signal?: AbortSignal } = {},
+  ): Promise<ResourceResult> {
+    this.#usable('readResource()');
+    return readResource(this.#registry, server, uri, options.signal);
+  }
+
+  /**
    * One row per configured server, in configuration order (the user's servers first): name,
    * source, state, tool count, sandbox, network, and why it is denied or failed.
    *
@@ -261,12 +322,7 @@ export class McpManager {
     return this.#notes.take([...this.#registry.records.values()]);
   }
 
-  /**
-   * The problems `loadConfig` found in the configuration files at the last `start()` or
-   * `reload()` (each was also told through `prompter.notice`).
-   *
-   * @returns The problems, with file, line, column, server and field.
-   */
+  /** The problems `loadConfig` found at the last `start()` or `reload()` (each also told as a notice). */
   problems(): readonly ConfigProblem[] {
     return [...this.#problems];
   }
@@ -296,21 +352,9 @@ export class McpManager {
     const record = this.#registry.records.get(name);
     const known = record?.config ?? (await this.#load(name)).find((server) => server.name === name);
     if (known === undefined) throw new UnknownServerError(String(name), quoteText(name));
-    const config = signInTarget(known, name);
-    const policy = serverPolicy(config, this.#options.root);
-    if (policy.askConsent && !(await isAllowed(config, policy, this.#store, this.#session))) {
-      throw new ServerNotConnectedError(
-        name,
-        record?.state ?? 'stopped',
-        'it comes from the project file and you have not allowed it yet: start it first',
-      );
-    }
-    const { controller, detach } = linkSignals(options.signal, this.#lifetime.signal);
-    try {
-      await forceSignIn(config, policy, this.#remote, scopes, controller.signal);
-    } finally {
-      detach();
-    }
+    const deps = { root: this.#options.root, store: this.#store, session: this.#session };
+    const signals = [options.signal, this.#lifetime.signal];
+    await signInNow(known, name, record?.state, { ...deps, remote: this.#remote }, scopes, signals);
     if (this.#closed) throw new ManagerClosedError('signIn()');
     if (record !== undefined && (record.state === 'connected' || record.state === 'failed')) {
       await this.reload(name, options.signal === undefined ? {} : { signal: options.signal });
@@ -332,26 +376,13 @@ export class McpManager {
    */
   async logout(name: string, options: { signal?: AbortSignal } = {}): Promise<RevokeResult> {
     if (this.#closed) throw new ManagerClosedError('logout()');
-    const record = this.#registry.records.get(name);
-    if (record !== undefined && record.config.kind !== 'remote') {
-      throw new UnknownServerError(name, quoteText(name));
-    }
-    const config = record?.config.kind === 'remote' ? record.config : undefined;
     const deps = {
       root: this.#options.root,
       authStore: this.#authStore,
       pinnedFetch: this.#pinnedFetch as unknown as typeof fetch,
       logger: this.#options.logger,
     };
-    const result = await signOut(name, config, deps, options.signal);
-    if (record?.signedIn === true) {
-      // Its connection holds the signed-in session: end it, so no tool of a signed-out server
-      // still answers. `reload(name)` signs in again.
-      await this.#registry.stop(record, 'you signed out');
-      this.#registry.setState(record, 'stopped', 'you signed out (reload it to sign in again)');
-    }
-    if (record !== undefined) record.signedIn = false;
-    return result;
+    return logoutServer(name, this.#registry, deps, options.signal);
   }
 
   /**
@@ -446,6 +477,11 @@ export class McpManager {
     if (this.#closed) throw new ManagerClosedError(label);
     this.#registry.reportClashes();
     if (signal?.aborted) throw new StartCancelledError(label);
+  }
+
+  #usable(what: string): void {
+    if (this.#closed) throw new ManagerClosedError(what);
+    if (!this.#started) throw new NotStartedError(what);
   }
 
   #changed(change: ServerChange): void {

@@ -1,16 +1,10 @@
 import { log } from '@garuda/internal';
-import {
-  MessageTooLargeError,
-  ProcessExitedError,
-  ProcessTransport,
-  buildSandbox,
-} from '@garuda/mcp-transport';
+import { MessageTooLargeError, ProcessExitedError, ProcessTransport } from '@garuda/mcp-transport';
 import {
   Client,
   SdkError,
   SdkErrorCode,
   type CallToolResult,
-  type Tool,
   type Transport,
 } from '@modelcontextprotocol/client';
 import { linkSignals, raceAbort, untilOr, within } from './abort.js';
@@ -18,6 +12,7 @@ import {
   MAX_AUTHORIZATIONS,
   describeExit,
   isClosedConnection,
+  localTransport,
   seconds,
   withExcerpt,
   type OpenOptions,
@@ -36,6 +31,7 @@ import { droppedShape, mayBeAnAnswer } from './dropped-message.js';
 import { messageOf, oneLine } from './text.js';
 import { LogRelay, progressRelay, refuseServerRequest } from './server-messages.js';
 import { filterToolLists } from './tool-list-filter.js';
+import { startLists } from './server-lists.js';
 import type { CallProgress, ManagerLogger } from './types.js';
 
 export {
@@ -68,9 +64,12 @@ interface CallAttemptOptions {
  * One call attempt: the result, or the error to throw and, when a new sign-in may help, the
  * SDK's own error.
  */
-type Attempt =
-  | { readonly ok: true; readonly result: CallToolResult }
+type Attempt<T> =
+  | { readonly ok: true; readonly result: T }
   | { readonly ok: false; readonly error: Error; readonly cause?: unknown };
+
+/** The lists a server may say changed. */
+type ListKind = 'tools' | 'prompts' | 'resources';
 
 /**
  * One running server: its transport (a sandboxed process, or HTTP) and its SDK client. Opening it
@@ -93,7 +92,8 @@ export class ServerConnection {
   #stopped: string | undefined;
   #planned = false;
   #onExit: ((reason: string) => void) | undefined;
-  #onToolsChanged: (() => void) | undefined;
+  #onListChanged: ((kind: ListKind) => void) | undefined;
+  #onResourceUpdated: ((uri: string) => void) | undefined;
   #closing: Promise<void> | undefined;
   /** Settles when the connection has closed (the process exited, or the SDK closed it). */
   readonly #gone: Promise<void>;
@@ -132,31 +132,10 @@ export class ServerConnection {
     const { server, signal, timeoutMs } = options;
     if (signal.aborted) return { ok: false, reason: 'its start was cancelled', cancelled: true };
     const { launch } = options;
-    let transport: Transport;
-    if (launch.kind === 'remote') transport = launch.transport;
-    else {
-      let spawnable;
-      try {
-        spawnable = buildSandbox(launch.argv, launch.policy, launch.sandbox);
-      } catch (error) {
-        return {
-          ok: false,
-          reason: `it could not be started: ${messageOf(error)}`,
-          cancelled: false,
-        };
-      }
-      const { sandboxed, ...spawn } = spawnable;
-      // Said where it applies: the consent screen named this sandbox, so a plain command here
-      // would be a broken promise (the detected kind and the build must agree).
-      if (sandboxed.kind !== launch.sandbox.kind) {
-        return {
-          ok: false,
-          reason: `it was not started: its sandbox would be ${sandboxed.kind}, not ${launch.sandbox.kind}`,
-          cancelled: false,
-        };
-      }
-      transport = new ProcessTransport(spawn);
-    }
+    const made =
+      launch.kind === 'remote' ? { transport: launch.transport } : localTransport(launch);
+    if ('reason' in made) return { ok: false, reason: made.reason, cancelled: false };
+    const { transport } = made;
     const client = new Client(
       { name: options.clientInfo.name, version: options.clientInfo.version },
       { capabilities: {}, versionNegotiation: { mode: 'auto' } },
@@ -170,8 +149,16 @@ export class ServerConnection {
     );
     // Registered before the handshake, so no notification is missed; what it starts is bounded
     // and coalesced by whoever listens (tool-refresh.ts).
-    client.setNotificationHandler('notifications/tools/list_changed', () => {
-      if (connection.#stopped === undefined) connection.#onToolsChanged?.();
+    for (const kind of ['tools', 'prompts', 'resources'] as const) {
+      client.setNotificationHandler(`notifications/${kind}/list_changed`, () => {
+        if (connection.#stopped === undefined) connection.#onListChanged?.(kind);
+      });
+    }
+    client.setNotificationHandler('notifications/resources/updated', (notification) => {
+      const uri: unknown = notification.params?.uri;
+      if (connection.#stopped === undefined && typeof uri === 'string') {
+        connection.#onResourceUpdated?.(uri);
+      }
     });
     const logs = new LogRelay(server, options.onLog, options.logger);
     client.setNotificationHandler('notifications/message', (notification) => {
@@ -188,9 +175,10 @@ export class ServerConnection {
         controller.signal,
       );
       const listed = await raceAbort(client.listTools(undefined, limits), controller.signal);
+      const lists = await startLists(client, server, limits, options.logger);
       await connection.#listen(limits);
       if (connection.#stopped !== undefined) throw new Error('the server stopped');
-      return { ok: true, connection, tools: listed.tools };
+      return { ok: true, connection, tools: listed.tools, lists };
     } catch (error) {
       const timedOut = deadline.signal.aborted;
       // A server that crashed at start often fails the first write before its exit is known:
@@ -227,21 +215,27 @@ export class ServerConnection {
 
   /**
    * On the 2026-07-28 revision a server sends change notifications only on a
-   * `subscriptions/listen` stream: open one for its tool list when it says the list may change.
-   * A server that refuses keeps working, without refreshes.
+   * `subscriptions/listen` stream: open one for the lists it says may change (tools, prompts,
+   * resources). A server that refuses keeps working, without refreshes.
    */
   async #listen(limits: { readonly signal: AbortSignal; readonly timeout: number }): Promise<void> {
     const client = this.#client;
     if (client.getProtocolEra() !== 'modern') return;
-    if (client.getServerCapabilities()?.tools?.listChanged !== true) return;
+    const offered = client.getServerCapabilities();
+    const filter = {
+      ...(offered?.tools?.listChanged === true ? { toolsListChanged: true } : {}),
+      ...(offered?.prompts?.listChanged === true ? { promptsListChanged: true } : {}),
+      ...(offered?.resources?.listChanged === true ? { resourcesListChanged: true } : {}),
+    };
+    if (Object.keys(filter).length === 0) return;
     try {
-      await raceAbort(client.listen({ toolsListChanged: true }, limits), limits.signal);
+      await raceAbort(client.listen(filter, limits), limits.signal);
     } catch (error) {
       if (limits.signal.aborted) throw error;
       log(
         this.#logger,
         'debug',
-        `MCP server "${this.server}": no tool list changes (listen failed: ${oneLine(messageOf(error))})`,
+        `MCP server "${this.server}": no list changes (listen failed: ${oneLine(messageOf(error))})`,
       );
     }
   }
@@ -263,31 +257,42 @@ export class ServerConnection {
   }
 
   /**
-   * Calls `fn` on every `notifications/tools/list_changed` while the connection runs.
+   * Calls `fn` on every `notifications/<kind>/list_changed` while the connection runs.
    *
-   * @param fn - Told that the server's tool list changed (it must not throw).
+   * @param fn - Told which list changed (it must not throw).
    */
-  onToolsChanged(fn: () => void): void {
-    this.#onToolsChanged = fn;
+  onListChanged(fn: (kind: ListKind) => void): void {
+    this.#onListChanged = fn;
   }
 
   /**
-   * Lists the server's tools again (every page), through the same list filter as at start.
+   * Calls `fn` on every `notifications/resources/updated` while the connection runs.
    *
-   * @param options - The signal and time limit of the request.
-   * @returns The raw tool list.
-   * @throws When the server does not answer in time, the signal aborts or the list is malformed.
+   * @param fn - Told the URI as the server sent it (raw: clean it before showing; must not throw).
    */
-  async listTools(options: {
-    readonly signal: AbortSignal;
-    readonly timeoutMs: number;
-  }): Promise<readonly Tool[]> {
-    const { signal, timeoutMs } = options;
-    const listed = await raceAbort(
-      this.#client.listTools(undefined, { signal, timeout: timeoutMs }),
-      signal,
-    );
-    return listed.tools;
+  onResourceUpdated(fn: (uri: string) => void): void {
+    this.#onResourceUpdated = fn;
+  }
+
+  /**
+   * Runs one request of this connection (a prompt, a resource, a list) with the SDK client, under
+   * the caller's signal and a time limit; its failures are worded as a call's are.
+   *
+   * @param label - What it is, for messages (e.g. `the prompt "review"`).
+   * @param run - The request, given the client and the request's signal and time limit.
+   * @param options - The caller's signal and the time limit.
+   * @returns What `run` returned.
+   * @throws {@link CallCancelledError}, {@link CallTimeoutError}, {@link ServerStoppedError},
+   *   {@link ResultTooLargeError} or {@link CallFailedError}.
+   */
+  async request<T>(
+    label: string,
+    run: (client: Client, limits: { signal: AbortSignal; timeout: number }) => Promise<T>,
+    options: { readonly signal?: AbortSignal | undefined; readonly timeoutMs: number },
+  ): Promise<T> {
+    const attempt = await this.#attempt(label, run, options);
+    if (attempt.ok) return attempt.result;
+    throw attempt.error;
   }
 
   /**
@@ -348,12 +353,40 @@ export class ServerConnection {
     name: string,
     args: Record<string, unknown>,
     options: CallAttemptOptions,
-  ): Promise<Attempt> {
+  ): Promise<Attempt<CallToolResult>> {
+    const progress =
+      options.onProgress === undefined
+        ? undefined
+        : progressRelay(options.onProgress, { server: this.server, tool: name }, this.#logger);
+    try {
+      return await this.#attempt(
+        name,
+        (client, limits) =>
+          client.callTool(
+            { name: tool, arguments: args },
+            {
+              ...limits,
+              ...(progress === undefined ? {} : { onprogress: progress.onprogress }),
+            },
+          ),
+        options,
+      );
+    } finally {
+      progress?.stop();
+    }
+  }
+
+  /** One request, its failure worded for `label`. Never throws. */
+  async #attempt<T>(
+    label: string,
+    run: (client: Client, limits: { signal: AbortSignal; timeout: number }) => Promise<T>,
+    options: { readonly signal?: AbortSignal | undefined; readonly timeoutMs: number },
+  ): Promise<Attempt<T>> {
     const { signal, timeoutMs } = options;
-    const fail = (error: Error, cause?: unknown): Attempt => ({ ok: false, error, cause });
-    if (signal?.aborted) return fail(new CallCancelledError(name, { cause: signal.reason }));
+    const fail = (error: Error, cause?: unknown): Attempt<T> => ({ ok: false, error, cause });
+    if (signal?.aborted) return fail(new CallCancelledError(label, { cause: signal.reason }));
     if (this.#stopped !== undefined) {
-      return fail(new ServerStoppedError(name, this.server, this.#stopped));
+      return fail(new ServerStoppedError(label, this.server, this.#stopped));
     }
     const inFlight: InFlight = { controller: new AbortController() };
     // The SDK raises the same error for an abort and a timeout, so the caller's abort is tracked
@@ -361,38 +394,29 @@ export class ServerConnection {
     const onAbort = () => inFlight.controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     this.#inFlight.add(inFlight);
-    const progress =
-      options.onProgress === undefined
-        ? undefined
-        : progressRelay(options.onProgress, { server: this.server, tool: name }, this.#logger);
     try {
-      const result = await this.#client.callTool(
-        { name: tool, arguments: args },
-        {
-          signal: inFlight.controller.signal,
-          timeout: timeoutMs,
-          ...(progress === undefined ? {} : { onprogress: progress.onprogress }),
-        },
-      );
+      const result = await run(this.#client, {
+        signal: inFlight.controller.signal,
+        timeout: timeoutMs,
+      });
       return { ok: true, result };
     } catch (error) {
-      if (signal?.aborted) return fail(new CallCancelledError(name, { cause: signal.reason }));
+      if (signal?.aborted) return fail(new CallCancelledError(label, { cause: signal.reason }));
       if (inFlight.tooLarge !== undefined) {
-        return fail(new ResultTooLargeError(name, inFlight.tooLarge));
+        return fail(new ResultTooLargeError(label, inFlight.tooLarge));
       }
       if (this.#stopped !== undefined) {
-        return fail(new ServerStoppedError(name, this.server, oneLine(this.#stopped, 200)));
+        return fail(new ServerStoppedError(label, this.server, oneLine(this.#stopped, 200)));
       }
       if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
-        return fail(new CallTimeoutError(name, this.server, timeoutMs, { cause: error }));
+        return fail(new CallTimeoutError(label, this.server, timeoutMs, { cause: error }));
       }
       if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
-        return fail(new ServerStoppedError(name, this.server, 'its connection closed'));
+        return fail(new ServerStoppedError(label, this.server, 'its connection closed'));
       }
       // Any other failure may be the server refusing the sign-in: the caller may sign in again.
-      return fail(new CallFailedError(name, oneLine(messageOf(error)), { cause: error }), error);
+      return fail(new CallFailedError(label, oneLine(messageOf(error)), { cause: error }), error);
     } finally {
-      progress?.stop();
       signal?.removeEventListener('abort', onAbort);
       this.#inFlight.delete(inFlight);
     }

@@ -8,9 +8,18 @@ import { linkSignals, within } from './abort.js';
 import type { ServerConnection } from './server-connection.js';
 import type { StartOutcome, StartServer } from './start-server.js';
 import { messageOf, oneLine } from './text.js';
-import { RefreshQueue, type RefreshTools, type RefreshedTools } from './tool-refresh.js';
+import { NO_RESOURCES, type AdaptedResources } from './offer-view.js';
+import { PROMPT_PIN } from './prompt-pins.js';
+import {
+  RefreshQueue,
+  goneReason,
+  shownUri,
+  type RefreshResources,
+  type RefreshTools,
+  type RefreshedTools,
+} from './tool-refresh.js';
 import { clashNotice, toolView, type ToolView } from './tool-view.js';
-import type { ManagerLogger, McpTool, ServerChange, ServerState } from './types.js';
+import type { ManagerLogger, McpPrompt, McpTool, ServerChange, ServerState } from './types.js';
 
 /** How long a stop (or all of them at `close()`) is waited for. @internal */
 export const CLOSE_BOUND_MS = 20_000;
@@ -30,11 +39,16 @@ export interface ServerRecord {
   version: number;
   /** The adapted tools of its last successful start (kept after a stop, for clear call errors). */
   tools: readonly McpTool[];
-  /** The raw tool list behind `tools` (the baseline of a refresh). */
+  /** Its adapted prompts (those that passed the pin check). */
+  prompts: readonly McpPrompt[];
+  /** Its adapted resources and resource templates. */
+  resources: AdaptedResources;
+  /** The raw tool and prompt list behind `tools` and `prompts` (the baseline of a refresh). */
   raw: readonly Tool[];
   /**
-   * Tools (model-facing names) that left `tools` while the server ran, and why: removed by the
-   * server, or held back until the user allows a change. A call to one gets a clean error.
+   * Tools (model-facing names) and prompts (`PROMPT_PIN` + name) that left the lists while the
+   * server ran, and why: removed by the server, or held back until the user allows a change. A
+   * call to one gets a clean error.
    */
   gone: Map<string, { readonly tool: string; readonly reason: string }>;
   attempt: Attempt | undefined;
@@ -50,6 +64,7 @@ export class ServerRegistry {
   readonly connections = new Map<string, ServerConnection>();
   readonly #start: StartServer;
   readonly #refresh: RefreshTools;
+  readonly #refreshResources: RefreshResources;
   readonly #changed: (change: ServerChange) => void;
   readonly #notice: (text: string) => void;
   readonly #logger: ManagerLogger | undefined;
@@ -60,7 +75,11 @@ export class ServerRegistry {
   #closed = false;
 
   constructor(
-    phases: { readonly start: StartServer; readonly refresh: RefreshTools },
+    phases: {
+      readonly start: StartServer;
+      readonly refresh: RefreshTools;
+      readonly refreshResources: RefreshResources;
+    },
     tell: {
       readonly notice: (text: string) => void;
       readonly changed: (change: ServerChange) => void;
@@ -69,6 +88,7 @@ export class ServerRegistry {
   ) {
     this.#start = phases.start;
     this.#refresh = phases.refresh;
+    this.#refreshResources = phases.refreshResources;
     this.#changed = tell.changed;
     const notice = tell.notice;
     this.#notice = notice;
@@ -89,6 +109,8 @@ export class ServerRegistry {
       detail: undefined,
       version: 0,
       tools: [],
+      prompts: [],
+      resources: NO_RESOURCES,
       raw: [],
       gone: new Map(),
       attempt: undefined,
@@ -175,6 +197,8 @@ export class ServerRegistry {
           return;
         }
         record.tools = outcome.tools;
+        record.prompts = outcome.prompts;
+        record.resources = outcome.resources;
         record.raw = outcome.raw;
         record.gone = new Map();
         record.signedIn = outcome.signedIn;
@@ -243,29 +267,49 @@ export class ServerRegistry {
     return undefined;
   }
 
-  /** Follows a connected server's `list_changed`: each refresh goes through the pin check. */
+  /**
+   * Follows a connected server's `list_changed`: each refresh of its tools and prompts goes
+   * through the pin check; its resources are listed again (no pins: they are data, not
+   * instructions). Each kind has its own queue, coalesced and bounded.
+   */
   #watch(record: ServerRecord, connection: ServerConnection): void {
     let mayAsk = true;
+    const current = () => this.connections.get(record.name) === connection;
     const apply = (refreshed: RefreshedTools) => {
-      if (this.connections.get(record.name) !== connection) return;
-      const before = JSON.stringify(record.tools);
+      if (!current()) return;
+      const toolsBefore = JSON.stringify(record.tools);
+      const promptsBefore = JSON.stringify(record.prompts);
       const held = new Set(refreshed.held);
       const listed = new Set(refreshed.tools.map((tool) => tool.name));
       for (const tool of record.tools) {
         if (listed.has(tool.name)) continue;
         record.gone.set(tool.name, {
           tool: tool.tool,
-          reason: held.has(tool.tool)
-            ? `its server "${record.name}" changed it while it ran, and it is held back until the user allows the change`
-            : `its server "${record.name}" removed it while it ran (its tool list changed)`,
+          reason: goneReason(record.name, held.has(tool.tool)),
         });
       }
-      for (const name of listed) record.gone.delete(name);
+      const prompts = new Set(refreshed.prompts.map((prompt) => PROMPT_PIN + prompt.name));
+      for (const prompt of record.prompts) {
+        const key = PROMPT_PIN + prompt.name;
+        if (!prompts.has(key)) {
+          record.gone.set(key, {
+            tool: prompt.name,
+            reason: goneReason(record.name, held.has(key)),
+          });
+        }
+      }
+      for (const name of [...listed, ...prompts]) record.gone.delete(name);
       record.tools = refreshed.tools;
-      if (JSON.stringify(record.tools) === before) return;
+      record.prompts = refreshed.prompts;
+      const toolsChanged = JSON.stringify(record.tools) !== toolsBefore;
+      const promptsChanged = JSON.stringify(record.prompts) !== promptsBefore;
+      if (!toolsChanged && !promptsChanged) return;
       this.#view = undefined;
-      this.reportClashes();
-      this.#changed({ server: record.name, kind: 'tools' });
+      if (toolsChanged) {
+        this.reportClashes();
+        this.#changed({ server: record.name, kind: 'tools' });
+      }
+      if (promptsChanged) this.#changed({ server: record.name, kind: 'prompts' });
     };
     const queue = new RefreshQueue(
       async (signal) => {
@@ -276,7 +320,7 @@ export class ServerRegistry {
           apply,
           signal,
         );
-        if (this.connections.get(record.name) !== connection) return;
+        if (!current()) return;
         if (refreshed.declined) mayAsk = false;
         if (refreshed.held.length === 0) record.raw = refreshed.raw;
         apply(refreshed);
@@ -285,7 +329,22 @@ export class ServerRegistry {
       record.name,
       this.#logger,
     );
-    connection.onToolsChanged(() => queue.request());
+    const resources = new RefreshQueue(
+      async (signal) => {
+        const listed = await this.#refreshResources(record.config, connection, signal);
+        if (!current()) return;
+        if (JSON.stringify(listed) === JSON.stringify(record.resources)) return;
+        record.resources = listed;
+        this.#changed({ server: record.name, kind: 'resources' });
+      },
+      connection.signal,
+      record.name,
+      this.#logger,
+    );
+    connection.onListChanged((kind) => (kind === 'resources' ? resources : queue).request());
+    connection.onResourceUpdated((uri) => {
+      if (current()) this.#changed({ server: record.name, kind: 'resource', uri: shownUri(uri) });
+    });
   }
 
   #exited(record: ServerRecord, connection: ServerConnection, reason: string): void {

@@ -1,9 +1,11 @@
 import { defHash, type RemoteServerConfig, type ServerConfig } from '@garuda/mcp-config';
 import { quoteText } from '@garuda/mcp-tools';
 import { getMcpTrustEntry, type McpTrustEntry, type TrustStoreLike } from '@garuda/mcp-trust';
-import { InvalidOptionsError } from './errors.js';
-import { hasStaticAuthorization } from './remote-connect.js';
-import type { ServerPolicy } from './server-policy.js';
+import { linkSignals } from './abort.js';
+import { InvalidOptionsError, ServerNotConnectedError } from './errors.js';
+import { forceSignIn, hasStaticAuthorization, type RemoteDeps } from './remote-connect.js';
+import { serverPolicy, type ServerPolicy } from './server-policy.js';
+import type { ServerState } from './types.js';
 
 /** An OAuth scope name (RFC 6749 §3.3 characters), not too long. */
 function isScopeName(value: unknown): value is string {
@@ -74,4 +76,41 @@ export async function isAllowed(
   if (session.get(policy.trustKey)?.def === def) return true;
   const stored = await getMcpTrustEntry(store, policy.trustKey).catch(() => undefined);
   return stored?.def === def;
+}
+
+/**
+ * The sign-in of `McpManager.signIn()`: a remote server's, after its consent (a project server
+ * must have been allowed already). @internal
+ *
+ * @throws {@link InvalidOptionsError} (not a server to sign in to), {@link ServerNotConnectedError}
+ *   (a project server not allowed yet), and what `forceSignIn` throws.
+ */
+export async function signInNow(
+  known: ServerConfig,
+  name: string,
+  state: ServerState | undefined,
+  deps: {
+    readonly root: string;
+    readonly store: TrustStoreLike;
+    readonly session: ReadonlyMap<string, McpTrustEntry>;
+    readonly remote: RemoteDeps;
+  },
+  scopes: readonly string[],
+  signals: readonly (AbortSignal | undefined)[],
+): Promise<void> {
+  const config = signInTarget(known, name);
+  const policy = serverPolicy(config, deps.root);
+  if (policy.askConsent && !(await isAllowed(config, policy, deps.store, deps.session))) {
+    throw new ServerNotConnectedError(
+      name,
+      state ?? 'stopped',
+      'it comes from the project file and you have not allowed it yet: start it first',
+    );
+  }
+  const { controller, detach } = linkSignals(...signals);
+  try {
+    await forceSignIn(config, policy, deps.remote, scopes, controller.signal);
+  } finally {
+    detach();
+  }
 }

@@ -1,6 +1,9 @@
 import type { RemoteServerConfig } from '@garuda/mcp-config';
 import { revoke, type AuthStore, type RevokeResult } from '@garuda/mcp-oauth';
 import { policyFetch, serverPolicy, storedSignInPolicy } from './server-policy.js';
+import { quoteText } from '@garuda/mcp-tools';
+import { UnknownServerError } from './errors.js';
+import type { ServerRegistry } from './server-registry.js';
 import type { ManagerLogger } from './types.js';
 
 /** What a sign-out needs of the manager. @internal */
@@ -49,4 +52,31 @@ export async function signOut(
     ...(signal ? { signal } : {}),
     ...(deps.logger ? { logger: deps.logger } : {}),
   });
+}
+
+/**
+ * `McpManager.logout()`: the sign-out of a configured (or stored) remote server, and the stop of
+ * its connection when that was signed in with OAuth, so no tool of a signed-out server still
+ * answers. @internal
+ *
+ * @throws {@link UnknownServerError} when `name` is a configured local server.
+ */
+export async function logoutServer(
+  name: string,
+  registry: ServerRegistry,
+  deps: SignOutDeps,
+  signal: AbortSignal | undefined,
+): Promise<RevokeResult> {
+  const record = registry.records.get(name);
+  if (record !== undefined && record.config.kind !== 'remote') {
+    throw new UnknownServerError(name, quoteText(name));
+  }
+  const config = record?.config.kind === 'remote' ? record.config : undefined;
+  const result = await signOut(name, config, deps, signal);
+  if (record?.signedIn === true) {
+    await registry.stop(record, 'you signed out');
+    registry.setState(record, 'stopped', 'you signed out (reload it to sign in again)');
+  }
+  if (record !== undefined) record.signedIn = false;
+  return result;
 }

@@ -2,7 +2,6 @@
 // and list → pin check → register. Each phase is built once per manager from the few things it
 // needs, and each takes the server, its policy and what the phase before it gave.
 import type { ServerConfig } from '@garuda/mcp-config';
-import { adaptTools } from '@garuda/mcp-tools';
 import type { SandboxInfo } from '@garuda/mcp-transport';
 import type { Tool } from '@modelcontextprotocol/client';
 import { connectPhase, type ConnectDeps } from './connect-phase.js';
@@ -10,7 +9,9 @@ import { launchPhase, type LaunchDeps, type LocalPlan } from './launch-phase.js'
 import type { ServerConnection } from './server-connection.js';
 import { serverPolicy } from './server-policy.js';
 import { CANCELLED_DETAIL, trustPhases, type TrustDeps } from './trust-phases.js';
-import type { McpTool } from './types.js';
+import { pinnedList } from './prompt-pins.js';
+import { adaptOffer, adaptServerResources, type AdaptedResources } from './offer-view.js';
+import type { McpPrompt, McpTool } from './types.js';
 
 /** How one server's start ended. @internal */
 export type StartOutcome =
@@ -18,7 +19,11 @@ export type StartOutcome =
       readonly state: 'connected';
       readonly connection: ServerConnection;
       readonly tools: readonly McpTool[];
-      /** The tool list as the server sent it (the baseline of a later refresh). */
+      /** Its prompts, adapted. */
+      readonly prompts: readonly McpPrompt[];
+      /** Its resources and resource templates, adapted. */
+      readonly resources: AdaptedResources;
+      /** The tools and prompts as the server sent them, pinned (the baseline of a later refresh). */
       readonly raw: readonly Tool[];
       /** A remote server that uses OAuth tokens. */
       readonly signedIn: boolean;
@@ -68,18 +73,19 @@ export function startSequence(deps: StartDeps): StartServer {
     const connected = await connect(server, policy, plan, signal);
     if ('state' in connected) return connected;
 
-    const refused = await pins(server, policy, trusted, connected.tools, signal);
+    const raw = pinnedList(connected.tools, connected.lists.prompts);
+    const refused = await pins(server, policy, trusted, raw, signal);
     if (refused !== undefined) {
       deps.connect.track(connected.connection.close(refused.detail));
       return refused;
     }
-    const adapted = adaptTools(server.name, connected.tools);
-    for (const notice of adapted.notices) deps.trust.notice(notice);
+    const adapted = adaptOffer(server.name, raw, deps.trust.notice);
     return {
       state: 'connected',
       connection: connected.connection,
-      tools: adapted.tools,
-      raw: connected.tools,
+      ...adapted,
+      resources: adaptServerResources(server.name, connected.lists, deps.trust.notice),
+      raw,
       signedIn: connected.signedIn,
     };
   };

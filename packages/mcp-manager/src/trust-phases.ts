@@ -22,6 +22,7 @@ import {
   toolsConsentRequest,
   type ConsentContext,
 } from './consent-request.js';
+import { pinLabel } from './prompt-pins.js';
 import type { ServerPolicy } from './server-policy.js';
 import { messageOf, oneLine } from './text.js';
 import type { ConsentAnswer, ConsentReply, ConsentRequest, ManagerLogger } from './types.js';
@@ -66,7 +67,7 @@ export interface TrustRefusal {
 export const CANCELLED_DETAIL = 'its start was cancelled';
 
 function nameList(names: readonly string[]): string {
-  const shown = names.slice(0, MAX_NAMES_LISTED).map((name) => oneLine(name, 60));
+  const shown = names.slice(0, MAX_NAMES_LISTED).map((name) => oneLine(pinLabel(name), 60));
   const more = names.length - shown.length;
   return more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ');
 }
@@ -88,7 +89,7 @@ export function changeSummary(diff: ToolDiff, detailed: boolean): string {
       const what = [change.description ? 'description' : '', change.schema ? 'schema' : '']
         .filter(Boolean)
         .join(', ');
-      return `${change.tool} (${what})`;
+      return `${pinLabel(change.tool)} (${what})`;
     });
     parts.push(`changed: ${nameList(changed)}`);
   }

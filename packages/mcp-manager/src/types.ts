@@ -8,9 +8,18 @@ export type {
   CallPreview,
   CallPreviewTextOptions,
   CallResult,
+  McpPrompt,
+  McpResource,
+  McpResourceTemplate,
   McpTool,
   PreviewArgument,
   PreviewValue,
+  PromptArgument,
+  PromptMessage,
+  PromptResult,
+  ResourceContent,
+  ResourceResult,
+  UriRefusal,
 } from '@garuda/mcp-tools';
 
 /** Where a server's definition came from. */
@@ -239,14 +248,7 @@ export interface CallProgress {
 
 /** The levels of a server's log messages, least severe first (RFC 5424's, as MCP names them). */
 export type ServerLogLevel =
-  | 'debug'
-  | 'info'
-  | 'notice'
-  | 'warning'
-  | 'error'
-  | 'critical'
-  | 'alert'
-  | 'emergency';
+  'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 
 /**
  * A log message a server sent (`notifications/message`), told through the `onServerLog` option:

@@ -4,47 +4,10 @@
 // and the host hears of each change once through onChange.
 import { ADDED_TOOL } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
-import type { ConsentRequest, McpManager, ServerChange } from '../src/index.js';
-import { ScriptedPrompter, fixture, toolNamesOf, unwrap, useWorkspace } from './support.js';
+import type { McpManager } from '../src/index.js';
+import { Changes, HoldingPrompter, fixture, toolNamesOf, unwrap, useWorkspace } from './support.js';
 
 const ws = useWorkspace();
-
-/** Collects onChange events; `next()` waits for the next one (bounded by the test's timeout). */
-class Changes {
-  readonly seen: ServerChange[] = [];
-  #waiters: (() => void)[] = [];
-  readonly onChange = (change: ServerChange): void => {
-    this.seen.push(change);
-    for (const wake of this.#waiters.splice(0)) wake();
-  };
-  /** Resolves once `count` events have been seen in all. */
-  async until(count: number): Promise<void> {
-    while (this.seen.length < count) {
-      await new Promise<void>((resolve) => this.#waiters.push(resolve));
-    }
-  }
-}
-
-/** A prompter whose tools questions stay open until the test answers them. */
-class HoldingPrompter extends ScriptedPrompter {
-  readonly #asked: ((request: ConsentRequest) => void)[] = [];
-  #reply: ((answer: 'once' | 'remember' | 'deny') => void) | undefined;
-  override consent(request: ConsentRequest): Promise<'once' | 'remember' | 'deny'> {
-    if (request.kind === 'server') return super.consent(request) as never;
-    this.consents.push(request);
-    for (const wake of this.#asked.splice(0)) wake(request);
-    return new Promise((resolve) => {
-      this.#reply = resolve;
-    });
-  }
-  /** Resolves with the next tools question. */
-  asked(): Promise<ConsentRequest> {
-    return new Promise((resolve) => this.#asked.push(resolve));
-  }
-  reply(answer: 'once' | 'remember' | 'deny'): void {
-    this.#reply?.(answer);
-  }
-}
 
 const added = `mcp__dyn__${ADDED_TOOL}`;
 
@@ -150,7 +113,8 @@ describe('tools/list_changed', () => {
     );
     const listed = JSON.stringify(mcp.tools());
     const seen = changes.seen.length;
-    const refreshes = () => logs.filter((line) => line.includes('listing its tools again')).length;
+    const refreshes = () =>
+      logs.filter((line) => line.includes('listing again what changed')).length;
 
     expect(await callText(mcp, 'mcp__dyn__flood_changes', { count: 300 })).toBe('sent 300');
     await callText(mcp, 'mcp__dyn__add_tool');

@@ -26,6 +26,7 @@ import type {
   ConsentAnswer,
   ConsentRequest,
   Prompter,
+  ServerChange,
   SignInRequest,
 } from '../src/types.js';
 
@@ -339,4 +340,41 @@ export function fixedLookup(
       addresses.map((address) => ({ address, family: 4 })),
     );
   }) as unknown as LookupFunction;
+}
+
+/** Collects onChange events; `next()` waits for the next one (bounded by the test's timeout). */
+export class Changes {
+  readonly seen: ServerChange[] = [];
+  #waiters: (() => void)[] = [];
+  readonly onChange = (change: ServerChange): void => {
+    this.seen.push(change);
+    for (const wake of this.#waiters.splice(0)) wake();
+  };
+  /** Resolves once `count` events have been seen in all. */
+  async until(count: number): Promise<void> {
+    while (this.seen.length < count) {
+      await new Promise<void>((resolve) => this.#waiters.push(resolve));
+    }
+  }
+}
+
+/** A prompter whose tools questions stay open until the test answers them. */
+export class HoldingPrompter extends ScriptedPrompter {
+  readonly #asked: ((request: ConsentRequest) => void)[] = [];
+  #reply: ((answer: 'once' | 'remember' | 'deny') => void) | undefined;
+  override consent(request: ConsentRequest): Promise<'once' | 'remember' | 'deny'> {
+    if (request.kind === 'server') return super.consent(request) as never;
+    this.consents.push(request);
+    for (const wake of this.#asked.splice(0)) wake(request);
+    return new Promise((resolve) => {
+      this.#reply = resolve;
+    });
+  }
+  /** Resolves with the next tools question. */
+  asked(): Promise<ConsentRequest> {
+    return new Promise((resolve) => this.#asked.push(resolve));
+  }
+  reply(answer: 'once' | 'remember' | 'deny'): void {
+    this.#reply?.(answer);
+  }
 }
