@@ -239,3 +239,21 @@ export function formatSignIn(request: SignInRequest, c: Colours): string {
     `  ${c.dim('callback ')} ${request.callback}  (this computer; it receives the result)`,
   ].join('\n');
 }
+
+/** The first line of a cleaned description, shortened for a table. */
+export function summaryLine(description: string | undefined): string {
+  const line = (description ?? '').split('\n', 1)[0] ?? '';
+  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
+}
+
+/**
+ * JSON for stdout with every character outside printable ASCII written as `\uXXXX`: it parses
+ * back to the same value, and a raw value a server sent (a resource's URI, kept so a script can
+ * read it back) cannot put an escape, a bidi control or an invisible character on a terminal.
+ */
+export function asciiJson(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(
+    /[^\n\u0020-\u007e]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}

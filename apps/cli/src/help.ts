@@ -47,6 +47,30 @@ export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
     details:
       'The tool is <server>/<tool> or mcp__<server>__<tool>. Only its server is started.\n--yes approves without asking (for scripts). The result is printed as the model would see it.\nExit 1 when the tool reports an error.',
   },
+  resources: {
+    usage: 'garuda-mcp resources [server]',
+    summary: 'List the resources and resource templates of the servers (all, or one).',
+    details:
+      'URI, server, name, type and description, cleaned. --json gives each raw uri, for read.',
+  },
+  read: {
+    usage: 'garuda-mcp read <server> <uri>',
+    summary: 'Read one resource, shown as the model would get it.',
+    details:
+      'Only that server is started. Text is cleaned and capped; binary contents are a note with\ntheir type and size (--json gives them as base64).',
+  },
+  prompts: {
+    usage: 'garuda-mcp prompts [server]',
+    summary: 'List the prompts of the servers (all, or one), with their arguments.',
+    details:
+      'Prompts are pinned with the tools: a changed prompt of a project server is held back until\nyou allow the change. An argument marked ? is optional.',
+  },
+  prompt: {
+    usage: "garuda-mcp prompt <server>/<prompt> ['{json arguments}']",
+    summary: 'Get one prompt, shown as the model would get it.',
+    details:
+      "Only that server is started. The arguments are a JSON object of strings. The messages are\nthe server's words, marked as such.",
+  },
   add: {
     usage:
       'garuda-mcp add <name> [--project] [--env K=V]… [--network] [--cwd <dir>] [--write <dir>]… [--read <path>]… [--timeout <ms>] -- <command> [args…]\n       garuda-mcp add <name> [--project] --url <url> [--header K=V]… [--timeout <ms>]',

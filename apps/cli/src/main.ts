@@ -10,6 +10,8 @@ import { getCommand, listCommand } from './commands/list.js';
 import { importCommand } from './commands/import.js';
 import { loginCommand, logoutCommand } from './commands/login.js';
 import { statusCommand } from './commands/status.js';
+import { promptCommand, promptsCommand } from './commands/prompts.js';
+import { readCommand, resourcesCommand } from './commands/resources.js';
 import { toolsCommand } from './commands/tools.js';
 import { trustForgetCommand, trustListCommand } from './commands/trust.js';
 import type { CommandContext, Globals } from './context.js';
@@ -246,6 +248,18 @@ async function run(
     case 'call':
       positionalCount(rest, 1, 2, command);
       return callCommand(ctx, rest[0] ?? '', rest[1]);
+    case 'resources':
+      positionalCount(rest, 0, 1, command);
+      return resourcesCommand(ctx, rest[0]);
+    case 'read':
+      positionalCount(rest, 2, 2, command);
+      return readCommand(ctx, rest[0] ?? '', rest[1] ?? '');
+    case 'prompts':
+      positionalCount(rest, 0, 1, command);
+      return promptsCommand(ctx, rest[0]);
+    case 'prompt':
+      positionalCount(rest, 1, 2, command);
+      return promptCommand(ctx, rest[0] ?? '', rest[1]);
     case 'add':
       positionalCount(rest, 1, 1, command);
       return addCommand(ctx, {

@@ -1,33 +1,14 @@
-import {
-  McpManagerError,
-  McpManagerErrorCode,
-  SignInRequiredError,
-  toolPrefix,
-  type CallProgress,
-} from '@garuda/mcp-manager';
-import { configuredNames, findServer, notConnected, readConfig } from '../cli-config.js';
+import { toolPrefix, type CallProgress } from '@garuda/mcp-manager';
+import { configuredNames, findServer, readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { closeMatches, didYouMean } from '../did-you-mean.js';
-import { CliError, ExitCode, usageError } from '../exit-codes.js';
-import { loginCommandLine } from '../format.js';
+import { ExitCode, usageError, type CliError } from '../exit-codes.js';
 import { withManager } from '../open-manager.js';
+import { mustBeConnected, parseJsonObject, requestFailure } from './request-errors.js';
 
 /** The JSON arguments of a call: an object, or nothing. */
 export function parseArguments(text: string | undefined): Record<string, unknown> {
-  if (text === undefined || text.trim() === '') return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw usageError(
-      `The tool arguments are not valid JSON (${error instanceof Error ? error.message : 'parse error'}). ` +
-        `Quote them for your shell, e.g. '{"text":"hello"}'.`,
-    );
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw usageError('The tool arguments must be a JSON object, e.g. \'{"text":"hello"}\'.');
-  }
-  return value as Record<string, unknown>;
+  return parseJsonObject(text, 'tool arguments', '{"text":"hello"}');
 }
 
 /**
@@ -98,10 +79,7 @@ export async function callCommand(
   if (server === undefined) throw unknownToolServer(tool, names);
   findServer(ctx, config, server);
   return withManager(ctx, { only: [server] }, async (mcp, prompter) => {
-    const row = mcp.status().find((r) => r.name === server);
-    if (row?.state !== 'connected') {
-      throw notConnected(server, row, prompter.declined);
-    }
+    mustBeConnected(mcp, prompter, server);
     const slash = tool.indexOf('/');
     const found =
       slash > 0
@@ -146,35 +124,7 @@ export async function callCommand(
       }
       return result.isError ? ExitCode.TOOL_ERROR : ExitCode.OK;
     } catch (error) {
-      if (McpManagerError.isInstance(error)) {
-        if (error.code === McpManagerErrorCode.CALL_CANCELLED && ctx.signal.aborted) {
-          throw new CliError('Interrupted.', ExitCode.INTERRUPTED);
-        }
-        if (error.code === McpManagerErrorCode.INVALID_ARGUMENTS) throw usageError(error.message);
-        if (error.code === McpManagerErrorCode.CALL_DECLINED) {
-          throw new CliError('The call was declined; nothing ran.', ExitCode.SERVER);
-        }
-        if (SignInRequiredError.isInstance(error)) {
-          const unasked = prompter.declined.some(
-            (q) => q.kind === 'sign-in' && q.server === error.server,
-          );
-          const scopes = error.reason === 'more-access' ? error.addedScopes : [];
-          const what =
-            error.reason === 'more-access'
-              ? `more access to MCP server "${error.server}"${scopes.length > 0 ? ` (it wants the ${scopes.length === 1 ? 'scope' : 'scopes'} ${scopes.join(', ')})` : ''}`
-              : `a new sign-in to MCP server "${error.server}"`;
-          throw new CliError(
-            `${
-              unasked
-                ? `The call of ${found.name} needs ${what}, and nobody could be asked to sign in (no terminal).`
-                : error.message
-            }\nSign in for it with: ${loginCommandLine(error.server, scopes)}`,
-            ExitCode.SERVER,
-          );
-        }
-        throw new CliError(error.message, ExitCode.SERVER);
-      }
-      throw error;
+      return requestFailure(ctx, prompter, error, `The call of ${found.name}`);
     }
   });
 }

@@ -1,14 +1,12 @@
 import { findServer, noServersLine, notConnected, readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
-import { table } from '../format.js';
+import { summaryLine, table } from '../format.js';
 import { withManager } from '../open-manager.js';
 
 /** The first line of a description, shortened for a table. */
 function summary(description: string): string {
-  const body = description.replace(/^\[From MCP server "[^"]*"\.[^\]]*\]\s*/, '');
-  const line = body.split('\n', 1)[0] ?? '';
-  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
+  return summaryLine(description.replace(/^\[From MCP server "[^"]*"\.[^\]]*\]\s*/, ''));
 }
 
 /**
