@@ -14,6 +14,10 @@ export {
 export { networkText, sandboxText, valueSourceText } from './wording.js';
 export { MAX_SERVER_LOGS_PER_SECOND, PROGRESS_INTERVAL_MS } from './server-messages.js';
 export {
+  MAX_SUBSCRIPTIONS_PER_SERVER,
+  RESOURCE_UPDATE_INTERVAL_MS,
+} from './resource-subscriptions.js';
+export {
   AlreadyStartedError,
   CallCancelledError,
   CallDeclinedError,

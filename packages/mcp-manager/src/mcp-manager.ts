@@ -7,13 +7,12 @@ import type { SandboxInfo } from '@garuda/mcp-transport';
 import { TrustStore, type McpTrustEntry } from '@garuda/mcp-trust';
 import { quoteText } from '@garuda/mcp-tools';
 import type { PinnedFetch } from '@garuda/pinned-fetch';
-import { QuestionQueue, linkSignals } from './abort.js';
-import { allowRuleNotices, approveCall } from './approve-call.js';
-import { findTool, goneResult, runCall } from './run-call.js';
-import { argumentsOf, type CallOptions, type StartOptions } from './call-options.js';
+import { QuestionQueue } from './abort.js';
+import { allowRuleNotices } from './approve-call.js';
+import { callTool } from './run-call.js';
+import type { CallOptions, StartOptions } from './call-options.js';
 import {
   AlreadyStartedError,
-  CallCancelledError,
   InvalidOptionsError,
   ManagerClosedError,
   NotStartedError,
@@ -25,14 +24,21 @@ import { projectFetch, remoteDeps, startDeps } from './manager-parts.js';
 import { NoteTracker } from './notes.js';
 import { checkOptions, type CheckedOptions, type McpManagerOptions } from './options.js';
 import type { RemoteDeps } from './remote-connect.js';
-import { noSandboxNotice, sandboxOnce } from './sandbox-once.js';
+import { sandboxForStart } from './sandbox-once.js';
 import { ServerRegistry, type ServerRecord } from './server-registry.js';
 import { checkScopes, signInNow } from './sign-in-target.js';
 import { logoutServer } from './sign-out.js';
 import { startSequence } from './start-server.js';
 import { statusRow } from './status.js';
 import { resourceRefresh, toolRefresh } from './tool-refresh.js';
-import { getPrompt, promptList, readResource, resourceList, templateList } from './offer-calls.js';
+import {
+  getPrompt,
+  promptList,
+  readResource,
+  resourceList,
+  setSubscribed,
+  templateList,
+} from './offer-calls.js';
 import { messageOf, noticeText } from './text.js';
 import { tellHost } from './server-messages.js';
 import type {
@@ -161,23 +167,7 @@ export class McpManager {
       this.#registry.setState(record, 'stopped', 'not started (this run needs other servers)');
       return false;
     });
-    // One listener on the caller's signal, however many servers start: each server links to
-    // this one (ours, so it may have any number of listeners without Node warning the host).
-    const startLink = linkSignals(signal);
-    setMaxListeners(0, startLink.controller.signal);
-    try {
-      await Promise.all(
-        launched.map((record) =>
-          this.#registry.launch(
-            record,
-            signal && startLink.controller.signal,
-            this.#lifetime.signal,
-          ),
-        ),
-      );
-    } finally {
-      startLink.detach();
-    }
+    await this.#registry.launchAll(launched, signal, this.#lifetime.signal);
     this.#afterStart(signal, 'start()');
   }
 
@@ -220,30 +210,13 @@ export class McpManager {
     const label = typeof name === 'string' ? quoteText(name) : `(${typeof name})`;
     if (this.#closed) throw new ManagerClosedError(`the call of ${label}`);
     if (!this.#started) throw new NotStartedError('call()');
-    const gone = typeof name === 'string' ? this.#registry.goneTool(name) : undefined;
-    if (gone !== undefined) return goneResult(gone);
-    const tool = findTool(this.#registry, name, label);
-    const input = argumentsOf(args, tool.name);
-    const { signal, onProgress } = options;
-    if (onProgress !== undefined && typeof onProgress !== 'function') {
-      throw new InvalidOptionsError('onProgress', 'must be a function (progress)');
-    }
-    if (signal?.aborted) throw new CallCancelledError(tool.name, { cause: signal.reason });
-    await approveCall(
-      tool,
-      input,
-      {
-        allowRules: this.#options.allowRules,
-        prompter: this.#options.prompter,
-        questions: this.#questions,
-        lifetime: this.#lifetime.signal,
-        closed: () => this.#closed,
-      },
-      signal,
-    );
-
-    const deps = { options: this.#options, sandbox: this.#sandbox, closed: () => this.#closed };
-    return runCall(this.#registry, tool, input, deps, { signal, onProgress });
+    return callTool(this.#registry, name, label, args, options, {
+      options: this.#options,
+      sandbox: this.#sandbox,
+      closed: () => this.#closed,
+      questions: this.#questions,
+      lifetime: this.#lifetime.signal,
+    });
   }
 
   /**
@@ -292,6 +265,32 @@ export class McpManager {
   ): Promise<ResourceResult> {
     this.#usable('readResource()');
     return readResource(this.#registry, server, uri, options.signal);
+  }
+
+  /**
+   * Subscribes to one resource of a server that offers subscriptions: from then on its updates
+   * reach `onChange` as `{ kind: 'resource', server, uri }`, at most once per URI every
+   * {@link RESOURCE_UPDATE_INTERVAL_MS}; updates of URIs nobody subscribed to are dropped. At
+   * most {@link MAX_SUBSCRIPTIONS_PER_SERVER} per server; they end with the connection.
+   * Throws what `readResource()` throws.
+   */
+  async subscribeResource(
+    server: string,
+    uri: string,
+    options: { readonly signal?: AbortSignal } = {},
+  ): Promise<void> {
+    this.#usable('subscribeResource()');
+    await setSubscribed(this.#registry, server, uri, true, options.signal);
+  }
+
+  /** Ends a subscription of {@link subscribeResource} (its updates stop at once). */
+  async unsubscribeResource(
+    server: string,
+    uri: string,
+    options: { readonly signal?: AbortSignal } = {},
+  ): Promise<void> {
+    this.#usable('unsubscribeResource()');
+    await setSubscribed(this.#registry, server, uri, false, options.signal);
   }
 
   /**
@@ -459,18 +458,12 @@ export class McpManager {
     signal: AbortSignal | undefined,
     label: string,
   ): Promise<void> {
-    if (this.#sandbox !== undefined) return;
-    try {
-      this.#sandbox = await sandboxOnce(this.#options, [signal, this.#lifetime.signal]);
-    } catch (error) {
-      for (const record of records) {
-        this.#registry.setState(record, 'stopped', 'its start was cancelled');
-      }
-      if (signal?.aborted || this.#closed) throw new StartCancelledError(label);
-      throw error;
-    }
-    const notice = noSandboxNotice(this.#sandbox, this.#registry.records.values());
-    if (notice !== undefined) this.#notice(notice);
+    this.#sandbox ??= await sandboxForStart(this.#options, this.#registry, records, {
+      signals: [signal, this.#lifetime.signal],
+      cancelled: () => signal?.aborted === true || this.#closed,
+      label,
+      notice: (text) => this.#notice(text),
+    });
   }
 
   #afterStart(signal: AbortSignal | undefined, label: string): void {

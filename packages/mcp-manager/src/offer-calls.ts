@@ -66,6 +66,16 @@ function connectionOf(
   return { record, connection };
 }
 
+/** A URI the host passes: a string a server could have listed. */
+function checkUri(uri: unknown): asserts uri is string {
+  if (typeof uri !== 'string' || uri === '' || uri.length > MAX_RESOURCE_URI_CHARS) {
+    throw new InvalidOptionsError(
+      'uri',
+      `must be a non-empty string of at most ${MAX_RESOURCE_URI_CHARS} characters`,
+    );
+  }
+}
+
 /** A prompt's arguments: a flat object of strings (MCP prompt arguments are strings). */
 function promptArguments(args: unknown, prompt: McpPrompt): Record<string, string> {
   if (args === undefined) args = {};
@@ -141,12 +151,7 @@ export async function readResource(
   uri: string,
   signal: AbortSignal | undefined,
 ): Promise<ResourceResult> {
-  if (typeof uri !== 'string' || uri === '' || uri.length > MAX_RESOURCE_URI_CHARS) {
-    throw new InvalidOptionsError(
-      'uri',
-      `must be a non-empty string of at most ${MAX_RESOURCE_URI_CHARS} characters`,
-    );
-  }
+  checkUri(uri);
   const { record, connection } = connectionOf(registry, server);
   const listed = record.resources.resources.find((resource) => resource.uri === uri);
   const label = `the resource ${listed?.shownUri ?? quoteText(uri, 200)} of MCP server "${record.name}"`;
@@ -156,4 +161,33 @@ export async function readResource(
     { signal, timeoutMs: record.config.def.timeoutMs },
   );
   return formatResource(record.name, uri, result);
+}
+
+/**
+ * Subscribes to or unsubscribes from one resource of a connected server; its updates then reach
+ * the host's `onChange` as `{ kind: 'resource' }`, coalesced. @internal
+ *
+ * @throws {@link UnknownServerError}, {@link ServerNotConnectedError}, {@link InvalidOptionsError}
+ *   (the URI, or too many subscriptions), {@link CallFailedError} (the server offers none, or
+ *   refused), and the request errors of `ServerConnection.request`.
+ */
+export async function setSubscribed(
+  registry: ServerRegistry,
+  server: string,
+  uri: string,
+  subscribed: boolean,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  checkUri(uri);
+  const { record, connection } = connectionOf(registry, server);
+  const subscriptions = registry.subscriptions.get(connection);
+  if (subscriptions === undefined) {
+    throw new ServerNotConnectedError(record.name, record.state, 'it is not connected');
+  }
+  const listed = record.resources.resources.find((resource) => resource.uri === uri);
+  const label = `the subscription to ${listed?.shownUri ?? quoteText(uri, 200)} of MCP server "${record.name}"`;
+  const limits = { signal, timeoutMs: record.config.def.timeoutMs };
+  await (subscribed
+    ? subscriptions.add(uri, label, limits)
+    : subscriptions.remove(uri, label, limits));
 }

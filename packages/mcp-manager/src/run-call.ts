@@ -2,7 +2,12 @@
 // running it on its server's connection with the result cleaned, wrapped and noted.
 import { formatResult } from '@garuda/mcp-tools';
 import type { SandboxInfo } from '@garuda/mcp-transport';
+import type { QuestionQueue } from './abort.js';
+import { approveCall } from './approve-call.js';
+import { argumentsOf, type CallOptions } from './call-options.js';
 import {
+  CallCancelledError,
+  InvalidOptionsError,
   ManagerClosedError,
   ServerNotConnectedError,
   ServerStoppedError,
@@ -105,4 +110,37 @@ export async function runCall(
     }
     throw withDenialNoteError(error, tool.name, denial);
   }
+}
+
+/** What `call()` needs of the manager: {@link RunCallDeps} and the approval's parts. @internal */
+export interface CallToolDeps extends RunCallDeps {
+  readonly questions: QuestionQueue;
+  readonly lifetime: AbortSignal;
+}
+
+/**
+ * `call()` once the manager is usable: a removed tool's clean error result, else the tool, its
+ * arguments checked, the approval, and the run. @internal
+ */
+export async function callTool(
+  registry: ServerRegistry,
+  name: string,
+  label: string,
+  args: unknown,
+  options: CallOptions,
+  deps: CallToolDeps,
+): Promise<CallResult> {
+  const gone = typeof name === 'string' ? registry.goneTool(name) : undefined;
+  if (gone !== undefined) return goneResult(gone);
+  const tool = findTool(registry, name, label);
+  const input = argumentsOf(args, tool.name);
+  const { signal, onProgress } = options;
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    throw new InvalidOptionsError('onProgress', 'must be a function (progress)');
+  }
+  if (signal?.aborted) throw new CallCancelledError(tool.name, { cause: signal.reason });
+  const { options: checked, questions, lifetime, closed } = deps;
+  const approval = { allowRules: checked.allowRules, prompter: checked.prompter, questions };
+  await approveCall(tool, input, { ...approval, lifetime, closed }, signal);
+  return runCall(registry, tool, input, deps, { signal, onProgress });
 }

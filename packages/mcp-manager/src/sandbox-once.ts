@@ -1,7 +1,9 @@
 import type { ServerConfig } from '@garuda/mcp-config';
 import { detectSandbox, type SandboxInfo } from '@garuda/mcp-transport';
 import { linkSignals } from './abort.js';
+import { StartCancelledError } from './errors.js';
 import type { CheckedOptions } from './options.js';
+import type { ServerRecord, ServerRegistry } from './server-registry.js';
 import { oneLine } from './text.js';
 
 /**
@@ -45,4 +47,33 @@ export function noSandboxNotice(
   );
   if (!local) return undefined;
   return `No OS sandbox is available (${oneLine(sandbox.reason ?? 'unknown reason')}): local MCP servers run without one, with only an allowlisted environment.`;
+}
+
+/**
+ * The sandbox for a start: detected once (before the first start), with the notice when local
+ * servers will run without one. A cancelled wait marks `records` stopped and throws
+ * {@link StartCancelledError}. @internal
+ */
+export async function sandboxForStart(
+  options: CheckedOptions,
+  registry: ServerRegistry,
+  records: readonly ServerRecord[],
+  how: {
+    readonly signals: readonly (AbortSignal | undefined)[];
+    readonly cancelled: () => boolean;
+    readonly label: string;
+    readonly notice: (text: string) => void;
+  },
+): Promise<SandboxInfo> {
+  let sandbox;
+  try {
+    sandbox = await sandboxOnce(options, how.signals);
+  } catch (error) {
+    for (const record of records) registry.setState(record, 'stopped', 'its start was cancelled');
+    if (how.cancelled()) throw new StartCancelledError(how.label);
+    throw error;
+  }
+  const notice = noSandboxNotice(sandbox, registry.records.values());
+  if (notice !== undefined) how.notice(notice);
+  return sandbox;
 }

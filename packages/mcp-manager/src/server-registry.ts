@@ -2,9 +2,11 @@
 // starts (through the start sequence), planned stops and unplanned exits, and the tool view
 // derived from them. The facade (mcp-manager.ts) decides when; this keeps the books.
 import { log } from '@garuda/internal';
+import { setMaxListeners } from 'node:events';
 import type { ServerConfig } from '@garuda/mcp-config';
 import type { Tool } from '@modelcontextprotocol/client';
 import { linkSignals, within } from './abort.js';
+import { ResourceSubscriptions } from './resource-subscriptions.js';
 import type { ServerConnection } from './server-connection.js';
 import type { StartOutcome, StartServer } from './start-server.js';
 import { messageOf, oneLine } from './text.js';
@@ -62,6 +64,8 @@ export class ServerRegistry {
   readonly records = new Map<string, ServerRecord>();
   /** The running servers. A server leaves this list before a planned stop, so it gives no notice. */
   readonly connections = new Map<string, ServerConnection>();
+  /** Each running server's resource subscriptions. */
+  readonly subscriptions = new WeakMap<ServerConnection, ResourceSubscriptions>();
   readonly #start: StartServer;
   readonly #refresh: RefreshTools;
   readonly #refreshResources: RefreshResources;
@@ -162,6 +166,27 @@ export class ServerRegistry {
     );
     if (offered !== (state === 'connected' && record.tools.length > 0)) {
       this.#changed({ server: record.name, kind: 'tools' });
+    }
+  }
+
+  /**
+   * Launches `records` together. One listener on the caller's signal, however many servers
+   * start: each server links to this one (ours, so it may have any number of listeners without
+   * Node warning the host).
+   */
+  async launchAll(
+    records: readonly ServerRecord[],
+    signal: AbortSignal | undefined,
+    lifetime: AbortSignal,
+  ): Promise<void> {
+    const link = linkSignals(signal);
+    setMaxListeners(0, link.controller.signal);
+    try {
+      await Promise.all(
+        records.map((record) => this.launch(record, signal && link.controller.signal, lifetime)),
+      );
+    } finally {
+      link.detach();
     }
   }
 
@@ -342,9 +367,15 @@ export class ServerRegistry {
       this.#logger,
     );
     connection.onListChanged((kind) => (kind === 'resources' ? resources : queue).request());
-    connection.onResourceUpdated((uri) => {
-      if (current()) this.#changed({ server: record.name, kind: 'resource', uri: shownUri(uri) });
-    });
+    const subscriptions = new ResourceSubscriptions(
+      connection,
+      (uri) => {
+        if (current()) this.#changed({ server: record.name, kind: 'resource', uri: shownUri(uri) });
+      },
+      this.#logger,
+    );
+    this.subscriptions.set(connection, subscriptions);
+    connection.onResourceUpdated((uri) => subscriptions.updated(uri));
   }
 
   #exited(record: ServerRecord, connection: ServerConnection, reason: string): void {

@@ -3,7 +3,7 @@
 // server's held back until the user allows it); list changes told through onChange.
 import { LIBRARY_URIS, caught, hostileLeftovers } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
-import { CallFailedError, InvalidOptionsError } from '../src/index.js';
+import { CallFailedError, InvalidOptionsError, UnknownServerError } from '../src/index.js';
 import { Changes, HoldingPrompter, fixture, useWorkspace } from './support.js';
 
 const ws = useWorkspace();
@@ -59,6 +59,59 @@ describe('resources', () => {
     expect(mcp.resources().map((resource) => resource.uri)).toContain('note://library/new');
     const read = await mcp.readResource('lib', 'note://library/new');
     expect(inside(read.text, 'mcp_resource')).toBe('fresh');
+  });
+});
+
+describe('resource subscriptions', () => {
+  for (const era of ['2026-07-28', 'legacy'] as const) {
+    it(`${era}: updates of a subscribed URI reach onChange, coalesced; others are dropped; unsubscribe ends them`, async () => {
+      const changes = new Changes();
+      const env = era === 'legacy' ? { env: { FIXTURE_ERA: 'legacy' } } : {};
+      const { mcp } = await ws.startUserServers(
+        { lib: fixture('library', ws.mark, env) },
+        { onChange: changes.onChange },
+      );
+      const updates = () =>
+        changes.seen.filter((change) => change.kind === 'resource').map((change) => change.uri);
+      await mcp.subscribeResource('lib', LIBRARY_URIS.readme);
+      // Twice is nothing new (no second request, no second stream).
+      await mcp.subscribeResource('lib', LIBRARY_URIS.readme);
+      // An update nobody asked for is dropped: a server cannot make the host hear of it.
+      await mcp.call('mcp__lib__touch_resource', { uri: LIBRARY_URIS.hostile });
+      // A flood of 500 updates reaches the host as a few, not 500.
+      await mcp.call('mcp__lib__touch_resource', { uri: LIBRARY_URIS.readme, times: 500 });
+      await changes.until(changes.seen.length + 1);
+      const seen = updates();
+      expect(seen.length).toBeGreaterThanOrEqual(1);
+      expect(seen.length).toBeLessThan(50);
+      expect(new Set(seen)).toEqual(new Set([LIBRARY_URIS.readme]));
+
+      await mcp.unsubscribeResource('lib', LIBRARY_URIS.readme);
+      const after = changes.seen.length;
+      await mcp.call('mcp__lib__touch_resource', { uri: LIBRARY_URIS.readme });
+      // A marker that does reach the host: an added resource; nothing of the readme before it.
+      await mcp.call('mcp__lib__add_resource', { uri: 'note://library/marker' });
+      await changes.until(after + 1);
+      expect(changes.seen.slice(after)).toEqual([{ server: 'lib', kind: 'resources' }]);
+    });
+  }
+
+  it('a server that offers no subscriptions, an unknown server and a bad URI are refused clearly', async () => {
+    const { mcp } = await ws.startUserServers({
+      lib: fixture('library', ws.mark),
+      plain: fixture('normal', ws.mark),
+    });
+    const none = await caught(() => mcp.subscribeResource('plain', 'note://x'));
+    expect(none).toBeInstanceOf(CallFailedError);
+    expect((none as Error).message).toContain('offers no resource subscriptions');
+    expect(await caught(() => mcp.subscribeResource('lib', ''))).toBeInstanceOf(
+      InvalidOptionsError,
+    );
+    expect(await caught(() => mcp.subscribeResource('nope', 'note://x'))).toBeInstanceOf(
+      UnknownServerError,
+    );
+    // Unsubscribing from what is not subscribed sends nothing and is no error.
+    await mcp.unsubscribeResource('lib', LIBRARY_URIS.readme);
   });
 });
 
