@@ -16,6 +16,8 @@ export interface Globals {
   readonly yes: boolean;
   /** `--trust-project`: allow a project's servers for this run without asking. */
   readonly trustProject: boolean;
+  /** `--accept-defaults`: answer a server's form with its defaults when they answer it. */
+  readonly acceptDefaults: boolean;
   /**
    * `--sandbox-read` / `$GARUDA_SANDBOX_READ`: folders under /tmp that sandboxed servers may
    * still read (the sandbox gives each server an empty private /tmp), absolute.

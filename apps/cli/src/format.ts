@@ -85,7 +85,9 @@ export function rowDetail(
   declined: readonly DeclinedQuestion[] = [],
 ): string | undefined {
   if (row.state === 'connected') return row.detail;
-  const unasked = declined.find((q) => q.server === row.name && q.kind !== 'call');
+  const unasked = declined.find(
+    (q) => q.server === row.name && (q.kind === 'consent' || q.kind === 'sign-in'),
+  );
   if (unasked?.kind === 'consent' && row.state === 'denied') {
     return `nobody was asked to allow it (no terminal): ${unasked.flag}`;
   }

@@ -172,6 +172,8 @@ const GLOBAL_OPTIONS = `Options:
                       (default: $GARUDA_BROWSER, else the system's); split on spaces, no shell
   -y, --yes           approve tool calls without asking
   --trust-project     allow the project's servers for this run without asking
+  --accept-defaults   answer a server's form (elicitation) with its defaults, when they
+                      answer every required field; otherwise it is declined
   --sandbox-read <dir> a folder under /tmp that sandboxed servers may still read (each server
                       gets an empty private /tmp); repeatable, also $GARUDA_SANDBOX_READ (a:b)
   -h, --help          show help (also: garuda-mcp <command> --help)

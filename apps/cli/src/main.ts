@@ -29,6 +29,7 @@ const OPTIONS = {
   browser: { type: 'string' },
   yes: { type: 'boolean', short: 'y' },
   'trust-project': { type: 'boolean' },
+  'accept-defaults': { type: 'boolean' },
   'sandbox-read': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
@@ -201,6 +202,7 @@ async function run(
     browser: browser === undefined || browser.trim() === '' ? undefined : splitCommandLine(browser),
     yes: values.yes === true,
     trustProject: values['trust-project'] === true,
+    acceptDefaults: values['accept-defaults'] === true,
     sandboxRead: [
       ...(io.env.GARUDA_SANDBOX_READ ?? '').split(':'),
       ...(values['sandbox-read'] ?? []),

@@ -67,6 +67,7 @@ export function cliPrompter(
     interactive: ctx.globals.interactive,
     yes: ctx.globals.yes,
     trustProject: ctx.globals.trustProject,
+    acceptDefaults: ctx.globals.acceptDefaults,
     onInterrupt: ctx.interrupt,
     // The config problems were told first (readConfig); the manager's notices repeat them.
     skipNotice: (text) => isShownProblemNotice(ctx, text),

@@ -3,9 +3,12 @@ import type {
   CallPreview,
   ConsentAnswer,
   ConsentRequest,
+  ElicitReply,
+  ElicitRequest,
   Prompter,
   SignInRequest,
 } from '@garuda/mcp-manager';
+import { askForm, formatElicitForm, formatElicitUrl } from './elicit-prompt.js';
 import { formatCallPreview, formatConsent, formatSignIn, loginCommandLine } from './format.js';
 import type { Output } from './output.js';
 
@@ -17,6 +20,11 @@ export interface PrompterOptions {
   readonly yes: boolean;
   /** `--trust-project`: allow a project's servers (and their changed tools) for this run. */
   readonly trustProject: boolean;
+  /**
+   * `--accept-defaults`: answer a server's form with its defaults, when they answer every
+   * required field (the rest is declined). Pages are never opened by a flag.
+   */
+  readonly acceptDefaults?: boolean;
   /** Answer the sign-in question with yes (the `login` command). */
   readonly signIn?: boolean;
   /** Called when the person presses Ctrl-C inside a prompt (the terminal is in raw mode then). */
@@ -27,8 +35,11 @@ export interface PrompterOptions {
 
 /** One question the CLI answered "no" because nobody could be asked, and the flag that would answer it. */
 export interface DeclinedQuestion {
-  /** What was asked: consent for a server (or its changed tools), a sign-in, or a call. */
-  readonly kind: 'consent' | 'sign-in' | 'call';
+  /**
+   * What was asked: consent for a server (or its changed tools), a sign-in, a call, or a
+   * server's own question (a form or a page: elicitation).
+   */
+  readonly kind: 'consent' | 'sign-in' | 'call' | 'elicit';
   /** The server it was about. */
   readonly server: string;
   readonly question: string;
@@ -163,6 +174,44 @@ export function createPrompter(output: Output, options: PrompterOptions): CliPro
         return false;
       }
       return ask(() => confirm({ message: 'Sign in now?', default: true }, context(signal)), false);
+    },
+
+    async elicit(request: ElicitRequest, signal?: AbortSignal): Promise<ElicitReply> {
+      const declineUnasked = (question: string): ElicitReply => {
+        decline('elicit', request.server, question, 'run the command on a terminal to answer it');
+        return { action: 'decline' };
+      };
+      if (request.mode === 'url') {
+        output.err(formatElicitUrl(request, c));
+        if (!options.interactive) {
+          return declineUnasked(`open the page MCP server "${request.server}" asks for`);
+        }
+        const open = await ask(
+          () => confirm({ message: 'Open it in your browser?', default: false }, context(signal)),
+          false,
+        );
+        return open ? { action: 'accept' } : { action: 'decline' };
+      }
+      output.err(formatElicitForm(request, request.defaults, c));
+      if (options.acceptDefaults === true) {
+        const problems = request.check(request.defaults);
+        if (problems.length === 0) {
+          output.err(c.dim('→ answered with its defaults (--accept-defaults)'));
+          return { action: 'accept', values: request.defaults };
+        }
+        output.err(
+          c.yellow(
+            `Declined: the defaults of the form of MCP server "${request.server}" do not answer it (${problems.join('; ')}).`,
+          ),
+        );
+        return { action: 'decline' };
+      }
+      if (!options.interactive) {
+        return declineUnasked(`answer the form of MCP server "${request.server}"`);
+      }
+      return ask(() => askForm(request, (text) => output.err(text), c, context(signal)), {
+        action: 'cancel',
+      } as ElicitReply);
     },
   };
   if (options.interactive) {

@@ -101,6 +101,72 @@ describe('on a terminal', () => {
   });
 });
 
+describe('a server asks, on a terminal', () => {
+  it('a form starts from its defaults; the person edits it and sends it', async () => {
+    await world.userServers({ ask: fixtureEntry('asker') });
+    const { child, screen } = onTerminal(
+      ['call', 'ask/ask_form', '{"form":"hostile"}', '--yes', '--json'],
+      { NO_COLOR: '1' },
+    );
+    const next = async (text: string) =>
+      waitFor(() => plain(screen.output).includes(text), { timeoutMs: 30_000 });
+    await next('MCP server "ask" asks you to fill in a form.');
+    // "Pick" has no default (the server's was not one of its options): it must be answered first.
+    await next('"Pick" is required');
+    await next('Fix the answers first:');
+    child.stdin.write('\r'); // Edit the answers
+    await next('Note ALERT (optional):');
+    child.stdin.write('hello\r');
+    await next('Pick:');
+    child.stdin.write('\r'); // the first option, "ok"
+    await next('Send these answers?');
+    child.stdin.write('\r'); // Send them
+    const result = await collect(child, undefined, 30_000);
+    expect(result.code).toBe(0);
+    expect(plain(screen.output)).toContain(
+      'answer: {\\"action\\":\\"accept\\",\\"content\\":{\\"note\\":\\"hello\\",\\"pick\\":\\"ok\\"}}',
+    );
+  });
+
+  it('a page opens only after a yes, in the browser the person chose', async () => {
+    await world.userServers({ ask: fixtureEntry('asker') });
+    const opened = path.join(world.root, 'opened.txt');
+    const browser = fileURLToPath(new URL('./fixtures/record-browser.mjs', import.meta.url));
+    const url = 'https://xn--pypal-4ve.com/login';
+    const ask = () =>
+      onTerminal(
+        [
+          'call',
+          'ask/ask_url',
+          JSON.stringify({ url }),
+          '--yes',
+          '--json',
+          '--browser',
+          `${process.execPath} ${browser} ${opened}`,
+        ],
+        { NO_COLOR: '1' },
+      );
+    const first = ask();
+    await waitFor(() => plain(first.screen.output).includes('Open it in your browser?'), {
+      timeoutMs: 30_000,
+    });
+    expect(plain(first.screen.output)).toContain("warning: the site's name is punycode");
+    first.child.stdin.write('\r'); // the default is no
+    expect((await collect(first.child, undefined, 30_000)).code).toBe(0);
+    expect(existsSync(opened)).toBe(false);
+    expect(plain(first.screen.output)).toContain('\\"action\\":\\"decline\\"');
+
+    const second = ask();
+    await waitFor(() => plain(second.screen.output).includes('Open it in your browser?'), {
+      timeoutMs: 30_000,
+    });
+    second.child.stdin.write('y\r');
+    expect((await collect(second.child, undefined, 30_000)).code).toBe(0);
+    expect(plain(second.screen.output)).toContain('\\"action\\":\\"accept\\"');
+    expect(await readFile(opened, 'utf8')).toBe(`${url}\n`);
+  });
+});
+
 describe('sign-in on a terminal', () => {
   it('login: the address a browser on another machine ended on, pasted at the prompt, signs in', async () => {
     const oauth = await startOAuthFixture();

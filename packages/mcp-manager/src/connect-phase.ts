@@ -7,6 +7,7 @@ import type { ServerLists } from './server-lists.js';
 import { findBlockedAddressError } from '@garuda/pinned-fetch';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { LocalPlan, RunnerCacheUse } from './launch-phase.js';
+import type { AskingServer, ServerAnswers } from './elicitation.js';
 import { networkReason } from './network-reason.js';
 import { isOfflineMiss, type PackageLaunch } from './package-launch.js';
 import { openRemote, type RemoteDeps } from './remote-connect.js';
@@ -30,6 +31,8 @@ export interface ConnectDeps {
   readonly logger: ManagerLogger | undefined;
   /** The host's `onServerLog`. */
   readonly onServerLog: ((entry: ServerLogEntry) => void) | undefined;
+  /** How a server's questions are answered (elicitation); `undefined` when the host cannot ask. */
+  readonly answers: (server: AskingServer) => ServerAnswers | undefined;
 }
 
 /** A server that connected and listed its tools. @internal */
@@ -120,6 +123,11 @@ export function connectPhase(deps: ConnectDeps) {
       track: deps.track,
       logger: deps.logger,
       onLog: deps.onServerLog,
+      answers: deps.answers({
+        name: server.name,
+        allowHttpLoopback: policy.allowHttpLoopback,
+        ...(server.kind === 'remote' ? { url: server.url } : {}),
+      }),
     };
     if (server.kind === 'remote') {
       const opened = await openRemote(server, policy, deps.remote, signal, (transport, reauth) =>

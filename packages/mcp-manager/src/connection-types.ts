@@ -9,6 +9,7 @@ import {
   type SandboxPolicy,
 } from '@garuda/mcp-transport';
 import { SdkError, SdkErrorCode, type Tool, type Transport } from '@modelcontextprotocol/client';
+import type { ServerAnswers } from './elicitation.js';
 import type { ServerConnection } from './server-connection.js';
 import type { ServerLists } from './server-lists.js';
 import { stderrExcerpt } from './stderr-excerpt.js';
@@ -77,6 +78,8 @@ export interface OpenOptions {
   readonly logger?: ManagerLogger | undefined;
   /** Receives the server's log messages (cleaned, rate-limited); without it they go to `logger`. */
   readonly onLog?: ((entry: ServerLogEntry) => void) | undefined;
+  /** How the server's questions (elicitation) are answered; none when the host cannot ask. */
+  readonly answers?: ServerAnswers | undefined;
 }
 
 /** The outcome of {@link ServerConnection.open}. @internal */

@@ -13,6 +13,8 @@ export {
 } from '@garuda/mcp-tools';
 export { networkText, sandboxText, valueSourceText } from './wording.js';
 export { MAX_SERVER_LOGS_PER_SECOND, PROGRESS_INTERVAL_MS } from './server-messages.js';
+export { MAX_ELICIT_FIELDS } from './elicit-form.js';
+export { ELICIT_TIMEOUT_MS } from './elicitation.js';
 export {
   MAX_SUBSCRIPTIONS_PER_SERVER,
   RESOURCE_UPDATE_INTERVAL_MS,
@@ -46,6 +48,15 @@ export type {
   ConsentAnswer,
   ConsentReply,
   ConsentRequest,
+  ElicitField,
+  ElicitFieldKind,
+  ElicitFormRequest,
+  ElicitOption,
+  ElicitReply,
+  ElicitRequest,
+  ElicitUrlRequest,
+  ElicitValue,
+  ElicitValues,
   ManagerLogger,
   McpPrompt,
   McpResource,

@@ -6,6 +6,7 @@ import type { SandboxInfo } from '@garuda/mcp-transport';
 import { createPinnedFetch, type PinnedFetch } from '@garuda/pinned-fetch';
 import type { McpTrustEntry, TrustStoreLike } from '@garuda/mcp-trust';
 import type { QuestionQueue } from './abort.js';
+import { elicitationAnswers } from './elicitation.js';
 import { InvalidOptionsError } from './errors.js';
 import type { CheckedOptions } from './options.js';
 import type { RemoteDeps } from './remote-connect.js';
@@ -106,6 +107,17 @@ export function startDeps(
       notice: owned.notice,
       logger,
       onServerLog: options.onServerLog,
+      answers: (server) =>
+        elicitationAnswers(
+          {
+            prompter,
+            questions: owned.questions,
+            openBrowser: remote.openBrowser,
+            notice: owned.notice,
+            logger,
+          },
+          server,
+        ),
     },
   };
 }

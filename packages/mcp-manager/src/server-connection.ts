@@ -138,7 +138,10 @@ export class ServerConnection {
     const { transport } = made;
     const client = new Client(
       { name: options.clientInfo.name, version: options.clientInfo.version },
-      { capabilities: {}, versionNegotiation: { mode: 'auto' } },
+      {
+        capabilities: options.answers?.capabilities ?? {},
+        versionNegotiation: { mode: 'auto' },
+      },
     );
     const connection = new ServerConnection(
       server,
@@ -164,6 +167,7 @@ export class ServerConnection {
     client.setNotificationHandler('notifications/message', (notification) => {
       if (connection.#stopped === undefined) logs.handle(notification.params);
     });
+    options.answers?.install(client, connection.signal);
     client.fallbackRequestHandler = refuseServerRequest(server, options.logger);
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new Error('start time limit')), timeoutMs);

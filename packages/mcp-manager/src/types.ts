@@ -2,6 +2,19 @@
 // a project file has been cleaned already (cleanLine for one-line fields, cleanText otherwise).
 import type { EnvSource } from '@garuda/mcp-config';
 import type { CallPreview } from '@garuda/mcp-tools';
+import type { ElicitReply, ElicitRequest } from './elicit-types.js';
+
+export type {
+  ElicitField,
+  ElicitFieldKind,
+  ElicitFormRequest,
+  ElicitOption,
+  ElicitReply,
+  ElicitRequest,
+  ElicitUrlRequest,
+  ElicitValue,
+  ElicitValues,
+} from './elicit-types.js';
 
 // The model-facing shapes live in @garuda/mcp-tools; the manager's API hands them out.
 export type {
@@ -181,6 +194,14 @@ export interface Prompter {
    * The signal aborts when the callback arrived first. Optional.
    */
   pasteRedirect?(request: SignInRequest, signal?: AbortSignal): Promise<string | undefined>;
+  /**
+   * Answers a server that asks the user something (MCP elicitation): a form to fill in (start
+   * from `request.defaults`, let the user review and edit, `request.check` says what does not
+   * fit) or a page to open (show `request.url` in full with `request.host` highlighted; warn on
+   * `punycode` and `otherDomain`). `accept` sends the form's values, or opens the page through
+   * the manager's opener. Optional: without it servers are told the client cannot ask.
+   */
+  elicit?(request: ElicitRequest, signal?: AbortSignal): ElicitReply | Promise<ElicitReply>;
 }
 
 /**

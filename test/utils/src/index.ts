@@ -65,6 +65,8 @@ export {
 } from './node-child.js';
 export {
   ADDED_TOOL,
+  ASKER_DEFAULTS,
+  ASKER_FORM,
   CHANGED_DIFF,
   CRASH_EXIT_CODE,
   ESCAPE_ATTEMPTS,
