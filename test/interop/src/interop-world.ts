@@ -11,7 +11,7 @@ import { pidsWith, tempDir, waitFor, type TempDir } from '@garuda/test-utils';
 export const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url)).replace(/\/$/, '');
 
 /** The file a package's `bin` points at, found through its package.json. */
-function binOf(pkg: string): string {
+export function binOf(pkg: string): string {
   const manifest = fileURLToPath(import.meta.resolve(`${pkg}/package.json`));
   const { bin } = JSON.parse(readFileSync(manifest, 'utf8')) as {
     bin: string | Record<string, string>;
