@@ -1,7 +1,8 @@
 // @modelcontextprotocol/server-everything, every tool it lists, over stdio in the sandbox and
-// over Streamable HTTP on 127.0.0.1. garuda-mcp declares no client capabilities (no sampling,
-// elicitation, roots or tasks), so the server leaves the tools that need the first three out;
-// the one that needs tasks is listed, and its call must say so.
+// over Streamable HTTP on 127.0.0.1, and its prompts and resources. garuda-mcp declares
+// elicitation (form and URL) and nothing else (no sampling, roots or tasks), so the server leaves
+// the tools that need those out; its elicitation tools are asked without a terminal, so the
+// question is declined and the server says so.
 import { expect, it } from 'vitest';
 import { startEverythingHttp } from './everything-http.js';
 import { HAS_SANDBOX, SERVER_JS, UNSHARED_VARIABLE, bodyOf, noteOf } from './interop-world.js';
@@ -22,11 +23,9 @@ interface Reach {
 /** The tools server-everything registers only for a client that offers what they need. */
 const NEEDS_CLIENT_CAPABILITIES = [
   'get-roots-list',
-  'trigger-elicitation-request',
   'trigger-elicitation-request-async',
   'trigger-sampling-request',
   'trigger-sampling-request-async',
-  'trigger-url-elicitation',
 ];
 
 const GREETING = 'INTEROP_GREETING';
@@ -197,12 +196,31 @@ describeServer<Reach>('@modelcontextprotocol/server-everything', {
       expect(bodyOf(call.result)).toMatch(/^Started simulated resource updated notifications/);
     },
     async 'trigger-long-running-operation'(ctx) {
-      // garuda-mcp asks for no progress; the call simply waits for the end.
+      // garuda-mcp asks for progress, and shows it on stderr (a line, without a terminal).
       const call = await ctx.call('trigger-long-running-operation', { duration: 2, steps: 2 });
       expectOk(call);
       expect(bodyOf(call.result)).toBe(
         'Long running operation completed. Duration: 2 seconds, Steps: 2.',
       );
+      expect(call.stderr).toMatch(/trigger-long-running-operation: 1 of 2 \(50%\)/);
+    },
+    async 'trigger-elicitation-request'(ctx) {
+      const call = await ctx.call('trigger-elicitation-request');
+      expectOk(call);
+      expect(bodyOf(call.result)).toContain('User declined to provide the requested information.');
+      expect(call.stderr).toContain(`MCP server "${ctx.server}" asks you to fill in a form.`);
+      expect(call.stderr).toContain(
+        `Declined: answer the form of MCP server "${ctx.server}" (no terminal to ask; run the command on a terminal to answer it).`,
+      );
+    },
+    async 'trigger-url-elicitation'(ctx) {
+      const url = 'https://example.com/finish?step=1';
+      const call = await ctx.call('trigger-url-elicitation', { url });
+      expectOk(call);
+      expect(bodyOf(call.result)).toContain('User declined to open the URL');
+      expect(call.stderr).toContain(`MCP server "${ctx.server}" asks you to open a page.`);
+      expect(call.stderr).toContain(url);
+      expect(call.stderr).toContain(`Declined: open the page MCP server "${ctx.server}" asks for`);
     },
   },
   more(ctx, shape) {
@@ -213,6 +231,33 @@ describeServer<Reach>('@modelcontextprotocol/server-everything', {
       const call = await ctx().call('trigger-sampling-request', { prompt: 'hi' });
       expect(call.code).toBe(2);
       expect(call.stderr).toContain(`MCP server "${server}" has no tool "`);
+    });
+
+    it('offers its prompts and resources, each wrapped for the model', async () => {
+      const { world, server } = ctx();
+      const prompts = await world.ok(['prompts', server]);
+      for (const name of [
+        'simple-prompt',
+        'args-prompt',
+        'completable-prompt',
+        'resource-prompt',
+      ]) {
+        expect(prompts.stdout).toContain(`${server}/${name}`);
+      }
+      const simple = await world.ok(['prompt', `${server}/simple-prompt`]);
+      expect(simple.stdout).toContain('This is a simple prompt without arguments.');
+      expect(simple.stdout).toContain(`<mcp_prompt server="${server}" name="simple-prompt">`);
+      const withArgs = await world.ok(['prompt', `${server}/args-prompt`, '{"city":"Paris"}']);
+      expect(withArgs.stdout).toContain("What's weather in Paris?");
+      const missing = await world.run(['prompt', `${server}/args-prompt`]);
+      expect(missing.code).not.toBe(0);
+
+      const resources = await world.ok(['resources', server]);
+      expect(resources.stdout).toContain('demo://resource/static/document/');
+      expect(resources.stdout).toContain('demo://resource/dynamic/blob/{resourceId}');
+      const blob = await world.ok(['read', server, 'demo://resource/dynamic/blob/3']);
+      expect(blob.stdout).toMatch(/\[binary: text\/plain, \d+ bytes, not shown\]/);
+      expect(blob.stdout).toContain(`<mcp_resource server="${server}"`);
     });
 
     if (shape.remote === true) return;
