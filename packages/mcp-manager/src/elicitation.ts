@@ -5,9 +5,16 @@
 // opened only after the user said yes, through the one URL policy and the sign-in page's opener.
 // The 2026-07-28 revision's `input_required` results reach the same handler (the SDK fulfils them
 // through it), so both revisions ask the same way.
-import { log } from '@garuda/internal';
+import { isRecord, log } from '@garuda/internal';
 import { checkUrl } from '@garuda/mcp-sanitize';
-import type { Client, ClientCapabilities, ElicitResult } from '@modelcontextprotocol/client';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type Client,
+  type ClientCapabilities,
+  type ElicitResult,
+} from '@modelcontextprotocol/client';
+import { CallFailedError } from './errors.js';
 import { linkSignals, type QuestionQueue } from './abort.js';
 import { answerProblems, defaultValues, formFields, wireValues } from './elicit-form.js';
 import type {
@@ -21,6 +28,9 @@ import type { ManagerLogger, Prompter } from './types.js';
 
 /** How long one elicitation may wait for the user before it is cancelled, in ms. */
 export const ELICIT_TIMEOUT_MS = 10 * 60_000;
+
+/** The most pages of one "open these first" error (`-32042`) that the user is asked about. */
+const MAX_PAGES_FIRST = 3;
 
 /** The longest message of an elicitation shown, in code points. */
 const MAX_MESSAGE_CHARS = 2000;
@@ -49,6 +59,12 @@ export interface ServerAnswers {
   readonly capabilities: ClientCapabilities;
   /** Registers the handlers on the client, before it connects. */
   install(client: Client, lifetime: AbortSignal): void;
+  /**
+   * A call the server refused until the user finishes on a page (`-32042`, 2025 revisions):
+   * asks about each page as a URL elicitation, then returns the call's error saying what
+   * happened and to call again; `undefined` for any other failure.
+   */
+  pagesFirst(tool: string, cause: unknown, lifetime: AbortSignal): Promise<Error | undefined>;
 }
 
 /**
@@ -174,7 +190,39 @@ export function elicitationAnswers(
     return { action: 'accept' };
   };
 
+  const pagesFirst = async (
+    tool: string,
+    cause: unknown,
+    lifetime: AbortSignal,
+  ): Promise<Error | undefined> => {
+    if (!(cause instanceof ProtocolError)) return undefined;
+    if (cause.code !== ProtocolErrorCode.UrlElicitationRequired) return undefined;
+    const data: unknown = cause.data;
+    const pages =
+      isRecord(data) && Array.isArray(data.elicitations)
+        ? data.elicitations.filter(isRecord).slice(0, MAX_PAGES_FIRST)
+        : [];
+    let opened = 0;
+    for (const params of pages) {
+      const { controller, detach } = linkSignals(lifetime, AbortSignal.timeout(ELICIT_TIMEOUT_MS));
+      try {
+        if ((await page(params, controller.signal)).action === 'accept') opened++;
+      } finally {
+        detach();
+      }
+    }
+    const what = pages.length === 1 ? 'a page' : `${pages.length} pages`;
+    const reason =
+      pages.length === 0
+        ? `${quoted} needs you to finish on a page first, but named none that could be shown`
+        : opened === pages.length
+          ? `${quoted} needs you to finish on ${what} first (opened): call the tool again once you are done`
+          : `${quoted} needs you to finish on ${what} first, and ${opened === 0 ? 'none was' : `only ${opened} was`} opened`;
+    return new CallFailedError(tool, reason, { cause });
+  };
+
   return {
+    pagesFirst,
     capabilities: { elicitation: { form: {}, url: {} } },
     install(client, lifetime) {
       client.setRequestHandler('elicitation/create', async (request, ctx) => {

@@ -28,10 +28,11 @@ import {
   SignInRequiredError,
 } from './errors.js';
 import { droppedShape, mayBeAnAnswer } from './dropped-message.js';
+import type { ServerAnswers } from './elicitation.js';
 import { messageOf, oneLine } from './text.js';
 import { LogRelay, progressRelay, refuseServerRequest } from './server-messages.js';
 import { filterToolLists } from './tool-list-filter.js';
-import { startLists } from './server-lists.js';
+import { listenForChanges, startLists } from './server-lists.js';
 import type { CallProgress, ManagerLogger } from './types.js';
 
 export {
@@ -94,6 +95,7 @@ export class ServerConnection {
   #onExit: ((reason: string) => void) | undefined;
   #onListChanged: ((kind: ListKind) => void) | undefined;
   #onResourceUpdated: ((uri: string) => void) | undefined;
+  #answers: ServerAnswers | undefined;
   #closing: Promise<void> | undefined;
   /** Settles when the connection has closed (the process exited, or the SDK closed it). */
   readonly #gone: Promise<void>;
@@ -167,6 +169,7 @@ export class ServerConnection {
     client.setNotificationHandler('notifications/message', (notification) => {
       if (connection.#stopped === undefined) logs.handle(notification.params);
     });
+    connection.#answers = options.answers;
     options.answers?.install(client, connection.signal);
     client.fallbackRequestHandler = refuseServerRequest(server, options.logger);
     const deadline = new AbortController();
@@ -180,7 +183,7 @@ export class ServerConnection {
       );
       const listed = await raceAbort(client.listTools(undefined, limits), controller.signal);
       const lists = await startLists(client, server, limits, options.logger);
-      await connection.#listen(limits);
+      await listenForChanges(client, server, limits, options.logger);
       if (connection.#stopped !== undefined) throw new Error('the server stopped');
       return { ok: true, connection, tools: listed.tools, lists };
     } catch (error) {
@@ -215,33 +218,6 @@ export class ServerConnection {
   /** Aborts when the connection closes, planned or not. */
   get signal(): AbortSignal {
     return this.#lifetime.signal;
-  }
-
-  /**
-   * On the 2026-07-28 revision a server sends change notifications only on a
-   * `subscriptions/listen` stream: open one for the lists it says may change (tools, prompts,
-   * resources). A server that refuses keeps working, without refreshes.
-   */
-  async #listen(limits: { readonly signal: AbortSignal; readonly timeout: number }): Promise<void> {
-    const client = this.#client;
-    if (client.getProtocolEra() !== 'modern') return;
-    const offered = client.getServerCapabilities();
-    const filter = {
-      ...(offered?.tools?.listChanged === true ? { toolsListChanged: true } : {}),
-      ...(offered?.prompts?.listChanged === true ? { promptsListChanged: true } : {}),
-      ...(offered?.resources?.listChanged === true ? { resourcesListChanged: true } : {}),
-    };
-    if (Object.keys(filter).length === 0) return;
-    try {
-      await raceAbort(client.listen(filter, limits), limits.signal);
-    } catch (error) {
-      if (limits.signal.aborted) throw error;
-      log(
-        this.#logger,
-        'debug',
-        `MCP server "${this.server}": no list changes (listen failed: ${oneLine(messageOf(error))})`,
-      );
-    }
   }
 
   /** The process id of the sandbox (or of the server when there is none), while it runs. */
@@ -321,6 +297,8 @@ export class ServerConnection {
       const attempt = await this.#callOnce(tool, name, args, options);
       if (attempt.ok) return attempt.result;
       const { error, cause } = attempt;
+      const pages = await this.#answers?.pagesFirst(name, cause, this.#lifetime.signal);
+      if (pages !== undefined) throw pages;
       if (cause === undefined || this.#reauthorize === undefined) throw error;
       if (signIns >= MAX_AUTHORIZATIONS) {
         throw new CallFailedError(

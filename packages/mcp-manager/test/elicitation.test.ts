@@ -289,3 +289,29 @@ it('without an elicit member, nothing is declared and a request is refused (2025
   const text = unwrap((await mcp.call('mcp__ask__ask_form', { form: 'all' })).text);
   expect(text).toMatch(/^error -32601: Garuda MCP does not offer elicitation/);
 });
+
+describe('a call refused until a page is opened (-32042, 2025 revisions)', () => {
+  it('asks about the page, opens it after a yes, and the error says to call again', async () => {
+    const opened: string[] = [];
+    const { prompter, mcp } = await start({ FIXTURE_ERA: 'legacy' }, { opened });
+    const url = 'https://auth.example.com/start';
+    await expect(mcp.call('mcp__ask__ask_url_first', { url })).rejects.toThrow(
+      'MCP server "ask" needs you to finish on a page first (opened): call the tool again once you are done',
+    );
+    expect(opened).toEqual([url]);
+    expect(prompter.asked).toEqual([
+      expect.objectContaining({ mode: 'url', url, message: 'Sign in there first' }),
+    ]);
+
+    prompter.reply = { action: 'decline' };
+    await expect(mcp.call('mcp__ask__ask_url_first', { url })).rejects.toThrow(
+      'needs you to finish on a page first, and none was opened',
+    );
+    // A page the URL policy refuses is never asked about.
+    await expect(
+      mcp.call('mcp__ask__ask_url_first', { url: 'http://example.com/x' }),
+    ).rejects.toThrow('none was opened');
+    expect(prompter.asked).toHaveLength(2);
+    expect(opened).toEqual([url]);
+  });
+});

@@ -221,6 +221,13 @@ describeServer<Reach>('@modelcontextprotocol/server-everything', {
       expect(call.stderr).toContain(`MCP server "${ctx.server}" asks you to open a page.`);
       expect(call.stderr).toContain(url);
       expect(call.stderr).toContain(`Declined: open the page MCP server "${ctx.server}" asks for`);
+      // The error path (-32042): the page it names first is asked about the same way.
+      const first = await ctx.call('trigger-url-elicitation', { url, errorPath: true });
+      expect(first.code).toBe(4);
+      expect(first.stderr).toContain('https://modelcontextprotocol.io');
+      expect(first.stderr).toContain(
+        `MCP server "${ctx.server}" needs you to finish on a page first, and none was opened`,
+      );
     },
   },
   more(ctx, shape) {
