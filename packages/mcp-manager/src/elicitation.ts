@@ -57,8 +57,11 @@ export interface AskingServer {
 /** What a connection declares and installs to answer a server's questions. @internal */
 export interface ServerAnswers {
   readonly capabilities: ClientCapabilities;
-  /** Registers the handlers on the client, before it connects. */
-  install(client: Client, lifetime: AbortSignal): void;
+  /**
+   * Registers the handlers on the client, before it connects; `asking(1)` and `asking(-1)` tell
+   * when the user starts and stops answering one (the connection pauses its requests' clocks).
+   */
+  install(client: Client, lifetime: AbortSignal, asking: (delta: 1 | -1) => void): void;
   /**
    * A call the server refused until the user finishes on a page (`-32042`, 2025 revisions):
    * asks about each page as a URL elicitation, then returns the call's error saying what
@@ -224,8 +227,9 @@ export function elicitationAnswers(
   return {
     pagesFirst,
     capabilities: { elicitation: { form: {}, url: {} } },
-    install(client, lifetime) {
+    install(client, lifetime, asking) {
       client.setRequestHandler('elicitation/create', async (request, ctx) => {
+        asking(1);
         const params = request.params as Record<string, unknown>;
         const { controller, detach } = linkSignals(
           ctx.mcpReq.signal,
@@ -238,6 +242,7 @@ export function elicitationAnswers(
             : await form(params, controller.signal);
         } finally {
           detach();
+          asking(-1);
         }
       });
     },

@@ -29,6 +29,7 @@ import {
 } from './errors.js';
 import { droppedShape, mayBeAnAnswer } from './dropped-message.js';
 import type { ServerAnswers } from './elicitation.js';
+import { CallClock, SDK_BACKSTOP_MS } from './call-clock.js';
 import { messageOf, oneLine } from './text.js';
 import { LogRelay, progressRelay, refuseServerRequest } from './server-messages.js';
 import { filterToolLists } from './tool-list-filter.js';
@@ -50,6 +51,7 @@ const CLOSE_STEP_MS = 8_000;
 
 interface InFlight {
   readonly controller: AbortController;
+  readonly clock: CallClock;
   tooLarge?: string;
 }
 
@@ -96,6 +98,8 @@ export class ServerConnection {
   #onListChanged: ((kind: ListKind) => void) | undefined;
   #onResourceUpdated: ((uri: string) => void) | undefined;
   #answers: ServerAnswers | undefined;
+  /** Questions of this server the user is answering now: the requests' clocks pause meanwhile. */
+  #asking = 0;
   #closing: Promise<void> | undefined;
   /** Settles when the connection has closed (the process exited, or the SDK closed it). */
   readonly #gone: Promise<void>;
@@ -170,7 +174,7 @@ export class ServerConnection {
       if (connection.#stopped === undefined) logs.handle(notification.params);
     });
     connection.#answers = options.answers;
-    options.answers?.install(client, connection.signal);
+    options.answers?.install(client, connection.signal, (delta) => connection.#asked(delta));
     client.fallbackRequestHandler = refuseServerRequest(server, options.logger);
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new Error('start time limit')), timeoutMs);
@@ -370,7 +374,10 @@ export class ServerConnection {
     if (this.#stopped !== undefined) {
       return fail(new ServerStoppedError(label, this.server, this.#stopped));
     }
-    const inFlight: InFlight = { controller: new AbortController() };
+    const controller = new AbortController();
+    const clock = new CallClock(timeoutMs, () => controller.abort(new Error('time limit')));
+    const inFlight: InFlight = { controller, clock };
+    if (this.#asking === 0) clock.run();
     // The SDK raises the same error for an abort and a timeout, so the caller's abort is tracked
     // here: our own controller is what the SDK sees.
     const onAbort = () => inFlight.controller.abort(signal?.reason);
@@ -378,8 +385,8 @@ export class ServerConnection {
     this.#inFlight.add(inFlight);
     try {
       const result = await run(this.#client, {
-        signal: inFlight.controller.signal,
-        timeout: timeoutMs,
+        signal: controller.signal,
+        timeout: SDK_BACKSTOP_MS,
       });
       return { ok: true, result };
     } catch (error) {
@@ -390,7 +397,10 @@ export class ServerConnection {
       if (this.#stopped !== undefined) {
         return fail(new ServerStoppedError(label, this.server, oneLine(this.#stopped, 200)));
       }
-      if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+      if (
+        clock.expired ||
+        (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)
+      ) {
         return fail(new CallTimeoutError(label, this.server, timeoutMs, { cause: error }));
       }
       if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
@@ -400,7 +410,17 @@ export class ServerConnection {
       return fail(new CallFailedError(label, oneLine(messageOf(error)), { cause: error }), error);
     } finally {
       signal?.removeEventListener('abort', onAbort);
+      clock.stop();
       this.#inFlight.delete(inFlight);
+    }
+  }
+
+  /** A question of this server opened (`1`) or closed (`-1`): the requests' clocks follow. */
+  #asked(delta: 1 | -1): void {
+    this.#asking = Math.max(0, this.#asking + delta);
+    for (const call of this.#inFlight) {
+      if (this.#asking === 0) call.clock.run();
+      else call.clock.pause();
     }
   }
 

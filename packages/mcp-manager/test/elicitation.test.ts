@@ -36,9 +36,10 @@ const ERAS = [
 
 async function start(
   env: Readonly<Record<string, string>>,
-  options: { opened?: string[]; openResult?: boolean } = {},
+  options: { opened?: string[]; openResult?: boolean; timeoutMs?: number } = {},
 ) {
-  await ws.userServers({ ask: fixture('asker', ws.mark, { env: { ...env } }) });
+  const limit = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
+  await ws.userServers({ ask: fixture('asker', ws.mark, { env: { ...env }, ...limit }) });
   const prompter = new AskingPrompter();
   const mcp = ws.manager(prompter, {
     openBrowser: (url) => {
@@ -314,4 +315,16 @@ describe('a call refused until a page is opened (-32042, 2025 revisions)', () =>
     expect(prompter.asked).toHaveLength(2);
     expect(opened).toEqual([url]);
   });
+});
+
+describe.each(ERAS)('the time a call may take, on the %s', (_era, env) => {
+  it('does not count while the user answers the form', async () => {
+    // The call's limit is 3 s; the person takes 5 s over the form.
+    const { prompter, ask } = await start(env, { timeoutMs: 3_000 });
+    prompter.reply = () =>
+      new Promise<ElicitReply>((resolve) =>
+        setTimeout(() => resolve({ action: 'decline' }), 5_000),
+      ) as unknown as ElicitReply;
+    expect(await ask('ask_form', { form: 'all' })).toEqual({ action: 'decline' });
+  }, 60_000);
 });
