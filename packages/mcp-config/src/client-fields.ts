@@ -337,7 +337,8 @@ export function mapClientFields(
       keys: filters,
       message:
         `${filters.map((k) => quoteText(k)).join(', ')} chose which tools ${clientName} offers; ` +
-        "Garuda has no tool filter yet and offers every tool the server lists: review the server's tools",
+        'that is not carried over: Garuda offers every tool the server lists until you add ' +
+        '"allowTools" or "denyTools" to its entry',
     });
   }
 

@@ -44,8 +44,14 @@ function stringRecord(value: unknown, what: string): Readonly<Record<string, str
  *   it because a repository that adds `"Authorization": "Bearer ${GITHUB_TOKEN}"` to its server
  *   would send your token to its URL: that change must ask for consent again.
  *
- * `timeoutMs`, `enabled` and `oauth` are left out: changing them does not change what the
- * server can do with your machine or your secrets.
+ * Both: `capabilities` (sorted) when declared, and `batching` when it is `path_scoped`. They
+ * are not what the server can do, but what its calls may do without asking: a repository that
+ * declares its server read-only (so that a `balanced` approval mode runs its calls at once) must
+ * ask for consent again. Left out when not set, so a definition keeps the hash it had before
+ * these fields existed.
+ *
+ * `timeoutMs`, `enabled`, `oauth` and the tool filters, exposure and result size are left out:
+ * changing them does not change what the server can do with your machine or your secrets.
  *
  * @param def - A `ServerDef` from `loadConfig`, or a `ServerEntry` as written in a file.
  * @returns 64 lowercase hex characters.
@@ -90,6 +96,13 @@ export function defHash(def: ServerDef | ServerEntry): string {
       ...(readPaths.length > 0 ? { readPaths } : {}),
     };
   }
+  const capabilities =
+    d.capabilities === undefined ? undefined : stringList(d.capabilities, 'capabilities');
+  if (capabilities !== undefined) canonical.capabilities = [...new Set(capabilities)].sort();
+  if (d.batching !== undefined && d.batching !== 'serialized' && d.batching !== 'path_scoped') {
+    throw invalidArgument('defHash: batching must be "serialized" or "path_scoped"');
+  }
+  if (d.batching === 'path_scoped') canonical.batching = 'path_scoped';
   const json = canonicalJson(canonical);
   return createHash('sha256').update(json, 'utf8').digest('hex');
 }

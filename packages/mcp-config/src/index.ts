@@ -66,3 +66,17 @@ export { readImportSources } from './import-sources.js';
 export { MAX_IMPORT_FILE_BYTES } from './read-source-file.js';
 export { looksSecretName, looksSecretValue } from './looks-secret.js';
 export type { ImportedProjectFile } from './claude-project-file.js';
+export {
+  DEFAULT_MAX_RESULT_CHARS,
+  MAX_TOOL_PATTERNS,
+  MAX_TOOL_PATTERN_CHARS,
+  TOOL_CAPABILITIES,
+  TOOL_EXPOSURES,
+} from './control-fields.js';
+export type {
+  CallBatching,
+  ControlDef,
+  ControlEntry,
+  ToolCapability,
+  ToolExposure,
+} from './control-fields.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { controlFields } from './control-fields.js';
 
 // The strict schema of one server. zod's own messages are never shown: validate-server.ts turns
 // each issue into a message of ours, by the path and kind of the issue.
@@ -35,6 +36,7 @@ export const localServerSchema = z.strictObject({
   readPaths: z.array(z.string().min(1).regex(NO_NUL)).optional(),
   timeoutMs: timeoutMs.optional(),
   enabled: z.boolean().optional(),
+  ...controlFields,
 });
 
 /** A remote server entry as written. @internal */
@@ -54,12 +56,19 @@ export const remoteServerSchema = z.strictObject({
       scopes: z.array(z.string().regex(SCOPE)).optional(),
     })
     .optional(),
+  ...controlFields,
 });
 
-/** Keys of each kind, for "unknown field" hints. @internal */
-export const LOCAL_KEYS: readonly string[] = Object.keys(localServerSchema.shape);
+const CONTROL_KEYS = new Set(Object.keys(controlFields));
+
+/** Keys of each kind only, for "unknown field" hints (the control fields are in both). @internal */
+export const LOCAL_KEYS: readonly string[] = Object.keys(localServerSchema.shape).filter(
+  (key) => !CONTROL_KEYS.has(key),
+);
 /** @internal */
-export const REMOTE_KEYS: readonly string[] = Object.keys(remoteServerSchema.shape);
+export const REMOTE_KEYS: readonly string[] = Object.keys(remoteServerSchema.shape).filter(
+  (key) => !CONTROL_KEYS.has(key),
+);
 
 /**
  * Headers the HTTP client sets itself (framing, connection, and the MCP protocol's own); a

@@ -1,3 +1,5 @@
+import type { ControlDef, ControlEntry } from './control-fields.js';
+
 /**
  * Which file a server comes from: the user's own file (`<home>/mcp.json`) or a project's
  * (`<root>/.garuda/mcp.json`, written by whoever wrote the repository).
@@ -25,7 +27,7 @@ export interface OAuthSettings {
  * A local server as written in a file (and as `addServer` takes it): a program started over
  * stdio. Unknown keys are errors.
  */
-export interface LocalServerEntry {
+export interface LocalServerEntry extends ControlEntry {
   /** The program to run (no shell is involved). */
   readonly command: string;
   /** Its arguments, passed as they are (no expansion). */
@@ -51,7 +53,7 @@ export interface LocalServerEntry {
 }
 
 /** A remote server as written in a file (and as `addServer` takes it): Streamable HTTP. */
-export interface RemoteServerEntry {
+export interface RemoteServerEntry extends ControlEntry {
   /** Its https address (http only for a user's server on localhost). */
   readonly url: string;
   /** The only transport there is; may be left out. */
@@ -70,7 +72,7 @@ export interface RemoteServerEntry {
 export type ServerEntry = LocalServerEntry | RemoteServerEntry;
 
 /** A validated local server with defaults applied; values are as written (not expanded). */
-export interface LocalServerDef {
+export interface LocalServerDef extends ControlDef {
   readonly kind: 'local';
   readonly command: string;
   readonly args: readonly string[];
@@ -86,7 +88,7 @@ export interface LocalServerDef {
 }
 
 /** A validated remote server with defaults applied; values are as written (not expanded). */
-export interface RemoteServerDef {
+export interface RemoteServerDef extends ControlDef {
   readonly kind: 'remote';
   readonly type: 'http';
   /** As written; `RemoteServerConfig.url` is the checked, parsed form. */

@@ -4,6 +4,7 @@ import { ConfigProblemCode } from './config-problem.js';
 import { parseTemplate } from './expand-env.js';
 import { formatFieldPath, type FieldPath } from './field-path.js';
 import { quoteText } from './quote-text.js';
+import { CONTROL_LIST, CONTROL_RULES, batchingProblem, controlDef } from './control-fields.js';
 import {
   DEFAULT_TIMEOUT_MS,
   LOCAL_KEYS,
@@ -60,10 +61,11 @@ const RULES: Readonly<Record<string, string>> = {
   'oauth.clientMetadataUrl': 'must be the https URL of a Client ID Metadata Document, as a string',
   'oauth.scopes': 'must be a list of strings, like ["mcp:tools"]',
   'oauth.scopes[]': 'must be a non-empty string without spaces',
+  ...CONTROL_RULES,
 };
 
-const LOCAL_LIST = 'command, args, env, cwd, network, writePaths, readPaths, timeoutMs and enabled';
-const REMOTE_LIST = 'url, type, headers, timeoutMs, enabled and oauth';
+const LOCAL_LIST = `command, args, env, cwd, network, writePaths, readPaths, timeoutMs, enabled, ${CONTROL_LIST}`;
+const REMOTE_LIST = `url, type, headers, timeoutMs, enabled, oauth, ${CONTROL_LIST}`;
 
 function rulePattern(path: FieldPath): string {
   let out = '';
@@ -293,6 +295,15 @@ export function validateServer(name: string, value: unknown, source: ServerSourc
       });
     }
   }
+  const batching = batchingProblem(raw);
+  if (batching !== undefined) {
+    issues.push({
+      code: ConfigProblemCode.INVALID_VALUE,
+      path: ['batching'],
+      field: 'batching',
+      message: prefix + batching,
+    });
+  }
   if (raw.type === 'sse') {
     issues.push({
       code: ConfigProblemCode.INVALID_VALUE,
@@ -323,6 +334,7 @@ export function validateServer(name: string, value: unknown, source: ServerSourc
         readPaths: entry.readPaths ?? [],
         timeoutMs: entry.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         enabled: entry.enabled ?? true,
+        ...controlDef(entry),
       },
       issues,
     };
@@ -353,6 +365,7 @@ export function validateServer(name: string, value: unknown, source: ServerSourc
       timeoutMs: entry.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       enabled: entry.enabled ?? true,
       ...(entry.oauth === undefined ? {} : { oauth: entry.oauth }),
+      ...controlDef(entry),
     },
     issues,
   };

@@ -1,0 +1,244 @@
+// The control fields (tool filters, exposure, declared capabilities, batching, result size):
+// what loads, what is refused and how, and which of them the definition hash covers.
+
+import { describe, expect, it } from 'vitest';
+import { itReportsEach, type BadCase } from '../test/bad-files.js';
+import { fileWith, userFileLoader } from '../test/config-files.js';
+import { tempDirs } from '../test/temp-dir.js';
+import { ConfigProblemCode } from './config-problem.js';
+import { defHash } from './def-hash.js';
+import type { LocalServerDef, RemoteServerDef } from './server-types.js';
+
+const dirs = tempDirs();
+const loadUserFile = userFileLoader(dirs);
+
+const BAD: readonly BadCase[] = [
+  {
+    name: 'allowTools that is not a list',
+    content: fileWith('"bad": { "command": "x", "allowTools": "read_*" }'),
+    code: ConfigProblemCode.INVALID_VALUE,
+    server: 'bad',
+    field: 'allowTools',
+    goodLoads: true,
+    says: 'like ["read_*", "search"]',
+  },
+  {
+    name: 'an empty tool pattern',
+    content: fileWith('"bad": { "command": "x", "denyTools": ["ok", ""] }'),
+    code: ConfigProblemCode.INVALID_VALUE,
+    server: 'bad',
+    field: 'denyTools[1]',
+    goodLoads: true,
+    says: 'a tool name or a * pattern',
+  },
+  {
+    name: 'a tool pattern with an invisible character',
+    content: fileWith(
+      '"bad": { "url": "https://mcp.example.com/mcp", "allowTools": ["re\\u200bad"] }',
+    ),
+    code: ConfigProblemCode.INVALID_VALUE,
+    server: 'bad',
+    field: 'allowTools[0]',
+    goodLoads: true,
+    says: 'no control or invisible characters',
+  },
+  {
+    name: 'a tool pattern that is too long',
+    content: fileWith(`"bad": { "command": "x", "directTools": ["${'a'.repeat(201)}"] }`),
+    code: ConfigProblemCode.INVALID_VALUE,
+    server: 'bad',
+    field: 'directTools[0]',
+    goodLoads: true,
+    says: '1 to 200 characters',
+  },
+  {
+    name: 'an unknown exposure',
+    content: fileWith('"bad": { "command": "x", "exposure": "lazy" }'),
+    code: ConfigProblemCode.INVALID_VALUE,
+    server: 'bad',
+    field: 'exposure',
+    goodLoads: true,
+    says: '"direct", "search", "proxy" or "auto"',
+  },
+  {
+    name: 'an empty capabilities list',
+    content: fileWith('"bad": { "command": "x", "capabilities": [] }'),
+    code: ConfigProblemCode.INVALID_VALUE,
+    server: 'bad',
+    field: 'capabilities',
+    goodLoads: true,
+    says: 'that counts as high risk',
+  },
+  {
+    name: 'a capability listed twice',
+    content: fileWith('"bad": { "command": "x", "capabilities": ["read", "read"] }'),
+    code: ConfigProblemCode.INVALID_VALUE,
+    server: 'bad',
+    field: 'capabilities',
+    goodLoads: true,
+    says: 'different values',
+  },
+  {
+    name: 'an unknown capability',
+    content: fileWith('"bad": { "command": "x", "capabilities": ["read", "admin"] }'),
+    code: ConfigProblemCode.INVALID_VALUE,
+    server: 'bad',
+    field: 'capabilities[1]',
+    goodLoads: true,
+    says: '"untrusted_output"',
+  },
+  {
+    name: 'an unknown batching',
+    content: fileWith('"bad": { "command": "x", "batching": "parallel" }'),
+    code: ConfigProblemCode.INVALID_VALUE,
+    server: 'bad',
+    field: 'batching',
+    goodLoads: true,
+    says: '"serialized" or "path_scoped"',
+  },
+  {
+    name: 'path_scoped batching without capabilities',
+    content: fileWith('"bad": { "command": "x", "batching": "path_scoped" }'),
+    code: ConfigProblemCode.INVALID_VALUE,
+    server: 'bad',
+    field: 'batching',
+    goodLoads: true,
+    says: 'needs "capabilities" declared',
+  },
+  {
+    name: 'path_scoped batching on a shell server',
+    content: fileWith(
+      '"bad": { "command": "x", "capabilities": ["read", "shell"], "batching": "path_scoped" }',
+    ),
+    code: ConfigProblemCode.INVALID_VALUE,
+    server: 'bad',
+    field: 'batching',
+    goodLoads: true,
+    says: 'also declared "shell"',
+  },
+  {
+    name: 'a maxResultChars below the floor',
+    content: fileWith('"bad": { "command": "x", "maxResultChars": 10 }'),
+    code: ConfigProblemCode.INVALID_VALUE,
+    server: 'bad',
+    field: 'maxResultChars',
+    goodLoads: true,
+    says: 'from 1000 to 1000000',
+  },
+  {
+    name: 'a maxResultChars that is not whole',
+    content: fileWith('"bad": { "url": "https://mcp.example.com/mcp", "maxResultChars": 2000.5 }'),
+    code: ConfigProblemCode.INVALID_VALUE,
+    server: 'bad',
+    field: 'maxResultChars',
+    goodLoads: true,
+    says: 'remove it to use 30000',
+  },
+];
+
+describe('control fields that are refused', () => {
+  itReportsEach(dirs, BAD);
+
+  it('lists the control fields among what a server takes', async () => {
+    const result = await loadUserFile(fileWith('"bad": { "command": "x", "allowtools": [] }'));
+    const problem = result.problems.find((p) => p.field === 'allowtools');
+    expect(problem?.message).toContain('allowTools, denyTools, directTools, exposure');
+  });
+});
+
+describe('control fields that load', () => {
+  it('keeps every field as written, on local and remote servers', async () => {
+    const fields = {
+      allowTools: ['read_*', 'search'],
+      denyTools: ['read_secret'],
+      directTools: ['search'],
+      exposure: 'search',
+      capabilities: ['write', 'read'],
+      batching: 'path_scoped',
+      maxResultChars: 5000,
+    };
+    const result = await loadUserFile({
+      servers: {
+        files: { command: 'fs-server', ...fields },
+        web: { url: 'https://mcp.example.com/mcp', ...fields },
+      },
+    });
+    expect(result.problems).toEqual([]);
+    for (const server of result.servers) {
+      expect(server.def).toMatchObject(fields);
+    }
+  });
+
+  it('leaves the fields out of a definition that does not write them', async () => {
+    const result = await loadUserFile({ servers: { plain: { command: 'x' } } });
+    const def = result.servers[0]?.def as unknown as Record<string, unknown>;
+    for (const key of ['allowTools', 'denyTools', 'directTools', 'exposure', 'capabilities']) {
+      expect(Object.hasOwn(def, key), key).toBe(false);
+    }
+  });
+
+  it('takes an empty allow list, which offers no tool', async () => {
+    const result = await loadUserFile({ servers: { quiet: { command: 'x', allowTools: [] } } });
+    expect(result.problems).toEqual([]);
+    expect(result.servers[0]?.def.allowTools).toEqual([]);
+  });
+});
+
+const LOCAL: LocalServerDef = {
+  kind: 'local',
+  command: 'fs-server',
+  args: [],
+  env: {},
+  network: false,
+  writePaths: [],
+  readPaths: [],
+  timeoutMs: 60_000,
+  enabled: true,
+};
+
+const REMOTE: RemoteServerDef = {
+  kind: 'remote',
+  type: 'http',
+  url: 'https://mcp.example.com/mcp',
+  headers: {},
+  timeoutMs: 60_000,
+  enabled: true,
+};
+
+describe('defHash and the control fields', () => {
+  it('changes when capabilities are declared or changed, on both kinds', () => {
+    for (const def of [LOCAL, REMOTE]) {
+      const plain = defHash(def);
+      const read = defHash({ ...def, capabilities: ['read'] });
+      const readWrite = defHash({ ...def, capabilities: ['read', 'write'] });
+      expect(read).not.toBe(plain);
+      expect(readWrite).not.toBe(read);
+      // The order written does not matter.
+      expect(defHash({ ...def, capabilities: ['write', 'read'] })).toBe(readWrite);
+    }
+  });
+
+  it('changes when batching becomes path_scoped, not for serialized', () => {
+    const readWrite: LocalServerDef = { ...LOCAL, capabilities: ['read', 'write'] };
+    expect(defHash({ ...readWrite, batching: 'path_scoped' })).not.toBe(defHash(readWrite));
+    expect(defHash({ ...readWrite, batching: 'serialized' })).toBe(defHash(readWrite));
+  });
+
+  it('does not change for filters, exposure or result size', () => {
+    const plain = defHash(LOCAL);
+    expect(
+      defHash({
+        ...LOCAL,
+        allowTools: ['a'],
+        denyTools: ['b'],
+        directTools: ['a'],
+        exposure: 'search',
+        maxResultChars: 2000,
+      }),
+    ).toBe(plain);
+  });
+
+  it('refuses a batching it does not know', () => {
+    expect(() => defHash({ ...LOCAL, batching: 'parallel' as never })).toThrow(/batching/);
+  });
+});
