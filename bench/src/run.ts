@@ -6,6 +6,7 @@ import os from 'node:os';
 import process from 'node:process';
 import { sectionMarkdown, type Section } from './report.js';
 import { callsSuite } from './suites/calls.js';
+import { catalogSizeSuite } from './suites/catalog-size.js';
 import { memorySuite } from './suites/memory.js';
 import { pinnedFetchSuite } from './suites/pinned-fetch.js';
 import { sanitizerSuite } from './suites/sanitizer.js';
@@ -17,6 +18,7 @@ const SUITES: Record<string, () => Promise<Section[]>> = {
   sanitizer: sanitizerSuite,
   'pinned-fetch': pinnedFetchSuite,
   memory: memorySuite,
+  'catalog-size': catalogSizeSuite,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

@@ -47,7 +47,8 @@ export function previewArgumentsText(
 /**
  * The standard wording of a whole call preview, as `garuda-mcp` asks it: the question
  * (`Run tool "x" of MCP server "y"?`), the model's name for the tool, the server's hints when it
- * gave some, and the arguments ({@link previewArgumentsText}) indented below. For a terminal
+ * gave some, the arguments ({@link previewArgumentsText}) indented below, and when values were
+ * masked a last line such as `masked    2 values that look secret are masked`. For a terminal
  * prompt, a dialog's text or an elicitation message; a host that lays fields out itself reads the
  * preview's fields instead.
  *
@@ -80,5 +81,11 @@ export function callPreviewText(
   if (preview.hints.length > 0) lines.push(`  ${label('hints    ')} ${preview.hints.join(', ')}`);
   lines.push(`  ${label('arguments')}`);
   for (const text of previewArgumentsText(preview).split('\n')) lines.push(`    ${text}`);
+  const masked = preview.masked;
+  if (masked > 0) {
+    lines.push(
+      `  ${label('masked   ')} ${groupDigits(masked)} ${masked === 1 ? 'value that looks secret is' : 'values that look secret are'} masked`,
+    );
+  }
   return lines.join('\n');
 }

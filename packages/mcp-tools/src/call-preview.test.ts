@@ -62,6 +62,7 @@ describe('callPreview', () => {
         { name: 'labels', value: '[\n  "bug"\n]', truncated: false },
       ],
       omittedArguments: 0,
+      masked: 0,
     });
     expect(previewArgumentsText(preview)).toBe(
       '{\n  "query": "is:open",\n  "limit": 5,\n  "labels": [\n    "bug"\n  ]\n}',

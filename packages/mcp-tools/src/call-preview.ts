@@ -6,6 +6,7 @@ import {
   neutralizeTags,
   type JsonValue,
 } from '@garuda/mcp-sanitize';
+import { looksSecretKey, maskedJsonText } from './mask-secrets.js';
 import { capLine } from './quote-text.js';
 import type { CallPreview, McpTool, PreviewArgument, PreviewValue } from './types.js';
 
@@ -24,7 +25,10 @@ export const MAX_PREVIEW_NAME_CHARS = 200;
  */
 export const MAX_PREVIEW_DEPTH = 20;
 
-type PreviewArguments = Pick<CallPreview, 'arguments' | 'omittedArguments' | 'nonObjectArguments'>;
+type PreviewArguments = Pick<
+  CallPreview,
+  'arguments' | 'omittedArguments' | 'nonObjectArguments' | 'masked'
+>;
 
 /** One safe line: cleaned, tags neutralised. */
 function line(text: string): string {
@@ -64,9 +68,20 @@ function read(value: object, key: string): unknown {
   }
 }
 
-/** Cleaned JSON as pretty text; strings in it were cleaned already, tags are neutralised here. */
-function jsonText(value: JsonValue): string {
-  return neutralizeTags(JSON.stringify(value, null, 2));
+/** What one value shows: its JSON text and how many values in it were masked. */
+interface ValueText {
+  readonly text: string;
+  readonly masked: number;
+}
+
+/**
+ * Cleaned JSON as pretty text, secret-looking values masked (before any cap, so a cut can never
+ * leave half a secret that no longer looks like one); strings in it were cleaned already, tags
+ * are neutralised here.
+ */
+function jsonText(value: JsonValue, secretName: boolean): ValueText {
+  const { text, masked } = maskedJsonText(value, secretName);
+  return { text: neutralizeTags(text), masked };
 }
 
 /**
@@ -95,13 +110,12 @@ function capped(text: string, max: number): PreviewValue {
 function previewArguments(args: unknown): PreviewArguments {
   const keys = plainKeys(args);
   if (keys === undefined) {
+    const { text, masked } = jsonText(cleanJson(args, { maxDepth: MAX_PREVIEW_DEPTH }), false);
     return {
       arguments: [],
       omittedArguments: 0,
-      nonObjectArguments: capped(
-        jsonText(cleanJson(args, { maxDepth: MAX_PREVIEW_DEPTH })),
-        MAX_PREVIEW_ARGUMENT_CHARS,
-      ),
+      nonObjectArguments: capped(text, MAX_PREVIEW_ARGUMENT_CHARS),
+      masked,
     };
   }
   const listed = keys.slice(0, MAX_PREVIEW_ARGUMENTS);
@@ -114,19 +128,23 @@ function previewArguments(args: unknown): PreviewArguments {
   );
   // Past cleanJson's node budget the array ends early, with its marker: the rest say the same.
   const values = Array.isArray(cleaned) ? cleaned : [];
-  const texts = listed.map((_, i) =>
-    jsonText(i < values.length ? (values[i] ?? null) : JSON_MARKERS.tooLarge),
+  const names = listed.map(nameOf);
+  const texts = names.map((name, i) =>
+    i < values.length
+      ? jsonText(values[i] ?? null, looksSecretKey(name))
+      : jsonText(JSON_MARKERS.tooLarge, false),
   );
   const share = shareOf(
-    texts.map((text) => text.length),
+    texts.map(({ text }) => text.length),
     MAX_PREVIEW_ARGUMENT_CHARS,
   );
   return {
-    arguments: listed.map((key, i): PreviewArgument => ({
-      name: nameOf(key),
-      ...capped(texts[i] ?? '', share),
+    arguments: names.map((name, i): PreviewArgument => ({
+      name,
+      ...capped(texts[i]?.text ?? '', share),
     })),
     omittedArguments: keys.length - listed.length,
+    masked: texts.reduce((sum, { masked }) => sum + masked, 0),
   };
 }
 
@@ -143,14 +161,25 @@ function previewArguments(args: unknown): PreviewArguments {
  * `{}`; arguments that are not a JSON object come as `nonObjectArguments`. Never throws, whatever
  * the arguments hold (cycles, BigInt, functions, symbols, throwing getters, deep nesting).
  *
+ * Secret-looking values are masked after cleaning and before capping, so a screen or a log never
+ * shows them: every string and number under a name such as `token`, `password`, `api_key`,
+ * `privateKey` or `authorization` (at any depth), and in any other string each part that looks
+ * like a secret (a JSON Web Token, the credential after `Bearer` or `Basic`, a token with a
+ * known prefix such as `ghp_`, `sk-` or `AKIA`, a PEM private key, the password in
+ * `https://user:password@host`, a long random-looking run). A masked value reads
+ * `"••••••" [masked: looks like a GitHub token, 40 characters]`: no character of the secret is
+ * kept. `masked` counts them.
+ *
  * @param tool - The adapted tool (from `adaptTools`).
  * @param args - The arguments the model wants to pass.
  * @returns The preview for `Prompter.approveCall`; `callPreviewText` words it.
  * @example
  * ```ts
- * const preview = callPreview(tool, { query: 'is:open', limit: 5 });
+ * const preview = callPreview(tool, { query: 'is:open', limit: 5, token: 'ghp_…' });
  * // preview.arguments: [{ name: 'query', value: '"is:open"', truncated: false },
- * //                     { name: 'limit', value: '5', truncated: false }]
+ * //                     { name: 'limit', value: '5', truncated: false },
+ * //                     { name: 'token', value: '"••••••" [masked: its name looks secret, 40 characters]', truncated: false }]
+ * // preview.masked: 1
  * if (!(await prompter.approveCall(preview, signal))) return;
  * ```
  */

@@ -45,6 +45,24 @@ export {
 } from './call-preview.js';
 export { callPreviewText, previewArgumentsText } from './call-preview-text.js';
 export type { CallPreviewTextOptions } from './call-preview-text.js';
+export {
+  MAX_TOOL_SEARCH_QUERY_CHARS,
+  MAX_TOOL_SEARCH_RESULTS,
+  createToolIndex,
+} from './tool-search.js';
+export type { ToolIndex, ToolSearchHit, ToolSearchOptions } from './tool-search.js';
+export {
+  TOOL_PROXY_NAME,
+  TOOL_SEARCH_NAME,
+  formatToolSearchResult,
+  toolProxyTool,
+  toolSearchTool,
+} from './tool-search-tools.js';
+export type {
+  FormatToolSearchResultOptions,
+  ModelToolDefinition,
+  ToolSearchToolOptions,
+} from './tool-search-tools.js';
 export { filterToolList } from './tool-list-filter.js';
 export type { DroppedTool, FilterToolListOptions, ToolListDecision } from './tool-list-filter.js';
 export { MAX_QUOTED_CHARS, capLine, groupDigits, quoteText } from './quote-text.js';

@@ -42,8 +42,9 @@ export interface CallResult {
 export interface PreviewValue {
   /**
    * The JSON text, e.g. `"is:open"`, `5` or `[\n  "bug"\n]`. A string's line breaks and tabs
-   * stay escaped (`\n`), so only an object's or array's own layout spans lines. When cut, it ends
-   * with `capText`'s marker (`[… N more characters cut]`).
+   * stay escaped (`\n`), so only an object's or array's own layout spans lines. A secret-looking
+   * value is masked, `"••••••" [masked: …]` (see `CallPreview.masked`). When cut, it ends with
+   * `capText`'s marker (`[… N more characters cut]`).
    */
   readonly value: string;
   /** Whether `value` was cut to fit the preview's budget. */
@@ -82,6 +83,12 @@ export interface CallPreview {
    * `Date`…, none of which a tool call takes: the whole value, capped at 4 000 characters.
    */
   readonly nonObjectArguments?: PreviewValue;
+  /**
+   * How many values (strings and numbers, at any depth, in `arguments` or `nonObjectArguments`)
+   * are masked because they look secret; 0 when none. A masked value is written
+   * `"••••••" [masked: looks like a token, 40 characters]`, keeping no character of the secret.
+   */
+  readonly masked: number;
 }
 
 /**
