@@ -1,3 +1,4 @@
+import type { ApprovalMode } from '@garuda/mcp-manager';
 import type { SessionSwitches, TerminalSession } from './terminal-session.js';
 import type { CliIo } from './io.js';
 import type { Output } from './output.js';
@@ -18,6 +19,11 @@ export interface Globals {
   readonly trustProject: boolean;
   /** `--accept-defaults`: answer a server's form with its defaults when they answer it. */
   readonly acceptDefaults: boolean;
+  /**
+   * `--approval-mode`: which calls run without asking, by their server's declared risk: `ask`
+   * (every call; the default), `balanced` (read-only servers), `trusted` (all but destructive).
+   */
+  readonly approvalMode: ApprovalMode;
   /**
    * `--sandbox-read` / `$GARUDA_SANDBOX_READ`: folders under /tmp that sandboxed servers may
    * still read (the sandbox gives each server an empty private /tmp), absolute.

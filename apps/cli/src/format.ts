@@ -6,7 +6,7 @@ import {
   networkText,
   sandboxText,
   valueSourceText,
-  type CallPreview,
+  type CallApprovalRequest,
   type ConsentRequest,
   type PackageSummary,
   type SignInRequest,
@@ -137,18 +137,22 @@ export function formatStatus(
     return 'No MCP servers are configured. Add one with: garuda-mcp add <name> -- <command> [args…]';
   }
   const body = table(
-    ['NAME', 'SOURCE', 'STATE', 'TOOLS', 'SANDBOX', 'NETWORK'],
+    ['NAME', 'SOURCE', 'STATE', 'TOOLS', 'RISK', 'SANDBOX', 'NETWORK'],
     rows.map((row) => [
       row.name,
       row.source,
       row.state,
-      String(row.tools),
+      row.hiddenTools > 0
+        ? `${String(row.tools)} (+${String(row.hiddenTools)} hidden)`
+        : String(row.tools),
+      row.risk.tier,
       sandboxText(row.sandbox),
       networkText(row.network),
     ]),
     (column, cell, index) => {
       if (column === 0) return c.bold(cell);
       if (column === 2) return stateWord(rows[index]?.state ?? 'failed', c);
+      if (column === 4 && cell === 'destructive') return c.red(cell);
       return cell;
     },
   );
@@ -191,6 +195,10 @@ export function formatConsent(request: ConsentRequest, c: Colours): string {
   if (request.url !== undefined) field('url', `${request.url}  (data leaves this machine)`);
   field('sandbox', sandboxText(request.sandbox));
   field('network', request.network ? 'yes' : 'no');
+  field(
+    'risk',
+    `${request.risk.text}${request.risk.batching === 'path_scoped' ? ', calls on different paths run side by side' : ''}`,
+  );
   if (request.writePaths.length > 0) field('writes', request.writePaths.join(', '));
   if ((request.readPaths ?? []).length > 0) field('reads', (request.readPaths ?? []).join(', '));
   for (const entry of request.packages ?? []) field('package', packageLine(entry));
@@ -219,8 +227,12 @@ export function formatConsent(request: ConsentRequest, c: Colours): string {
 }
 
 /** What a tool call will do, before the approval question: the standard wording, in colour. */
-export function formatCallPreview(preview: CallPreview, c: Colours): string {
-  return callPreviewText(preview, { title: c.bold, label: c.dim });
+export function formatCallPreview(request: CallApprovalRequest, c: Colours): string {
+  return [
+    callPreviewText(request, { title: c.bold, label: c.dim }),
+    `  ${c.dim('risk     ')} ${request.risk.text}`,
+    `  ${c.dim('asks     ')} ${request.why}`,
+  ].join('\n');
 }
 
 /** The sign-in question's context: why, server, scopes, where the browser goes and comes back. */

@@ -174,6 +174,9 @@ const GLOBAL_OPTIONS = `Options:
   --trust-project     allow the project's servers for this run without asking
   --accept-defaults   answer a server's form (elicitation) with its defaults, when they
                       answer every required field; otherwise it is declined
+  --approval-mode <m> which calls run without asking, by the "capabilities" you declared for
+                      their server: ask (every call; default), balanced (read-only servers),
+                      trusted (all but "irreversible" ones, which always ask)
   --sandbox-read <dir> a folder under /tmp that sandboxed servers may still read (each server
                       gets an empty private /tmp); repeatable, also $GARUDA_SANDBOX_READ (a:b)
   -h, --help          show help (also: garuda-mcp <command> --help)

@@ -21,6 +21,7 @@ import { COMMANDS, helpText } from './help.js';
 import { readSessionSwitches, terminalSession } from './terminal-session.js';
 import type { CliIo } from './io.js';
 import { Output } from './output.js';
+import { APPROVAL_MODES, type ApprovalMode } from '@garuda/mcp-manager';
 
 const OPTIONS = {
   root: { type: 'string' },
@@ -30,6 +31,7 @@ const OPTIONS = {
   yes: { type: 'boolean', short: 'y' },
   'trust-project': { type: 'boolean' },
   'accept-defaults': { type: 'boolean' },
+  'approval-mode': { type: 'string' },
   'sandbox-read': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
@@ -186,6 +188,12 @@ async function run(
     throw usageError(`Only add takes -- <command> [args…].`);
   }
 
+  const approvalMode = values['approval-mode'] ?? 'ask';
+  if (!APPROVAL_MODES.includes(approvalMode as ApprovalMode)) {
+    throw usageError(
+      `--approval-mode must be ask (every call asks), balanced (calls of servers declared read-only run) or trusted (only destructive calls ask), not ${JSON.stringify(approvalMode)}.`,
+    );
+  }
   const browser = values.browser ?? io.env.GARUDA_BROWSER;
   if (values.root === '' || values.home === '')
     throw usageError('--root and --home need a folder.');
@@ -203,6 +211,7 @@ async function run(
     yes: values.yes === true,
     trustProject: values['trust-project'] === true,
     acceptDefaults: values['accept-defaults'] === true,
+    approvalMode: approvalMode as ApprovalMode,
     sandboxRead: [
       ...(io.env.GARUDA_SANDBOX_READ ?? '').split(':'),
       ...(values['sandbox-read'] ?? []),

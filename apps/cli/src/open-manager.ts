@@ -41,6 +41,7 @@ export function createManager(ctx: CommandContext, prompter: CliPrompter): McpMa
     clientInfo: { name: 'garuda-mcp', version: ctx.version },
     prompter,
     sandboxReadPaths: globals.sandboxRead,
+    approvalMode: globals.approvalMode,
     cacheDir: globals.cacheDir,
     enabledForSession: globals.sessionSwitches,
     // A server's warnings and worse reach the terminal (cleaned by the manager, at most 10 a

@@ -1,6 +1,6 @@
 import { confirm, input, select } from '@inquirer/prompts';
 import type {
-  CallPreview,
+  CallApprovalRequest,
   ConsentAnswer,
   ConsentRequest,
   ElicitReply,
@@ -143,7 +143,7 @@ export function createPrompter(output: Output, options: PrompterOptions): CliPro
       output.err(c.dim(`note: ${text}`));
     },
 
-    async approveCall(preview: CallPreview, signal?: AbortSignal): Promise<boolean> {
+    async approveCall(preview: CallApprovalRequest, signal?: AbortSignal): Promise<boolean> {
       output.err(formatCallPreview(preview, c));
       if (options.yes) {
         output.err(c.dim('→ approved (--yes)'));

@@ -85,14 +85,15 @@ describe('garuda-mcp demo', () => {
     );
     expect(consent).toContain(HAS_SANDBOX ? 'sandbox   bubblewrap' : 'sandbox   no OS sandbox');
     expect(consent).toContain('network   no');
+    expect(consent).toContain('risk      destructive (declared: irreversible, write)');
     expect(consent).toContain('→ answered: remember (scripted)');
 
     // 2. Started, in the sandbox (or plainly without one).
     const start = section(stdout, 2);
     if (HAS_SANDBOX) {
-      expect(start).toMatch(/^files +project +connected +10 +bubblewrap +off$/m);
+      expect(start).toMatch(/^files +project +connected +10 +destructive +bubblewrap +off$/m);
     } else {
-      expect(start).toMatch(/^files +project +connected +10 +no OS sandbox: /m);
+      expect(start).toMatch(/^files +project +connected +10 +destructive +no OS sandbox: /m);
       expect(start).toContain('the server ran WITHOUT a sandbox');
     }
 
@@ -105,6 +106,11 @@ describe('garuda-mcp demo', () => {
     // 4. A call and its wrapped result.
     const call = section(stdout, 4);
     expect(call).toContain('Run tool "echo" of MCP server "files"?');
+    // Under "balanced" the destructive server's call still asks, and says why.
+    expect(call).toContain('risk      destructive (declared: irreversible, write)');
+    expect(call).toContain(
+      'asks      its server is declared "irreversible": a destructive call always asks',
+    );
     expect(call).toContain('→ answered: yes (scripted)');
     expect(call).toContain(
       '<mcp_result server="files" tool="echo">\nHello from the Garuda demo\n</mcp_result>',
@@ -159,8 +165,13 @@ describe('garuda-mcp demo', () => {
     expect(stdout).toContain('MCP server "remote" needs a sign-in.');
     expect(stdout).toMatch(/callback +http:\/\/127\.0\.0\.1:\d+\/callback/);
     expect(signIn).toMatch(
-      /^remote +user +connected +7 +remote server +remote http:\/\/127\.0\.0\.1:\d+\/mcp · signed in$/m,
+      /^remote +user +connected +7 +low +remote server +remote http:\/\/127\.0\.0\.1:\d+\/mcp · signed in$/m,
     );
+    // You declared it read-only: under "balanced" its call runs without asking.
+    expect(signIn).toContain(
+      '→ ran without asking: approval mode "balanced" runs low-risk (read-only) calls without asking',
+    );
+    expect(signIn).not.toContain('Run tool "echo" of MCP server "remote"?');
     expect(signIn).toContain(
       '<mcp_result server="remote" tool="echo">\nHello over signed-in HTTP\n</mcp_result>',
     );
@@ -177,14 +188,14 @@ describe('garuda-mcp demo', () => {
 
     // 10. The status table.
     const status = section(stdout, 10);
-    expect(status).toMatch(/^NAME +SOURCE +STATE +TOOLS +SANDBOX +NETWORK$/m);
+    expect(status).toMatch(/^NAME +SOURCE +STATE +TOOLS +RISK +SANDBOX +NETWORK$/m);
     expect(status).toMatch(
-      /^remote +user +connected +7 +remote server +remote http\S+ · signed in$/m,
+      /^remote +user +connected +7 +low +remote server +remote http\S+ · signed in$/m,
     );
     expect(status).toMatch(
       HAS_SANDBOX
-        ? /^files +project +denied +0 +bubblewrap +off$/m
-        : /^files +project +denied +0 +no OS sandbox: /m,
+        ? /^files +project +denied +0 +destructive +bubblewrap +off$/m
+        : /^files +project +denied +0 +destructive +no OS sandbox: /m,
     );
     expect(status).toContain('files: you did not allow its changed tools');
 
@@ -216,7 +227,7 @@ describe('garuda-mcp demo', () => {
       expect(code, stderr).toBe(0);
       expect(stdout).not.toContain('scripted browser');
       expect(section(stdout, 8)).toMatch(
-        /^remote +user +connected +7 +remote server +remote http\S+ · signed in$/m,
+        /^remote +user +connected +7 +low +remote server +remote http\S+ · signed in$/m,
       );
       expect(await readdir(tmp)).toEqual([]);
     } finally {

@@ -68,7 +68,7 @@ describe('status, tools and call', () => {
     const trusted = await world.run(['status', '--trust-project']);
     expect(trusted.code).toBe(0);
     expect(trusted.stdout).toMatch(/^theirs\s+project\s+connected\s+7\s/m);
-    expect(trusted.stdout).toMatch(/^NAME\s+SOURCE\s+STATE\s+TOOLS\s+SANDBOX\s+NETWORK$/m);
+    expect(trusted.stdout).toMatch(/^NAME\s+SOURCE\s+STATE\s+TOOLS\s+RISK\s+SANDBOX\s+NETWORK$/m);
     // Not a terminal: no colours.
     expect(CONTROL.test(trusted.stdout)).toBe(false);
   });
@@ -144,6 +144,69 @@ describe('status, tools and call', () => {
     expect(unknown.stderr).not.toContain('Did you mean');
   });
 
+  it('tools <server>: says how many tools the configuration hides and why; --json lists them', async () => {
+    await world.userServers({
+      fx: { ...fixtureEntry('normal'), allowTools: ['e*', 'add'], denyTools: ['env'] },
+    });
+    const table = await world.run(['tools', 'fx']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^mcp__fx__echo\s+fx\s/m);
+    expect(table.stdout).not.toMatch(/^mcp__fx__env\s/m);
+    expect(table.stdout).toContain(
+      '5 tools of "fx" are hidden: 1 by "denyTools" ("env"), 4 not in "allowTools".',
+    );
+    const json = await world.run(['tools', 'fx', '--json']);
+    const parsed = JSON.parse(json.stdout) as {
+      tools: { name: string }[];
+      hidden: { name: string; reason: string }[];
+    };
+    expect(parsed.tools.map((t) => t.name)).toEqual(['mcp__fx__add', 'mcp__fx__echo']);
+    expect(parsed.hidden).toContainEqual(
+      expect.objectContaining({ name: 'mcp__fx__env', reason: 'denied', pattern: 'env' }),
+    );
+
+    await world.userServers({ fx: { ...fixtureEntry('normal'), allowTools: [] } });
+    const none = await world.run(['tools', 'fx']);
+    expect(none.stdout).toContain('No tools: the configuration hides them all.');
+    expect(none.stdout).toContain('7 tools of "fx" are hidden: 7 not in "allowTools".');
+  });
+
+  it("--approval-mode balanced runs a read-only server's call without asking and says why; a bad mode is a usage error", async () => {
+    await world.userServers({
+      reader: { ...fixtureEntry('normal'), capabilities: ['read'] },
+      other: fixtureEntry('normal'),
+    });
+    const low = await world.run([
+      'call',
+      'reader/echo',
+      '{"text":"hi"}',
+      '--approval-mode',
+      'balanced',
+    ]);
+    expect(low.code).toBe(0);
+    expect(low.stdout).toContain('hi');
+    expect(low.stderr).not.toContain('Run tool');
+    expect(low.stderr).toContain(
+      '→ ran without asking: approval mode "balanced" runs low-risk (read-only) calls without asking',
+    );
+    // Not declared: high risk, so it asks (and without a terminal that is a no).
+    const high = await world.run([
+      'call',
+      'other/echo',
+      '{"text":"hi"}',
+      '--approval-mode',
+      'balanced',
+    ]);
+    expect(high.code).toBe(4);
+    expect(high.stderr).toContain(
+      'asks      approval mode "balanced" asks before a high-risk call',
+    );
+
+    const bad = await world.run(['status', '--approval-mode', 'yolo']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--approval-mode must be ask');
+  });
+
   it('call: declined without --yes (exit 4, says which flag); with --yes the wrapped result; isError exits 1', async () => {
     await world.userServers({ fx: fixtureEntry('normal') });
     const declined = await world.run(['call', 'fx/echo', '{"text":"hi"}']);
@@ -164,6 +227,8 @@ describe('status, tools and call', () => {
         '    {',
         '      "text": "hi"',
         '    }',
+        '  risk      high (capabilities not declared)',
+        '  asks      approval mode "ask" asks before every call',
         '→ approved (--yes)',
       ].join('\n'),
     );

@@ -229,13 +229,14 @@ describe('the demo on a terminal', () => {
     await answer('Run tool "update"', 'Run it?', 'y\r');
     await answer('+ added   publish', 'Allow the changed tools', '\r'); // no: the default
     await answer('needs a sign-in', 'Sign in now?', '\r'); // yes is the default
-    await answer('"Hello over signed-in HTTP"', 'Run it?', 'y\r');
+    // The remote server is declared read-only: under the demo's "balanced" mode it does not ask.
     await answer('- removed fail', 'Allow the changed tools', '\r'); // no: the default
     const result = await collect(child, undefined, 60_000);
     const text = plain(screen.output);
     expect(result.code).toBe(0);
     expect(text).toContain('Hello from the Garuda demo\r\n</mcp_result>');
     expect(text).toMatch(/Hello over signed-in HTTP\s*\r?\n<\/mcp_result>/);
+    expect(text).toContain('→ ran without asking: approval mode "balanced"');
     expect(text).toContain('"publish" is not offered until you allow it.');
     expect(text).toMatch(/files\s+project\s+denied/);
     expect(text).toMatch(/Done in [\d.]+ s/);

@@ -7,12 +7,15 @@ import {
   CallFailedError,
   ManagerClosedError,
 } from './errors.js';
+import type { ServerConfig } from '@garuda/mcp-config';
+import { modeRuns, riskOf, type ApprovalMode } from './risk-tier.js';
 import { forPrompter, messageOf, oneLine } from './text.js';
-import type { McpTool, Prompter } from './types.js';
+import type { CallApproval, CallApprovalRequest, McpTool, Prompter } from './types.js';
 
 /** What a call's approval needs of the manager. @internal */
 export interface ApprovalDeps {
   readonly allowRules: readonly string[];
+  readonly approvalMode: ApprovalMode;
   readonly prompter: Prompter;
   readonly questions: QuestionQueue;
   /** Aborts when the manager closes. */
@@ -21,29 +24,53 @@ export interface ApprovalDeps {
 }
 
 /**
- * Asks `prompter.approveCall` for one call (one question at a time, the preview cleaned), unless
- * an allow rule matches. Only `true` is a yes. @internal
+ * Decides one call: it runs without asking when its server's tier is not destructive and an
+ * allow rule matches or the approval mode runs that tier; otherwise `prompter.approveCall` is
+ * asked (one question at a time, the request cleaned), saying the tier, the mode and why it
+ * asks. Only `true` is a yes. @internal
  *
  * @param tool - The tool.
+ * @param config - Its server's configuration (the capabilities the user declared).
  * @param input - Its arguments.
- * @param deps - The rules, the prompter and its queue.
+ * @param deps - The rules, the mode, the prompter and its queue.
  * @param signal - The caller's signal.
+ * @returns Whether the user was asked, and why it ran.
  * @throws {@link CallDeclinedError}, {@link CallCancelledError}, {@link ManagerClosedError}, or
  *   {@link CallFailedError} when the prompter failed.
  */
 export async function approveCall(
   tool: McpTool,
+  config: ServerConfig,
   input: Record<string, unknown>,
   deps: ApprovalDeps,
   signal: AbortSignal | undefined,
-): Promise<void> {
-  if (matchesAllowRule(deps.allowRules, tool.server, tool.tool)) return;
+): Promise<CallApproval> {
+  const risk = riskOf(config);
+  const mode = deps.approvalMode;
+  let why: string;
+  if (risk.tier === 'destructive') {
+    why = `its server is declared "irreversible": a destructive call always asks`;
+  } else if (matchesAllowRule(deps.allowRules, tool.server, tool.tool)) {
+    return { asked: false, why: 'an allow rule of the host matches it' };
+  } else {
+    const runs = modeRuns(mode, risk.tier);
+    if (runs !== undefined) return { asked: false, why: runs };
+    why =
+      mode === 'ask'
+        ? 'approval mode "ask" asks before every call'
+        : `approval mode "${mode}" asks before a ${risk.tier}-risk call`;
+  }
+  const request: CallApprovalRequest = {
+    ...callPreview(tool, input),
+    risk: { tier: risk.tier, text: risk.text },
+    mode,
+    why,
+  };
   const { controller, detach } = linkSignals(signal, deps.lifetime);
   let approved: unknown;
   try {
     approved = await deps.questions.ask(
-      async () =>
-        await deps.prompter.approveCall(forPrompter(callPreview(tool, input)), controller.signal),
+      async () => await deps.prompter.approveCall(forPrompter(request), controller.signal),
       controller.signal,
     );
   } catch (error) {
@@ -58,6 +85,7 @@ export async function approveCall(
     detach();
   }
   if (approved !== true) throw new CallDeclinedError(tool.name);
+  return { asked: true, why: 'the user approved it' };
 }
 
 /**

@@ -35,6 +35,36 @@ export class UnknownToolError extends McpManagerError {
 }
 
 /**
+ * `call(name)` of a tool the user hid (code `TOOL_HIDDEN`): the server's `denyTools` or
+ * `allowTools`, or `disable(name)` this session. Also `enable(name)` of a tool a `denyTools`
+ * pattern hides (a deny wins: only the file can change it).
+ *
+ * @example
+ * ```ts
+ * await mcp.call('mcp__github__delete_repo', {}); // throws ToolHiddenError when denied
+ * ```
+ */
+export class ToolHiddenError extends McpManagerError {
+  /** The name that was called or enabled (model-facing). */
+  readonly tool: string;
+  /** Why it is hidden. */
+  readonly reason: 'denied' | 'not-allowed' | 'disabled';
+
+  /**
+   * @param tool - The model-facing name (a valid tool name, safe to show).
+   * @param reason - Why it is hidden.
+   * @param message - The whole message, cleaned.
+   */
+  constructor(tool: string, reason: 'denied' | 'not-allowed' | 'disabled', message: string) {
+    super(McpManagerErrorCode.TOOL_HIDDEN, message);
+    this.tool = tool;
+    this.reason = reason;
+  }
+
+  static override readonly isInstance = brand(this, SCOPE, 'ToolHiddenError');
+}
+
+/**
  * `call(name)` for a tool whose server is not connected (code `SERVER_NOT_CONNECTED`): it is
  * disabled, was not allowed, failed, stopped, or is still starting. `state` says which.
  *

@@ -37,6 +37,7 @@ describe('serverConsentRequest: a local server', () => {
       kind: 'server',
       server: 'srv',
       ...PROJECT_FILE,
+      risk: { tier: 'high', batching: 'serialized', text: 'high (capabilities not declared)' },
       commandLine: "github-mcp-server stdio --toolsets 'all repos'",
       cwd: 'tools',
       sandbox: { kind: 'bwrap' },

@@ -31,6 +31,7 @@ describe('serverConsentRequest: a remote server', () => {
       kind: 'server',
       server: 'docs',
       ...PROJECT_FILE,
+      risk: { tier: 'high', batching: 'serialized', text: 'high (capabilities not declared)' },
       sandbox: { kind: 'remote' },
       network: true,
       env: [],

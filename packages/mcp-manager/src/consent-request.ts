@@ -17,6 +17,7 @@ import { isWithin } from './paths.js';
 import { looksSecret, referencedNames } from './secret-names.js';
 import { isRecord } from '@garuda/internal';
 import { sandboxStatus, sandboxText } from './wording.js';
+import { riskOf, riskWarnings } from './risk-tier.js';
 import type {
   ConsentRequest,
   PackageSummary,
@@ -344,7 +345,12 @@ export function serverConsentRequest(
     server: shown(server.name),
     source: server.source,
     file: shown(server.file),
+    risk: riskOf(server),
   };
+  const risky = riskWarnings(server, server.source === 'project').map((text) => ({
+    rank: WarningRank.privilege,
+    text,
+  }));
   if (server.kind === 'remote') {
     // commandLine writes a tag's bracket as an escape already, so the URL stays as it is used.
     const url = shown(commandLine(server.def));
@@ -368,6 +374,7 @@ export function serverConsentRequest(
           text: `data leaves this machine: tool calls, their arguments and their results go to ${origin}`,
         },
         ...headerWarnings(server.def.headers, origin),
+        ...risky,
       ]),
     };
   }
@@ -391,6 +398,7 @@ export function serverConsentRequest(
   warnings.push(...writePathWarnings(def.writePaths, context));
   warnings.push(...readPathWarnings(def.readPaths, context));
   warnings.push(...envWarnings(def.env));
+  warnings.push(...risky);
   if (def.network) {
     warnings.push({
       rank: WarningRank.network,

@@ -31,6 +31,8 @@ export const McpManagerErrorCode = Object.freeze({
   UNKNOWN_SERVER: 'UNKNOWN_SERVER',
   /** `call(name)`: no MCP tool has that name. */
   UNKNOWN_TOOL: 'UNKNOWN_TOOL',
+  /** `call(name)` of a tool the user hid (`denyTools`, `allowTools`, `disable()`); `enable()` of a denied one. */
+  TOOL_HIDDEN: 'TOOL_HIDDEN',
   /** `call(name)`: the tool's server is not connected (disabled, denied, failed, stopped, starting). */
   SERVER_NOT_CONNECTED: 'SERVER_NOT_CONNECTED',
   /** `call()`: the arguments are not a JSON object. */

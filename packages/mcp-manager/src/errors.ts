@@ -13,6 +13,7 @@ export {
   ServerNotConnectedError,
   ServerStoppedError,
   SignInRequiredError,
+  ToolHiddenError,
   UnknownToolError,
 } from './call-errors.js';
 

@@ -37,10 +37,20 @@ export {
   SignInRequiredError,
   StartCancelledError,
   UnknownServerError,
+  ToolHiddenError,
   UnknownToolError,
 } from './errors.js';
 export type { SignInRequiredDetails } from './errors.js';
+export type { HiddenReason, HiddenTool, ToolToggleResult } from './tool-control.js';
+export { APPROVAL_MODES } from './risk-tier.js';
+export { MAX_CALL_PATHS } from './call-lanes.js';
+export { SPILL_MAX_AGE_MS, SPILL_MAX_BYTES, SPILL_MAX_FILES } from './result-spill.js';
 export type {
+  ApprovalMode,
+  CallApproval,
+  CallApprovalRequest,
+  RiskSummary,
+  RiskTier,
   CallPreview,
   CallProgress,
   CallPreviewTextOptions,

@@ -10,7 +10,9 @@ import { elicitationAnswers } from './elicitation.js';
 import { InvalidOptionsError } from './errors.js';
 import type { CheckedOptions } from './options.js';
 import type { RemoteDeps } from './remote-connect.js';
-import type { StartDeps } from './start-server.js';
+import { ServerRegistry } from './server-registry.js';
+import { startSequence, type StartDeps } from './start-server.js';
+import { resourceRefresh, toolRefresh } from './tool-refresh.js';
 import { forPrompter, messageOf, oneLine } from './text.js';
 import type { ServerChange } from './types.js';
 
@@ -133,4 +135,25 @@ export function projectFetch(options: CheckedOptions): PinnedFetch {
   } catch (error) {
     throw new InvalidOptionsError('projectFetchOptions', oneLine(messageOf(error)));
   }
+}
+
+/**
+ * The manager's registry and remote parts, built from its options and what it owns. @internal
+ */
+export function buildParts(
+  options: CheckedOptions,
+  owned: ManagerOwned,
+): { readonly remote: RemoteDeps; readonly registry: ServerRegistry } {
+  const remote = remoteDeps(options, owned);
+  const deps = startDeps(options, owned, remote);
+  const registry = new ServerRegistry(
+    {
+      start: startSequence(deps),
+      refresh: toolRefresh(deps),
+      refreshResources: resourceRefresh(owned.notice),
+    },
+    owned,
+    options.logger,
+  );
+  return { remote, registry };
 }

@@ -20,17 +20,16 @@ import {
   UnknownServerError,
 } from './errors.js';
 import { loadServers } from './load-servers.js';
-import { projectFetch, remoteDeps, startDeps } from './manager-parts.js';
+import { buildParts, projectFetch } from './manager-parts.js';
 import { NoteTracker } from './notes.js';
 import { checkOptions, type CheckedOptions, type McpManagerOptions } from './options.js';
 import type { RemoteDeps } from './remote-connect.js';
 import { sandboxForStart } from './sandbox-once.js';
-import { ServerRegistry, type ServerRecord } from './server-registry.js';
+import { type ServerRegistry, type ServerRecord } from './server-registry.js';
 import { checkScopes, signInNow } from './sign-in-target.js';
 import { logoutServer } from './sign-out.js';
-import { startSequence } from './start-server.js';
-import { statusRow } from './status.js';
-import { resourceRefresh, toolRefresh } from './tool-refresh.js';
+import { statusRows } from './status.js';
+import { toggleTool, type HiddenTool, type ToolToggleResult } from './tool-control.js';
 import {
   getPrompt,
   promptList,
@@ -121,17 +120,7 @@ export class McpManager {
       changed: (change: ServerChange) => this.#changed(change),
       track: (stopping: Promise<void>) => this.#registry.track(stopping),
     };
-    this.#remote = remoteDeps(this.#options, owned);
-    const deps = startDeps(this.#options, owned, this.#remote);
-    this.#registry = new ServerRegistry(
-      {
-        start: startSequence(deps),
-        refresh: toolRefresh(deps),
-        refreshResources: resourceRefresh((text) => this.#notice(text)),
-      },
-      owned,
-      logger,
-    );
+    ({ remote: this.#remote, registry: this.#registry } = buildParts(this.#options, owned));
   }
 
   /**
@@ -172,15 +161,35 @@ export class McpManager {
   }
 
   /**
-   * The tools of every connected server, for the model: sorted by server, then tool name, so
-   * the prompt is byte-stable. When two servers' tools get the same name, the server first in
-   * that order keeps it (a notice names the other). The tools of a server that stopped are no
-   * longer listed.
-   *
-   * @returns A new array of the adapted tools.
+   * The tools of every connected server, for the model (a new array): sorted by server, then
+   * tool name, so the prompt is byte-stable. When two servers' tools get the same name, the
+   * server first in that order keeps it (a notice names the other). Tools the user hid and the
+   * tools of a server that stopped are not listed.
    */
   tools(): McpTool[] {
     return [...this.#registry.view().list];
+  }
+
+  /** The tools of connected servers the user hid (`denyTools`, `allowTools`, {@link disable}), with why. */
+  hiddenTools(): HiddenTool[] {
+    return this.#registry.hidden();
+  }
+
+  /**
+   * Offers one tool for the rest of this session (also after a reload), though `allowTools`
+   * does not list it or {@link disable} hid it; `onChange` is told when `tools()` changed. A
+   * `denyTools` pattern still wins ({@link ToolHiddenError}: only the file can change it).
+   *
+   * @param name - The model-facing name (`mcp__<server>__<tool>`) of a tool its server lists.
+   * @throws {@link UnknownToolError}, {@link ToolHiddenError}.
+   */
+  enable(name: string): ToolToggleResult {
+    return toggleTool(this.#registry, name, true);
+  }
+
+  /** Hides one tool (model-facing name) for this session: it leaves `tools()` and cannot be called. */
+  disable(name: string): ToolToggleResult {
+    return toggleTool(this.#registry, name, false);
   }
 
   /**
@@ -300,13 +309,7 @@ export class McpManager {
    * @returns The rows (empty before `start()`).
    */
   status(): StatusRow[] {
-    const counts = new Map<string, number>();
-    for (const tool of this.#registry.view().list) {
-      counts.set(tool.server, (counts.get(tool.server) ?? 0) + 1);
-    }
-    return [...this.#registry.records.values()].map((record) =>
-      statusRow(record, counts.get(record.name) ?? 0, this.#sandbox),
-    );
+    return statusRows(this.#registry, this.#sandbox);
   }
 
   /**

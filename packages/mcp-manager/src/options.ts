@@ -1,3 +1,4 @@
+import { APPROVAL_MODES, type ApprovalMode } from './risk-tier.js';
 import path from 'node:path';
 import { hiddenPathOf, type SandboxInfo } from '@garuda/mcp-transport';
 import type { ServerEntry } from '@garuda/mcp-config';
@@ -53,6 +54,12 @@ export interface McpManagerOptions {
    * call asks `prompter.approveCall`.
    */
   readonly allowRules?: readonly string[];
+  /**
+   * Which calls run without asking, by the risk tier of their server (from the `capabilities`
+   * the user declared): `ask` (every call asks; the default), `balanced` (low-tier calls run),
+   * `trusted` (low and high). A destructive server's calls always ask.
+   */
+  readonly approvalMode?: ApprovalMode;
   /** Where consent and tool pins are kept. Default: a `TrustStore` on `<home>/trust.json`. */
   readonly trustStore?: TrustStoreLike;
   /**
@@ -151,6 +158,7 @@ export interface CheckedOptions extends Pick<
 > {
   readonly logger: ManagerLogger | undefined;
   readonly allowRules: readonly string[];
+  readonly approvalMode: ApprovalMode;
   readonly trustStore: TrustStoreLike | undefined;
   readonly servers: Readonly<Record<string, ServerEntry>>;
   readonly userConfigFile: string | undefined;
@@ -315,6 +323,10 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
   if (!Array.isArray(allowRules) || allowRules.some((rule) => typeof rule !== 'string')) {
     throw new InvalidOptionsError('allowRules', 'must be an array of strings');
   }
+  const approvalMode = options.approvalMode ?? 'ask';
+  if (!APPROVAL_MODES.includes(approvalMode)) {
+    throw new InvalidOptionsError('approvalMode', 'must be "ask", "balanced" or "trusted"');
+  }
   const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
   if (!Number.isInteger(startTimeoutMs) || startTimeoutMs < 1 || startTimeoutMs > MAX_TIMEOUT_MS) {
     throw new InvalidOptionsError(
@@ -370,6 +382,7 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
     prompter,
     logger,
     allowRules: [...allowRules],
+    approvalMode,
     trustStore,
     servers: { ...servers },
     userConfigFile: optionalFile('userConfigFile', options.userConfigFile),

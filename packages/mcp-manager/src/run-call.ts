@@ -2,7 +2,12 @@
 // running it on its server's connection with the result cleaned, wrapped and noted.
 import { formatResult } from '@garuda/mcp-tools';
 import type { SandboxInfo } from '@garuda/mcp-transport';
-import type { QuestionQueue } from './abort.js';
+import path from 'node:path';
+import { DEFAULT_MAX_RESULT_CHARS, type ServerConfig } from '@garuda/mcp-config';
+import { spillIfLarge } from './result-spill.js';
+import { linkSignals, type QuestionQueue } from './abort.js';
+import { CallLanes, callPaths } from './call-lanes.js';
+import type { ServerConnection } from './server-connection.js';
 import { approveCall } from './approve-call.js';
 import { argumentsOf, type CallOptions } from './call-options.js';
 import {
@@ -11,14 +16,19 @@ import {
   ManagerClosedError,
   ServerNotConnectedError,
   ServerStoppedError,
+  ToolHiddenError,
   UnknownToolError,
 } from './errors.js';
 import { unavailableReason } from './notes.js';
 import type { CheckedOptions } from './options.js';
 import { withDenialNote, withDenialNoteError } from './sandbox-denial-note.js';
 import type { ServerRegistry } from './server-registry.js';
+import { hiddenText } from './tool-control.js';
 import { ownerOf } from './tool-view.js';
 import type { CallProgress, CallResult, McpTool } from './types.js';
+
+/** The cap a result is formatted with before it is cut to its server's `maxResultChars`. */
+const FORMAT_CHARS = 8 * 1024 * 1024;
 
 /**
  * The tool a model named. @internal
@@ -28,11 +38,19 @@ import type { CallProgress, CallResult, McpTool } from './types.js';
  * @param label - That name as a message shows it.
  * @returns The tool.
  * @throws {@link ServerNotConnectedError} when its server is not connected (naming its state),
- *   {@link UnknownToolError} when no server has it.
+ *   {@link ToolHiddenError} when the user hid it, {@link UnknownToolError} when no server has it.
  */
 export function findTool(registry: ServerRegistry, name: unknown, label: string): McpTool {
   const tool = typeof name === 'string' ? registry.view().byName.get(name) : undefined;
   if (tool !== undefined) return tool;
+  const hidden = registry.hidden().find((h) => h.name === name);
+  if (hidden !== undefined) {
+    throw new ToolHiddenError(
+      hidden.name,
+      hidden.reason,
+      `MCP tool "${hidden.name}" is hidden by the user (${hiddenText(hidden)}), so it cannot be called. Use only the MCP tools you were given.`,
+    );
+  }
   const owner = typeof name === 'string' ? ownerOf(registry.records.values(), name) : undefined;
   if (owner !== undefined) {
     throw new ServerNotConnectedError(
@@ -65,6 +83,8 @@ export interface RunCallDeps {
   readonly options: CheckedOptions;
   readonly sandbox: SandboxInfo | undefined;
   readonly closed: () => boolean;
+  /** Aborts when the manager closes. */
+  readonly lifetime: AbortSignal;
 }
 
 /**
@@ -97,25 +117,71 @@ export async function runCall(
     throw new ServerNotConnectedError(tool.server, state, unavailableReason(state, record?.detail));
   }
   const denial = { server: record.config, sandbox: deps.sandbox, options: deps.options };
+  const release = await enterLane(registry, record.config, connection, input, deps, signal, tool);
   try {
     const result = await connection.call(tool.tool, tool.name, input, {
       signal,
       timeoutMs: record.config.def.timeoutMs,
       onProgress,
     });
-    return withDenialNote(formatResult(tool.server, tool.tool, result), denial);
+    // Formatted whole (the message cap bounds it), then cut to the server's size with the rest
+    // spilled to a file.
+    const formatted = formatResult(tool.server, tool.tool, result, { maxChars: FORMAT_CHARS });
+    const text = await spillIfLarge(
+      formatted.text,
+      record.config.def.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
+      tool,
+      { dir: path.join(deps.options.home, 'spill') },
+    );
+    return withDenialNote({ ...formatted, text }, denial);
   } catch (error) {
     if (deps.closed() && ServerStoppedError.isInstance(error)) {
       throw new ManagerClosedError(`the call of ${tool.name}`);
     }
     throw withDenialNoteError(error, tool.name, denial);
+  } finally {
+    release();
+  }
+}
+
+/**
+ * Waits for the call's turn on its server (see call-lanes.ts): after every earlier call it
+ * conflicts with, all of them for a `serialized` server. @internal
+ */
+async function enterLane(
+  registry: ServerRegistry,
+  config: ServerConfig,
+  connection: ServerConnection,
+  input: Record<string, unknown>,
+  deps: RunCallDeps,
+  signal: AbortSignal | undefined,
+  tool: McpTool,
+): Promise<() => void> {
+  let lanes = registry.lanes.get(connection);
+  if (lanes === undefined) {
+    lanes = new CallLanes();
+    registry.lanes.set(connection, lanes);
+  }
+  const base =
+    config.kind === 'local' && config.def.cwd !== undefined
+      ? path.resolve(deps.options.root, config.def.cwd)
+      : deps.options.root;
+  const paths = config.def.batching === 'path_scoped' ? callPaths(input, base) : undefined;
+  const { controller, detach } = linkSignals(signal, deps.lifetime);
+  try {
+    return await lanes.enter(paths, controller.signal);
+  } catch (error) {
+    if (signal?.aborted) throw new CallCancelledError(tool.name, { cause: signal.reason });
+    if (deps.closed()) throw new ManagerClosedError(`the call of ${tool.name}`);
+    throw error;
+  } finally {
+    detach();
   }
 }
 
 /** What `call()` needs of the manager: {@link RunCallDeps} and the approval's parts. @internal */
 export interface CallToolDeps extends RunCallDeps {
   readonly questions: QuestionQueue;
-  readonly lifetime: AbortSignal;
 }
 
 /**
@@ -140,7 +206,22 @@ export async function callTool(
   }
   if (signal?.aborted) throw new CallCancelledError(tool.name, { cause: signal.reason });
   const { options: checked, questions, lifetime, closed } = deps;
-  const approval = { allowRules: checked.allowRules, prompter: checked.prompter, questions };
-  await approveCall(tool, input, { ...approval, lifetime, closed }, signal);
-  return runCall(registry, tool, input, deps, { signal, onProgress });
+  const config = registry.records.get(tool.server)?.config;
+  if (config === undefined)
+    throw new ServerNotConnectedError(
+      tool.server,
+      'stopped',
+      unavailableReason('stopped', undefined),
+    );
+  const approvalDeps = {
+    allowRules: checked.allowRules,
+    approvalMode: checked.approvalMode,
+    prompter: checked.prompter,
+    questions,
+    lifetime,
+    closed,
+  };
+  const approval = await approveCall(tool, config, input, approvalDeps, signal);
+  const result = await runCall(registry, tool, input, deps, { signal, onProgress });
+  return { ...result, approval };
 }

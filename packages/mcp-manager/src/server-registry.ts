@@ -6,6 +6,7 @@ import { setMaxListeners } from 'node:events';
 import type { ServerConfig } from '@garuda/mcp-config';
 import type { Tool } from '@modelcontextprotocol/client';
 import { linkSignals, within } from './abort.js';
+import type { CallLanes } from './call-lanes.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import type { ServerConnection } from './server-connection.js';
 import type { StartOutcome, StartServer } from './start-server.js';
@@ -21,6 +22,7 @@ import {
   type RefreshedTools,
 } from './tool-refresh.js';
 import { clashNotice, toolView, type ToolView } from './tool-view.js';
+import { ToolToggles, hiddenAmong, hiddenReason, type HiddenTool } from './tool-control.js';
 import type { ManagerLogger, McpPrompt, McpTool, ServerChange, ServerState } from './types.js';
 
 /** How long a stop (or all of them at `close()`) is waited for. @internal */
@@ -66,6 +68,10 @@ export class ServerRegistry {
   readonly connections = new Map<string, ServerConnection>();
   /** Each running server's resource subscriptions. */
   readonly subscriptions = new WeakMap<ServerConnection, ResourceSubscriptions>();
+  /** Each running server's calls in flight and waiting (batching). */
+  readonly lanes = new WeakMap<ServerConnection, CallLanes>();
+  /** This session's `enable()` / `disable()` answers (they outlast reloads). */
+  readonly toggles = new ToolToggles();
   readonly #start: StartServer;
   readonly #refresh: RefreshTools;
   readonly #refreshResources: RefreshResources;
@@ -132,8 +138,40 @@ export class ServerRegistry {
 
   /** The tools of the connected servers (cached until a state changes). */
   view(): ToolView {
-    this.#view ??= toolView(this.records.values());
+    this.#view ??= toolView(
+      this.records.values(),
+      (record, tool) => hiddenReason(record.config, tool.tool, this.toggles) === undefined,
+    );
     return this.#view;
+  }
+
+  /** The tools of the connected servers that the user's filters or this session hide. */
+  hidden(): HiddenTool[] {
+    return [...this.records.values()]
+      .filter((record) => record.state === 'connected')
+      .flatMap((record) => hiddenAmong(record.config, record.tools, this.toggles));
+  }
+
+  /** The server and adapted tool that `name` (model-facing) is, in any state. */
+  listed(name: string): { readonly record: ServerRecord; readonly tool: McpTool } | undefined {
+    for (const record of this.records.values()) {
+      const tool = record.tools.find((t) => t.name === name);
+      if (tool !== undefined) return { record, tool };
+    }
+    return undefined;
+  }
+
+  /**
+   * Records `enable()` / `disable()` of one tool: the view is built anew, and `onChange` told
+   * when what the model gets changed. Returns whether it did.
+   */
+  toggle(record: ServerRecord, tool: McpTool, enabled: boolean): boolean {
+    const before = this.view().byName.get(tool.name) === tool;
+    this.toggles.set(record.name, tool.tool, enabled);
+    this.#view = undefined;
+    const changed = before !== (this.view().byName.get(tool.name) === tool);
+    if (changed) this.#changed({ server: record.name, kind: 'tools' });
+    return changed;
   }
 
   /** Tells each clash of tool names once. */

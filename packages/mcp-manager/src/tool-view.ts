@@ -34,9 +34,14 @@ function byCodeUnit(a: string, b: string): number {
  * it. @internal
  *
  * @param servers - Every configured server.
+ * @param offered - Whether a server's tool is offered (not hidden by the user); a hidden tool is
+ *   in neither list nor map, so it cannot be called.
  * @returns The view.
  */
-export function toolView(servers: Iterable<ToolHolder>): ToolView {
+export function toolView<T extends ToolHolder>(
+  servers: Iterable<T>,
+  offered: (server: T, tool: McpTool) => boolean = () => true,
+): ToolView {
   const list: McpTool[] = [];
   const byName = new Map<string, McpTool>();
   const clashes: ToolClash[] = [];
@@ -45,6 +50,7 @@ export function toolView(servers: Iterable<ToolHolder>): ToolView {
     .sort((a, b) => byCodeUnit(a.name, b.name));
   for (const server of connected) {
     for (const tool of [...server.tools].sort((a, b) => byCodeUnit(a.name, b.name))) {
+      if (!offered(server, tool)) continue;
       const holder = byName.get(tool.name);
       if (holder !== undefined) {
         clashes.push({ name: tool.name, kept: holder.server, dropped: server.name });

@@ -1,7 +1,10 @@
 // The shapes shared by the manager and its parts. Everything in them that came from a server or
 // a project file has been cleaned already (cleanLine for one-line fields, cleanText otherwise).
 import type { EnvSource } from '@garuda/mcp-config';
-import type { CallPreview } from '@garuda/mcp-tools';
+import type { CallPreview, CallResult as ToolCallResult } from '@garuda/mcp-tools';
+import type { ApprovalMode, RiskSummary, RiskTier } from './risk-tier.js';
+
+export type { ApprovalMode, RiskSummary, RiskTier } from './risk-tier.js';
 import type { ElicitReply, ElicitRequest } from './elicit-types.js';
 
 export type {
@@ -20,7 +23,6 @@ export type {
 export type {
   CallPreview,
   CallPreviewTextOptions,
-  CallResult,
   McpPrompt,
   McpResource,
   McpResourceTemplate,
@@ -124,6 +126,11 @@ export interface ConsentRequest {
   readonly headers?: readonly ValueSource[];
   /** Plain-language warnings, most serious first. */
   readonly warnings: readonly string[];
+  /**
+   * The risk tier of its calls from the `capabilities` its entry declares (undeclared: `high`),
+   * and whether they run one at a time: what an approval mode will let run without asking.
+   */
+  readonly risk: RiskSummary;
   /** `kind: 'tools'`: what changed since the tools were trusted. */
   readonly toolChanges?: {
     readonly added: readonly ToolSummary[];
@@ -184,8 +191,11 @@ export interface Prompter {
   consent(request: ConsentRequest, signal?: AbortSignal): ConsentReply | Promise<ConsentReply>;
   /** Tells the user something (a clash, a skipped tool, a changed user server, a stopped server). */
   notice(text: string): void;
-  /** Asks whether one tool call may run. */
-  approveCall(preview: CallPreview, signal?: AbortSignal): boolean | Promise<boolean>;
+  /**
+   * Asks whether one tool call may run: the preview, with its server's risk tier, the approval
+   * mode and why this call asks (`callPreviewText` words the preview).
+   */
+  approveCall(request: CallApprovalRequest, signal?: AbortSignal): boolean | Promise<boolean>;
   /** Asks whether to sign in to a remote server (remote servers only). */
   signIn?(request: SignInRequest, signal?: AbortSignal): Promise<boolean>;
   /**
@@ -229,6 +239,10 @@ export interface StatusRow {
   readonly state: ServerState;
   /** Tools registered for the model. */
   readonly tools: number;
+  /** Tools of the server the user hid (`denyTools`, `allowTools`, `disable()`); `hiddenTools()` lists them. */
+  readonly hiddenTools: number;
+  /** The risk tier of its calls, from the capabilities the user declared (undeclared: `high`). */
+  readonly risk: RiskSummary;
   /** The sandbox it runs in (`remote` for a remote server); `sandboxText` words it. */
   readonly sandbox: SandboxStatus;
   /** Whether a local server may use the network, or a remote one's URL and sign-in; `networkText` words it. */
@@ -295,4 +309,31 @@ export interface ManagerLogger {
   info?(message: string): void;
   warn?(message: string): void;
   error?(message: string): void;
+}
+
+/** What `prompter.approveCall` is asked: the call's preview, its risk, and why it asks. */
+export interface CallApprovalRequest extends CallPreview {
+  /** Its server's tier and how the user declared it, e.g. `high (capabilities not declared)`. */
+  readonly risk: { readonly tier: RiskTier; readonly text: string };
+  /** The host's approval mode. */
+  readonly mode: ApprovalMode;
+  /** Why this call asks, e.g. `approval mode "ask" asks before every call`. */
+  readonly why: string;
+}
+
+/** How a call of `call()` was approved (on its result). */
+export interface CallApproval {
+  /** Whether the user was asked (and said yes). */
+  readonly asked: boolean;
+  /** Why it ran, e.g. `approval mode "balanced" runs low-risk (read-only) calls without asking`. */
+  readonly why: string;
+}
+
+/**
+ * What `call()` returns: the formatted result (`text` for the model, `isError`, typed
+ * `content`), and how the call was approved.
+ */
+export interface CallResult extends ToolCallResult {
+  /** Whether the user was asked, and why it ran; absent on a result no call produced. */
+  readonly approval?: CallApproval;
 }

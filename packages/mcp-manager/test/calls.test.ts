@@ -28,6 +28,7 @@ describe('a full turn', () => {
       text: '<mcp_result server="tools" tool="echo">\nhello\n</mcp_result>',
       isError: false,
       content: [{ type: 'text', text: 'hello' }],
+      approval: { asked: true, why: 'the user approved it' },
     });
     expect(prompter.approvals).toHaveLength(1);
     expect(prompter.approvals[0]).toMatchObject({

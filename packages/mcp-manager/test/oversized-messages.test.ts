@@ -14,7 +14,15 @@ let mcp: McpManager;
 beforeEach(async () => {
   log = recordingLogger();
   ({ mcp } = await ws.startUserServers(
-    { big: fixture('huge', ws.mark, { timeoutMs: CALL_LIMIT_MS }) },
+    {
+      // path_scoped, so that calls on different paths are in flight together (a serialized
+      // server has one at a time).
+      big: fixture('huge', ws.mark, {
+        timeoutMs: CALL_LIMIT_MS,
+        capabilities: ['read'],
+        batching: 'path_scoped',
+      }),
+    },
     { logger: log.logger },
   ));
   expect(mcp.status()[0]?.state).toBe('connected');
@@ -33,8 +41,8 @@ describe('oversized messages from a server', () => {
       const started = Date.now();
       // `slow` first: it is in flight before the server even has the request for `huge`.
       const [slow, huge] = await Promise.allSettled([
-        mcp.call('mcp__big__slow', { ms: 60_000 }),
-        mcp.call('mcp__big__huge', { mb: 5 }),
+        mcp.call('mcp__big__slow', { ms: 60_000, path: 'slow' }),
+        mcp.call('mcp__big__huge', { mb: 5, path: 'huge' }),
       ]);
       expect(Date.now() - started).toBeLessThan(CALL_LIMIT_MS / 6);
       for (const outcome of [huge, slow]) {
@@ -57,13 +65,13 @@ describe('oversized messages from a server', () => {
     { timeout: 120_000 },
     async (tool, answer, shape) => {
       // A call in flight while the server's own line is dropped, and the call that makes it.
-      const slow = mcp.call('mcp__big__slow', { ms: 5_000 });
+      const slow = mcp.call('mcp__big__slow', { ms: 5_000, path: 'slow' });
       let slowEnded = false;
       slow.then(
         () => (slowEnded = true),
         () => (slowEnded = true),
       );
-      const own = await mcp.call(`mcp__big__${tool}`, { mb: 5 });
+      const own = await mcp.call(`mcp__big__${tool}`, { mb: 5, path: 'own' });
       expect(unwrap(own.text)).toBe(answer);
       // The line came before that answer, so `slow` was in flight when it was dropped.
       expect(slowEnded).toBe(false);

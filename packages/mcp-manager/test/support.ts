@@ -22,7 +22,7 @@ import {
 import { afterEach, beforeEach } from 'vitest';
 import { McpManager, type McpManagerOptions } from '../src/index.js';
 import type {
-  CallPreview,
+  CallApprovalRequest,
   ConsentAnswer,
   ConsentRequest,
   Prompter,
@@ -71,9 +71,9 @@ export function wrapped(args: string[], mark: string, extra: Entry = {}): Entry 
 export class ScriptedPrompter implements Prompter {
   readonly consents: ConsentRequest[] = [];
   readonly notices: string[] = [];
-  readonly approvals: CallPreview[] = [];
+  readonly approvals: CallApprovalRequest[] = [];
   answer: ConsentAnswer | ((request: ConsentRequest) => ConsentAnswer) = 'deny';
-  approve: boolean | ((preview: CallPreview) => boolean) = true;
+  approve: boolean | ((preview: CallApprovalRequest) => boolean) = true;
 
   consent(request: ConsentRequest): Promise<ConsentAnswer> {
     this.consents.push(request);
@@ -84,7 +84,7 @@ export class ScriptedPrompter implements Prompter {
     this.notices.push(text);
   }
 
-  approveCall(preview: CallPreview): Promise<boolean> {
+  approveCall(preview: CallApprovalRequest): Promise<boolean> {
     this.approvals.push(preview);
     return Promise.resolve(
       typeof this.approve === 'function' ? this.approve(preview) : this.approve,

@@ -115,6 +115,9 @@ export async function callCommand(
       } finally {
         ctx.output.endProgressLine();
       }
+      if (result.approval?.asked === false) {
+        ctx.output.err(ctx.output.colour.dim(`→ ran without asking: ${result.approval.why}`));
+      }
       if (ctx.globals.json) {
         ctx.output.out(
           JSON.stringify({ tool: found.name, isError: result.isError, text: result.text }, null, 2),

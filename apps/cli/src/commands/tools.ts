@@ -3,10 +3,41 @@ import type { CommandContext } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { summaryLine, table } from '../format.js';
 import { withManager } from '../open-manager.js';
+import type { HiddenTool } from '@garuda/mcp-manager';
+import { cleanLine } from '@garuda/mcp-sanitize';
 
 /** The first line of a description, shortened for a table. */
 function summary(description: string): string {
   return summaryLine(description.replace(/^\[From MCP server "[^"]*"\.[^\]]*\]\s*/, ''));
+}
+
+/** `2 tools of "fs" are hidden: 1 by "denyTools" ("delete_*"), 1 not in "allowTools".` */
+function hiddenLines(hidden: readonly HiddenTool[]): string[] {
+  const byServer = new Map<string, HiddenTool[]>();
+  for (const tool of hidden)
+    byServer.set(tool.server, [...(byServer.get(tool.server) ?? []), tool]);
+  return [...byServer].map(([server, tools]) => {
+    const denied = tools.filter((t) => t.reason === 'denied');
+    const patterns = [...new Set(denied.map((t) => t.pattern ?? ''))].map((p) =>
+      JSON.stringify(cleanLine(p)),
+    );
+    const parts = [
+      ...(denied.length > 0 ? [`${denied.length} by "denyTools" (${patterns.join(', ')})`] : []),
+      ...count(tools, 'not-allowed', 'not in "allowTools"'),
+      ...count(tools, 'disabled', 'disabled for this session'),
+    ];
+    const noun = tools.length === 1 ? 'tool of' : 'tools of';
+    return `${tools.length} ${noun} "${server}" ${tools.length === 1 ? 'is' : 'are'} hidden: ${parts.join(', ')}.`;
+  });
+}
+
+function count(
+  tools: readonly HiddenTool[],
+  reason: HiddenTool['reason'],
+  words: string,
+): string[] {
+  const n = tools.filter((t) => t.reason === reason).length;
+  return n === 0 ? [] : [`${n} ${words}`];
 }
 
 /**
@@ -24,13 +55,16 @@ export async function toolsCommand(
   if (server !== undefined) findServer(ctx, config, server);
   return withManager(ctx, server === undefined ? {} : { only: [server] }, (mcp, prompter) => {
     const tools = mcp.tools();
+    const hidden = mcp.hiddenTools();
     if (ctx.globals.json) {
-      ctx.output.out(JSON.stringify({ tools }, null, 2));
+      ctx.output.out(JSON.stringify({ tools, hidden }, null, 2));
     } else if (tools.length === 0) {
       ctx.output.out(
         mcp.status().length === 0
           ? `No tools. ${noServersLine(mcp.problems())}`
-          : 'No tools: no server is connected (see garuda-mcp status).',
+          : hidden.length > 0
+            ? 'No tools: the configuration hides them all.'
+            : 'No tools: no server is connected (see garuda-mcp status).',
       );
     } else {
       const c = ctx.output.colour;
@@ -42,6 +76,7 @@ export async function toolsCommand(
         ),
       );
     }
+    if (!ctx.globals.json) for (const line of hiddenLines(hidden)) ctx.output.out(line);
     if (server !== undefined) {
       const row = mcp.status().find((r) => r.name === server);
       if (row?.state !== 'connected') {

@@ -2,7 +2,7 @@
 // same screens from ../format.js) and then the answer it gives itself; interactive, the CLI's own
 // terminal prompts ask a person. Either way the manager's notices are part of the story (stdout).
 import type {
-  CallPreview,
+  CallApprovalRequest,
   ConsentAnswer,
   ConsentRequest,
   Prompter,
@@ -69,7 +69,7 @@ export function createDemoPrompter(output: Output, options: DemoPrompterOptions)
       output.out(c.dim(`note: ${text}`));
       options.onNotice?.(text);
     },
-    async approveCall(preview: CallPreview, signal) {
+    async approveCall(preview: CallApprovalRequest, signal) {
       if (person !== undefined) return person.approveCall(preview, signal);
       output.out(formatCallPreview(preview, c));
       answered('yes');

@@ -149,13 +149,19 @@ export async function createDemoWorld(
       path.join(root, '.garuda', 'mcp.json'),
       json({
         servers: {
-          [LOCAL]: { command: process.execPath, args: [script, '--mode-file', modeFile] },
+          // Declared destructive: under any approval mode, each of its calls asks.
+          [LOCAL]: {
+            command: process.execPath,
+            args: [script, '--mode-file', modeFile],
+            capabilities: ['write', 'irreversible'],
+          },
         },
       }),
     );
     await writeFile(
       path.join(home, 'mcp.json'),
-      json({ servers: { [REMOTE]: { url: oauth.url.href } } }),
+      // Declared read-only by you: under the demo's "balanced" mode its calls run without asking.
+      json({ servers: { [REMOTE]: { url: oauth.url.href, capabilities: ['read'] } } }),
     );
     return {
       dir,

@@ -178,7 +178,9 @@ function listTools(demo: Demo): void {
 /** 4: one call and its wrapped result. */
 async function callEcho(demo: Demo): Promise<void> {
   demo.heading('A call, and its wrapped result');
-  demo.explain('Every call asks first. The result is cleaned, capped and wrapped for the model:');
+  demo.explain(
+    `The demo runs in approval mode "balanced", which runs calls of servers declared read-only without asking. The project declares "${LOCAL}" irreversible (destructive), so each of its calls still asks. The result is cleaned, capped and wrapped for the model:`,
+  );
   const result = await call(demo, `mcp__${LOCAL}__echo`, { text: 'Hello from the Garuda demo' });
   if (result !== undefined) demo.say(result.text);
 }
@@ -297,6 +299,9 @@ async function signInAndCall(demo: Demo): Promise<void> {
   demo.say(formatStatus(remote === undefined ? [] : [remote], output.colour));
   if (remote?.state !== 'connected') return;
   const result = await call(demo, `mcp__${REMOTE}__echo`, { text: 'Hello over signed-in HTTP' });
+  if (result?.approval?.asked === false) {
+    demo.say(output.colour.cyan(`→ ran without asking: ${result.approval.why}`));
+  }
   if (result !== undefined) demo.say(result.text);
   demo.explain(
     `The tokens are in ${path.join(world.home, 'mcp-auth.json')} (0600), never printed.`,
@@ -365,6 +370,7 @@ export async function runDemo(output: Output, options: DemoOptions): Promise<num
       userHome: output.io.userHome,
       env: output.io.env,
       clientInfo: { name: 'garuda-mcp-demo', version: '1.0.0' },
+      approvalMode: 'balanced',
       prompter: createDemoPrompter(output, {
         interactive: options.interactive,
         paste: command !== undefined,

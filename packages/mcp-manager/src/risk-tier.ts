@@ -1,0 +1,121 @@
+// The risk of a server's calls, from what the user declared it can do (never from what the
+// server says of itself), and which calls an approval mode runs without asking. The one place
+// these are decided: approval, consent screens and status() all ask here.
+import type { ServerConfig, ToolCapability } from '@garuda/mcp-config';
+
+/**
+ * How much a call of a server can do: `low` (declared read-only), `high` (it may write, reach
+ * the network, run commands or return text from outside; also every undeclared server), or
+ * `destructive` (declared `irreversible`).
+ */
+export type RiskTier = 'low' | 'high' | 'destructive';
+
+/**
+ * Which calls run without asking: `ask` (none: every call asks, the default), `balanced` (low
+ * tier), `trusted` (low and high tier). A destructive call always asks, in every mode.
+ */
+export type ApprovalMode = 'ask' | 'balanced' | 'trusted';
+
+/** The approval modes, from the most careful. */
+export const APPROVAL_MODES: readonly ApprovalMode[] = Object.freeze([
+  'ask',
+  'balanced',
+  'trusted',
+]);
+
+const HIGH: ReadonlySet<ToolCapability> = new Set([
+  'write',
+  'network',
+  'shell',
+  'untrusted_output',
+]);
+
+/**
+ * The tier of a server's calls from its declared capabilities. @internal
+ *
+ * @param capabilities - As declared; `undefined` when the user did not declare them.
+ */
+export function riskTier(capabilities: readonly ToolCapability[] | undefined): RiskTier {
+  if (capabilities === undefined || capabilities.length === 0) return 'high';
+  if (capabilities.includes('irreversible')) return 'destructive';
+  if (capabilities.some((capability) => HIGH.has(capability))) return 'high';
+  return 'low';
+}
+
+/** What a screen shows of a server's risk (every string is ours or a capability name). */
+export interface RiskSummary {
+  readonly tier: RiskTier;
+  /** As declared, sorted; absent when undeclared. */
+  readonly capabilities?: readonly ToolCapability[];
+  /** Whether its calls run one at a time or side by side when their paths differ. */
+  readonly batching: 'serialized' | 'path_scoped';
+  /** In words, e.g. `low (declared: read)` or `high (capabilities not declared)`. */
+  readonly text: string;
+}
+
+/**
+ * A server's risk, for consent screens, `status()` and approval questions. @internal
+ *
+ * @param config - The server's configuration.
+ */
+export function riskOf(config: ServerConfig): RiskSummary {
+  const declared = config.def.capabilities;
+  const capabilities = declared === undefined ? undefined : [...new Set(declared)].sort();
+  const tier = riskTier(capabilities);
+  const batching = config.def.batching ?? 'serialized';
+  const why =
+    capabilities === undefined
+      ? 'capabilities not declared'
+      : `declared: ${capabilities.join(', ')}`;
+  return {
+    tier,
+    ...(capabilities === undefined ? {} : { capabilities }),
+    batching,
+    text: `${tier} (${why})`,
+  };
+}
+
+/**
+ * Why `mode` runs a call of `tier` without asking, or `undefined` when it asks. A destructive
+ * call always asks. @internal
+ */
+export function modeRuns(mode: ApprovalMode, tier: RiskTier): string | undefined {
+  if (tier === 'destructive' || mode === 'ask') return undefined;
+  if (tier === 'low')
+    return `approval mode "${mode}" runs low-risk (read-only) calls without asking`;
+  if (mode === 'trusted') return 'approval mode "trusted" runs high-risk calls without asking';
+  return undefined;
+}
+
+/**
+ * What a consent screen should say about a declaration that lowers the risk: a project's file
+ * declaring its own server harmless (so a mode would run its calls unasked), and declarations
+ * its definition contradicts. @internal
+ *
+ * @param config - The server's configuration.
+ * @param byRepository - Whether a repository's file declares it (the consent screen knows).
+ */
+export function riskWarnings(config: ServerConfig, byRepository: boolean): string[] {
+  const declared = config.def.capabilities;
+  if (declared === undefined) return [];
+  const warnings: string[] = [];
+  const tier = riskTier(declared);
+  if (byRepository && tier === 'low') {
+    warnings.push(
+      'the repository declares this server read-only ("capabilities"): with approval mode ' +
+        '"balanced" or "trusted" its calls run without asking — allow it only if you believe that',
+    );
+  } else if (byRepository && tier === 'high' && !declared.includes('shell')) {
+    warnings.push(
+      `the repository declares what this server can do (${[...declared].sort().join(', ')}): ` +
+        'with approval mode "trusted" its calls run without asking',
+    );
+  }
+  if (config.kind === 'local' && config.def.network && !declared.includes('network')) {
+    warnings.push('it is not declared "network" but its sandbox lets it use the network');
+  }
+  if (config.kind === 'local' && config.def.writePaths.length > 0 && !declared.includes('write')) {
+    warnings.push('it is not declared "write" but may write the folders in "writePaths"');
+  }
+  return warnings;
+}
