@@ -30,6 +30,19 @@ export { diffTools, type ToolChange, type ToolDiff } from './diff-tools.js';
 export { checkToolPins, type ToolPinCheck } from './check-tool-pins.js';
 export { rememberMcpServer, upgradeMcpTrustEntry, forgetMcpServer } from './remember-mcp-server.js';
 export {
+  MAX_GRANTS_PER_SERVER,
+  MCP_GRANT_PREFIX,
+  checkToolGrant,
+  forgetToolGrants,
+  mcpGrantKey,
+  readToolGrants,
+  rememberToolGrant,
+  schemaHash,
+  type ToolGrant,
+  type ToolGrantBinding,
+  type ToolGrantCheck,
+} from './tool-grants.js';
+export {
   TrustStoreError,
   TrustStoreErrorCode,
   LockedFileError,

@@ -2,6 +2,8 @@ import { kindOf } from '@garuda/internal';
 import { invalidOption, invalidValue } from './errors.js';
 import { hashTools, toolHashes, type McpTool } from './hash-tools.js';
 import { readMcpTrustEntry, type McpTrustEntry } from './mcp-trust-entry.js';
+import { MCP_TRUST_PREFIX } from './mcp-trust-key.js';
+import { forgetToolGrants } from './tool-grants.js';
 import type { TrustStoreLike } from './trust-store-like.js';
 
 function nowIso(store: TrustStoreLike): string {
@@ -94,11 +96,14 @@ export async function upgradeMcpTrustEntry(
 }
 
 /**
- * Forgets a server: the next start asks about it again.
+ * Forgets a server: its consent and pins, and every "always allow" grant of its tools. The next
+ * start asks about it again, and so does each call.
  * @param store - a {@link TrustStore} or a {@link TrustStoreLike}
  * @param key - from {@link mcpTrustKey}
- * @returns whether there was an entry to forget
+ * @returns whether there was an entry or a grant to forget
  */
-export function forgetMcpServer(store: TrustStoreLike, key: string): Promise<boolean> {
-  return store.delete(key);
+export async function forgetMcpServer(store: TrustStoreLike, key: string): Promise<boolean> {
+  const entry = await store.delete(key);
+  const grants = key.startsWith(MCP_TRUST_PREFIX) ? await forgetToolGrants(store, key) : false;
+  return entry || grants;
 }
