@@ -25,6 +25,15 @@ export interface Globals {
    */
   readonly approvalMode: ApprovalMode;
   /**
+   * `--allow`, `--ask`, `--deny`: permission rules `mcp.<server>.<tool>` (globs with `*`), deny >
+   * ask > allow.
+   */
+  readonly rules: {
+    readonly allow: readonly string[];
+    readonly ask: readonly string[];
+    readonly deny: readonly string[];
+  };
+  /**
    * `--sandbox-read` / `$GARUDA_SANDBOX_READ`: folders under /tmp that sandboxed servers may
    * still read (the sandbox gives each server an empty private /tmp), absolute.
    */

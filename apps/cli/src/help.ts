@@ -152,6 +152,18 @@ export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
     usage: 'garuda-mcp trust list\n       garuda-mcp trust forget <server>',
     summary: 'List remembered servers, or forget one (it asks for consent again).',
   },
+  audit: {
+    usage: 'garuda-mcp audit [--verify] [--since <time>]',
+    summary:
+      'The audit log: every consent, sign-in, approval and call, as hashes. --verify proves it unbroken.',
+    options: [
+      ['--verify', 'check the whole chain; exit 1 naming the first edited, removed or moved line'],
+      [
+        '--since <time>',
+        'only records from then on: 2026-12-01, 2026-12-01T10:00Z, or 30m, 12h, 7d',
+      ],
+    ],
+  },
   doctor: {
     usage: 'garuda-mcp doctor',
     summary:
@@ -177,6 +189,10 @@ const GLOBAL_OPTIONS = `Options:
   --approval-mode <m> which calls run without asking, by the "capabilities" you declared for
                       their server: ask (every call; default), balanced (read-only servers),
                       trusted (all but "irreversible" ones, which always ask)
+  --allow <rule>      calls that run without asking: mcp.<server>.<tool>, * for any run
+                      (mcp.docs.*, mcp.*.read_*); repeatable; "irreversible" ones still ask
+  --ask <rule>        calls that always ask, whatever the mode or an "always allow" says
+  --deny <rule>       calls that never run; deny > ask > allow
   --sandbox-read <dir> a folder under /tmp that sandboxed servers may still read (each server
                       gets an empty private /tmp); repeatable, also $GARUDA_SANDBOX_READ (a:b)
   -h, --help          show help (also: garuda-mcp <command> --help)

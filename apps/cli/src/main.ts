@@ -13,6 +13,7 @@ import { statusCommand } from './commands/status.js';
 import { promptCommand, promptsCommand } from './commands/prompts.js';
 import { readCommand, resourcesCommand } from './commands/resources.js';
 import { toolsCommand } from './commands/tools.js';
+import { auditCommand } from './commands/audit.js';
 import { trustForgetCommand, trustListCommand } from './commands/trust.js';
 import type { CommandContext, Globals } from './context.js';
 import { didYouMean } from './did-you-mean.js';
@@ -21,7 +22,7 @@ import { COMMANDS, helpText } from './help.js';
 import { readSessionSwitches, terminalSession } from './terminal-session.js';
 import type { CliIo } from './io.js';
 import { Output } from './output.js';
-import { APPROVAL_MODES, type ApprovalMode } from '@garuda/mcp-manager';
+import { APPROVAL_MODES, validateToolRule, type ApprovalMode } from '@garuda/mcp-manager';
 
 const OPTIONS = {
   root: { type: 'string' },
@@ -32,6 +33,9 @@ const OPTIONS = {
   'trust-project': { type: 'boolean' },
   'accept-defaults': { type: 'boolean' },
   'approval-mode': { type: 'string' },
+  allow: { type: 'string', multiple: true },
+  ask: { type: 'string', multiple: true },
+  deny: { type: 'string', multiple: true },
   'sandbox-read': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
@@ -55,6 +59,9 @@ const OPTIONS = {
   only: { type: 'string', multiple: true },
   // demo
   interactive: { type: 'boolean' },
+  // audit
+  verify: { type: 'boolean' },
+  since: { type: 'string' },
 } as const;
 
 /** Options that belong to some commands only (each appears in those commands' help). */
@@ -75,6 +82,8 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   all: ['import'],
   only: ['import'],
   interactive: ['demo'],
+  verify: ['audit'],
+  since: ['audit'],
 };
 
 /** The CLI's version, from its package.json (one folder up from dist/ and src/). */
@@ -194,6 +203,13 @@ async function run(
       `--approval-mode must be ask (every call asks), balanced (calls of servers declared read-only run) or trusted (only destructive calls ask), not ${JSON.stringify(approvalMode)}.`,
     );
   }
+  const rules = { allow: values.allow ?? [], ask: values.ask ?? [], deny: values.deny ?? [] };
+  for (const [decision, list] of Object.entries(rules)) {
+    for (const rule of list) {
+      const problem = validateToolRule(rule);
+      if (problem !== undefined) throw usageError(`--${decision} ${problem}.`);
+    }
+  }
   const browser = values.browser ?? io.env.GARUDA_BROWSER;
   if (values.root === '' || values.home === '')
     throw usageError('--root and --home need a folder.');
@@ -212,6 +228,7 @@ async function run(
     trustProject: values['trust-project'] === true,
     acceptDefaults: values['accept-defaults'] === true,
     approvalMode: approvalMode as ApprovalMode,
+    rules,
     sandboxRead: [
       ...(io.env.GARUDA_SANDBOX_READ ?? '').split(':'),
       ...(values['sandbox-read'] ?? []),
@@ -318,6 +335,9 @@ async function run(
     case 'logout':
       positionalCount(rest, 1, 1, command);
       return logoutCommand(ctx, rest[0] ?? '');
+    case 'audit':
+      positionalCount(rest, 0, 0, command);
+      return auditCommand(ctx, { verify: values.verify === true, since: values.since });
     case 'trust': {
       const [sub, ...names] = rest;
       if (sub === 'list') {

@@ -42,6 +42,9 @@ export function createManager(ctx: CommandContext, prompter: CliPrompter): McpMa
     prompter,
     sandboxReadPaths: globals.sandboxRead,
     approvalMode: globals.approvalMode,
+    allowRules: globals.rules.allow,
+    askRules: globals.rules.ask,
+    denyRules: globals.rules.deny,
     cacheDir: globals.cacheDir,
     enabledForSession: globals.sessionSwitches,
     // A server's warnings and worse reach the terminal (cleaned by the manager, at most 10 a

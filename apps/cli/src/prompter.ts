@@ -1,5 +1,6 @@
 import { confirm, input, select } from '@inquirer/prompts';
 import type {
+  CallApprovalReply,
   CallApprovalRequest,
   ConsentAnswer,
   ConsentRequest,
@@ -143,7 +144,10 @@ export function createPrompter(output: Output, options: PrompterOptions): CliPro
       output.err(c.dim(`note: ${text}`));
     },
 
-    async approveCall(preview: CallApprovalRequest, signal?: AbortSignal): Promise<boolean> {
+    async approveCall(
+      preview: CallApprovalRequest,
+      signal?: AbortSignal,
+    ): Promise<CallApprovalReply> {
       output.err(formatCallPreview(preview, c));
       if (options.yes) {
         output.err(c.dim('→ approved (--yes)'));
@@ -158,7 +162,28 @@ export function createPrompter(output: Output, options: PrompterOptions): CliPro
         );
         return false;
       }
-      return ask(() => confirm({ message: 'Run it?', default: false }, context(signal)), false);
+      if (!preview.remember) {
+        return ask(() => confirm({ message: 'Run it?', default: false }, context(signal)), false);
+      }
+      return ask(
+        () =>
+          select<CallApprovalReply>(
+            {
+              message: 'Run it?',
+              choices: [
+                { name: 'Yes, this time', value: true },
+                {
+                  name: `Yes, and always allow ${preview.server}/${preview.tool} (until its schema or your declaration changes)`,
+                  value: 'always',
+                },
+                { name: 'No', value: false },
+              ],
+              default: false,
+            },
+            context(signal),
+          ),
+        false,
+      );
     },
 
     async signIn(request: SignInRequest, signal?: AbortSignal): Promise<boolean> {

@@ -1,4 +1,5 @@
 // garuda-mcp doctor and trust, run as the built command without a terminal.
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixtureEntry, worldPerTest, type CliWorld } from './cli-support.js';
@@ -78,5 +79,46 @@ describe('doctor and trust', () => {
       trusted: [],
     });
     expect((await world.run(['trust', 'forget', 'fx'])).stdout).toContain('Nothing remembered');
+  });
+
+  it('audit shows the calls as hashes and --verify proves the log unbroken, or names the bad line', async () => {
+    await world.userServers({ fx: fixtureEntry('normal') });
+    expect((await world.run(['call', 'fx/echo', '{"text":"private words"}', '--yes'])).code).toBe(
+      0,
+    );
+    const shown = await world.run(['audit', '--verify']);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/^AT\s+KIND\s+SERVER\s+TOOL\s+WHAT$/m);
+    expect(shown.stdout).toMatch(/\sapproval\s+fx\s+echo\s+approved: the user approved it$/m);
+    expect(shown.stdout).toMatch(
+      /\scall\s+fx\s+echo\s+ok, \d+ ms, args [0-9a-f]{12}…, result [0-9a-f]{12}…$/m,
+    );
+    expect(shown.stdout).not.toContain('private words');
+    expect(shown.stdout).toMatch(
+      /\spin\s+fx\s+first pin \(\d+ added, 0 removed, 0 changed\): pinned/m,
+    );
+    expect(shown.stderr).toContain('The audit log is unbroken: 3 lines');
+
+    const json = JSON.parse((await world.run(['audit', '--json', '--since', '1h'])).stdout) as {
+      records: { kind: string }[];
+    };
+    expect(json.records.map((r) => r.kind)).toEqual(['pin', 'approval', 'call']);
+    expect((await world.run(['audit', '--since', '2999-01-01'])).stdout).toContain(
+      'Nothing in the audit log',
+    );
+    expect((await world.run(['audit', '--since', 'yesterday'])).code).toBe(2);
+
+    const file = path.join(world.home, 'audit.jsonl');
+    const lines = (await readFile(file, 'utf8')).split('\n');
+    await writeFile(file, [lines[1], lines[0], ...lines.slice(2)].join('\n'));
+    const broken = await world.run(['audit', '--verify']);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain('is broken at line 1');
+    // An edited line that would put escapes on the terminal is shown cleaned.
+    const record = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>;
+    await writeFile(file, `${JSON.stringify({ ...record, server: 'fx\u001b[31mred' })}\n`);
+    const edited = await world.run(['audit']);
+    expect(edited.stdout).toContain('fx');
+    expect(edited.stdout).not.toContain('\u001b');
   });
 });

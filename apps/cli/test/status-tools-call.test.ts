@@ -207,6 +207,38 @@ describe('status, tools and call', () => {
     expect(bad.stderr).toContain('--approval-mode must be ask');
   });
 
+  it('--allow, --ask and --deny rules: deny > ask > allow, even with --yes; a bad rule is a usage error', async () => {
+    await world.userServers({ fx: fixtureEntry('normal') });
+    const allowed = await world.run(['call', 'fx/echo', '{"text":"hi"}', '--allow', 'mcp.fx.*']);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stderr).toContain('→ ran without asking: the allow rule "mcp.fx.*" matches it');
+    const asked = await world.run([
+      'call',
+      'fx/echo',
+      '{"text":"hi"}',
+      '--allow',
+      'mcp.*',
+      '--ask',
+      'mcp.fx.e*',
+    ]);
+    expect(asked.code).toBe(4);
+    expect(asked.stderr).toContain('the ask rule "mcp.fx.e*" asks before every call of it');
+    const denied = await world.run([
+      'call',
+      'fx/echo',
+      '{"text":"hi"}',
+      '--yes',
+      '--deny',
+      'mcp.*.echo',
+    ]);
+    expect(denied.code).toBe(4);
+    expect(denied.stderr).toContain('The call is denied by your rule "mcp.*.echo"; nothing ran.');
+    expect(denied.stderr).not.toContain('Run tool');
+    const bad = await world.run(['status', '--deny', 'mcp.fx']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--deny "mcp.fx" names no tool');
+  });
+
   it('call: declined without --yes (exit 4, says which flag); with --yes the wrapped result; isError exits 1', async () => {
     await world.userServers({ fx: fixtureEntry('normal') });
     const declined = await world.run(['call', 'fx/echo', '{"text":"hi"}']);

@@ -74,6 +74,30 @@ describe('on a terminal', () => {
     expect(again.stderr).not.toContain('Declined');
   });
 
+  it('"always allow" a tool (arrow up, Enter): the next call runs unasked, until trust forget', async () => {
+    await world.userServers({ fx: fixtureEntry('normal') });
+    const { child, screen } = onTerminal(['call', 'fx/echo', '{"text":"first"}'], {
+      NO_COLOR: '1',
+    });
+    await waitFor(() => screen.output.includes('Run it?'), { timeoutMs: 20_000 });
+    expect(plain(screen.output)).toContain('Yes, and always allow fx/echo');
+    child.stdin.write('\u001b[A'); // from "No" (the default) up to "always"
+    await waitFor(() => /❯ Yes, and always allow/.test(plain(screen.output)), {
+      timeoutMs: 20_000,
+    });
+    child.stdin.write('\r');
+    expect((await collect(child, undefined, 30_000)).code).toBe(0);
+    expect(plain(screen.output)).toContain('first');
+
+    // No terminal and no --yes: the grant answers.
+    const again = await world.run(['call', 'fx/echo', '{"text":"second"}']);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/→ ran without asking: you chose to always allow this tool/);
+    expect((await world.run(['trust', 'list'])).stdout).toMatch(/^fx\s+user\s+\S+\s+\d+\s+echo$/m);
+    expect((await world.run(['trust', 'forget', 'fx'])).code).toBe(0);
+    expect((await world.run(['call', 'fx/echo', '{"text":"third"}'])).code).not.toBe(0);
+  });
+
   it('"No" denies the server; NO_COLOR turns colours off; read paths are on the screen', async () => {
     await world.projectServers({ theirs: { ...fixtureEntry('normal'), readPaths: ['~/.kube'] } });
     const { child, screen } = onTerminal(['status'], { NO_COLOR: '1' });

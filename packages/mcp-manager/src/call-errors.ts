@@ -133,12 +133,21 @@ export class InvalidArgumentsError extends McpManagerError {
  * ```
  */
 export class CallDeclinedError extends McpManagerError {
-  /** @param tool - The tool's model-facing name (safe: it matches the tool name pattern). */
-  constructor(tool: string) {
+  /** The user's deny rule that refused the call; absent when the user answered no. */
+  readonly rule: string | undefined;
+
+  /**
+   * @param tool - The tool's model-facing name (safe: it matches the tool name pattern).
+   * @param rule - The deny rule that refused it, unasked (a valid rule: no control characters).
+   */
+  constructor(tool: string, rule?: string) {
     super(
       McpManagerErrorCode.CALL_DECLINED,
-      `The user declined this call of ${tool}; it did not run. Do not call it again unless the user asks you to; continue without it or ask the user what to do.`,
+      rule === undefined
+        ? `The user declined this call of ${tool}; it did not run. Do not call it again unless the user asks you to; continue without it or ask the user what to do.`
+        : `The user's rule ${JSON.stringify(rule)} denies calls of ${tool}; it did not run. Do not call it again; continue without it.`,
     );
+    this.rule = rule;
   }
 
   static override readonly isInstance = brand(this, SCOPE, 'CallDeclinedError');

@@ -44,11 +44,21 @@ export type { SignInRequiredDetails } from './errors.js';
 export type { HiddenReason, HiddenTool, ToolToggleResult } from './tool-control.js';
 export { APPROVAL_MODES } from './risk-tier.js';
 export { MAX_CALL_PATHS } from './call-lanes.js';
+export { validateToolRule } from './tool-rules.js';
+export {
+  AUDIT_GENESIS,
+  AuditLog,
+  MAX_AUDIT_TEXT_CHARS,
+  readAuditLog,
+  verifyAuditLog,
+} from './audit-chain.js';
+export type { AuditEvent, AuditRecord, AuditVerdict } from './audit-chain.js';
 export { SPILL_MAX_AGE_MS, SPILL_MAX_BYTES, SPILL_MAX_FILES } from './result-spill.js';
 export type {
   ApprovalMode,
   CallApproval,
   CallApprovalRequest,
+  CallApprovalReply,
   RiskSummary,
   RiskTier,
   CallPreview,

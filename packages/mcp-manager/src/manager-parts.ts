@@ -5,7 +5,9 @@ import { openBrowser } from '@garuda/mcp-oauth';
 import type { SandboxInfo } from '@garuda/mcp-transport';
 import { createPinnedFetch, type PinnedFetch } from '@garuda/pinned-fetch';
 import type { McpTrustEntry, TrustStoreLike } from '@garuda/mcp-trust';
+import path from 'node:path';
 import type { QuestionQueue } from './abort.js';
+import { AuditLog, AuditSink } from './audit-chain.js';
 import { elicitationAnswers } from './elicitation.js';
 import { InvalidOptionsError } from './errors.js';
 import type { CheckedOptions } from './options.js';
@@ -30,6 +32,18 @@ export interface ManagerOwned {
   /** Tells the host's `onChange` of a change of what a server offers (never throws). */
   readonly changed: (change: ServerChange) => void;
   readonly track: (stopping: Promise<void>) => void;
+  /** The audit log's writer. */
+  readonly audit: AuditSink;
+}
+
+/** The audit sink of a manager's options: `<home>/audit.jsonl`, unless turned off. @internal */
+export function auditSink(options: CheckedOptions): AuditSink {
+  const { auditLog, home, logger } = options;
+  const log =
+    auditLog === false
+      ? undefined
+      : new AuditLog(path.join(home, 'audit.jsonl'), { includeText: auditLog.includeText });
+  return new AuditSink(log, (text) => logger?.warn?.(text));
 }
 
 /**
@@ -45,11 +59,15 @@ export function remoteDeps(options: CheckedOptions, owned: ManagerOwned): Remote
     signIn:
       prompter.signIn === undefined
         ? undefined
-        : (request, signal) =>
-            owned.questions.ask(
+        : async (request, signal) => {
+            const yes = await owned.questions.ask(
               () => prompter.signIn?.(forPrompter(request), signal) ?? Promise.resolve(false),
               signal,
-            ),
+            );
+            const decision = yes === true ? 'allowed' : 'declined';
+            owned.audit.record({ kind: 'sign-in', server: request.server, decision });
+            return yes;
+          },
     pasteRedirect:
       prompter.pasteRedirect === undefined
         ? undefined
@@ -76,11 +94,20 @@ export function startDeps(
     trust: {
       store: owned.store,
       session: owned.session,
-      ask: (request, signal) =>
-        owned.questions.ask(
+      ask: async (request, signal) => {
+        const answer = await owned.questions.ask(
           async () => await prompter.consent(forPrompter(request), signal),
           signal,
-        ),
+        );
+        const decision = answer === 'once' ? 'once' : answer === 'remember' ? 'remember' : 'deny';
+        owned.audit.record({
+          kind: 'consent',
+          server: request.server,
+          decision,
+          about: request.kind,
+        });
+        return answer;
+      },
       screen: () => ({
         sandbox: owned.sandbox(),
         root: options.root,
@@ -90,6 +117,7 @@ export function startDeps(
       }),
       notice: owned.notice,
       logger,
+      audit: (event) => owned.audit.record(event),
     },
     launch: {
       root: options.root,

@@ -8,7 +8,7 @@ import { TrustStore, type McpTrustEntry } from '@garuda/mcp-trust';
 import { quoteText } from '@garuda/mcp-tools';
 import type { PinnedFetch } from '@garuda/pinned-fetch';
 import { QuestionQueue } from './abort.js';
-import { allowRuleNotices } from './approve-call.js';
+import { ruleNotices } from './tool-rules.js';
 import { callTool } from './run-call.js';
 import type { CallOptions, StartOptions } from './call-options.js';
 import {
@@ -20,12 +20,13 @@ import {
   UnknownServerError,
 } from './errors.js';
 import { loadServers } from './load-servers.js';
-import { buildParts, projectFetch } from './manager-parts.js';
+import { auditSink, buildParts, projectFetch } from './manager-parts.js';
+import type { AuditSink } from './audit-chain.js';
 import { NoteTracker } from './notes.js';
 import { checkOptions, type CheckedOptions, type McpManagerOptions } from './options.js';
 import type { RemoteDeps } from './remote-connect.js';
 import { sandboxForStart } from './sandbox-once.js';
-import { type ServerRegistry, type ServerRecord } from './server-registry.js';
+import { CLOSE_BOUND_MS, type ServerRegistry, type ServerRecord } from './server-registry.js';
 import { checkScopes, signInNow } from './sign-in-target.js';
 import { logoutServer } from './sign-out.js';
 import { statusRows } from './status.js';
@@ -86,6 +87,7 @@ export class McpManager {
   readonly #authStore: AuthStore;
   readonly #store: TrustStore | NonNullable<CheckedOptions['trustStore']>;
   readonly #remote: RemoteDeps;
+  readonly #audit: AuditSink;
   #problems: readonly ConfigProblem[] = [];
   #sandbox: SandboxInfo | undefined;
   #started = false;
@@ -109,6 +111,7 @@ export class McpManager {
       new TrustStore(defaultPaths({ home, root }).trustFile, withLogger);
     this.#authStore = new AuthStore(path.join(home, 'mcp-auth.json'), withLogger);
     this.#pinnedFetch = projectFetch(this.#options);
+    this.#audit = auditSink(this.#options);
     const owned = {
       store: this.#store,
       session: this.#session,
@@ -119,6 +122,7 @@ export class McpManager {
       notice: (text: string) => this.#notice(text),
       changed: (change: ServerChange) => this.#changed(change),
       track: (stopping: Promise<void>) => this.#registry.track(stopping),
+      audit: this.#audit,
     };
     ({ remote: this.#remote, registry: this.#registry } = buildParts(this.#options, owned));
   }
@@ -140,7 +144,7 @@ export class McpManager {
     if (this.#started) throw new AlreadyStartedError();
     this.#started = true;
     const { signal } = options;
-    for (const notice of allowRuleNotices(this.#options.allowRules)) this.#notice(notice);
+    for (const notice of ruleNotices(this.#options.rules)) this.#notice(notice);
     const servers = await this.#load(undefined);
     if (this.#closed) throw new ManagerClosedError('start()');
     const only = options.only === undefined ? undefined : new Set(options.only);
@@ -225,6 +229,9 @@ export class McpManager {
       closed: () => this.#closed,
       questions: this.#questions,
       lifetime: this.#lifetime.signal,
+      audit: this.#audit,
+      store: this.#store,
+      notice: (text: string) => this.#notice(text),
     });
   }
 
@@ -384,7 +391,9 @@ export class McpManager {
       pinnedFetch: this.#pinnedFetch as unknown as typeof fetch,
       logger: this.#options.logger,
     };
-    return logoutServer(name, this.#registry, deps, options.signal);
+    const result = await logoutServer(name, this.#registry, deps, options.signal);
+    this.#audit.record({ kind: 'sign-out', server: name, outcome: result.ok ? 'ok' : 'failed' });
+    return result;
   }
 
   /**
@@ -425,13 +434,10 @@ export class McpManager {
   }
 
   /**
-   * Stops every server: the list of connections is cleared first (so these planned stops give
-   * no "stopped" notice), starts in progress are cancelled, and every client and process is
-   * closed concurrently (stdin closed, then TERM and KILL to each process group), bounded in
-   * time. Afterwards every server shows `stopped` and no server process is left. Safe to call
-   * twice.
-   *
-   * @returns When everything has stopped.
+   * Stops every server (planned stops: no "stopped" notice): starts in progress are cancelled,
+   * every client and process closed concurrently (stdin, then TERM and KILL to each process
+   * group), bounded in time, and the audit log's pending lines written. Afterwards every server
+   * shows `stopped` and no server process is left. Safe to call twice.
    */
   close(): Promise<void> {
     if (this.#closing) return this.#closing;
@@ -443,6 +449,7 @@ export class McpManager {
       if (!(await stopped))
         log(this.#options.logger, 'warn', 'some MCP servers took too long to stop');
       await this.#pinnedFetch.close().catch(() => {});
+      await this.#audit.flush(CLOSE_BOUND_MS);
     })();
     return this.#closing;
   }

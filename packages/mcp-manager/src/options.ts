@@ -7,6 +7,7 @@ import type { PinnedFetchOptions } from '@garuda/pinned-fetch';
 import { InvalidOptionsError } from './errors.js';
 import { isWithin } from './paths.js';
 import type { ManagerLogger, Prompter, ServerChange, ServerLogEntry } from './types.js';
+import type { ToolRules } from './tool-rules.js';
 import { isRecord } from '@garuda/internal';
 
 /** The default limit for one server's start + connect + list tools: 30 s. */
@@ -50,16 +51,30 @@ export interface McpManagerOptions {
   /** Where diagnostics go (the manager never prints). */
   readonly logger?: ManagerLogger;
   /**
-   * Rules for calls that run without asking (see `matchesAllowRule`). Default: none, so every
-   * call asks `prompter.approveCall`.
+   * Rules for calls that run without asking: `mcp.<server>.<tool>`, `*` for any run of
+   * characters (`mcp.docs.*`, `mcp.*.read_*`, `mcp.*`). A destructive server's calls still ask.
+   * Default: none.
    */
   readonly allowRules?: readonly string[];
+  /**
+   * Rules for calls that always ask, whatever the approval mode, an allow rule or a remembered
+   * grant says. Default: none.
+   */
+  readonly askRules?: readonly string[];
+  /** Rules for calls that never run (refused without asking). Default: none. */
+  readonly denyRules?: readonly string[];
   /**
    * Which calls run without asking, by the risk tier of their server (from the `capabilities`
    * the user declared): `ask` (every call asks; the default), `balanced` (low-tier calls run),
    * `trusted` (low and high). A destructive server's calls always ask.
    */
   readonly approvalMode?: ApprovalMode;
+  /**
+   * The audit log, `<home>/audit.jsonl`: every consent, sign-in and sign-out, approval and call
+   * (hashes of arguments and results, never their text), hash-chained. `false` turns it off
+   * (loudly: a host should say so); `{ includeText: true }` also keeps argument and result text.
+   */
+  readonly auditLog?: false | { readonly includeText?: boolean };
   /** Where consent and tool pins are kept. Default: a `TrustStore` on `<home>/trust.json`. */
   readonly trustStore?: TrustStoreLike;
   /**
@@ -157,8 +172,10 @@ export interface CheckedOptions extends Pick<
   'root' | 'home' | 'userHome' | 'env' | 'clientInfo' | 'prompter'
 > {
   readonly logger: ManagerLogger | undefined;
-  readonly allowRules: readonly string[];
+  /** The permission rules, deny > ask > allow. */
+  readonly rules: ToolRules;
   readonly approvalMode: ApprovalMode;
+  readonly auditLog: false | { readonly includeText: boolean };
   readonly trustStore: TrustStoreLike | undefined;
   readonly servers: Readonly<Record<string, ServerEntry>>;
   readonly userConfigFile: string | undefined;
@@ -319,13 +336,25 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
   if (options.onServerLog !== undefined && typeof options.onServerLog !== 'function') {
     throw new InvalidOptionsError('onServerLog', 'must be a function (entry)');
   }
-  const allowRules = options.allowRules ?? [];
-  if (!Array.isArray(allowRules) || allowRules.some((rule) => typeof rule !== 'string')) {
-    throw new InvalidOptionsError('allowRules', 'must be an array of strings');
-  }
+  const ruleList = (name: 'allowRules' | 'askRules' | 'denyRules'): string[] => {
+    const list = options[name] ?? [];
+    if (!Array.isArray(list) || list.some((rule) => typeof rule !== 'string')) {
+      throw new InvalidOptionsError(name, 'must be an array of strings such as "mcp.github.*"');
+    }
+    return [...list];
+  };
+  const rules: ToolRules = {
+    allow: ruleList('allowRules'),
+    ask: ruleList('askRules'),
+    deny: ruleList('denyRules'),
+  };
   const approvalMode = options.approvalMode ?? 'ask';
   if (!APPROVAL_MODES.includes(approvalMode)) {
     throw new InvalidOptionsError('approvalMode', 'must be "ask", "balanced" or "trusted"');
+  }
+  const audit = options.auditLog ?? {};
+  if (audit !== false && (typeof audit !== 'object' || audit === null)) {
+    throw new InvalidOptionsError('auditLog', 'must be false or { includeText?: boolean }');
   }
   const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
   if (!Number.isInteger(startTimeoutMs) || startTimeoutMs < 1 || startTimeoutMs > MAX_TIMEOUT_MS) {
@@ -381,8 +410,9 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
     clientInfo: { name: clientInfo.name, version: clientInfo.version },
     prompter,
     logger,
-    allowRules: [...allowRules],
+    rules,
     approvalMode,
+    auditLog: audit === false ? false : { includeText: audit.includeText === true },
     trustStore,
     servers: { ...servers },
     userConfigFile: optionalFile('userConfigFile', options.userConfigFile),

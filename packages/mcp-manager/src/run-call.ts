@@ -3,15 +3,19 @@
 import { formatResult } from '@garuda/mcp-tools';
 import type { SandboxInfo } from '@garuda/mcp-transport';
 import path from 'node:path';
-import { DEFAULT_MAX_RESULT_CHARS, type ServerConfig } from '@garuda/mcp-config';
+import { DEFAULT_MAX_RESULT_CHARS, defHash, type ServerConfig } from '@garuda/mcp-config';
 import { spillIfLarge } from './result-spill.js';
 import { linkSignals, type QuestionQueue } from './abort.js';
 import { CallLanes, callPaths } from './call-lanes.js';
+import { sha256Json, sha256Text, type AuditEvent, type AuditSink } from './audit-chain.js';
 import type { ServerConnection } from './server-connection.js';
-import { approveCall } from './approve-call.js';
+import { approveCall, type ToolGrantAccess } from './approve-call.js';
+import { checkToolGrant, rememberToolGrant, type TrustStoreLike } from '@garuda/mcp-trust';
+import { serverPolicy } from './server-policy.js';
 import { argumentsOf, type CallOptions } from './call-options.js';
 import {
   CallCancelledError,
+  CallDeclinedError,
   InvalidOptionsError,
   ManagerClosedError,
   ServerNotConnectedError,
@@ -26,6 +30,8 @@ import type { ServerRegistry } from './server-registry.js';
 import { hiddenText } from './tool-control.js';
 import { ownerOf } from './tool-view.js';
 import type { CallProgress, CallResult, McpTool } from './types.js';
+
+type CallOutcome = 'ok' | 'tool-error' | 'failed' | 'declined' | 'cancelled';
 
 /** The cap a result is formatted with before it is cut to its server's `maxResultChars`. */
 const FORMAT_CHARS = 8 * 1024 * 1024;
@@ -182,6 +188,37 @@ async function enterLane(
 /** What `call()` needs of the manager: {@link RunCallDeps} and the approval's parts. @internal */
 export interface CallToolDeps extends RunCallDeps {
   readonly questions: QuestionQueue;
+  readonly audit: AuditSink;
+  /** Where "always allow" grants are kept (the trust store). */
+  readonly store: TrustStoreLike;
+  readonly notice: (text: string) => void;
+}
+
+/**
+ * The grant of one tool, bound to its server's definition, the capabilities the user declared
+ * and the input schema the server listed (not the cleaned one the model reads: a change the
+ * cleaning would hide must still ask again). `undefined` when the raw tool is not known.
+ */
+function grantOf(
+  registry: ServerRegistry,
+  tool: McpTool,
+  config: ServerConfig,
+  deps: CallToolDeps,
+): ToolGrantAccess | undefined {
+  const raw = registry.records.get(tool.server)?.raw.find((listed) => listed.name === tool.tool);
+  if (raw === undefined) return undefined;
+  const key = serverPolicy(config, deps.options.root).trustKey;
+  const binding = {
+    def: defHash(config.def),
+    capabilities: config.def.capabilities,
+    inputSchema: raw.inputSchema,
+  };
+  return {
+    check: () => checkToolGrant(deps.store, key, tool.tool, binding),
+    remember: async () => {
+      await rememberToolGrant(deps.store, key, tool.tool, binding);
+    },
+  };
 }
 
 /**
@@ -214,14 +251,56 @@ export async function callTool(
       unavailableReason('stopped', undefined),
     );
   const approvalDeps = {
-    allowRules: checked.allowRules,
+    rules: checked.rules,
     approvalMode: checked.approvalMode,
     prompter: checked.prompter,
     questions,
     lifetime,
     closed,
+    notice: deps.notice,
   };
-  const approval = await approveCall(tool, config, input, approvalDeps, signal);
-  const result = await runCall(registry, tool, input, deps, { signal, onProgress });
-  return { ...result, approval };
+  const started = performance.now();
+  const base = { server: tool.server, tool: tool.tool };
+  const call = (outcome: CallOutcome, text?: string): AuditEvent => ({
+    kind: 'call',
+    ...base,
+    outcome,
+    argsSha256: sha256Json(input),
+    ...(text === undefined ? {} : { resultSha256: sha256Text(text) }),
+    durationMs: Math.round(performance.now() - started),
+    argsText: JSON.stringify(input),
+    ...(text === undefined ? {} : { resultText: text }),
+  });
+  let approval;
+  try {
+    const grant = grantOf(registry, tool, config, deps);
+    approval = await approveCall(tool, config, input, approvalDeps, grant, signal);
+  } catch (error) {
+    if (CallDeclinedError.isInstance(error)) {
+      const { rule } = error as CallDeclinedError;
+      deps.audit.record({
+        kind: 'approval',
+        ...base,
+        ...(rule === undefined
+          ? { decision: 'declined', why: 'the user declined it' }
+          : { decision: 'denied', why: `the deny rule ${JSON.stringify(rule)} matches it` }),
+      });
+      deps.audit.record(call('declined'));
+    }
+    throw error;
+  }
+  deps.audit.record({
+    kind: 'approval',
+    ...base,
+    decision: !approval.asked ? 'auto' : approval.remembered === true ? 'always' : 'approved',
+    why: approval.why,
+  });
+  try {
+    const result = await runCall(registry, tool, input, deps, { signal, onProgress });
+    deps.audit.record(call(result.isError ? 'tool-error' : 'ok', result.text));
+    return { ...result, approval };
+  } catch (error) {
+    deps.audit.record(call(CallCancelledError.isInstance(error) ? 'cancelled' : 'failed'));
+    throw error;
+  }
 }

@@ -1,8 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_ALLOW_RULE_CHARS, matchesAllowRule, validateAllowRule } from './allow-rules.js';
+import {
+  MAX_RULE_CHARS,
+  matchingRule,
+  ruleFor,
+  ruleNotices,
+  validateToolRule,
+} from './tool-rules.js';
 
-describe('validateAllowRule', () => {
+const matchesAllowRule = (rules: readonly string[], server: string, tool: string) =>
+  matchingRule(rules, server, tool) !== undefined;
+
+describe('validateToolRule', () => {
   it.each([
     'mcp.*',
     'mcp.github.*',
@@ -11,24 +20,36 @@ describe('validateAllowRule', () => {
     'mcp.x.read file',
     'mcp.x.größe',
     'mcp.0a_b.tool-name',
+    'mcp.*.push',
+    'mcp.git*.push',
+    'mcp.git.*x',
+    'mcp.git.push*',
+    'mcp.git.**',
+    'mcp.*.*',
   ])('accepts %j', (rule) => {
-    expect(validateAllowRule(rule)).toBeUndefined();
+    expect(validateToolRule(rule)).toBeUndefined();
   });
 
   it.each([
-    ['', 'the rule is empty: write mcp.<server>.<tool>, mcp.<server>.* or mcp.*'],
-    ['*', '"*" does not start with "mcp.": write mcp.<server>.<tool>, mcp.<server>.* or mcp.*'],
+    [
+      '',
+      'the rule is empty: write mcp.<server>.<tool>, with * for any run of characters (mcp.github.list_*, mcp.*)',
+    ],
+    [
+      '*',
+      '"*" does not start with "mcp.": write mcp.<server>.<tool>, with * for any run of characters (mcp.github.list_*, mcp.*)',
+    ],
     [
       'MCP.*',
-      '"MCP.*" does not start with "mcp.": write mcp.<server>.<tool>, mcp.<server>.* or mcp.*',
+      '"MCP.*" does not start with "mcp.": write mcp.<server>.<tool>, with * for any run of characters (mcp.github.list_*, mcp.*)',
     ],
     [
       'mcp*',
-      '"mcp*" does not start with "mcp.": write mcp.<server>.<tool>, mcp.<server>.* or mcp.*',
+      '"mcp*" does not start with "mcp.": write mcp.<server>.<tool>, with * for any run of characters (mcp.github.list_*, mcp.*)',
     ],
     [
       'mcp.',
-      '"mcp.": "" is not a server name (a-z, 0-9, _ and -, at most 32 characters, starting with a letter or digit)',
+      '"mcp.": "" is not a server name (a-z, 0-9, _ and -, at most 32 characters, starting with a letter or digit; * for any run)',
     ],
     [
       'mcp.github',
@@ -36,39 +57,19 @@ describe('validateAllowRule', () => {
     ],
     [
       'mcp.github.',
-      '"mcp.github." names no tool after the server: write mcp.<server>.<tool>, mcp.<server>.* or mcp.*',
-    ],
-    [
-      'mcp.*.push',
-      '"mcp.*.push": "*" for the server cannot name a tool; use "mcp.*" for every tool of every server',
-    ],
-    [
-      'mcp.git*.push',
-      '"mcp.git*.push": "git*" is not a server name (a-z, 0-9, _ and -, at most 32 characters, starting with a letter or digit)',
+      '"mcp.github." names no tool after the server: write mcp.<server>.<tool>, with * for any run of characters (mcp.github.list_*, mcp.*)',
     ],
     [
       'mcp.GitHub.*',
-      '"mcp.GitHub.*": "GitHub" is not a server name (a-z, 0-9, _ and -, at most 32 characters, starting with a letter or digit)',
+      '"mcp.GitHub.*": "GitHub" is not a server name (a-z, 0-9, _ and -, at most 32 characters, starting with a letter or digit; * for any run)',
     ],
     [
       'mcp._x.*',
-      '"mcp._x.*": "_x" is not a server name (a-z, 0-9, _ and -, at most 32 characters, starting with a letter or digit)',
+      '"mcp._x.*": "_x" is not a server name (a-z, 0-9, _ and -, at most 32 characters, starting with a letter or digit; * for any run)',
     ],
     [
       'mcp..x',
-      '"mcp..x": "" is not a server name (a-z, 0-9, _ and -, at most 32 characters, starting with a letter or digit)',
-    ],
-    [
-      'mcp.git.*x',
-      '"mcp.git.*x": "*" stands only for a whole tool name ("mcp.git.*"), not for part of one',
-    ],
-    [
-      'mcp.git.push*',
-      '"mcp.git.push*": "*" stands only for a whole tool name ("mcp.git.*"), not for part of one',
-    ],
-    [
-      'mcp.git.**',
-      '"mcp.git.**": "*" stands only for a whole tool name ("mcp.git.*"), not for part of one',
+      '"mcp..x": "" is not a server name (a-z, 0-9, _ and -, at most 32 characters, starting with a letter or digit; * for any run)',
     ],
     [' mcp.*', '" mcp.*" contains line breaks, tabs, invisible characters or extra spaces'],
     ['mcp.*\n', '"mcp.*\\n" contains line breaks, tabs, invisible characters or extra spaces'],
@@ -85,20 +86,20 @@ describe('validateAllowRule', () => {
       '"mcp.git.a  b" contains line breaks, tabs, invisible characters or extra spaces',
     ],
   ])('refuses %j', (rule, problem) => {
-    expect(validateAllowRule(rule)).toBe(problem);
+    expect(validateToolRule(rule)).toBe(problem);
   });
 
   it('refuses a rule that is too long or not a string', () => {
-    expect(validateAllowRule(`mcp.x.${'t'.repeat(MAX_ALLOW_RULE_CHARS)}`)).toMatch(
+    expect(validateToolRule(`mcp.x.${'t'.repeat(MAX_RULE_CHARS)}`)).toMatch(
       /is longer than 1 100 characters$/,
     );
-    expect(validateAllowRule(42 as unknown as string)).toBe(
-      'an allow rule must be a string (write mcp.<server>.<tool>, mcp.<server>.* or mcp.*)',
+    expect(validateToolRule(42 as unknown as string)).toBe(
+      'a rule must be a string (write mcp.<server>.<tool>, with * for any run of characters (mcp.github.list_*, mcp.*))',
     );
   });
 });
 
-describe('matchesAllowRule', () => {
+describe('matchingRule', () => {
   it.each([
     // rules, server, tool, expected
     [['mcp.*'], 'any', 'thing', true],
@@ -123,9 +124,16 @@ describe('matchesAllowRule', () => {
     [[], 'git', 'status', false],
     // invalid rules are ignored, never widened
     [['mcp.git'], 'git', 'status', false],
-    [['mcp.git*.*'], 'github', 'status', false],
-    [['mcp.*.status'], 'git', 'status', false],
-    [['mcp.git.st*'], 'git', 'status', false],
+    [['mcp.git*.*'], 'github', 'status', true], // a glob the user wrote
+    [['mcp.*.status'], 'git', 'status', true],
+    [['mcp.*.status'], 'git', 'status_all', false],
+    [['mcp.git.st*'], 'git', 'status', true],
+    [['mcp.git.st*'], 'git', 'push', false],
+    [['mcp.git.*_file'], 'git', 'read_file', true],
+    [['mcp.git.*_file'], 'git', 'read_files', false],
+    [['mcp.git.*'], 'git', 'push.force', true],
+    [['mcp.g*t.x'], 'gt', 'x', true],
+    [['mcp.G*.x'], 'git', 'x', false],
     [['*'], 'git', 'status', false],
     [['mcp.**'], 'git', 'status', false],
     [[' mcp.*'], 'git', 'status', false],
@@ -134,6 +142,21 @@ describe('matchesAllowRule', () => {
     [[42, null, 'mcp.git.*'] as unknown as string[], 'git', 'x', true],
   ] as const)('%j / %s / %s → %s', (rules, server, tool, expected) => {
     expect(matchesAllowRule(rules, server, tool)).toBe(expected);
+  });
+
+  it('decides deny > ask > allow, whatever the order of the lists', () => {
+    const rules = { allow: ['mcp.*'], ask: ['mcp.git.*'], deny: ['mcp.git.push*'] };
+    expect(ruleFor(rules, 'git', 'push_force')).toEqual({
+      decision: 'deny',
+      rule: 'mcp.git.push*',
+    });
+    expect(ruleFor(rules, 'git', 'status')).toEqual({ decision: 'ask', rule: 'mcp.git.*' });
+    expect(ruleFor(rules, 'docs', 'search')).toEqual({ decision: 'allow', rule: 'mcp.*' });
+    expect(ruleFor({ allow: [], ask: [], deny: [] }, 'docs', 'search')).toBeUndefined();
+    expect(ruleNotices({ allow: ['mcp.git'], ask: [], deny: ['MCP.*'] })).toEqual([
+      'An MCP deny rule is ignored: "MCP.*" does not start with "mcp.": write mcp.<server>.<tool>, with * for any run of characters (mcp.github.list_*, mcp.*)',
+      'An MCP allow rule is ignored: "mcp.git" names no tool: use "mcp.git.*" for every tool of git, or "mcp.git.<tool>"',
+    ]);
   });
 
   it('matches nothing when rules is not a list', () => {
@@ -157,7 +180,7 @@ describe('matchesAllowRule', () => {
       .filter((t) => !t.includes('  ') && t.trim() === t);
     fc.assert(
       fc.property(name, tool, tool, (s, t, other) => {
-        expect(validateAllowRule(`mcp.${s}.${t}`)).toBeUndefined();
+        expect(validateToolRule(`mcp.${s}.${t}`)).toBeUndefined();
         expect(matchesAllowRule([`mcp.${s}.${t}`], s, t)).toBe(true);
         expect(matchesAllowRule([`mcp.${s}.${t}`], s, other)).toBe(t === other);
       }),

@@ -23,6 +23,7 @@ import {
   type ConsentContext,
 } from './consent-request.js';
 import { pinLabel } from './prompt-pins.js';
+import type { AuditEvent } from './audit-chain.js';
 import type { ServerPolicy } from './server-policy.js';
 import { messageOf, oneLine } from './text.js';
 import type { ConsentAnswer, ConsentReply, ConsentRequest, ManagerLogger } from './types.js';
@@ -45,6 +46,8 @@ export interface TrustDeps {
   readonly screen: () => Omit<ConsentContext, 'sandbox'> & { readonly sandbox: SandboxInfo };
   readonly notice: (text: string) => void;
   readonly logger: ManagerLogger | undefined;
+  /** Records a pin change in the audit log (never throws). */
+  readonly audit: (event: AuditEvent) => void;
 }
 
 /** Where the trust for a started server comes from, and what its pins were compared with. */
@@ -102,6 +105,25 @@ function sessionEntry(def: string, tools: readonly Tool[]): McpTrustEntry {
     tools: hashTools(tools),
     toolHashes: toolHashes(tools),
     at: new Date().toISOString(),
+  };
+}
+
+/** The audit record of a pin change. */
+function pinEvent(
+  server: string,
+  raw: readonly Tool[],
+  diff: ToolDiff | undefined,
+  decision: 'pinned' | 'held',
+): AuditEvent {
+  return {
+    kind: 'pin',
+    server,
+    change: diff === undefined ? 'first' : 'changed',
+    decision,
+    added: diff?.added.length ?? raw.length,
+    removed: diff?.removed.length ?? 0,
+    changed: diff?.changed.length ?? 0,
+    toolsSha256: hashTools(raw),
   };
 }
 
@@ -219,6 +241,7 @@ export function trustPhases(deps: TrustDeps) {
 
     if (check.state === 'new') {
       await savePins();
+      deps.audit(pinEvent(server.name, raw, undefined, 'pinned'));
       return undefined;
     }
     if (check.state === 'unchanged') {
@@ -238,6 +261,7 @@ export function trustPhases(deps: TrustDeps) {
         `MCP server "${server.name}" changed its tools since they were last used (${changeSummary(check.diff, check.detailed)}). Its new tools are in use; check them if you did not expect this.`,
       );
       await savePins();
+      deps.audit(pinEvent(server.name, raw, check.diff, 'pinned'));
       return undefined;
     }
     const asked = await ask(
@@ -251,6 +275,7 @@ export function trustPhases(deps: TrustDeps) {
     if (asked === undefined) return { state: 'stopped', detail: CANCELLED_DETAIL };
     if ('failed' in asked) return { state: 'failed', detail: asked.failed };
     if (asked.answer === 'deny') {
+      deps.audit(pinEvent(server.name, raw, check.diff, 'held'));
       return { state: 'denied', detail: 'you did not allow its changed tools' };
     }
     if (asked.answer === 'remember') {
@@ -260,6 +285,7 @@ export function trustPhases(deps: TrustDeps) {
     } else {
       deps.session.set(key, sessionEntry(def, raw));
     }
+    deps.audit(pinEvent(server.name, raw, check.diff, 'pinned'));
     return undefined;
   };
 
@@ -316,6 +342,7 @@ export function trustPhases(deps: TrustDeps) {
         `MCP server "${server.name}" changed its tools while it ran (${changeSummary(diff, detailed)}). Its new tools are in use; check them if you did not expect this.`,
       );
       await savePins(fromStore ? 'store' : 'session');
+      deps.audit(pinEvent(server.name, raw, diff, 'pinned'));
       return all;
     }
     const heldNames = new Set(
@@ -325,6 +352,7 @@ export function trustPhases(deps: TrustDeps) {
     );
     if (heldNames.size === 0) {
       await savePins(fromStore ? 'store' : 'session');
+      deps.audit(pinEvent(server.name, raw, diff, 'pinned'));
       return all;
     }
     const held: Repinned = {
@@ -332,6 +360,7 @@ export function trustPhases(deps: TrustDeps) {
       held: [...heldNames],
     };
     interim(held);
+    deps.audit(pinEvent(server.name, raw, diff, 'held'));
     if (!mayAsk) return held;
     const asked = await ask(
       toolsConsentRequest(server, screen(), { diff, tools: raw, detailed }),
@@ -346,6 +375,7 @@ export function trustPhases(deps: TrustDeps) {
       return { ...held, declined: true };
     }
     await savePins(asked.answer === 'remember' ? 'store' : 'session');
+    deps.audit(pinEvent(server.name, raw, diff, 'pinned'));
     return all;
   };
 

@@ -193,9 +193,14 @@ export interface Prompter {
   notice(text: string): void;
   /**
    * Asks whether one tool call may run: the preview, with its server's risk tier, the approval
-   * mode and why this call asks (`callPreviewText` words the preview).
+   * mode and why this call asks (`callPreviewText` words the preview). `true` runs it once;
+   * `'always'`, where `request.remember` offers it, also remembers the answer for this tool;
+   * anything else is a no.
    */
-  approveCall(request: CallApprovalRequest, signal?: AbortSignal): boolean | Promise<boolean>;
+  approveCall(
+    request: CallApprovalRequest,
+    signal?: AbortSignal,
+  ): CallApprovalReply | Promise<CallApprovalReply>;
   /** Asks whether to sign in to a remote server (remote servers only). */
   signIn?(request: SignInRequest, signal?: AbortSignal): Promise<boolean>;
   /**
@@ -319,7 +324,17 @@ export interface CallApprovalRequest extends CallPreview {
   readonly mode: ApprovalMode;
   /** Why this call asks, e.g. `approval mode "ask" asks before every call`. */
   readonly why: string;
+  /**
+   * Whether "always allow this tool" may be answered (`'always'`): the grant is kept in the
+   * trust store, bound to the server's definition, the capabilities declared for it and the
+   * tool's input schema, so any change of those asks again. Never offered for a destructive
+   * server's tool or one an ask rule covers.
+   */
+  readonly remember: boolean;
 }
+
+/** What `prompter.approveCall` answers: `true` (once), `'always'`, or anything else for no. */
+export type CallApprovalReply = boolean | 'always';
 
 /** How a call of `call()` was approved (on its result). */
 export interface CallApproval {
@@ -327,6 +342,8 @@ export interface CallApproval {
   readonly asked: boolean;
   /** Why it ran, e.g. `approval mode "balanced" runs low-risk (read-only) calls without asking`. */
   readonly why: string;
+  /** The user chose "always allow": the grant was stored. */
+  readonly remembered?: boolean;
 }
 
 /**

@@ -71,7 +71,10 @@ describe('approval modes and risk tiers', () => {
       ['ask', 'approval mode "ask" asks before every call'],
     ]);
     const ruled = await mcp.call('mcp__reader__add', { a: 1, b: 2 });
-    expect(ruled.approval).toEqual({ asked: false, why: 'an allow rule of the host matches it' });
+    expect(ruled.approval).toEqual({
+      asked: false,
+      why: 'the allow rule "mcp.reader.add" matches it',
+    });
     expect(prompter.approvals).toHaveLength(1);
   });
 

@@ -23,6 +23,7 @@ import { afterEach, beforeEach } from 'vitest';
 import { McpManager, type McpManagerOptions } from '../src/index.js';
 import type {
   CallApprovalRequest,
+  CallApprovalReply,
   ConsentAnswer,
   ConsentRequest,
   Prompter,
@@ -73,7 +74,7 @@ export class ScriptedPrompter implements Prompter {
   readonly notices: string[] = [];
   readonly approvals: CallApprovalRequest[] = [];
   answer: ConsentAnswer | ((request: ConsentRequest) => ConsentAnswer) = 'deny';
-  approve: boolean | ((preview: CallApprovalRequest) => boolean) = true;
+  approve: CallApprovalReply | ((preview: CallApprovalRequest) => CallApprovalReply) = true;
 
   consent(request: ConsentRequest): Promise<ConsentAnswer> {
     this.consents.push(request);
@@ -84,7 +85,7 @@ export class ScriptedPrompter implements Prompter {
     this.notices.push(text);
   }
 
-  approveCall(preview: CallApprovalRequest): Promise<boolean> {
+  approveCall(preview: CallApprovalRequest): Promise<CallApprovalReply> {
     this.approvals.push(preview);
     return Promise.resolve(
       typeof this.approve === 'function' ? this.approve(preview) : this.approve,

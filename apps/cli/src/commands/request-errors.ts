@@ -1,4 +1,5 @@
 import {
+  CallDeclinedError,
   McpManagerError,
   McpManagerErrorCode,
   SignInRequiredError,
@@ -60,6 +61,12 @@ export function requestFailure(
     error.code === McpManagerErrorCode.INVALID_OPTIONS
   ) {
     throw usageError(error.message);
+  }
+  if (CallDeclinedError.isInstance(error) && error.rule !== undefined) {
+    throw new CliError(
+      `The call is denied by your rule ${JSON.stringify(error.rule)}; nothing ran.`,
+      ExitCode.SERVER,
+    );
   }
   if (error.code === McpManagerErrorCode.CALL_DECLINED) {
     throw new CliError('The call was declined; nothing ran.', ExitCode.SERVER);

@@ -1,5 +1,9 @@
+import { cleanLine } from '@garuda/mcp-sanitize';
 import {
+  MCP_GRANT_PREFIX,
   MCP_TRUST_PREFIX,
+  mcpGrantKey,
+  readToolGrants,
   TrustStore,
   forgetMcpServer,
   mcpTrustKey,
@@ -18,10 +22,12 @@ function store(ctx: CommandContext): TrustStore {
 
 /**
  * `garuda-mcp trust list`: every server whose consent or pins are remembered: where (user, or
- * which project), name, when, and how many tools are pinned.
+ * which project), name, when, how many tools are pinned, and which tools are always allowed.
  */
 export async function trustListCommand(ctx: CommandContext): Promise<number> {
-  const entries = await store(ctx).entries(MCP_TRUST_PREFIX);
+  const trust = store(ctx);
+  const entries = await trust.entries(MCP_TRUST_PREFIX);
+  const grants = new Map(await trust.entries(MCP_GRANT_PREFIX));
   const rows = entries.flatMap(([key, value]) => {
     const parsed = parseMcpTrustKey(key);
     const entry = readMcpTrustEntry(value);
@@ -32,6 +38,7 @@ export async function trustListCommand(ctx: CommandContext): Promise<number> {
         name: parsed.name,
         trustedAt: entry.at,
         pinnedTools: entry.toolHashes === undefined ? 0 : Object.keys(entry.toolHashes).length,
+        alwaysAllowed: [...readToolGrants(grants.get(mcpGrantKey(key))).keys()].sort(),
         definition: entry.def,
       },
     ];
@@ -43,8 +50,15 @@ export async function trustListCommand(ctx: CommandContext): Promise<number> {
   } else {
     ctx.output.out(
       table(
-        ['NAME', 'WHERE', 'TRUSTED AT', 'PINNED TOOLS'],
-        rows.map((row) => [row.name, row.scope, row.trustedAt, String(row.pinnedTools)]),
+        ['NAME', 'WHERE', 'TRUSTED AT', 'PINNED TOOLS', 'ALWAYS ALLOWED'],
+        rows.map((row) => [
+          row.name,
+          row.scope,
+          row.trustedAt,
+          String(row.pinnedTools),
+          // Tool names come from servers: one line each, cleaned.
+          row.alwaysAllowed.map((tool) => cleanLine(tool)).join(', ') || '-',
+        ]),
         (column, cell) => (column === 0 ? ctx.output.colour.bold(cell) : cell),
       ),
     );
@@ -53,8 +67,9 @@ export async function trustListCommand(ctx: CommandContext): Promise<number> {
 }
 
 /**
- * `garuda-mcp trust forget <server>`: forgets the consent and pins of `server` for this project
- * and for the user's own file. A project server asks for consent again at its next start. A
+ * `garuda-mcp trust forget <server>`: forgets the consent, pins and "always allow" grants of
+ * `server` for this project and for the user's own file. A project server asks for consent
+ * again at its next start. A
  * server no file has any more can be forgotten too; a name neither configured nor remembered
  * is a usage error (exit 2).
  */

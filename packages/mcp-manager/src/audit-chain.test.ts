@@ -1,0 +1,174 @@
+import { readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { tempDir, type TempDir } from '@garuda/test-utils';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  AUDIT_GENESIS,
+  AuditLog,
+  readAuditLog,
+  sha256Json,
+  sha256Text,
+  verifyAuditLog,
+  type AuditEvent,
+} from './audit-chain.js';
+
+let tmp: TempDir;
+let file: string;
+beforeEach(async () => {
+  tmp = await tempDir('garuda-audit-');
+  file = path.join(tmp.path, 'home', 'audit.jsonl');
+});
+afterEach(async () => {
+  await tmp.cleanup();
+});
+
+function call(n: number): AuditEvent {
+  return {
+    kind: 'call',
+    server: 'fs',
+    tool: 'read_file',
+    outcome: 'ok',
+    argsSha256: sha256Json({ n }),
+    resultSha256: sha256Text(`result ${String(n)}`),
+    durationMs: n,
+    argsText: `secret argument ${String(n)}`,
+  };
+}
+
+async function writeLog(count: number): Promise<string[]> {
+  const log = new AuditLog(file);
+  for (let n = 1; n <= count; n += 1) await log.append(call(n));
+  return (await readFile(file, 'utf8')).trimEnd().split('\n');
+}
+
+describe('AuditLog', () => {
+  it('chains each line to the one before, 0600, and keeps no text unless asked', async () => {
+    const lines = await writeLog(3);
+    expect(lines).toHaveLength(3);
+    const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(records.map((r) => r.seq)).toEqual([1, 2, 3]);
+    expect(records[0]?.prev).toBe(AUDIT_GENESIS);
+    expect(records[1]?.prev).toBe(sha256Text(lines[0] ?? ''));
+    expect(records[2]?.prev).toBe(sha256Text(lines[1] ?? ''));
+    expect(lines.join('\n')).not.toContain('secret argument');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(path.dirname(file))).mode & 0o777).toBe(0o700);
+    expect(await verifyAuditLog(file)).toEqual({ ok: true, lines: 3 });
+
+    const withText = new AuditLog(file, { includeText: true });
+    const record = await withText.append(call(4));
+    expect(record).toMatchObject({ seq: 4, argsText: 'secret argument 4' });
+  });
+
+  it('hashes the same arguments in another key order the same', () => {
+    expect(sha256Json({ a: 1, b: [1, { c: 2, d: 3 }] })).toBe(
+      sha256Json({ b: [1, { d: 3, c: 2 }], a: 1 }),
+    );
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(sha256Json(cyclic)).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('keeps the chain whole when two logs on one file append at once (the file lock)', async () => {
+    await writeLog(1);
+    // Two instances have separate queues: only the lock on the file (the one other processes
+    // take too) keeps their lines from chaining to the same line.
+    const a = new AuditLog(file);
+    const b = new AuditLog(file);
+    await Promise.all(
+      Array.from({ length: 40 }, (_, n) => (n % 2 === 0 ? a : b).append(call(n + 2))),
+    );
+    expect(await verifyAuditLog(file)).toEqual({ ok: true, lines: 41 });
+  });
+});
+
+describe('verifyAuditLog', () => {
+  it('finds an edited, removed, moved, cut or forged line where it is', async () => {
+    const lines = await writeLog(6);
+    const check = async (text: string) => {
+      await writeFile(file, text);
+      return verifyAuditLog(file);
+    };
+    const edited = [...lines];
+    edited[2] = (edited[2] ?? '').replace('"durationMs":3', '"durationMs":4');
+    expect((await check(`${edited.join('\n')}\n`)).firstBad?.line).toBe(4);
+
+    const removed = lines.filter((_, i) => i !== 3);
+    expect((await check(`${removed.join('\n')}\n`)).firstBad).toEqual({
+      line: 4,
+      reason: expect.stringContaining('does not match: a line was edited, removed'),
+    });
+
+    const moved = [...lines];
+    [moved[1], moved[2]] = [moved[2] ?? '', moved[1] ?? ''];
+    expect((await check(`${moved.join('\n')}\n`)).firstBad?.line).toBe(2);
+
+    const cut = `${lines.join('\n')}`.slice(0, -10);
+    expect((await check(cut)).firstBad).toEqual({
+      line: 6,
+      reason: expect.stringContaining('not a JSON record'),
+    });
+
+    const head = lines.slice(1);
+    expect((await check(`${head.join('\n')}\n`)).firstBad?.reason).toContain(
+      'lines before it were removed',
+    );
+
+    const forged = JSON.stringify({ ...JSON.parse(lines[5] ?? '{}'), seq: 7 });
+    expect((await check(`${lines.join('\n')}\n${forged}\n`)).firstBad?.line).toBe(7);
+
+    // The end of the log, which no later line vouches for: the head file does.
+    const lastEdited = [...lines];
+    lastEdited[5] = (lastEdited[5] ?? '').replace('"durationMs":6', '"durationMs":7');
+    expect((await check(`${lastEdited.join('\n')}\n`)).firstBad).toEqual({
+      line: 6,
+      reason: expect.stringContaining('the line was edited'),
+    });
+    expect((await check(`${lines.slice(0, 4).join('\n')}\n`)).firstBad).toEqual({
+      line: 5,
+      reason: expect.stringContaining('lines at its end were removed'),
+    });
+
+    expect(await check(`${lines.join('\n')}\n`)).toEqual({ ok: true, lines: 6 });
+  });
+
+  it('after a torn last line, a new append names only that line', async () => {
+    const lines = await writeLog(2);
+    await writeFile(file, `${lines.join('\n')}\n{"seq":3,"at":"20`);
+    await new AuditLog(file).append(call(9));
+    const verdict = await verifyAuditLog(file);
+    expect(verdict.firstBad?.line).toBe(3);
+    expect((await readFile(file, 'utf8')).split('\n')).toHaveLength(5);
+  });
+
+  it('takes a missing log as empty, and refuses a link', async () => {
+    expect(await verifyAuditLog(file)).toEqual({ ok: true, lines: 0 });
+    const real = path.join(tmp.path, 'real.jsonl');
+    await writeFile(real, '');
+    const link = path.join(tmp.path, 'link.jsonl');
+    await symlink(real, link);
+    await expect(verifyAuditLog(link)).rejects.toThrow(/not a file/);
+    await expect(new AuditLog(link).append(call(1))).rejects.toThrow(/not a file/);
+  });
+
+  it('refuses a line whose fields do not fit its kind, and a reader skips it', async () => {
+    const lines = await writeLog(2);
+    const second = JSON.parse(lines[1] ?? '{}') as Record<string, unknown>;
+    const broken = JSON.stringify({ ...second, durationMs: 'slow' });
+    await writeFile(file, `${lines[0] ?? ''}\n${broken}\n`);
+    expect((await verifyAuditLog(file)).firstBad).toEqual({
+      line: 2,
+      reason: expect.stringContaining('a field of its kind is missing or wrong'),
+    });
+    expect(await readAuditLog(file)).toHaveLength(1);
+    await writeFile(file, 'null\n');
+    expect((await verifyAuditLog(file)).firstBad?.line).toBe(1);
+    expect(await readAuditLog(file)).toEqual([]);
+  });
+
+  it('reads the records from a time on', async () => {
+    await writeLog(3);
+    expect(await readAuditLog(file)).toHaveLength(3);
+    expect(await readAuditLog(file, { since: new Date(Date.now() + 60_000) })).toEqual([]);
+  });
+});

@@ -1,0 +1,444 @@
+// The audit log: `<home>/audit.jsonl`, one JSON line per consent, sign-in, approval, call and
+// pin change, each carrying the SHA-256 of the line before it, so an edited, removed, inserted
+// or reordered line breaks the chain where it is. Only names, small words, numbers and hashes
+// are written: no argument, result, token or secret (a host may opt in to argument and result
+// text). Written by hand: no maintained library keeps a hash-chained JSON-lines file.
+import { createHash } from 'node:crypto';
+import { constants, createReadStream } from 'node:fs';
+import { chmod, lstat, mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { cleanLine, capText, cleanText } from '@garuda/mcp-sanitize';
+import { withFileLock } from '@garuda/mcp-trust';
+
+/** The `prev` of the first line. */
+export const AUDIT_GENESIS = '0'.repeat(64);
+
+/** The most characters of argument or result text a line holds when the host opts in. */
+export const MAX_AUDIT_TEXT_CHARS = 10_000;
+
+/** One thing the log records (what `append` takes). */
+export type AuditEvent =
+  | {
+      readonly kind: 'consent';
+      readonly server: string;
+      /** `once`, `remember`, or `deny` (also any other answer). */
+      readonly decision: 'once' | 'remember' | 'deny';
+      /** `server`: the definition; `tools`: its changed tools. */
+      readonly about: 'server' | 'tools';
+    }
+  | {
+      readonly kind: 'approval';
+      readonly server: string;
+      readonly tool: string;
+      /**
+       * `approved` (asked, yes), `always` (asked, yes and remembered), `declined` (asked, no),
+       * `denied` (a deny rule refused it unasked), `auto` (a rule, the mode or a grant ran it).
+       */
+      readonly decision: 'approved' | 'always' | 'declined' | 'denied' | 'auto';
+      readonly why: string;
+    }
+  | {
+      readonly kind: 'call';
+      readonly server: string;
+      readonly tool: string;
+      readonly outcome: 'ok' | 'tool-error' | 'failed' | 'declined' | 'cancelled';
+      /** SHA-256 of the arguments as canonical JSON. */
+      readonly argsSha256: string;
+      /** SHA-256 of the result text the model read; absent when there was none. */
+      readonly resultSha256?: string;
+      readonly durationMs: number;
+      readonly argsText?: string;
+      readonly resultText?: string;
+    }
+  | {
+      readonly kind: 'sign-in';
+      readonly server: string;
+      /** The answer to the sign-in question. */
+      readonly decision: 'allowed' | 'declined';
+    }
+  | { readonly kind: 'sign-out'; readonly server: string; readonly outcome: 'ok' | 'failed' }
+  | {
+      readonly kind: 'pin';
+      readonly server: string;
+      /** `first`: its tools were pinned for the first time; `changed`: they differ from the pin. */
+      readonly change: 'first' | 'changed';
+      /** `pinned`: the new list is in use (and pinned); `held`: its changes wait, not in use. */
+      readonly decision: 'pinned' | 'held';
+      /** How many tools (and prompts) were added, removed and changed against the old pin. */
+      readonly added: number;
+      readonly removed: number;
+      readonly changed: number;
+      /** SHA-256 of the new list as pinned (`hashTools` of `@garuda/mcp-trust`). */
+      readonly toolsSha256: string;
+    };
+
+/** One line of the log as read back. */
+export type AuditRecord = AuditEvent & {
+  readonly seq: number;
+  /** ISO 8601, UTC. */
+  readonly at: string;
+  readonly prev: string;
+};
+
+/** What `verifyAuditLog` found. */
+export interface AuditVerdict {
+  readonly ok: boolean;
+  /** How many lines were read. */
+  readonly lines: number;
+  /** The first line that breaks the chain (1-based) and why. */
+  readonly firstBad?: { readonly line: number; readonly reason: string };
+}
+
+/** Each kind's fields beyond `seq`, `at`, `prev`, `kind` and `server`, with their types. */
+const FIELDS: Readonly<Record<string, Readonly<Record<string, 'string' | 'number'>>>> = {
+  consent: { decision: 'string', about: 'string' },
+  approval: { tool: 'string', decision: 'string', why: 'string' },
+  call: { tool: 'string', outcome: 'string', argsSha256: 'string', durationMs: 'number' },
+  'sign-in': { decision: 'string' },
+  'sign-out': { outcome: 'string' },
+  pin: {
+    change: 'string',
+    decision: 'string',
+    added: 'number',
+    removed: 'number',
+    changed: 'number',
+    toolsSha256: 'string',
+  },
+};
+
+const KINDS = new Set(Object.keys(FIELDS));
+
+/** Whether a parsed line has the shape of a record of its kind (a reader may rely on it). */
+function isAuditRecord(value: unknown): value is AuditRecord {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  const fields = typeof record.kind === 'string' ? FIELDS[record.kind] : undefined;
+  if (fields === undefined) return false;
+  if (typeof record.seq !== 'number' || typeof record.at !== 'string') return false;
+  if (typeof record.prev !== 'string' || typeof record.server !== 'string') return false;
+  return Object.entries(fields).every(([key, type]) => typeof record[key] === type);
+}
+
+/** Where the log's head (the number and hash of its last line) is kept. */
+function headFile(file: string): string {
+  return `${file}.head`;
+}
+
+/** SHA-256 hex of text (UTF-8). */
+export function sha256Text(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/**
+ * SHA-256 hex of a JSON value with object keys sorted, so the same arguments in another key
+ * order hash the same. A value JSON cannot hold (a cycle, a BigInt) hashes as its type's name.
+ */
+export function sha256Json(value: unknown): string {
+  const seen = new Set<object>();
+  const canon = (v: unknown): unknown => {
+    if (typeof v === 'bigint' || typeof v === 'function' || typeof v === 'symbol') {
+      return `[${typeof v}]`;
+    }
+    if (typeof v !== 'object' || v === null) return v;
+    if (seen.has(v)) return '[cycle]';
+    seen.add(v);
+    const out = Array.isArray(v)
+      ? v.map(canon)
+      : Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, canon((v as Record<string, unknown>)[k])]),
+        );
+    seen.delete(v);
+    return out;
+  };
+  return sha256Text(JSON.stringify(canon(value)) ?? 'undefined');
+}
+
+/** The last line of a file (without its newline) and whether the file ends in one. */
+async function lastLine(file: string): Promise<{ line: string; size: number } | undefined> {
+  let handle;
+  try {
+    handle = await open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return undefined;
+    // Read backwards in chunks until a line break before the last line.
+    let end = size;
+    let tail = Buffer.alloc(0);
+    while (end > 0) {
+      const start = Math.max(0, end - 64 * 1024);
+      const chunk = Buffer.alloc(end - start);
+      await handle.read(chunk, 0, chunk.length, start);
+      tail = Buffer.concat([chunk, tail]);
+      end = start;
+      const body = tail[tail.length - 1] === 0x0a ? tail.subarray(0, -1) : tail;
+      const at = body.lastIndexOf(0x0a);
+      if (at >= 0) return { line: body.subarray(at + 1).toString('utf8'), size };
+    }
+    const body = tail[tail.length - 1] === 0x0a ? tail.subarray(0, -1) : tail;
+    return { line: body.toString('utf8'), size };
+  } finally {
+    await handle.close();
+  }
+}
+
+function clip(text: string): string {
+  return capText(cleanText(text), MAX_AUDIT_TEXT_CHARS);
+}
+
+/** The fields of an event as written: names cleaned to one line, text only when opted in. */
+function fieldsOf(event: AuditEvent, includeText: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(event)) {
+    if (key === 'argsText' || key === 'resultText') {
+      if (includeText && typeof value === 'string') out[key] = clip(value);
+      continue;
+    }
+    out[key] = typeof value === 'string' ? cleanLine(value).slice(0, 200) : value;
+  }
+  return out;
+}
+
+/** An append-only, hash-chained audit log on one file. */
+export class AuditLog {
+  readonly #file: string;
+  readonly #includeText: boolean;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  /**
+   * @param file - The log (Garuda: `<home>/audit.jsonl`); its folder is made (0700) if missing.
+   * @param options - `includeText`: also keep argument and result text (cleaned, capped).
+   */
+  constructor(file: string, options: { readonly includeText?: boolean } = {}) {
+    this.#file = path.resolve(file);
+    this.#includeText = options.includeText === true;
+  }
+
+  /** The log's path. */
+  get file(): string {
+    return this.#file;
+  }
+
+  /**
+   * Appends one event, chained to the last line, under the file's lock (other processes write
+   * the same log). Appends of this process keep their order.
+   *
+   * @returns The record as written.
+   */
+  append(event: AuditEvent): Promise<AuditRecord> {
+    const next = this.#queue.then(() => this.#write(event));
+    this.#queue = next.catch(() => {});
+    return next;
+  }
+
+  async #write(event: AuditEvent): Promise<AuditRecord> {
+    await mkdir(path.dirname(this.#file), { recursive: true, mode: 0o700 });
+    return withFileLock(this.#file, { label: 'audit log', timeoutMs: 10_000 }, async (lock) => {
+      const info = await lstat(this.#file).catch(() => undefined);
+      if (info !== undefined && !info.isFile()) {
+        throw new Error(`the audit log ${this.#file} is not a file (a link or a folder)`);
+      }
+      const last = await lastLine(this.#file);
+      let seq = 1;
+      let prev = AUDIT_GENESIS;
+      let lead = '';
+      if (last !== undefined) {
+        prev = sha256Text(last.line);
+        try {
+          const parsed = JSON.parse(last.line) as { seq?: unknown };
+          seq = typeof parsed.seq === 'number' ? parsed.seq + 1 : 1;
+        } catch {
+          // A torn last line (a crash mid-write): the new line starts on its own line and chains
+          // to the torn bytes, so the verification names exactly that line.
+          seq = 0;
+        }
+        const handle = await open(this.#file, 'r');
+        try {
+          const byte = Buffer.alloc(1);
+          await handle.read(byte, 0, 1, last.size - 1);
+          if (byte[0] !== 0x0a) lead = '\n';
+        } finally {
+          await handle.close();
+        }
+      }
+      const record = {
+        seq,
+        at: new Date().toISOString(),
+        ...fieldsOf(event, this.#includeText),
+        prev,
+      } as unknown as AuditRecord;
+      const line = `${lead}${JSON.stringify(record)}\n`;
+      lock.assertHeld();
+      const handle = await open(
+        this.#file,
+        constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0),
+        0o600,
+      );
+      try {
+        await handle.write(line);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      if (info !== undefined && (info.mode & 0o077) !== 0) await chmod(this.#file, 0o600);
+      // The head: the number and hash of the last line, so a cut or edited end is found too
+      // (a chain alone cannot tell its last line was changed or its last lines removed).
+      const head = headFile(this.#file);
+      const temporary = `${head}.${String(process.pid)}.tmp`;
+      await writeFile(temporary, `${JSON.stringify({ seq, sha256: sha256Text(line.trim()) })}\n`, {
+        mode: 0o600,
+      });
+      await rename(temporary, head);
+      return record;
+    });
+  }
+}
+
+/**
+ * Reads the log line by line and checks the chain: each line parses, `seq` counts up from 1,
+ * `prev` is the SHA-256 of the line before (64 zeros for the first), `at` never goes back, and
+ * the kind is known. A missing file is an empty, intact log.
+ */
+export async function verifyAuditLog(file: string): Promise<AuditVerdict> {
+  let lines = 0;
+  let prev = AUDIT_GENESIS;
+  let lastAt = '';
+  const bad = (line: number, reason: string): AuditVerdict => ({
+    ok: false,
+    lines: line,
+    firstBad: { line, reason: `line ${String(line)}: ${reason}` },
+  });
+  for await (const text of readLines(file)) {
+    lines += 1;
+    let record: Record<string, unknown>;
+    try {
+      record = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      return bad(lines, 'it is not a JSON record (cut short or edited)');
+    }
+    if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+      return bad(lines, 'it is not a JSON record (edited)');
+    }
+    if (record.prev !== prev) {
+      return bad(
+        lines,
+        lines === 1
+          ? 'it is not the first line the log had (lines before it were removed)'
+          : `its hash of line ${String(lines - 1)} does not match: a line was edited, removed, inserted or moved`,
+      );
+    }
+    if (record.seq !== lines) {
+      return bad(lines, `its number is ${String(record.seq)}, not ${String(lines)}`);
+    }
+    if (typeof record.at !== 'string' || record.at < lastAt) {
+      return bad(lines, 'its time is earlier than the line before');
+    }
+    if (typeof record.kind !== 'string' || !KINDS.has(record.kind)) {
+      return bad(lines, 'its kind is not one the log writes');
+    }
+    if (!isAuditRecord(record)) return bad(lines, 'a field of its kind is missing or wrong');
+    lastAt = record.at;
+    prev = sha256Text(text);
+  }
+  const head = await readHead(file);
+  if (head !== undefined) {
+    if (lines < head.seq) {
+      return bad(
+        lines + 1,
+        `the log ends at line ${String(lines)}, but it had ${String(head.seq)} lines: lines at its end were removed`,
+      );
+    }
+    if (lines === head.seq && prev !== head.sha256) {
+      return bad(lines, 'it is not the last line the log wrote: the line was edited');
+    }
+  }
+  return { ok: true, lines };
+}
+
+async function readHead(file: string): Promise<{ seq: number; sha256: string } | undefined> {
+  try {
+    const head = JSON.parse(await readFile(headFile(file), 'utf8')) as Record<string, unknown>;
+    if (typeof head.seq === 'number' && typeof head.sha256 === 'string') {
+      return { seq: head.seq, sha256: head.sha256 };
+    }
+  } catch {
+    // No head (an older log, or none yet): the chain alone is checked.
+  }
+  return undefined;
+}
+
+/**
+ * The records of the log, oldest first, from `since` on. Lines that do not parse or lack a field
+ * of their kind are skipped (`verifyAuditLog` names them); strings are as written, so a reader
+ * that shows them cleans them (the file may have been edited).
+ */
+export async function readAuditLog(
+  file: string,
+  options: { readonly since?: Date } = {},
+): Promise<AuditRecord[]> {
+  const since = options.since?.toISOString() ?? '';
+  const records: AuditRecord[] = [];
+  for await (const text of readLines(file)) {
+    try {
+      const record = JSON.parse(text) as unknown;
+      if (isAuditRecord(record) && record.at >= since) records.push(record);
+    } catch {
+      // Shown by verifyAuditLog, not here.
+    }
+  }
+  return records;
+}
+
+async function* readLines(file: string): AsyncGenerator<string> {
+  const info = await lstat(file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (info === undefined) return;
+  if (!info.isFile()) throw new Error(`the audit log ${file} is not a file (a link or a folder)`);
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  for await (const line of lines) yield line;
+}
+
+/**
+ * The manager's side of the log: events are appended in the background (a call never waits for
+ * the disk, and a log that cannot be written never stops one: the failure goes to the logger),
+ * and `flush` waits for what is pending, bounded. @internal
+ */
+export class AuditSink {
+  readonly #log: AuditLog | undefined;
+  readonly #warn: (text: string) => void;
+  readonly #pending = new Set<Promise<unknown>>();
+
+  constructor(log: AuditLog | undefined, warn: (text: string) => void) {
+    this.#log = log;
+    this.#warn = warn;
+  }
+
+  record(event: AuditEvent): void {
+    if (this.#log === undefined) return;
+    const appended = this.#log.append(event).catch((error: unknown) => {
+      this.#warn(
+        `the audit log could not be written: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    });
+    this.#pending.add(appended);
+    void appended.finally(() => this.#pending.delete(appended));
+  }
+
+  /** Waits for the pending appends, at most `ms`. */
+  async flush(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all([...this.#pending]),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+    ]);
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,102 @@
+// The audit log through the facade: consent, approvals and calls are appended to
+// <home>/audit.jsonl as hashes, chained, and the log verifies; off when the host says so.
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { CHANGED_DIFF } from '@garuda/test-utils';
+import { describe, expect, it } from 'vitest';
+import { readAuditLog, verifyAuditLog } from '../src/index.js';
+import { ScriptedPrompter, fixture, useWorkspace, wrapped } from './support.js';
+
+const ws = useWorkspace();
+
+describe('the audit log', () => {
+  it('records consent, approvals and calls as hashes, never the text', async () => {
+    const { prompter, mcp } = await ws.startProjectServers(
+      { theirs: fixture('normal', ws.mark) },
+      'once',
+      { allowRules: ['mcp.theirs.add'] },
+    );
+    await mcp.call('mcp__theirs__echo', { text: 'a secret-ish text' });
+    await mcp.call('mcp__theirs__add', { a: 1, b: 2 });
+    prompter.approve = false;
+    await mcp.call('mcp__theirs__echo', { text: 'no' }).catch(() => undefined);
+    await mcp.close();
+
+    const file = path.join(ws.home, 'audit.jsonl');
+    expect(await verifyAuditLog(file)).toEqual({ ok: true, lines: 8 });
+    const records = await readAuditLog(file);
+    expect(
+      records.map((r) => [
+        r.kind,
+        'decision' in r ? r.decision : r.kind === 'call' ? r.outcome : '',
+      ]),
+    ).toEqual([
+      ['consent', 'once'],
+      ['pin', 'pinned'],
+      ['approval', 'approved'],
+      ['call', 'ok'],
+      ['approval', 'auto'],
+      ['call', 'ok'],
+      ['approval', 'declined'],
+      ['call', 'declined'],
+    ]);
+    expect(records[1]).toMatchObject({
+      server: 'theirs',
+      change: 'first',
+      added: expect.any(Number),
+      toolsSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    const call = records[3];
+    expect(call).toMatchObject({
+      server: 'theirs',
+      tool: 'echo',
+      argsSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    expect(records[4]).toMatchObject({ why: 'the allow rule "mcp.theirs.add" matches it' });
+    const text = await readFile(file, 'utf8');
+    expect(text).not.toContain('secret-ish');
+  });
+
+  it('records the first pin, and a changed tool list the user held back', async () => {
+    const modeFile = path.join(ws.root, 'fixture-mode');
+    await writeFile(modeFile, 'normal');
+    await ws.projectServers({ docs: wrapped(['--mode-file', modeFile], ws.mark) });
+    const first = new ScriptedPrompter();
+    first.answer = 'remember';
+    const mcp1 = ws.manager(first);
+    await mcp1.start();
+    await mcp1.close();
+    await writeFile(modeFile, 'changed');
+    const second = new ScriptedPrompter();
+    second.answer = 'deny';
+    const mcp2 = ws.manager(second);
+    await mcp2.start();
+    await mcp2.close();
+
+    const file = path.join(ws.home, 'audit.jsonl');
+    expect((await verifyAuditLog(file)).ok).toBe(true);
+    const pins = (await readAuditLog(file)).filter((r) => r.kind === 'pin');
+    expect(pins).toEqual([
+      expect.objectContaining({ change: 'first', decision: 'pinned', removed: 0 }),
+      expect.objectContaining({
+        change: 'changed',
+        decision: 'held',
+        added: CHANGED_DIFF.added.length,
+        removed: CHANGED_DIFF.removed.length,
+      }),
+    ]);
+    const hashes = pins.map((r) => (r.kind === 'pin' ? r.toolsSha256 : ''));
+    expect(new Set(hashes).size).toBe(2);
+  });
+
+  it('writes nothing when the host turns it off', async () => {
+    const { mcp } = await ws.startUserServers(
+      { tools: fixture('normal', ws.mark) },
+      { auditLog: false },
+    );
+    await mcp.call('mcp__tools__echo', { text: 'x' });
+    await mcp.close();
+    expect(existsSync(path.join(ws.home, 'audit.jsonl'))).toBe(false);
+  });
+});
