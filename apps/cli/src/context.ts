@@ -1,4 +1,5 @@
 import type { ApprovalMode } from '@garuda/mcp-manager';
+import type { ToolExposure } from '@garuda/mcp-config';
 import type { SessionSwitches, TerminalSession } from './terminal-session.js';
 import type { CliIo } from './io.js';
 import type { Output } from './output.js';
@@ -24,6 +25,8 @@ export interface Globals {
    * (every call; the default), `balanced` (read-only servers), `trusted` (all but destructive).
    */
   readonly approvalMode: ApprovalMode;
+  /** `--exposure`: how the tools of servers that set no `exposure` reach the model. */
+  readonly exposure: ToolExposure;
   /**
    * `--allow`, `--ask`, `--deny`: permission rules `mcp.<server>.<tool>` (globs with `*`), deny >
    * ask > allow.

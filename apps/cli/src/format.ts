@@ -142,9 +142,11 @@ export function formatStatus(
       row.name,
       row.source,
       row.state,
-      row.hiddenTools > 0
-        ? `${String(row.tools)} (+${String(row.hiddenTools)} hidden)`
-        : String(row.tools),
+      [
+        String(row.tools),
+        ...(row.heldTools > 0 ? [`(+${String(row.heldTools)} behind search)`] : []),
+        ...(row.hiddenTools > 0 ? [`(+${String(row.hiddenTools)} hidden)`] : []),
+      ].join(' '),
       row.risk.tier,
       sandboxText(row.sandbox),
       networkText(row.network),

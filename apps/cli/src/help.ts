@@ -189,6 +189,8 @@ const GLOBAL_OPTIONS = `Options:
   --approval-mode <m> which calls run without asking, by the "capabilities" you declared for
                       their server: ask (every call; default), balanced (read-only servers),
                       trusted (all but "irreversible" ones, which always ask)
+  --exposure <e>      how tools reach a model, for servers that set none: direct (all; default),
+                      search (behind mcp_tool_search), proxy (mcp_tool_call), auto
   --allow <rule>      calls that run without asking: mcp.<server>.<tool>, * for any run
                       (mcp.docs.*, mcp.*.read_*); repeatable; "irreversible" ones still ask
   --ask <rule>        calls that always ask, whatever the mode or an "always allow" says

@@ -22,7 +22,13 @@ import { COMMANDS, helpText } from './help.js';
 import { readSessionSwitches, terminalSession } from './terminal-session.js';
 import type { CliIo } from './io.js';
 import { Output } from './output.js';
-import { APPROVAL_MODES, validateToolRule, type ApprovalMode } from '@garuda/mcp-manager';
+import {
+  APPROVAL_MODES,
+  AUTO_SEARCH_MIN_TOOLS,
+  validateToolRule,
+  type ApprovalMode,
+} from '@garuda/mcp-manager';
+import { TOOL_EXPOSURES, type ToolExposure } from '@garuda/mcp-config';
 
 const OPTIONS = {
   root: { type: 'string' },
@@ -33,6 +39,7 @@ const OPTIONS = {
   'trust-project': { type: 'boolean' },
   'accept-defaults': { type: 'boolean' },
   'approval-mode': { type: 'string' },
+  exposure: { type: 'string' },
   allow: { type: 'string', multiple: true },
   ask: { type: 'string', multiple: true },
   deny: { type: 'string', multiple: true },
@@ -203,6 +210,12 @@ async function run(
       `--approval-mode must be ask (every call asks), balanced (calls of servers declared read-only run) or trusted (only destructive calls ask), not ${JSON.stringify(approvalMode)}.`,
     );
   }
+  const exposure = values.exposure ?? 'direct';
+  if (!TOOL_EXPOSURES.includes(exposure as ToolExposure)) {
+    throw usageError(
+      `--exposure must be direct (every tool), search (tools found by mcp_tool_search), proxy (called through mcp_tool_call) or auto (search for more than ${String(AUTO_SEARCH_MIN_TOOLS)} tools), not ${JSON.stringify(exposure)}.`,
+    );
+  }
   const rules = { allow: values.allow ?? [], ask: values.ask ?? [], deny: values.deny ?? [] };
   for (const [decision, list] of Object.entries(rules)) {
     for (const rule of list) {
@@ -228,6 +241,7 @@ async function run(
     trustProject: values['trust-project'] === true,
     acceptDefaults: values['accept-defaults'] === true,
     approvalMode: approvalMode as ApprovalMode,
+    exposure: exposure as ToolExposure,
     rules,
     sandboxRead: [
       ...(io.env.GARUDA_SANDBOX_READ ?? '').split(':'),

@@ -42,6 +42,7 @@ export function createManager(ctx: CommandContext, prompter: CliPrompter): McpMa
     prompter,
     sandboxReadPaths: globals.sandboxRead,
     approvalMode: globals.approvalMode,
+    exposure: globals.exposure,
     allowRules: globals.rules.allow,
     askRules: globals.rules.ask,
     denyRules: globals.rules.deny,

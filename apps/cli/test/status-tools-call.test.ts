@@ -207,6 +207,38 @@ describe('status, tools and call', () => {
     expect(bad.stderr).toContain('--approval-mode must be ask');
   });
 
+  it('--exposure search: tools shows the search tool and what waits behind it; a held tool is called by name', async () => {
+    await world.userServers({
+      fx: { ...fixtureEntry('normal'), directTools: ['echo'] },
+      plain: { ...fixtureEntry('normal'), exposure: 'direct' },
+    });
+    const tools = await world.run(['tools', '--exposure', 'search']);
+    expect(tools.code).toBe(0);
+    expect(tools.stdout).toMatch(/^mcp__fx__echo\s+fx\s/m);
+    expect(tools.stdout).toMatch(/^mcp__plain__add\s+plain\s/m);
+    expect(tools.stdout).toMatch(/^mcp_tool_search\s+garuda\s+Finds MCP tools by what they do/m);
+    expect(tools.stdout).not.toMatch(/^mcp__fx__add/m);
+    expect(tools.stdout).toContain(
+      '6 tools of "fx" wait behind mcp_tool_search (exposure "search"): the model finds them by searching; garuda-mcp call fx/<tool> calls one by name.',
+    );
+    const status = await world.run(['status', '--exposure', 'search']);
+    expect(status.stdout).toMatch(/^fx\s+user\s+connected\s+1 \(\+6 behind search\)\s/m);
+    expect(status.stdout).toMatch(/^plain\s+user\s+connected\s+7\s/m);
+    const call = await world.run([
+      'call',
+      'fx/add',
+      '{"a":1,"b":2}',
+      '--yes',
+      '--exposure',
+      'search',
+    ]);
+    expect(call.code).toBe(0);
+    expect(call.stdout).toContain('3');
+    const bad = await world.run(['tools', '--exposure', 'lazy']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--exposure must be direct');
+  });
+
   it('--allow, --ask and --deny rules: deny > ask > allow, even with --yes; a bad rule is a usage error', async () => {
     await world.userServers({ fx: fixtureEntry('normal') });
     const allowed = await world.run(['call', 'fx/echo', '{"text":"hi"}', '--allow', 'mcp.fx.*']);

@@ -45,6 +45,8 @@ export type { HiddenReason, HiddenTool, ToolToggleResult } from './tool-control.
 export { APPROVAL_MODES } from './risk-tier.js';
 export { MAX_CALL_PATHS } from './call-lanes.js';
 export { validateToolRule } from './tool-rules.js';
+export { AUTO_SEARCH_MIN_TOOLS, HOST_TOOL_SERVER } from './tool-exposure.js';
+export type { ExposureMode } from './tool-exposure.js';
 export {
   AUDIT_GENESIS,
   AuditLog,

@@ -5,10 +5,12 @@ import { defaultPaths, type ConfigProblem, type ServerConfig } from '@garuda/mcp
 import { AuthStore, type RevokeResult } from '@garuda/mcp-oauth';
 import type { SandboxInfo } from '@garuda/mcp-transport';
 import { TrustStore, type McpTrustEntry } from '@garuda/mcp-trust';
-import { quoteText } from '@garuda/mcp-tools';
+import { quoteText, TOOL_SEARCH_NAME } from '@garuda/mcp-tools';
 import type { PinnedFetch } from '@garuda/pinned-fetch';
 import { QuestionQueue } from './abort.js';
 import { ruleNotices } from './tool-rules.js';
+import { exposeTools, isHostTool, type ExposedTools } from './tool-exposure.js';
+import { gatewayTarget, searchTools } from './tool-search-call.js';
 import { callTool } from './run-call.js';
 import type { CallOptions, StartOptions } from './call-options.js';
 import {
@@ -18,6 +20,7 @@ import {
   NotStartedError,
   StartCancelledError,
   UnknownServerError,
+  UnknownToolError,
 } from './errors.js';
 import { loadServers } from './load-servers.js';
 import { auditSink, buildParts, projectFetch } from './manager-parts.js';
@@ -78,6 +81,8 @@ export class McpManager {
   readonly #registry: ServerRegistry;
   /** Trust answered with "once": this session only. */
   readonly #session = new Map<string, McpTrustEntry>();
+  /** Tools a search promoted into `tools()` (model names), for the rest of the session. */
+  readonly #promoted = new Set<string>();
   readonly #questions = new QuestionQueue();
   readonly #notes = new NoteTracker();
   readonly #lifetime = new AbortController();
@@ -165,13 +170,46 @@ export class McpManager {
   }
 
   /**
-   * The tools of every connected server, for the model (a new array): sorted by server, then
-   * tool name, so the prompt is byte-stable. When two servers' tools get the same name, the
-   * server first in that order keeps it (a notice names the other). Tools the user hid and the
-   * tools of a server that stopped are not listed.
+   * The tools for the model (a new array): sorted by server, then tool name, so the prompt is
+   * byte-stable. When two servers' tools get the same name, the server first in that order keeps
+   * it (a notice names the other). Tools the user hid and the tools of a server that stopped are
+   * not listed. A server in `search` or `proxy` exposure lists only its `directTools` and what a
+   * search promoted; `mcp_tool_search` (and `mcp_tool_call` for `proxy`) then come last.
    */
   tools(): McpTool[] {
+    return [...this.#exposed().list];
+  }
+
+  /**
+   * Every tool `call()` accepts by its own name (a new array, in the order of {@link tools}):
+   * each offered tool of the connected servers, whatever its exposure (held back behind the
+   * search too), without the manager's own tools. The user's filters apply as in `tools()`.
+   */
+  offeredTools(): McpTool[] {
     return [...this.#registry.view().list];
+  }
+
+  /** What the model is shown of the offered tools, by each server's exposure. */
+  #exposed(): ExposedTools {
+    const { records } = this.#registry;
+    return exposeTools(
+      this.#registry.view().list,
+      (server) => records.get(server)?.config,
+      this.#options.exposure,
+      this.#promoted,
+    );
+  }
+
+  /** Adds tools a search found to `tools()` for the rest of the session; tells `onChange`. */
+  #promote(names: readonly string[]): void {
+    const servers = new Set<string>();
+    for (const name of names) {
+      if (this.#promoted.has(name)) continue;
+      this.#promoted.add(name);
+      const server = this.#registry.view().byName.get(name)?.server;
+      if (server !== undefined) servers.add(server);
+    }
+    for (const server of servers) this.#changed({ server, kind: 'tools' });
   }
 
   /** The tools of connected servers the user hid (`denyTools`, `allowTools`, {@link disable}), with why. */
@@ -223,7 +261,17 @@ export class McpManager {
     const label = typeof name === 'string' ? quoteText(name) : `(${typeof name})`;
     if (this.#closed) throw new ManagerClosedError(`the call of ${label}`);
     if (!this.#started) throw new NotStartedError('call()');
-    return callTool(this.#registry, name, label, args, options, {
+    let target = { name, args, label };
+    if (isHostTool(name)) {
+      const exposed = this.#exposed();
+      if (!exposed.list.some((tool) => tool.name === name)) throw new UnknownToolError(name, label);
+      if (name === TOOL_SEARCH_NAME) {
+        return searchTools(exposed, args, (names) => this.#promote(names));
+      }
+      const gateway = gatewayTarget(args);
+      target = { ...gateway, label: quoteText(gateway.name) };
+    }
+    return callTool(this.#registry, target.name, target.label, target.args, options, {
       options: this.#options,
       sandbox: this.#sandbox,
       closed: () => this.#closed,
@@ -316,7 +364,7 @@ export class McpManager {
    * @returns The rows (empty before `start()`).
    */
   status(): StatusRow[] {
-    return statusRows(this.#registry, this.#sandbox);
+    return statusRows(this.#registry, this.#exposed(), this.#sandbox);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { APPROVAL_MODES, type ApprovalMode } from './risk-tier.js';
 import path from 'node:path';
 import { hiddenPathOf, type SandboxInfo } from '@garuda/mcp-transport';
-import type { ServerEntry } from '@garuda/mcp-config';
+import { TOOL_EXPOSURES, type ServerEntry, type ToolExposure } from '@garuda/mcp-config';
 import type { TrustStoreLike } from '@garuda/mcp-trust';
 import type { PinnedFetchOptions } from '@garuda/pinned-fetch';
 import { InvalidOptionsError } from './errors.js';
@@ -69,6 +69,14 @@ export interface McpManagerOptions {
    * `trusted` (low and high). A destructive server's calls always ask.
    */
   readonly approvalMode?: ApprovalMode;
+  /**
+   * How the tools of a server that sets no `exposure` reach the model: `direct` (all in
+   * `tools()`; the default), `search` (its `directTools`, plus `mcp_tool_search`, which finds the
+   * others and adds them for the rest of the session), `proxy` (the others are called through
+   * `mcp_tool_call`; opt-in only) or `auto` (search when more than `AUTO_SEARCH_MIN_TOOLS` tools
+   * are offered in all, else direct; never proxy).
+   */
+  readonly exposure?: ToolExposure;
   /**
    * The audit log, `<home>/audit.jsonl`: every consent, sign-in and sign-out, approval and call
    * (hashes of arguments and results, never their text), hash-chained. `false` turns it off
@@ -175,6 +183,7 @@ export interface CheckedOptions extends Pick<
   /** The permission rules, deny > ask > allow. */
   readonly rules: ToolRules;
   readonly approvalMode: ApprovalMode;
+  readonly exposure: ToolExposure;
   readonly auditLog: false | { readonly includeText: boolean };
   readonly trustStore: TrustStoreLike | undefined;
   readonly servers: Readonly<Record<string, ServerEntry>>;
@@ -352,6 +361,10 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
   if (!APPROVAL_MODES.includes(approvalMode)) {
     throw new InvalidOptionsError('approvalMode', 'must be "ask", "balanced" or "trusted"');
   }
+  const exposure = options.exposure ?? 'direct';
+  if (!TOOL_EXPOSURES.includes(exposure)) {
+    throw new InvalidOptionsError('exposure', 'must be "direct", "search", "proxy" or "auto"');
+  }
   const audit = options.auditLog ?? {};
   if (audit !== false && (typeof audit !== 'object' || audit === null)) {
     throw new InvalidOptionsError('auditLog', 'must be false or { includeText?: boolean }');
@@ -412,6 +425,7 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
     logger,
     rules,
     approvalMode,
+    exposure,
     auditLog: audit === false ? false : { includeText: audit.includeText === true },
     trustStore,
     servers: { ...servers },

@@ -2,6 +2,7 @@ import type { ServerConfig } from '@garuda/mcp-config';
 import type { SandboxInfo } from '@garuda/mcp-transport';
 import { riskOf } from './risk-tier.js';
 import { oneLine } from './text.js';
+import type { ExposedTools, ExposureMode } from './tool-exposure.js';
 import { sandboxStatus } from './wording.js';
 import type { ServerState, StatusRow } from './types.js';
 
@@ -21,6 +22,7 @@ export interface StatusSubject {
  * @param tools - How many of its tools the model gets.
  * @param sandbox - What `detectSandbox` found.
  * @param hiddenTools - How many of its tools the user hid.
+ * @param exposure - Its exposure mode (connected servers) and how many tools wait behind the search.
  * @returns The row.
  */
 export function statusRow(
@@ -28,6 +30,7 @@ export function statusRow(
   tools: number,
   sandbox: SandboxInfo | undefined,
   hiddenTools = 0,
+  exposure: { readonly mode?: ExposureMode; readonly held: number } = { held: 0 },
 ): StatusRow {
   const { config } = server;
   const remote = config.kind === 'remote';
@@ -37,6 +40,8 @@ export function statusRow(
     state: server.state,
     tools,
     hiddenTools,
+    heldTools: exposure.held,
+    ...(exposure.mode === undefined ? {} : { exposure: exposure.mode }),
     risk: riskOf(config),
     sandbox: remote ? { kind: 'remote' } : sandboxStatus(sandbox),
     network: remote
@@ -49,25 +54,32 @@ export function statusRow(
 /**
  * The rows of `status()`, in configuration order, counting the tools the model gets. @internal
  *
- * @param registry - The manager's servers and tool view.
+ * @param registry - The manager's servers.
+ * @param exposed - What the model is shown of their tools.
  * @param sandbox - What `detectSandbox` found.
  */
 export function statusRows(
   registry: {
     readonly records: ReadonlyMap<string, StatusSubject>;
-    view(): { readonly list: readonly { readonly server: string }[] };
     hidden(): readonly { readonly server: string }[];
   },
+  exposed: ExposedTools,
   sandbox: SandboxInfo | undefined,
 ): StatusRow[] {
-  const counts = new Map<string, number>();
-  for (const tool of registry.view().list) {
-    counts.set(tool.server, (counts.get(tool.server) ?? 0) + 1);
-  }
-  const hidden = new Map<string, number>();
-  for (const tool of registry.hidden()) hidden.set(tool.server, (hidden.get(tool.server) ?? 0) + 1);
+  const count = (tools: readonly { readonly server: string }[]) => {
+    const counts = new Map<string, number>();
+    for (const tool of tools) counts.set(tool.server, (counts.get(tool.server) ?? 0) + 1);
+    return counts;
+  };
+  const shown = new Set(exposed.list);
+  const counts = count(exposed.list);
+  const held = count(exposed.catalog.filter((tool) => !shown.has(tool)));
+  const hidden = count(registry.hidden());
   return [...registry.records.values()].map((record) => {
     const name = record.config.name;
-    return statusRow(record, counts.get(name) ?? 0, sandbox, hidden.get(name) ?? 0);
+    return statusRow(record, counts.get(name) ?? 0, sandbox, hidden.get(name) ?? 0, {
+      mode: exposed.modes.get(name),
+      held: held.get(name) ?? 0,
+    });
   });
 }

@@ -1,5 +1,6 @@
 // The shapes shared by the manager and its parts. Everything in them that came from a server or
 // a project file has been cleaned already (cleanLine for one-line fields, cleanText otherwise).
+import type { ExposureMode } from './tool-exposure.js';
 import type { EnvSource } from '@garuda/mcp-config';
 import type { CallPreview, CallResult as ToolCallResult } from '@garuda/mcp-tools';
 import type { ApprovalMode, RiskSummary, RiskTier } from './risk-tier.js';
@@ -242,10 +243,14 @@ export interface StatusRow {
   readonly name: string;
   readonly source: ServerSource;
   readonly state: ServerState;
-  /** Tools registered for the model. */
+  /** Tools registered for the model (in `tools()`). */
   readonly tools: number;
   /** Tools of the server the user hid (`denyTools`, `allowTools`, `disable()`); `hiddenTools()` lists them. */
   readonly hiddenTools: number;
+  /** Offered tools not in `tools()`: they wait behind `mcp_tool_search` (exposure search or proxy). */
+  readonly heldTools: number;
+  /** A connected server's exposure mode (`auto` decided). */
+  readonly exposure?: ExposureMode;
   /** The risk tier of its calls, from the capabilities the user declared (undeclared: `high`). */
   readonly risk: RiskSummary;
   /** The sandbox it runs in (`remote` for a remote server); `sandboxText` words it. */

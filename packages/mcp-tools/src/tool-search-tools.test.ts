@@ -75,6 +75,14 @@ describe('toolSearchTool and toolProxyTool', () => {
     expect(toolSearchTool({ proxy: true }).description).toContain(
       `To use one in this turn, call ${TOOL_PROXY_NAME} with its name and arguments.`,
     );
+    // Behind the gateway only: the model's list never grows, so it is not promised.
+    const gateway = toolSearchTool({ proxy: true, promote: false }).description;
+    expect(gateway).toContain(
+      `Call a tool found with ${TOOL_PROXY_NAME}, giving its name and arguments.`,
+    );
+    expect(gateway).not.toContain('next turn');
+    // promote: false without the gateway would leave no way to call: it is ignored.
+    expect(toolSearchTool({ promote: false }).description).toBe(description);
   });
 
   it('define the gateway: a tool name of at most 64 characters and its arguments', () => {
@@ -142,6 +150,15 @@ describe('formatToolSearchResult', () => {
         proxy: true,
       }),
     ).toContain('- mcp__slack__list_channels: List channels. Arguments: none.');
+  });
+
+  it('with proxy and promote: false, says to call through the gateway only', () => {
+    const hits = hitsFor('mcp__github__list_issues');
+    const text = formatToolSearchResult(hits, index.get, { proxy: true, promote: false });
+    expect(text.split('\n')[1]).toBe(
+      'Found 1 MCP tool. It is now available: call it with mcp_tool_call ({"name": "<tool name>", "arguments": {…}}).',
+    );
+    expect(text).not.toContain('next turn');
   });
 
   it('says when nothing matches, and suggests other words', () => {

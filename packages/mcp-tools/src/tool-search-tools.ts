@@ -47,6 +47,12 @@ export interface ModelToolDefinition {
 export interface ToolSearchToolOptions {
   /** The host offers {@link toolProxyTool} too: the description says a found tool can be called at once. */
   readonly proxy?: boolean;
+  /**
+   * The host offers the tools found as tools of their own from the next turn (default `true`).
+   * `false` (with `proxy`): found tools are only called through `mcp_tool_call`, so the model's
+   * list of tools never changes.
+   */
+  readonly promote?: boolean;
 }
 
 /**
@@ -63,18 +69,23 @@ export interface ToolSearchToolOptions {
  * ```
  */
 export function toolSearchTool(options: ToolSearchToolOptions = {}): ModelToolDefinition {
-  const now =
-    options.proxy === true
-      ? ` To use one in this turn, call ${TOOL_PROXY_NAME} with its name and arguments.`
-      : '';
+  const proxy = options.proxy === true;
+  const promote = options.promote !== false || !proxy;
+  const how = promote
+    ? `The tools found become callable as tools of their own from your next turn.${
+        proxy
+          ? ` To use one in this turn, call ${TOOL_PROXY_NAME} with its name and arguments.`
+          : ''
+      }`
+    : `Call a tool found with ${TOOL_PROXY_NAME}, giving its name and arguments.`;
   return {
     name: TOOL_SEARCH_NAME,
     description:
       'Finds MCP tools by what they do. The tools of the MCP servers the user connected are held ' +
       'back to keep this list short: describe the task in a few words ("list open pull ' +
       'requests", "read a file") or name the service ("github"), and this returns the ' +
-      'best-matching tools with their names and what they do. The tools found become callable ' +
-      `as tools of their own from your next turn.${now} If none fits, search again with other words.`,
+      `best-matching tools with their names and what they do. ${how} If none fits, search ` +
+      'again with other words.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -147,6 +158,11 @@ export interface FormatToolSearchResultOptions {
    * lists each tool's arguments (the model has not seen their schemas yet). Default `false`.
    */
   readonly proxy?: boolean;
+  /**
+   * The tools found are offered as tools of their own from the next turn (default `true`). With
+   * `proxy` and `promote: false` the result says to call them through `mcp_tool_call` only.
+   */
+  readonly promote?: boolean;
 }
 
 /** The first line of a tool's own description, without the prefix: one safe, capped line. */
@@ -208,6 +224,7 @@ export function formatToolSearchResult(
 ): string {
   const lookup = typeof tools === 'function' ? tools : (name: string) => tools.get(name);
   const proxy = options.proxy === true;
+  const promote = options.promote !== false || !proxy;
   const found: McpTool[] = [];
   for (const hit of hits.slice(0, MAX_TOOL_SEARCH_RESULTS)) {
     const tool = lookup(hit.name);
@@ -226,9 +243,12 @@ export function formatToolSearchResult(
     );
   } else {
     const one = found.length === 1;
-    const how = proxy
-      ? `call ${one ? 'it' : 'one'} now with ${TOOL_PROXY_NAME} ({"name": "<tool name>", "arguments": {…}}), or as a tool of its own from your next turn`
-      : `call ${one ? 'it' : 'them'} by name as ${one ? 'a tool' : 'tools'} from your next turn`;
+    const gateway = `${TOOL_PROXY_NAME} ({"name": "<tool name>", "arguments": {…}})`;
+    const how = !proxy
+      ? `call ${one ? 'it' : 'them'} by name as ${one ? 'a tool' : 'tools'} from your next turn`
+      : promote
+        ? `call ${one ? 'it' : 'one'} now with ${gateway}, or as a tool of its own from your next turn`
+        : `call ${one ? 'it' : 'one'} with ${gateway}`;
     lines.push(
       `Found ${found.length} MCP tool${one ? '' : 's'}${quoted === undefined ? '' : ` for ${quoted}`}. ${one ? 'It is' : 'They are'} now available: ${how}.`,
     );

@@ -81,12 +81,14 @@ export async function callCommand(
   return withManager(ctx, { only: [server] }, async (mcp, prompter) => {
     mustBeConnected(mcp, prompter, server);
     const slash = tool.indexOf('/');
+    // Every offered tool, also one its server's exposure holds back from a model.
+    const offered = mcp.offeredTools();
     const found =
       slash > 0
-        ? mcp.tools().find((t) => t.server === server && t.tool === tool.slice(slash + 1))
-        : mcp.tools().find((t) => t.name === tool);
+        ? offered.find((t) => t.server === server && t.tool === tool.slice(slash + 1))
+        : offered.find((t) => t.name === tool);
     if (found === undefined) {
-      const own = mcp.tools().filter((t) => t.server === server);
+      const own = offered.filter((t) => t.server === server);
       const hint =
         slash > 0
           ? didYouMean(

@@ -3,7 +3,7 @@ import type { CommandContext } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { summaryLine, table } from '../format.js';
 import { withManager } from '../open-manager.js';
-import type { HiddenTool } from '@garuda/mcp-manager';
+import type { HiddenTool, StatusRow } from '@garuda/mcp-manager';
 import { cleanLine } from '@garuda/mcp-sanitize';
 
 /** The first line of a description, shortened for a table. */
@@ -28,6 +28,17 @@ function hiddenLines(hidden: readonly HiddenTool[]): string[] {
     ];
     const noun = tools.length === 1 ? 'tool of' : 'tools of';
     return `${tools.length} ${noun} "${server}" ${tools.length === 1 ? 'is' : 'are'} hidden: ${parts.join(', ')}.`;
+  });
+}
+
+/** `12 tools of "gh" wait behind mcp_tool_search (exposure "search"): … call them by name.` */
+function heldLines(rows: readonly StatusRow[]): string[] {
+  return rows.flatMap((row) => {
+    if (row.heldTools === 0) return [];
+    const many = row.heldTools !== 1;
+    return [
+      `${row.heldTools} ${many ? 'tools' : 'tool'} of "${row.name}" ${many ? 'wait' : 'waits'} behind mcp_tool_search (exposure "${row.exposure ?? 'search'}"): the model finds ${many ? 'them' : 'it'} by searching; garuda-mcp call ${row.name}/<tool> calls one by name.`,
+    ];
   });
 }
 
@@ -76,7 +87,10 @@ export async function toolsCommand(
         ),
       );
     }
-    if (!ctx.globals.json) for (const line of hiddenLines(hidden)) ctx.output.out(line);
+    if (!ctx.globals.json) {
+      for (const line of hiddenLines(hidden)) ctx.output.out(line);
+      for (const line of heldLines(mcp.status())) ctx.output.out(line);
+    }
     if (server !== undefined) {
       const row = mcp.status().find((r) => r.name === server);
       if (row?.state !== 'connected') {
