@@ -5,11 +5,12 @@ import { defaultPaths, type ConfigProblem, type ServerConfig } from '@garuda/mcp
 import { AuthStore, type RevokeResult } from '@garuda/mcp-oauth';
 import type { SandboxInfo } from '@garuda/mcp-transport';
 import { TrustStore, type McpTrustEntry } from '@garuda/mcp-trust';
-import { quoteText, TOOL_SEARCH_NAME } from '@garuda/mcp-tools';
+import { createToolIndex, quoteText, TOOL_SEARCH_NAME, type ToolIndex } from '@garuda/mcp-tools';
 import type { PinnedFetch } from '@garuda/pinned-fetch';
 import { QuestionQueue } from './abort.js';
 import { ruleNotices } from './tool-rules.js';
 import { exposeTools, isHostTool, type ExposedTools } from './tool-exposure.js';
+import type { ToolView } from './tool-view.js';
 import { gatewayTarget, searchTools } from './tool-search-call.js';
 import { callTool } from './run-call.js';
 import type { CallOptions, StartOptions } from './call-options.js';
@@ -83,6 +84,7 @@ export class McpManager {
   readonly #session = new Map<string, McpTrustEntry>();
   /** Tools a search promoted into `tools()` (model names), for the rest of the session. */
   readonly #promoted = new Set<string>();
+  #searchIndex: { readonly view: ToolView; readonly index: ToolIndex } | undefined;
   readonly #questions = new QuestionQueue();
   readonly #notes = new NoteTracker();
   readonly #lifetime = new AbortController();
@@ -200,6 +202,18 @@ export class McpManager {
     );
   }
 
+  /**
+   * The search index of the held-back tools, built again only when the tool view changed (the
+   * catalog follows from the view: a server's state, tools, filters or config changed it).
+   */
+  #index(exposed: ExposedTools): ToolIndex {
+    const view = this.#registry.view();
+    if (this.#searchIndex?.view !== view) {
+      this.#searchIndex = { view, index: createToolIndex(exposed.catalog) };
+    }
+    return this.#searchIndex.index;
+  }
+
   /** Adds tools a search found to `tools()` for the rest of the session; tells `onChange`. */
   #promote(names: readonly string[]): void {
     const servers = new Set<string>();
@@ -266,7 +280,7 @@ export class McpManager {
       const exposed = this.#exposed();
       if (!exposed.list.some((tool) => tool.name === name)) throw new UnknownToolError(name, label);
       if (name === TOOL_SEARCH_NAME) {
-        return searchTools(exposed, args, (names) => this.#promote(names));
+        return searchTools(exposed, args, (names) => this.#promote(names), this.#index(exposed));
       }
       const gateway = gatewayTarget(args);
       target = { ...gateway, label: quoteText(gateway.name) };

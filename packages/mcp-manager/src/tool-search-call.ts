@@ -9,6 +9,7 @@ import {
   quoteText,
   TOOL_PROXY_NAME,
   TOOL_SEARCH_NAME,
+  type ToolIndex,
 } from '@garuda/mcp-tools';
 import { InvalidArgumentsError, UnknownToolError } from './errors.js';
 import { isHostTool, type ExposedTools } from './tool-exposure.js';
@@ -25,11 +26,13 @@ const SEARCH_APPROVAL = { asked: false, why: 'mcp_tool_search calls no server' }
  * @param exposed - What the model is shown and what waits.
  * @param args - `{ query, limit? }` as the model sent them.
  * @param promote - Adds model names to the session's promoted tools.
+ * @param index - The index of `exposed.catalog` (built here when not given).
  */
 export function searchTools(
   exposed: ExposedTools,
   args: unknown,
   promote: (names: readonly string[]) => void,
+  index: ToolIndex = createToolIndex(exposed.catalog),
 ): CallResult {
   if (args !== undefined && !isRecord(args)) {
     throw new InvalidArgumentsError(
@@ -38,7 +41,6 @@ export function searchTools(
     );
   }
   const query = args?.query;
-  const index = createToolIndex(exposed.catalog);
   const usable = typeof query === 'string' && query.trim() !== '';
   const hits = usable
     ? index.search(query, { limit: typeof args?.limit === 'number' ? args.limit : undefined })
