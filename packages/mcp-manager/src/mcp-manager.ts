@@ -5,13 +5,12 @@ import { defaultPaths, type ConfigProblem, type ServerConfig } from '@garuda/mcp
 import { AuthStore, type RevokeResult } from '@garuda/mcp-oauth';
 import type { SandboxInfo } from '@garuda/mcp-transport';
 import { TrustStore, type McpTrustEntry } from '@garuda/mcp-trust';
-import { createToolIndex, quoteText, TOOL_SEARCH_NAME, type ToolIndex } from '@garuda/mcp-tools';
+import { quoteText, TOOL_SEARCH_NAME } from '@garuda/mcp-tools';
 import type { PinnedFetch } from '@garuda/pinned-fetch';
 import { QuestionQueue } from './abort.js';
 import { ruleNotices } from './tool-rules.js';
-import { exposeTools, isHostTool, type ExposedTools } from './tool-exposure.js';
-import type { ToolView } from './tool-view.js';
-import { gatewayTarget, searchTools } from './tool-search-call.js';
+import { isHostTool } from './tool-exposure.js';
+import { ExposureSession, gatewayTarget } from './tool-search-call.js';
 import { callTool } from './run-call.js';
 import type { CallOptions, StartOptions } from './call-options.js';
 import {
@@ -82,9 +81,6 @@ export class McpManager {
   readonly #registry: ServerRegistry;
   /** Trust answered with "once": this session only. */
   readonly #session = new Map<string, McpTrustEntry>();
-  /** Tools a search promoted into `tools()` (model names), for the rest of the session. */
-  readonly #promoted = new Set<string>();
-  #searchIndex: { readonly view: ToolView; readonly index: ToolIndex } | undefined;
   readonly #questions = new QuestionQueue();
   readonly #notes = new NoteTracker();
   readonly #lifetime = new AbortController();
@@ -95,6 +91,8 @@ export class McpManager {
   readonly #store: TrustStore | NonNullable<CheckedOptions['trustStore']>;
   readonly #remote: RemoteDeps;
   readonly #audit: AuditSink;
+  /** What the model is shown, and the tools a search promoted this session. */
+  readonly #exposure: ExposureSession;
   #problems: readonly ConfigProblem[] = [];
   #sandbox: SandboxInfo | undefined;
   #started = false;
@@ -132,6 +130,9 @@ export class McpManager {
       audit: this.#audit,
     };
     ({ remote: this.#remote, registry: this.#registry } = buildParts(this.#options, owned));
+    this.#exposure = new ExposureSession(this.#registry, this.#options.exposure, (change) =>
+      this.#changed(change),
+    );
   }
 
   /**
@@ -179,7 +180,7 @@ export class McpManager {
    * search promoted; `mcp_tool_search` (and `mcp_tool_call` for `proxy`) then come last.
    */
   tools(): McpTool[] {
-    return [...this.#exposed().list];
+    return [...this.#exposure.exposed().list];
   }
 
   /**
@@ -189,41 +190,6 @@ export class McpManager {
    */
   offeredTools(): McpTool[] {
     return [...this.#registry.view().list];
-  }
-
-  /** What the model is shown of the offered tools, by each server's exposure. */
-  #exposed(): ExposedTools {
-    const { records } = this.#registry;
-    return exposeTools(
-      this.#registry.view().list,
-      (server) => records.get(server)?.config,
-      this.#options.exposure,
-      this.#promoted,
-    );
-  }
-
-  /**
-   * The search index of the held-back tools, built again only when the tool view changed (the
-   * catalog follows from the view: a server's state, tools, filters or config changed it).
-   */
-  #index(exposed: ExposedTools): ToolIndex {
-    const view = this.#registry.view();
-    if (this.#searchIndex?.view !== view) {
-      this.#searchIndex = { view, index: createToolIndex(exposed.catalog) };
-    }
-    return this.#searchIndex.index;
-  }
-
-  /** Adds tools a search found to `tools()` for the rest of the session; tells `onChange`. */
-  #promote(names: readonly string[]): void {
-    const servers = new Set<string>();
-    for (const name of names) {
-      if (this.#promoted.has(name)) continue;
-      this.#promoted.add(name);
-      const server = this.#registry.view().byName.get(name)?.server;
-      if (server !== undefined) servers.add(server);
-    }
-    for (const server of servers) this.#changed({ server, kind: 'tools' });
   }
 
   /** The tools of connected servers the user hid (`denyTools`, `allowTools`, {@link disable}), with why. */
@@ -277,11 +243,9 @@ export class McpManager {
     if (!this.#started) throw new NotStartedError('call()');
     let target = { name, args, label };
     if (isHostTool(name)) {
-      const exposed = this.#exposed();
+      const exposed = this.#exposure.exposed();
       if (!exposed.list.some((tool) => tool.name === name)) throw new UnknownToolError(name, label);
-      if (name === TOOL_SEARCH_NAME) {
-        return searchTools(exposed, args, (names) => this.#promote(names), this.#index(exposed));
-      }
+      if (name === TOOL_SEARCH_NAME) return this.#exposure.search(exposed, args);
       const gateway = gatewayTarget(args);
       target = { ...gateway, label: quoteText(gateway.name) };
     }
@@ -378,7 +342,7 @@ export class McpManager {
    * @returns The rows (empty before `start()`).
    */
   status(): StatusRow[] {
-    return statusRows(this.#registry, this.#exposed(), this.#sandbox);
+    return statusRows(this.#registry, this.#exposure.exposed(), this.#sandbox);
   }
 
   /**

@@ -11,9 +11,11 @@ import {
   TOOL_SEARCH_NAME,
   type ToolIndex,
 } from '@garuda/mcp-tools';
+import type { ServerConfig, ToolExposure } from '@garuda/mcp-config';
 import { InvalidArgumentsError, UnknownToolError } from './errors.js';
-import { isHostTool, type ExposedTools } from './tool-exposure.js';
-import type { CallResult } from './types.js';
+import { exposeTools, isHostTool, type ExposedTools } from './tool-exposure.js';
+import type { ToolView } from './tool-view.js';
+import type { CallResult, ServerChange } from './types.js';
 
 /** How a search ran (on its result: no server was asked, so nobody needed to approve it). */
 const SEARCH_APPROVAL = { asked: false, why: 'mcp_tool_search calls no server' } as const;
@@ -80,4 +82,61 @@ export function gatewayTarget(args: unknown): { readonly name: string; readonly 
     throw new UnknownToolError(String(args.name), given);
   }
   return { name: args.name, args: args.arguments };
+}
+
+/** What {@link ExposureSession} reads of the manager's servers. @internal */
+export interface ExposureSource {
+  view(): ToolView;
+  readonly records: ReadonlyMap<string, { readonly config: ServerConfig }>;
+}
+
+/**
+ * One manager's exposure: what the model is shown of the offered tools, the tools a search
+ * promoted (for the rest of the session), and the search index, built again only when the tool
+ * view changed (the catalog follows from the view: a server's state, tools, filters or config
+ * changed it). @internal
+ */
+export class ExposureSession {
+  readonly #source: ExposureSource;
+  readonly #host: ToolExposure;
+  readonly #changed: (change: ServerChange) => void;
+  readonly #promoted = new Set<string>();
+  #index: { readonly view: ToolView; readonly index: ToolIndex } | undefined;
+
+  constructor(source: ExposureSource, host: ToolExposure, changed: (change: ServerChange) => void) {
+    this.#source = source;
+    this.#host = host;
+    this.#changed = changed;
+  }
+
+  /** What the model is shown of the offered tools, by each server's exposure. */
+  exposed(): ExposedTools {
+    const { records } = this.#source;
+    return exposeTools(
+      this.#source.view().list,
+      (server) => records.get(server)?.config,
+      this.#host,
+      this.#promoted,
+    );
+  }
+
+  /** Runs `mcp_tool_search` (see {@link searchTools}); `onChange` hears of promoted tools. */
+  search(exposed: ExposedTools, args: unknown): CallResult {
+    const view = this.#source.view();
+    if (this.#index?.view !== view) {
+      this.#index = { view, index: createToolIndex(exposed.catalog) };
+    }
+    return searchTools(exposed, args, (names) => this.#promote(names), this.#index.index);
+  }
+
+  #promote(names: readonly string[]): void {
+    const servers = new Set<string>();
+    for (const name of names) {
+      if (this.#promoted.has(name)) continue;
+      this.#promoted.add(name);
+      const server = this.#source.view().byName.get(name)?.server;
+      if (server !== undefined) servers.add(server);
+    }
+    for (const server of servers) this.#changed({ server, kind: 'tools' });
+  }
 }
