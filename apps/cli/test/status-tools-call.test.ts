@@ -234,6 +234,18 @@ describe('status, tools and call', () => {
     ]);
     expect(call.code).toBe(0);
     expect(call.stdout).toContain('3');
+    const search = await world.run([
+      'call',
+      'mcp_tool_search',
+      '{"query":"add two numbers","limit":1}',
+      '--exposure',
+      'search',
+    ]);
+    expect(search.code).toBe(0);
+    expect(search.stdout).toMatch(/^- mcp__fx__add: /m);
+    const none = await world.run(['call', 'mcp_tool_search', '{"query":"add"}']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('No tool waits behind mcp_tool_search');
     const bad = await world.run(['tools', '--exposure', 'lazy']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--exposure must be direct');

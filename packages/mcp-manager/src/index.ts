@@ -6,6 +6,8 @@ export type { McpManagerOptions } from './options.js';
 // The model-facing names come from @garuda/mcp-tools; re-exported so one import serves a host.
 export {
   TOOL_NAME_PATTERN,
+  TOOL_PROXY_NAME,
+  TOOL_SEARCH_NAME,
   callPreviewText,
   previewArgumentsText,
   toolName,

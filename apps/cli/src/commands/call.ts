@@ -1,4 +1,9 @@
-import { toolPrefix, type CallProgress } from '@garuda/mcp-manager';
+import {
+  TOOL_SEARCH_NAME,
+  UnknownToolError,
+  toolPrefix,
+  type CallProgress,
+} from '@garuda/mcp-manager';
 import { configuredNames, findServer, readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { closeMatches, didYouMean } from '../did-you-mean.js';
@@ -72,6 +77,7 @@ export async function callCommand(
   argsText: string | undefined,
 ): Promise<number> {
   const input = parseArguments(argsText);
+  if (tool === TOOL_SEARCH_NAME) return searchCommand(ctx, input);
   const config = await readConfig(ctx);
   // Names with problems too: a broken entry is named as such, not as an unknown tool.
   const names = configuredNames(config);
@@ -130,6 +136,28 @@ export async function callCommand(
       return result.isError ? ExitCode.TOOL_ERROR : ExitCode.OK;
     } catch (error) {
       return requestFailure(ctx, prompter, error, `The call of ${found.name}`);
+    }
+  });
+}
+
+/**
+ * `garuda-mcp call mcp_tool_search '{"query":"…"}'`: what a model's search finds among the tools
+ * held back by exposure (every server started), printed as the model reads it. Exit 2 when no
+ * tool waits behind the search.
+ */
+async function searchCommand(ctx: CommandContext, input: Record<string, unknown>): Promise<number> {
+  return withManager(ctx, {}, async (mcp, prompter) => {
+    try {
+      const result = await mcp.call(TOOL_SEARCH_NAME, input, { signal: ctx.signal });
+      ctx.output.out(ctx.globals.json ? JSON.stringify(result, null, 2) : result.text);
+      return result.isError ? ExitCode.TOOL_ERROR : ExitCode.OK;
+    } catch (error) {
+      if (UnknownToolError.isInstance(error)) {
+        throw usageError(
+          `No tool waits behind ${TOOL_SEARCH_NAME}: no connected server is in "search" or "proxy" exposure (set "exposure" in its entry, or pass --exposure search).`,
+        );
+      }
+      return requestFailure(ctx, prompter, error, `The search`);
     }
   });
 }
