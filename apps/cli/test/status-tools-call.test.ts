@@ -224,23 +224,15 @@ describe('status, tools and call', () => {
     const status = await world.run(['status', '--exposure', 'search']);
     expect(status.stdout).toMatch(/^fx\s+user\s+connected\s+1 \(\+6 behind search\)\s/m);
     expect(status.stdout).toMatch(/^plain\s+user\s+connected\s+7\s/m);
-    const call = await world.run([
-      'call',
-      'fx/add',
-      '{"a":1,"b":2}',
-      '--yes',
-      '--exposure',
-      'search',
-    ]);
+    const searching = (...args: string[]) => world.run([...args, '--exposure', 'search']);
+    const call = await searching('call', 'fx/add', '{"a":1,"b":2}', '--yes');
     expect(call.code).toBe(0);
     expect(call.stdout).toContain('3');
-    const search = await world.run([
+    const search = await searching(
       'call',
       'mcp_tool_search',
       '{"query":"add two numbers","limit":1}',
-      '--exposure',
-      'search',
-    ]);
+    );
     expect(search.code).toBe(0);
     expect(search.stdout).toMatch(/^- mcp__fx__add: /m);
     const none = await world.run(['call', 'mcp_tool_search', '{"query":"add"}']);
@@ -253,28 +245,14 @@ describe('status, tools and call', () => {
 
   it('--allow, --ask and --deny rules: deny > ask > allow, even with --yes; a bad rule is a usage error', async () => {
     await world.userServers({ fx: fixtureEntry('normal') });
-    const allowed = await world.run(['call', 'fx/echo', '{"text":"hi"}', '--allow', 'mcp.fx.*']);
+    const echo = (...flags: string[]) => world.run(['call', 'fx/echo', '{"text":"hi"}', ...flags]);
+    const allowed = await echo('--allow', 'mcp.fx.*');
     expect(allowed.code).toBe(0);
     expect(allowed.stderr).toContain('→ ran without asking: the allow rule "mcp.fx.*" matches it');
-    const asked = await world.run([
-      'call',
-      'fx/echo',
-      '{"text":"hi"}',
-      '--allow',
-      'mcp.*',
-      '--ask',
-      'mcp.fx.e*',
-    ]);
+    const asked = await echo('--allow', 'mcp.*', '--ask', 'mcp.fx.e*');
     expect(asked.code).toBe(4);
     expect(asked.stderr).toContain('the ask rule "mcp.fx.e*" asks before every call of it');
-    const denied = await world.run([
-      'call',
-      'fx/echo',
-      '{"text":"hi"}',
-      '--yes',
-      '--deny',
-      'mcp.*.echo',
-    ]);
+    const denied = await echo('--yes', '--deny', 'mcp.*.echo');
     expect(denied.code).toBe(4);
     expect(denied.stderr).toContain('The call is denied by your rule "mcp.*.echo"; nothing ran.');
     expect(denied.stderr).not.toContain('Run tool');
