@@ -225,6 +225,11 @@ export class AuditLog {
     return this.#file;
   }
 
+  /** Whether argument and result text is kept (the host opted in). */
+  get includesText(): boolean {
+    return this.#includeText;
+  }
+
   /**
    * Appends one event, chained to the last line, under the file's lock (other processes write
    * the same log). Appends of this process keep their order.
@@ -419,6 +424,11 @@ export class AuditSink {
   constructor(log: AuditLog | undefined, warn: (text: string) => void) {
     this.#log = log;
     this.#warn = warn;
+  }
+
+  /** Whether events' argument and result text is kept: when not, a caller need not make it. */
+  get includesText(): boolean {
+    return this.#log?.includesText === true;
   }
 
   record(event: AuditEvent): void {

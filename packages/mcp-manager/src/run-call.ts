@@ -268,8 +268,10 @@ export async function callTool(
     argsSha256: sha256Json(input),
     ...(text === undefined ? {} : { resultSha256: sha256Text(text) }),
     durationMs: Math.round(performance.now() - started),
-    argsText: JSON.stringify(input),
-    ...(text === undefined ? {} : { resultText: text }),
+    // Text only when the host opted in: no serialising of every call's arguments for nothing.
+    ...(deps.audit.includesText
+      ? { argsText: JSON.stringify(input), ...(text === undefined ? {} : { resultText: text }) }
+      : {}),
   });
   let approval;
   try {

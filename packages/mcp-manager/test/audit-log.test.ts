@@ -90,6 +90,20 @@ describe('the audit log', () => {
     expect(new Set(hashes).size).toBe(2);
   });
 
+  it('keeps argument and result text only when the host opts in', async () => {
+    const { mcp } = await ws.startUserServers(
+      { tools: fixture('normal', ws.mark) },
+      { auditLog: { includeText: true } },
+    );
+    await mcp.call('mcp__tools__echo', { text: 'kept words' });
+    await mcp.close();
+    const call = (await readAuditLog(path.join(ws.home, 'audit.jsonl'))).find(
+      (r) => r.kind === 'call',
+    );
+    expect(call).toMatchObject({ argsText: '{"text":"kept words"}' });
+    expect(call?.kind === 'call' ? call.resultText : '').toContain('kept words');
+  });
+
   it('writes nothing when the host turns it off', async () => {
     const { mcp } = await ws.startUserServers(
       { tools: fixture('normal', ws.mark) },
