@@ -100,10 +100,15 @@ export class BenchWorkspace {
    */
   manager(
     sandbox: SandboxInfo,
-    options: { prompter?: Prompter; allowRules?: readonly string[] } = {},
+    options: {
+      prompter?: Prompter;
+      allowRules?: readonly string[];
+      startMode?: 'eager' | 'lazy';
+    } = {},
   ): McpManager {
     return new McpManager({
       allowRules: options.allowRules ?? [],
+      startMode: options.startMode ?? 'eager',
       root: this.root,
       home: this.home,
       userHome: this.userHome,

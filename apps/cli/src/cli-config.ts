@@ -177,6 +177,7 @@ const STATE_WORDS: Readonly<Record<StatusRow['state'], string>> = {
   disabled: 'is disabled',
   denied: 'did not start',
   starting: 'is still starting',
+  ready: 'has not started yet',
   failed: 'could not be used',
   stopped: 'is stopped',
 };

@@ -1,4 +1,4 @@
-import type { ApprovalMode } from '@garuda/mcp-manager';
+import type { ApprovalMode, StartMode } from '@garuda/mcp-manager';
 import type { ToolExposure } from '@garuda/mcp-config';
 import type { SessionSwitches, TerminalSession } from './terminal-session.js';
 import type { CliIo } from './io.js';
@@ -27,6 +27,12 @@ export interface Globals {
   readonly approvalMode: ApprovalMode;
   /** `--exposure`: how the tools of servers that set no `exposure` reach the model. */
   readonly exposure: ToolExposure;
+  /**
+   * `--start`: `eager` (every server starts; the default) or `lazy` (a trusted server with pinned
+   * tools is listed from the tool-list cache and starts on first use). Only `tools`, `status` and
+   * `call` use it; every other command starts its servers.
+   */
+  readonly startMode: StartMode;
   /**
    * `--allow`, `--ask`, `--deny`: permission rules `mcp.<server>.<tool>` (globs with `*`), deny >
    * ask > allow.

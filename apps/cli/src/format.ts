@@ -108,11 +108,18 @@ export function loginCommandLine(server: string, scopes: readonly string[] = [])
   return words.join(' ');
 }
 
+/** The state as the status table shows it: `ready (not started)` for a lazily started server. */
+export function stateText(state: StatusRow['state']): string {
+  return state === 'ready' ? 'ready (not started)' : state;
+}
+
 /** The state word, coloured by how good it is. */
 export function stateWord(state: StatusRow['state'], c: Colours): string {
   switch (state) {
     case 'connected':
       return c.green(state);
+    case 'ready':
+      return c.green(stateText(state));
     case 'failed':
       return c.red(state);
     case 'denied':
@@ -141,7 +148,7 @@ export function formatStatus(
     rows.map((row) => [
       row.name,
       row.source,
-      row.state,
+      stateText(row.state),
       [
         String(row.tools),
         ...(row.heldTools > 0 ? [`(+${String(row.heldTools)} behind search)`] : []),
@@ -159,7 +166,8 @@ export function formatStatus(
     },
   );
   const details = rows.flatMap((row) => {
-    const detail = row.state === 'connected' ? undefined : rowDetail(row, declined);
+    const detail =
+      row.state === 'connected' || row.state === 'ready' ? undefined : rowDetail(row, declined);
     return detail === undefined ? [] : [`  ${c.bold(row.name)}: ${detail}`];
   });
   return details.length > 0 ? `${body}\n\n${details.join('\n')}` : body;

@@ -191,6 +191,8 @@ const GLOBAL_OPTIONS = `Options:
                       trusted (all but "irreversible" ones, which always ask)
   --exposure <e>      how tools reach a model, for servers that set none: direct (all; default),
                       search (behind mcp_tool_search), proxy (mcp_tool_call), auto
+  --start <s>         for tools, status, call: eager (every server starts; default) or lazy
+                      (servers with pinned tools are listed from cache, start on first call)
   --allow <rule>      calls that run without asking: mcp.<server>.<tool>, * for any run
                       (mcp.docs.*, mcp.*.read_*); repeatable; "irreversible" ones still ask
   --ask <rule>        calls that always ask, whatever the mode or an "always allow" says

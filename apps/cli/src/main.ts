@@ -40,6 +40,7 @@ const OPTIONS = {
   'accept-defaults': { type: 'boolean' },
   'approval-mode': { type: 'string' },
   exposure: { type: 'string' },
+  start: { type: 'string' },
   allow: { type: 'string', multiple: true },
   ask: { type: 'string', multiple: true },
   deny: { type: 'string', multiple: true },
@@ -216,6 +217,12 @@ async function run(
       `--exposure must be direct (every tool), search (tools found by mcp_tool_search), proxy (called through mcp_tool_call) or auto (search for more than ${String(AUTO_SEARCH_MIN_TOOLS)} tools), not ${JSON.stringify(exposure)}.`,
     );
   }
+  const startMode = values.start ?? 'eager';
+  if (startMode !== 'eager' && startMode !== 'lazy') {
+    throw usageError(
+      `--start must be eager (every server starts now) or lazy (pinned servers start on first use), not ${JSON.stringify(startMode)}.`,
+    );
+  }
   const rules = { allow: values.allow ?? [], ask: values.ask ?? [], deny: values.deny ?? [] };
   for (const [decision, list] of Object.entries(rules)) {
     for (const rule of list) {
@@ -242,6 +249,7 @@ async function run(
     acceptDefaults: values['accept-defaults'] === true,
     approvalMode: approvalMode as ApprovalMode,
     exposure: exposure as ToolExposure,
+    startMode,
     rules,
     sandboxRead: [
       ...(io.env.GARUDA_SANDBOX_READ ?? '').split(':'),

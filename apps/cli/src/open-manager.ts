@@ -3,6 +3,7 @@ import {
   StartCancelledError,
   UnknownServerError,
   type ServerLogLevel,
+  type StartMode,
 } from '@garuda/mcp-manager';
 import { openBrowser } from '@garuda/mcp-oauth';
 import { isShownProblemNotice, readConfig } from './cli-config.js';
@@ -18,6 +19,8 @@ export interface WithManagerOptions {
   readonly signIn?: boolean;
   /** The progress line while servers start. */
   readonly progress?: string;
+  /** When servers start (default `eager`: a command that checks or lists servers starts them). */
+  readonly startMode?: StartMode;
 }
 
 /** The levels of a server's log messages that the CLI shows on stderr. */
@@ -30,7 +33,11 @@ const SHOWN_LOG_LEVELS: ReadonlySet<ServerLogLevel> = new Set<ServerLogLevel>([
 ]);
 
 /** A manager for this run: the CLI's prompter, the user's environment, `--browser`. */
-export function createManager(ctx: CommandContext, prompter: CliPrompter): McpManager {
+export function createManager(
+  ctx: CommandContext,
+  prompter: CliPrompter,
+  startMode: StartMode = 'eager',
+): McpManager {
   const { globals, io } = ctx;
   const command = globals.browser;
   return new McpManager({
@@ -43,6 +50,7 @@ export function createManager(ctx: CommandContext, prompter: CliPrompter): McpMa
     sandboxReadPaths: globals.sandboxRead,
     approvalMode: globals.approvalMode,
     exposure: globals.exposure,
+    startMode,
     allowRules: globals.rules.allow,
     askRules: globals.rules.ask,
     denyRules: globals.rules.deny,
@@ -92,7 +100,7 @@ export async function withManager<T>(
 ): Promise<T> {
   await readConfig(ctx);
   const prompter = cliPrompter(ctx, options.signIn === true ? { signIn: true } : {});
-  const mcp = createManager(ctx, prompter);
+  const mcp = createManager(ctx, prompter, options.startMode);
   try {
     try {
       await ctx.output.progress(options.progress ?? 'Starting MCP servers', () =>

@@ -207,6 +207,23 @@ describe('status, tools and call', () => {
     expect(bad.stderr).toContain('--approval-mode must be ask');
   });
 
+  it('--start lazy: pinned servers show ready (not started) at once, start on a call; a bad value exits 2', async () => {
+    await world.userServers({ fx: fixtureEntry('normal') });
+    // The first (eager) start pins the tools and caches them.
+    expect((await world.run(['status'])).stdout).toMatch(/^fx\s+user\s+connected\s+7\s/m);
+    const status = await world.run(['status', '--start', 'lazy']);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/^fx\s+user\s+ready \(not started\)\s+7\s/m);
+    const tools = await world.run(['tools', '--start', 'lazy']);
+    expect(tools.stdout).toMatch(/^mcp__fx__echo\s+fx\s/m);
+    const call = await world.run(['call', 'fx/add', '{"a":2,"b":3}', '--yes', '--start', 'lazy']);
+    expect(call.code).toBe(0);
+    expect(call.stdout).toContain('5');
+    const bad = await world.run(['status', '--start', 'soon']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--start must be eager');
+  });
+
   it('--exposure search: tools shows the search tool and what waits behind it; a held tool is called by name', async () => {
     await world.userServers({
       fx: { ...fixtureEntry('normal'), directTools: ['echo'] },

@@ -38,6 +38,58 @@ const SIZES: readonly { servers: number; rounds: number }[] = [
   { servers: LARGEST, rounds: 3 },
 ];
 const SCALE_TARGET = 2;
+/** Target: an eager start of 30 servers against the CPU floor (servers' boot CPU ÷ cores). */
+const FLOOR_TARGET = 1.05;
+/** Target: time until `tools()` is ready for 30 pinned servers under `startMode: 'lazy'`. */
+const LAZY_TARGET_MS = 100;
+/** Lazy starts measured per manager. */
+const LAZY_ROUNDS = 10;
+
+interface LazyRun {
+  readonly readyMs: number;
+  readonly firstCallMs: number;
+  readonly launches: number;
+}
+
+/**
+ * A lazy start of `servers` pinned servers (the same entries as the eager runs of that size,
+ * so their cached lists match): the time until `tools()` holds every tool, every server
+ * `ready` and none launched; then the first call, which starts one server.
+ */
+async function measureLazy(
+  ws: BenchWorkspace,
+  sandbox: SandboxInfo,
+  servers: number,
+  log: string,
+): Promise<LazyRun> {
+  const entries = Object.fromEntries(serverNames(servers).map((n) => [n, countedFixture(log)]));
+  await ws.servers(entries);
+  await resetLog(log);
+  const before = new Set(descendants());
+  const t = performance.now();
+  const manager = ws.manager(sandbox, { startMode: 'lazy' });
+  let run: LazyRun;
+  try {
+    await manager.start();
+    const count = manager.tools().length;
+    const readyMs = performance.now() - t;
+    expectTools(count, servers, 'McpManager, lazy');
+    const states = new Set(manager.status().map((row) => row.state));
+    if (states.size !== 1 || !states.has('ready')) {
+      throw new Error(`McpManager, lazy: states ${[...states].join(', ')}, expected only ready`);
+    }
+    const launched = await launches(log);
+    const first = performance.now();
+    await manager.call('mcp__s00__echo', { text: 'hello' });
+    run = { readyMs, firstCallMs: performance.now() - first, launches: launched };
+  } finally {
+    await manager.close();
+  }
+  if (!(await noChildrenLeft(before))) {
+    throw new Error('McpManager, lazy: server processes were still running after close()');
+  }
+  return run;
+}
 
 /** One client's way to bring `entries` up; resolves once every tool is listed. */
 interface Starter {
@@ -180,6 +232,7 @@ export async function startSuite(): Promise<Section[]> {
   // warm-up round, as on a user's machine after the first start).
   const workspaces = new Map<Starter, BenchWorkspace>();
   const runs = new Map<string, Run[]>();
+  const lazyRuns = new Map<Starter, LazyRun[]>();
   const key = (starter: Starter, servers: number) => `${servers}\u0000${starter.name}`;
   try {
     for (const starter of starters) workspaces.set(starter, await BenchWorkspace.create());
@@ -200,6 +253,16 @@ export async function startSuite(): Promise<Section[]> {
           list.push(await run(starter, servers));
           runs.set(key(starter, servers), list);
         }
+      }
+    }
+    // Lazy starts of the 30 servers each manager pinned (and cached) above, in turns.
+    for (let round = 0; round < LAZY_ROUNDS; round++) {
+      for (const starter of starters.filter((s) => s.ours)) {
+        const ws = workspaces.get(starter) as BenchWorkspace;
+        const lazySandbox = starter.name.includes('sandbox off') ? NO_SANDBOX : sandbox;
+        const list = lazyRuns.get(starter) ?? [];
+        list.push(await measureLazy(ws, lazySandbox, LARGEST, ws.file(`launches-${LARGEST}.log`)));
+        lazyRuns.set(starter, list);
       }
     }
   } finally {
@@ -250,6 +313,58 @@ export async function startSuite(): Promise<Section[]> {
     };
   });
 
+  const cores = Math.max(1, os.availableParallelism());
+  const floorRows: Row[] = starters
+    .filter((starter) => starter.ours)
+    .map((starter) => {
+      const big = of(starter, largest);
+      const floor = median(big.map((r) => r.serverCpuMs)) / cores;
+      const { median: m, p95 } = summarize(big.map((r) => r.readyMs));
+      return {
+        name: `${starter.name}: ${largest} servers against the CPU floor`,
+        median: m,
+        p95,
+        unit: 'ms',
+        samples: big.length,
+        ratio: m / floor,
+        higherIsBetter: false,
+        baseline: `servers' boot CPU ÷ ${cores} cores = ${floor.toFixed(0)} ms`,
+        target: `≤ ${FLOOR_TARGET}× the floor`,
+        met: m / floor <= FLOOR_TARGET,
+        note: `this client's CPU ${median(big.map((r) => r.clientCpuMs)).toFixed(0)} ms`,
+      };
+    });
+
+  const lazyRows: Row[] = [];
+  for (const starter of starters.filter((s) => s.ours)) {
+    const list = lazyRuns.get(starter) ?? [];
+    const eager = median(of(starter, largest).map((r) => r.readyMs));
+    const ready = summarize(list.map((r) => r.readyMs));
+    const lazyName = `${starter.name.replace('McpManager', 'McpManager lazy')}: ${largest} pinned servers, tools() ready`;
+    lazyRows.push({
+      name: lazyName,
+      ...ready,
+      unit: 'ms',
+      samples: list.length,
+      baseline: label(starter, largest),
+      ratio: ready.median / eager,
+      higherIsBetter: false,
+      target: `≤ ${LAZY_TARGET_MS} ms`,
+      met: ready.median <= LAZY_TARGET_MS,
+      note: `${Math.max(...list.map((r) => r.launches))} servers launched until ready`,
+    });
+    const first = summarize(list.map((r) => r.firstCallMs));
+    lazyRows.push({
+      name: `${starter.name.replace('McpManager', 'McpManager lazy')}: first call (starts its server)`,
+      ...first,
+      unit: 'ms',
+      samples: list.length,
+      baseline: label(starter, 1),
+      ratio: first.median / median(of(starter, 1).map((r) => r.readyMs)),
+      higherIsBetter: false,
+    });
+  }
+
   const processRows: Row[] = [];
   for (const starter of starters) {
     const perServer = SIZES.flatMap(({ servers }) =>
@@ -278,7 +393,6 @@ export async function startSuite(): Promise<Section[]> {
     const starter = starters.find((s) => row.name.startsWith(s.name)) as Starter;
     const big = of(starter, largest);
     const one = of(starter, 1);
-    const cores = Math.max(1, os.availableParallelism());
     const bigCpu = median(big.map((r) => r.serverCpuMs + r.clientCpuMs));
     const oneCpu = median(one.map((r) => r.serverCpuMs + r.clientCpuMs));
     const floor = bigCpu / cores;
@@ -303,6 +417,22 @@ export async function startSuite(): Promise<Section[]> {
       notes: [
         `Each client's median time for ${largest} servers divided by its own median for one server.`,
         ...scaleNotes.slice(3),
+      ],
+    },
+    {
+      id: 'start-floor',
+      title: `Start: ${largest} servers (eager) against the CPU floor`,
+      rows: floorRows,
+      notes: [
+        `The floor is the CPU the ${largest} server processes of one run used until ready (bubblewrap included), divided by the cores: no client can bring them up faster on this machine. The ratio is the measured time over that floor; what is above it is this client's own CPU (in the note) and scheduling.`,
+      ],
+    },
+    {
+      id: 'start-lazy',
+      title: `Start: ${largest} pinned servers, startMode lazy`,
+      rows: lazyRows,
+      notes: [
+        `After the eager runs above, each manager's home holds the pins and the tool-list cache of the ${largest} servers. A lazy start reads the cache once, checks each cached list against the trust store's pin of that very definition and offers the cleaned tools at once, with no process launched (counted by the server wrapper): ${LAZY_ROUNDS} rounds, the managers taking turns. The ratio of the first row is to the eager start of the same servers. "first call" is the time of the first call after a lazy start (it starts that one server, runs the pin check, then the call); its ratio is to an eager start of one server.`,
       ],
     },
     {

@@ -2,7 +2,7 @@
 export { McpManager } from './mcp-manager.js';
 export type { CallOptions, StartOptions } from './call-options.js';
 export { DEFAULT_START_TIMEOUT_MS } from './options.js';
-export type { McpManagerOptions } from './options.js';
+export type { McpManagerOptions, StartMode } from './options.js';
 // The model-facing names come from @garuda/mcp-tools; re-exported so one import serves a host.
 export {
   TOOL_NAME_PATTERN,

@@ -13,6 +13,7 @@ import { InvalidOptionsError } from './errors.js';
 import type { CheckedOptions } from './options.js';
 import type { RemoteDeps } from './remote-connect.js';
 import { ServerRegistry } from './server-registry.js';
+import { ToolListCache } from './tool-cache.js';
 import { startSequence, type StartDeps } from './start-server.js';
 import { resourceRefresh, toolRefresh } from './tool-refresh.js';
 import { forPrompter, messageOf, oneLine } from './text.js';
@@ -34,6 +35,8 @@ export interface ManagerOwned {
   readonly track: (stopping: Promise<void>) => void;
   /** The audit log's writer. */
   readonly audit: AuditSink;
+  /** The pinned lists for a lazy start. */
+  readonly cache: ToolListCache;
 }
 
 /** The audit sink of a manager's options: `<home>/audit.jsonl`, unless turned off. @internal */
@@ -44,6 +47,11 @@ export function auditSink(options: CheckedOptions): AuditSink {
       ? undefined
       : new AuditLog(path.join(home, 'audit.jsonl'), { includeText: auditLog.includeText });
   return new AuditSink(log, (text) => logger?.warn?.(text));
+}
+
+/** The tool-list cache, `<home>/mcp-tool-cache.json`. @internal */
+export function toolListCache(options: CheckedOptions): ToolListCache {
+  return new ToolListCache(path.join(options.home, 'mcp-tool-cache.json'), options.logger);
 }
 
 /**
@@ -91,6 +99,7 @@ export function startDeps(
   const { prompter, logger } = options;
   return {
     sandbox: owned.sandbox,
+    cache: owned.cache,
     trust: {
       store: owned.store,
       session: owned.session,

@@ -7,7 +7,9 @@ import type { SandboxInfo } from '@garuda/mcp-transport';
 import { TrustStore, type McpTrustEntry } from '@garuda/mcp-trust';
 import { quoteText, TOOL_SEARCH_NAME } from '@garuda/mcp-tools';
 import type { PinnedFetch } from '@garuda/pinned-fetch';
-import { QuestionQueue } from './abort.js';
+import { QuestionQueue, raceAbort } from './abort.js';
+import { readyFromCache } from './lazy-start.js';
+import type { ToolListCache } from './tool-cache.js';
 import { ruleNotices } from './tool-rules.js';
 import { isHostTool } from './tool-exposure.js';
 import { ExposureSession, gatewayTarget } from './tool-search-call.js';
@@ -15,6 +17,7 @@ import { callTool } from './run-call.js';
 import type { CallOptions, StartOptions } from './call-options.js';
 import {
   AlreadyStartedError,
+  CallCancelledError,
   InvalidOptionsError,
   ManagerClosedError,
   NotStartedError,
@@ -23,7 +26,7 @@ import {
   UnknownToolError,
 } from './errors.js';
 import { loadServers } from './load-servers.js';
-import { auditSink, buildParts, projectFetch } from './manager-parts.js';
+import { auditSink, buildParts, projectFetch, toolListCache } from './manager-parts.js';
 import type { AuditSink } from './audit-chain.js';
 import { NoteTracker } from './notes.js';
 import { checkOptions, type CheckedOptions, type McpManagerOptions } from './options.js';
@@ -91,6 +94,8 @@ export class McpManager {
   readonly #store: TrustStore | NonNullable<CheckedOptions['trustStore']>;
   readonly #remote: RemoteDeps;
   readonly #audit: AuditSink;
+  /** The pinned tool lists for a lazy start, `<home>/mcp-tool-cache.json`. */
+  readonly #cache: ToolListCache;
   /** What the model is shown, and the tools a search promoted this session. */
   readonly #exposure: ExposureSession;
   #problems: readonly ConfigProblem[] = [];
@@ -117,6 +122,7 @@ export class McpManager {
     this.#authStore = new AuthStore(path.join(home, 'mcp-auth.json'), withLogger);
     this.#pinnedFetch = projectFetch(this.#options);
     this.#audit = auditSink(this.#options);
+    this.#cache = toolListCache(this.#options);
     const owned = {
       store: this.#store,
       session: this.#session,
@@ -128,6 +134,7 @@ export class McpManager {
       changed: (change: ServerChange) => this.#changed(change),
       track: (stopping: Promise<void>) => this.#registry.track(stopping),
       audit: this.#audit,
+      cache: this.#cache,
     };
     ({ remote: this.#remote, registry: this.#registry } = buildParts(this.#options, owned));
     this.#exposure = new ExposureSession(this.#registry, this.#options.exposure, (change) =>
@@ -162,8 +169,11 @@ export class McpManager {
       }
     }
     const records = servers.map((config) => this.#registry.add(config));
+    const wanted = records.filter((record) => only === undefined || only.has(record.name));
+    const ready = await this.#readyFromCache(wanted);
     await this.#sandboxFor(records, signal, 'start()');
     const launched = records.filter((record) => {
+      if (ready.has(record)) return false;
       if (only === undefined || only.has(record.name)) return true;
       this.#registry.setState(record, 'stopped', 'not started (this run needs other servers)');
       return false;
@@ -258,6 +268,7 @@ export class McpManager {
       audit: this.#audit,
       store: this.#store,
       notice: (text: string) => this.#notice(text),
+      wake: (record, wakeSignal) => this.#wake(record, wakeSignal),
     });
   }
 
@@ -282,6 +293,7 @@ export class McpManager {
     options: { readonly signal?: AbortSignal } = {},
   ): Promise<PromptResult> {
     this.#usable('getPrompt()');
+    await this.#wakeServer(server, options.signal);
     return getPrompt(this.#registry, server, name, args, options.signal);
   }
 
@@ -306,6 +318,7 @@ export class McpManager {
     options: { readonly signal?: AbortSignal } = {},
   ): Promise<ResourceResult> {
     this.#usable('readResource()');
+    await this.#wakeServer(server, options.signal);
     return readResource(this.#registry, server, uri, options.signal);
   }
 
@@ -322,6 +335,7 @@ export class McpManager {
     options: { readonly signal?: AbortSignal } = {},
   ): Promise<void> {
     this.#usable('subscribeResource()');
+    await this.#wakeServer(server, options.signal);
     await setSubscribed(this.#registry, server, uri, true, options.signal);
   }
 
@@ -476,8 +490,55 @@ export class McpManager {
         log(this.#options.logger, 'warn', 'some MCP servers took too long to stop');
       await this.#pinnedFetch.close().catch(() => {});
       await this.#audit.flush(CLOSE_BOUND_MS);
+      await this.#cache.flush(CLOSE_BOUND_MS);
     })();
     return this.#closing;
+  }
+
+  /**
+   * `startMode: 'lazy'`: the servers of `records` whose trusted definition and pinned tools the
+   * cache holds are offered from it (state `ready`); the others start as usual.
+   */
+  async #readyFromCache(records: readonly ServerRecord[]): Promise<Set<ServerRecord>> {
+    const ready = new Set<ServerRecord>();
+    if (this.#options.startMode !== 'lazy' || records.length === 0) return ready;
+    const cached = await this.#cache.load();
+    if (cached.size === 0) return ready;
+    const deps = {
+      root: this.#options.root,
+      store: this.#store,
+      notice: (text: string) => this.#notice(text),
+    };
+    await Promise.all(
+      records.map(async (record) => {
+        const offer = await readyFromCache(record.config, cached, deps);
+        if (offer === undefined || this.#closed) return;
+        this.#registry.ready(record, offer);
+        ready.add(record);
+      }),
+    );
+    return ready;
+  }
+
+  /** Starts a `ready` server on its first use; the caller's signal ends only its own wait. */
+  async #wake(record: ServerRecord, signal: AbortSignal | undefined): Promise<void> {
+    await raceAbort(this.#registry.wake(record, this.#lifetime.signal), signal);
+  }
+
+  /** Starts a `ready` server a prompt or resource request is for (its first use). */
+  async #wakeServer(server: unknown, signal: AbortSignal | undefined): Promise<void> {
+    const record = typeof server === 'string' ? this.#registry.records.get(server) : undefined;
+    if (record === undefined) return;
+    try {
+      await this.#wake(record, signal);
+    } catch (error) {
+      if (signal?.aborted) {
+        throw new CallCancelledError(`a request to MCP server "${record.name}"`, {
+          cause: signal.reason,
+        });
+      }
+      throw error;
+    }
   }
 
   async #load(only: string | undefined): Promise<readonly ServerConfig[]> {

@@ -28,6 +28,8 @@ export function unavailableReason(state: ServerState, detail: string | undefined
       return 'it is still starting';
     case 'connected':
       return 'it is connected';
+    case 'ready':
+      return 'it starts on its first use';
   }
 }
 
@@ -73,7 +75,7 @@ export class NoteTracker {
       if (server.state === 'starting') continue;
       if (this.#seen.get(server.name) === server.version) continue;
       this.#seen.set(server.name, server.version);
-      if (server.state !== 'connected')
+      if (server.state !== 'connected' && server.state !== 'ready')
         notes.push(noteFor(server.name, server.state, server.detail));
     }
     return notes;

@@ -23,10 +23,17 @@ function byCodeUnit(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** The connected servers, sorted by name. */
+/**
+ * The connected servers, and those ready to start on first use (their pinned prompts are
+ * offered; their resources are listed once they run), sorted by name.
+ */
 function connected(registry: ServerRegistry): ServerRecord[] {
   return [...registry.records.values()]
-    .filter((record) => record.state === 'connected' && registry.connections.has(record.name))
+    .filter(
+      (record) =>
+        record.state === 'ready' ||
+        (record.state === 'connected' && registry.connections.has(record.name)),
+    )
     .sort((a, b) => byCodeUnit(a.name, b.name));
 }
 

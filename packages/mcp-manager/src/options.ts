@@ -10,6 +10,9 @@ import type { ManagerLogger, Prompter, ServerChange, ServerLogEntry } from './ty
 import type { ToolRules } from './tool-rules.js';
 import { isRecord } from '@garuda/internal';
 
+/** When servers start: all in `start()`, or pinned ones on their first use. */
+export type StartMode = 'eager' | 'lazy';
+
 /** The default limit for one server's start + connect + list tools: 30 s. */
 export const DEFAULT_START_TIMEOUT_MS = 30_000;
 const MAX_TIMEOUT_MS = 600_000;
@@ -105,6 +108,14 @@ export interface McpManagerOptions {
   readonly sandbox?: SandboxInfo;
   /** Limit for one server's start + connect + list tools, in ms. Default 30 000. */
   readonly startTimeoutMs?: number;
+  /**
+   * When servers start. `eager` (the default): `start()` starts every server, so a server that
+   * fails or whose tools changed is known, and asked about, while the user is at the screen.
+   * `lazy`: a server whose definition is trusted and whose tools are pinned offers its tools at
+   * once from `<home>/mcp-tool-cache.json` (state `ready`) and starts on its first use, the pin
+   * check running before any request goes out; every other server starts as with `eager`.
+   */
+  readonly startMode?: StartMode;
   /** More temp folders each server gets private and writable (each must exist). Default none. */
   readonly tempDirs?: readonly string[];
   /**
@@ -191,6 +202,7 @@ export interface CheckedOptions extends Pick<
   readonly projectConfigFile: string | undefined;
   readonly sandbox: SandboxInfo | undefined;
   readonly startTimeoutMs: number;
+  readonly startMode: StartMode;
   readonly tempDirs: readonly string[];
   readonly sandboxReadPaths: readonly string[];
   readonly cacheDir: string;
@@ -376,6 +388,10 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
       `must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`,
     );
   }
+  const startMode = options.startMode ?? 'eager';
+  if (startMode !== 'eager' && startMode !== 'lazy') {
+    throw new InvalidOptionsError('startMode', 'must be "eager" or "lazy"');
+  }
   const tempDirs = options.tempDirs ?? [];
   if (!Array.isArray(tempDirs)) {
     throw new InvalidOptionsError('tempDirs', 'must be an array of folder paths');
@@ -433,6 +449,7 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
     projectConfigFile: optionalFile('projectConfigFile', options.projectConfigFile),
     sandbox,
     startTimeoutMs,
+    startMode,
     tempDirs: tempDirs.map((dir, index) => folder(`tempDirs[${index}]`, dir)),
     sandboxReadPaths: sandboxReadPaths.map((dir, index) =>
       sharedReadPath(`sandboxReadPaths[${index}]`, dir, { home, userHome }),

@@ -26,7 +26,8 @@ import {
 import { unavailableReason } from './notes.js';
 import type { CheckedOptions } from './options.js';
 import { withDenialNote, withDenialNoteError } from './sandbox-denial-note.js';
-import type { ServerRegistry } from './server-registry.js';
+import type { ServerRecord, ServerRegistry } from './server-registry.js';
+import { sameTool } from './lazy-start.js';
 import { hiddenText } from './tool-control.js';
 import { ownerOf } from './tool-view.js';
 import type { CallProgress, CallResult, McpTool } from './types.js';
@@ -185,8 +186,37 @@ async function enterLane(
   }
 }
 
+/**
+ * The first use of a `ready` server: starts it (the pin check runs before anything is sent) and
+ * returns an error result, with nothing sent, when the tool the model called is not the one its
+ * cached list described: changed since, or gone. `undefined` when the call may go on. @internal
+ */
+async function wakeFor(
+  registry: ServerRegistry,
+  tool: McpTool,
+  record: ServerRecord,
+  deps: CallToolDeps,
+  signal: AbortSignal | undefined,
+): Promise<CallResult | undefined> {
+  const cached = record.raw;
+  try {
+    await deps.wake(record, signal);
+  } catch (error) {
+    if (signal?.aborted) throw new CallCancelledError(tool.name, { cause: signal.reason });
+    throw error;
+  }
+  if (record.state !== 'connected' || sameTool(tool.tool, cached, record.raw)) return undefined;
+  const what = record.raw.some((listed) => listed.name === tool.tool)
+    ? 'changed it since its tools were last listed'
+    : 'no longer lists it';
+  const text = `This tool was not called: MCP server "${record.name}" ${what}, and the tool you were given was its old definition. Use the tools you have now.`;
+  return formatResult(tool.server, tool.tool, { content: [{ type: 'text', text }], isError: true });
+}
+
 /** What `call()` needs of the manager: {@link RunCallDeps} and the approval's parts. @internal */
 export interface CallToolDeps extends RunCallDeps {
+  /** Starts a `ready` server (its first use) and waits for it, or for the caller's signal. */
+  readonly wake: (record: ServerRecord, signal: AbortSignal | undefined) => Promise<void>;
   readonly questions: QuestionQueue;
   readonly audit: AuditSink;
   /** Where "always allow" grants are kept (the trust store). */
@@ -235,13 +265,20 @@ export async function callTool(
 ): Promise<CallResult> {
   const gone = typeof name === 'string' ? registry.goneTool(name) : undefined;
   if (gone !== undefined) return goneResult(gone);
-  const tool = findTool(registry, name, label);
+  let tool = findTool(registry, name, label);
   const input = argumentsOf(args, tool.name);
   const { signal, onProgress } = options;
   if (onProgress !== undefined && typeof onProgress !== 'function') {
     throw new InvalidOptionsError('onProgress', 'must be a function (progress)');
   }
   if (signal?.aborted) throw new CallCancelledError(tool.name, { cause: signal.reason });
+  const waking = registry.records.get(tool.server);
+  if (waking !== undefined && (waking.state === 'ready' || waking.waking !== undefined)) {
+    const changed = await wakeFor(registry, tool, waking, deps, signal);
+    if (changed !== undefined) return changed;
+    // Its start ran the pin check: the tool as it is now, or why it cannot be called.
+    tool = findTool(registry, name, label);
+  }
   const { options: checked, questions, lifetime, closed } = deps;
   const config = registry.records.get(tool.server)?.config;
   if (config === undefined)

@@ -22,6 +22,7 @@ import {
   type RefreshedTools,
 } from './tool-refresh.js';
 import { clashNotice, toolView, type ToolView } from './tool-view.js';
+import type { ReadyOffer } from './lazy-start.js';
 import { ToolToggles, hiddenAmong, hiddenReason, type HiddenTool } from './tool-control.js';
 import type { ManagerLogger, McpPrompt, McpTool, ServerChange, ServerState } from './types.js';
 
@@ -31,6 +32,11 @@ export const CLOSE_BOUND_MS = 20_000;
 interface Attempt {
   readonly controller: AbortController;
   done: Promise<void>;
+}
+
+/** Whether a server in `state` offers its tools: it runs, or it is ready to start from its pins. @internal */
+export function offersTools(state: ServerState): boolean {
+  return state === 'connected' || state === 'ready';
 }
 
 /** One configured server and what is known of it. @internal */
@@ -56,6 +62,8 @@ export interface ServerRecord {
    */
   gone: Map<string, { readonly tool: string; readonly reason: string }>;
   attempt: Attempt | undefined;
+  /** The first start of a `ready` server, while it runs (every caller waits for the same one). */
+  waking: Promise<void> | undefined;
   /** A remote server that connected with OAuth tokens. */
   signedIn: boolean;
 }
@@ -124,6 +132,7 @@ export class ServerRegistry {
       raw: [],
       gone: new Map(),
       attempt: undefined,
+      waking: undefined,
       signedIn: false,
     };
     this.records.set(config.name, record);
@@ -148,7 +157,7 @@ export class ServerRegistry {
   /** The tools of the connected servers that the user's filters or this session hide. */
   hidden(): HiddenTool[] {
     return [...this.records.values()]
-      .filter((record) => record.state === 'connected')
+      .filter((record) => offersTools(record.state))
       .flatMap((record) => hiddenAmong(record.config, record.tools, this.toggles));
   }
 
@@ -192,7 +201,7 @@ export class ServerRegistry {
 
   setState(record: ServerRecord, state: ServerState, detail: string | undefined): void {
     if (record.state === state && record.detail === detail) return;
-    const offered = record.state === 'connected' && record.tools.length > 0;
+    const offered = offersTools(record.state) && record.tools.length > 0;
     record.state = state;
     record.detail = detail;
     record.version += 1;
@@ -202,7 +211,7 @@ export class ServerRegistry {
       'debug',
       `MCP server "${record.name}": ${state}${detail === undefined ? '' : ` (${oneLine(detail)})`}`,
     );
-    if (offered !== (state === 'connected' && record.tools.length > 0)) {
+    if (offered !== (offersTools(state) && record.tools.length > 0)) {
       this.#changed({ server: record.name, kind: 'tools' });
     }
   }
@@ -229,18 +238,67 @@ export class ServerRegistry {
   }
 
   /**
+   * Offers a server's tools from its pinned list before it runs (`startMode: 'lazy'`): state
+   * `ready`; its first use starts it ({@link wake}).
+   */
+  ready(record: ServerRecord, offer: ReadyOffer): void {
+    record.tools = offer.tools;
+    record.prompts = offer.prompts;
+    record.resources = NO_RESOURCES;
+    record.raw = offer.raw;
+    record.gone = new Map();
+    this.setState(record, 'ready', undefined);
+  }
+
+  /**
+   * Starts a `ready` server (its first use) and waits for it; the tools stay offered while it
+   * starts. Every caller waits for the same start, which only the manager's lifetime and the
+   * start time limit end: one caller's cancel does not cancel it for the others. When the
+   * server lists other tools or prompts than its cached ones (the pin check ran and let them
+   * through), `onChange` is told. Resolves at once for a server in any other state.
+   */
+  wake(record: ServerRecord, lifetime: AbortSignal): Promise<void> {
+    if (record.waking !== undefined) return record.waking;
+    if (record.state !== 'ready') return Promise.resolve();
+    const before = { tools: JSON.stringify(record.tools), prompts: JSON.stringify(record.prompts) };
+    record.waking = (async () => {
+      try {
+        await this.launch(record, undefined, lifetime, { keepOffered: true });
+      } finally {
+        record.waking = undefined;
+      }
+      if (record.state !== 'connected') return;
+      if (JSON.stringify(record.tools) !== before.tools) {
+        this.reportClashes();
+        this.#changed({ server: record.name, kind: 'tools' });
+      }
+      if (JSON.stringify(record.prompts) !== before.prompts) {
+        this.#changed({ server: record.name, kind: 'prompts' });
+      }
+      const { resources, templates } = record.resources;
+      if (resources.length + templates.length > 0) {
+        this.#changed({ server: record.name, kind: 'resources' });
+      }
+    })();
+    return record.waking;
+  }
+
+  /**
    * Runs one server's start sequence; its outcome becomes its state. A start that was
    * superseded (a reload, a stop, `close()`) closes what it opened and changes nothing.
+   * `keepOffered` (a `ready` server's first start) leaves its state until the outcome, so its
+   * tools stay offered meanwhile.
    */
   launch(
     record: ServerRecord,
     signal: AbortSignal | undefined,
     lifetime: AbortSignal,
+    how: { readonly keepOffered?: boolean } = {},
   ): Promise<void> {
     const { controller, detach } = linkSignals(signal, lifetime);
     const attempt: Attempt = { controller, done: Promise.resolve() };
     record.attempt = attempt;
-    this.setState(record, 'starting', undefined);
+    if (how.keepOffered !== true) this.setState(record, 'starting', undefined);
     attempt.done = (async () => {
       let outcome: StartOutcome;
       try {

@@ -11,6 +11,7 @@ import { serverPolicy } from './server-policy.js';
 import { CANCELLED_DETAIL, trustPhases, type TrustDeps } from './trust-phases.js';
 import { pinnedList } from './prompt-pins.js';
 import { adaptOffer, adaptServerResources, type AdaptedResources } from './offer-view.js';
+import type { ToolListCache } from './tool-cache.js';
 import type { McpPrompt, McpTool } from './types.js';
 
 /** How one server's start ended. @internal */
@@ -37,6 +38,8 @@ export interface StartDeps {
   readonly connect: ConnectDeps;
   /** What `detectSandbox` found (asked when a start begins: it is detected before any start). */
   readonly sandbox: () => SandboxInfo;
+  /** Where the pinned list of a server trusted in the store is kept for a lazy start. */
+  readonly cache: ToolListCache;
 }
 
 /** Starts one server; never throws. @internal */
@@ -79,6 +82,8 @@ export function startSequence(deps: StartDeps): StartServer {
       deps.connect.track(connected.connection.close(refused.detail));
       return refused;
     }
+    // Only a list the store trusts can serve a lazy start: trust for this session is not kept.
+    if (trusted.via === 'store') deps.cache.save(policy.trustKey, trusted.def, raw);
     const adapted = adaptOffer(server.name, raw, deps.trust.notice);
     return {
       state: 'connected',

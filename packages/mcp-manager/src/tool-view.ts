@@ -46,7 +46,7 @@ export function toolView<T extends ToolHolder>(
   const byName = new Map<string, McpTool>();
   const clashes: ToolClash[] = [];
   const connected = [...servers]
-    .filter((server) => server.state === 'connected')
+    .filter((server) => server.state === 'connected' || server.state === 'ready')
     .sort((a, b) => byCodeUnit(a.name, b.name));
   for (const server of connected) {
     for (const tool of [...server.tools].sort((a, b) => byCodeUnit(a.name, b.name))) {
@@ -84,7 +84,7 @@ export function clashNotice(clash: ToolClash): string {
 export function ownerOf<T extends ToolHolder>(servers: Iterable<T>, name: string): T | undefined {
   let owner: T | undefined;
   for (const server of servers) {
-    if (server.state === 'connected') continue;
+    if (server.state === 'connected' || server.state === 'ready') continue;
     const known = server.tools.some((tool) => tool.name === name);
     const prefixed = name.startsWith(toolPrefix(server.name));
     if (!known && !prefixed) continue;

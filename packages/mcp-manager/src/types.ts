@@ -41,8 +41,12 @@ export type {
 /** Where a server's definition came from. */
 export type ServerSource = 'user' | 'project';
 
-/** The state of one configured server, as `status()` shows it. */
-export type ServerState = 'disabled' | 'denied' | 'starting' | 'connected' | 'failed' | 'stopped';
+/**
+ * The state of one configured server, as `status()` shows it. `ready`: a lazy start
+ * (`startMode: 'lazy'`) offers its pinned tools from the cache, and its first use starts it.
+ */
+export type ServerState =
+  'disabled' | 'denied' | 'starting' | 'ready' | 'connected' | 'failed' | 'stopped';
 
 /** An answer to a consent question: this session only, remember it, or no. */
 export type ConsentAnswer = 'once' | 'remember' | 'deny';

@@ -84,7 +84,8 @@ export async function callCommand(
   const server = serverOfTool(tool, names);
   if (server === undefined) throw unknownToolServer(tool, names);
   findServer(ctx, config, server);
-  return withManager(ctx, { only: [server] }, async (mcp, prompter) => {
+  const how = { only: [server], startMode: ctx.globals.startMode };
+  return withManager(ctx, how, async (mcp, prompter) => {
     mustBeConnected(mcp, prompter, server);
     const slash = tool.indexOf('/');
     // Every offered tool, also one its server's exposure holds back from a model.
@@ -146,7 +147,7 @@ export async function callCommand(
  * tool waits behind the search.
  */
 async function searchCommand(ctx: CommandContext, input: Record<string, unknown>): Promise<number> {
-  return withManager(ctx, {}, async (mcp, prompter) => {
+  return withManager(ctx, { startMode: ctx.globals.startMode }, async (mcp, prompter) => {
     try {
       const result = await mcp.call(TOOL_SEARCH_NAME, input, { signal: ctx.signal });
       ctx.output.out(ctx.globals.json ? JSON.stringify(result, null, 2) : result.text);

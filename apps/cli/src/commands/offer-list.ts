@@ -31,7 +31,9 @@ export async function offerListing(
     }
     if (server !== undefined) {
       const row = mcp.status().find((r) => r.name === server);
-      if (row?.state !== 'connected') throw notConnected(server, row, prompter.declined);
+      if (row?.state !== 'connected' && row?.state !== 'ready') {
+        throw notConnected(server, row, prompter.declined);
+      }
     }
     return Promise.resolve(
       server === undefined && mcp.problems().length > 0 ? ExitCode.CONFIG : ExitCode.OK,

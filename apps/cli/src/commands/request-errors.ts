@@ -14,7 +14,10 @@ import type { CliPrompter } from '../prompter.js';
 /** Exit 4 (with the reason) unless `server` is connected. */
 export function mustBeConnected(mcp: McpManager, prompter: CliPrompter, server: string): void {
   const row = mcp.status().find((r) => r.name === server);
-  if (row?.state !== 'connected') throw notConnected(server, row, prompter.declined);
+  // A `ready` server (--start lazy) starts on the request itself.
+  if (row?.state !== 'connected' && row?.state !== 'ready') {
+    throw notConnected(server, row, prompter.declined);
+  }
 }
 
 /** The JSON arguments of a call or a prompt: an object, or nothing. */

@@ -11,7 +11,7 @@ import { withManager } from '../open-manager.js';
  * problems (they are told on stderr first; the valid servers are still shown).
  */
 export async function statusCommand(ctx: CommandContext): Promise<number> {
-  return withManager(ctx, {}, (mcp, prompter) => {
+  return withManager(ctx, { startMode: ctx.globals.startMode }, (mcp, prompter) => {
     const rows = mcp.status();
     const problems = mcp.problems();
     if (ctx.globals.json) {

@@ -64,7 +64,11 @@ export async function toolsCommand(
 ): Promise<number> {
   const config = await readConfig(ctx);
   if (server !== undefined) findServer(ctx, config, server);
-  return withManager(ctx, server === undefined ? {} : { only: [server] }, (mcp, prompter) => {
+  const how = {
+    startMode: ctx.globals.startMode,
+    ...(server === undefined ? {} : { only: [server] }),
+  };
+  return withManager(ctx, how, (mcp, prompter) => {
     const tools = mcp.tools();
     const hidden = mcp.hiddenTools();
     if (ctx.globals.json) {
