@@ -74,12 +74,28 @@ export function linkSignals(...signals: (AbortSignal | undefined)[]): {
 }
 
 /**
+ * The signal of a call's own step: the caller's and the manager's lifetime together, or the
+ * lifetime alone when the caller gave none (no controller and no listener then: the common
+ * case, on every call). @internal
+ */
+export function callSignal(
+  signal: AbortSignal | undefined,
+  lifetime: AbortSignal,
+): { readonly signal: AbortSignal; readonly detach: () => void } {
+  if (signal === undefined) return { signal: lifetime, detach: () => {} };
+  const { controller, detach } = linkSignals(signal, lifetime);
+  return { signal: controller.signal, detach };
+}
+
+/**
  * Asks the host's prompter one question at a time: a terminal can show only one, and two
  * servers needing consent start at the same moment. A question whose signal aborts while it
  * waits for its turn is dropped without being asked. @internal
  */
 export class QuestionQueue {
   #tail: Promise<void> = Promise.resolve();
+  /** Questions asked or waiting: with none, a new one is asked at once. */
+  #open = 0;
 
   /**
    * Runs `ask` once every earlier question has been answered.
@@ -95,14 +111,17 @@ export class QuestionQueue {
       release = resolve;
     });
     this.#tail = previous.then(() => mine);
+    this.#open += 1;
     try {
-      await raceAbort(previous, signal);
+      // Nothing asked or waiting: no turn to wait for (the usual case of a call's approval).
+      if (this.#open > 1) await raceAbort(previous, signal);
       signal?.throwIfAborted();
       return await raceAbort(
         Promise.resolve().then(() => ask()),
         signal,
       );
     } finally {
+      this.#open -= 1;
       release();
     }
   }

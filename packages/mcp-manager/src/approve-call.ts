@@ -6,7 +6,7 @@
 // The one place a call's approval is decided; the audit log records what it answered.
 import { callPreview, quoteText } from '@garuda/mcp-tools';
 import type { ToolGrantCheck } from '@garuda/mcp-trust';
-import { linkSignals, type QuestionQueue } from './abort.js';
+import { callSignal, type QuestionQueue } from './abort.js';
 import {
   CallCancelledError,
   CallDeclinedError,
@@ -132,12 +132,12 @@ export async function approveCall(
     why: decided.why,
     remember: decided.remember,
   };
-  const { controller, detach } = linkSignals(signal, deps.lifetime);
+  const asking = callSignal(signal, deps.lifetime);
   let approved: unknown;
   try {
     approved = await deps.questions.ask(
-      async () => await deps.prompter.approveCall(forPrompter(request), controller.signal),
-      controller.signal,
+      async () => await deps.prompter.approveCall(forPrompter(request), asking.signal),
+      asking.signal,
     );
   } catch (error) {
     if (signal?.aborted) throw new CallCancelledError(tool.name, { cause: signal.reason });
@@ -148,7 +148,7 @@ export async function approveCall(
       { cause: error },
     );
   } finally {
-    detach();
+    asking.detach();
   }
   if (approved !== true && approved !== 'always') throw new CallDeclinedError(tool.name);
   if (approved !== 'always' || !decided.remember || grant === undefined) {

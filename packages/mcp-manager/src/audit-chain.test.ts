@@ -69,6 +69,35 @@ describe('AuditLog', () => {
     expect(sha256Json(cyclic)).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('writes the events that wait together in one batch, in order, and the chain holds', async () => {
+    const log = new AuditLog(file);
+    const records = await Promise.all(
+      Array.from({ length: 300 }, (_, n) => log.append(call(n + 1))),
+    );
+    expect(records.map((record) => record.seq)).toEqual(
+      Array.from({ length: 300 }, (_, n) => n + 1),
+    );
+    // One write stamps one time: 300 events take at most two writes (256 at the most in one).
+    expect(new Set(records.map((record) => record.at)).size).toBeLessThanOrEqual(2);
+    expect(await verifyAuditLog(file)).toEqual({ ok: true, lines: 300 });
+    const head = JSON.parse(await readFile(`${file}.head`, 'utf8')) as { seq: number };
+    expect(head.seq).toBe(300);
+  });
+
+  it('with batchMs, an event waits for its batch; flush() writes it at once', async () => {
+    const log = new AuditLog(file, { batchMs: 60_000 });
+    let written = false;
+    const appended = log.append(call(1)).then((record) => {
+      written = true;
+      return record;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(written).toBe(false);
+    await log.flush();
+    expect((await appended).seq).toBe(1);
+    expect(await verifyAuditLog(file)).toEqual({ ok: true, lines: 1 });
+  });
+
   it('keeps the chain whole when two logs on one file append at once (the file lock)', async () => {
     await writeLog(1);
     // Two instances have separate queues: only the lock on the file (the one other processes

@@ -157,7 +157,9 @@ export function sha256Json(value: unknown): string {
 }
 
 /** The last line of a file (without its newline) and whether the file ends in one. */
-async function lastLine(file: string): Promise<{ line: string; size: number } | undefined> {
+async function lastLine(
+  file: string,
+): Promise<{ line: string; endsWithNewline: boolean } | undefined> {
   let handle;
   try {
     handle = await open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
@@ -177,12 +179,14 @@ async function lastLine(file: string): Promise<{ line: string; size: number } | 
       await handle.read(chunk, 0, chunk.length, start);
       tail = Buffer.concat([chunk, tail]);
       end = start;
-      const body = tail[tail.length - 1] === 0x0a ? tail.subarray(0, -1) : tail;
+      const endsWithNewline = tail[tail.length - 1] === 0x0a;
+      const body = endsWithNewline ? tail.subarray(0, -1) : tail;
       const at = body.lastIndexOf(0x0a);
-      if (at >= 0) return { line: body.subarray(at + 1).toString('utf8'), size };
+      if (at >= 0) return { line: body.subarray(at + 1).toString('utf8'), endsWithNewline };
     }
-    const body = tail[tail.length - 1] === 0x0a ? tail.subarray(0, -1) : tail;
-    return { line: body.toString('utf8'), size };
+    const endsWithNewline = tail[tail.length - 1] === 0x0a;
+    const body = endsWithNewline ? tail.subarray(0, -1) : tail;
+    return { line: body.toString('utf8'), endsWithNewline };
   } finally {
     await handle.close();
   }
@@ -205,19 +209,41 @@ function fieldsOf(event: AuditEvent, includeText: boolean): Record<string, unkno
   return out;
 }
 
-/** An append-only, hash-chained audit log on one file. */
+/** The most events one write of the log takes. */
+const MAX_BATCH = 256;
+
+interface Waiting {
+  readonly event: AuditEvent;
+  readonly resolve: (record: AuditRecord) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * An append-only, hash-chained audit log on one file. Appends are written in batches: one lock,
+ * one read of the last line, one write and one `fsync` for every event that waits, so a busy
+ * session pays the disk once per batch, not per event.
+ */
 export class AuditLog {
   readonly #file: string;
   readonly #includeText: boolean;
-  #queue: Promise<unknown> = Promise.resolve();
+  readonly #batchMs: number;
+  readonly #waiting: Waiting[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #writing: Promise<void> | undefined;
 
   /**
    * @param file - The log (Garuda: `<home>/audit.jsonl`); its folder is made (0700) if missing.
    * @param options - `includeText`: also keep argument and result text (cleaned, capped).
+   *   `batchMs`: how long an event may wait for others to be written with it (default 0: the
+   *   next write takes whatever waits by then).
    */
-  constructor(file: string, options: { readonly includeText?: boolean } = {}) {
+  constructor(
+    file: string,
+    options: { readonly includeText?: boolean; readonly batchMs?: number } = {},
+  ) {
     this.#file = path.resolve(file);
     this.#includeText = options.includeText === true;
+    this.#batchMs = Math.max(0, options.batchMs ?? 0);
   }
 
   /** The log's path. */
@@ -234,15 +260,52 @@ export class AuditLog {
    * Appends one event, chained to the last line, under the file's lock (other processes write
    * the same log). Appends of this process keep their order.
    *
-   * @returns The record as written.
+   * @returns The record as written (once it is on disk).
    */
   append(event: AuditEvent): Promise<AuditRecord> {
-    const next = this.#queue.then(() => this.#write(event));
-    this.#queue = next.catch(() => {});
-    return next;
+    return new Promise<AuditRecord>((resolve, reject) => {
+      this.#waiting.push({ event, resolve, reject });
+      this.#schedule(this.#waiting.length >= MAX_BATCH ? 0 : this.#batchMs);
+    });
   }
 
-  async #write(event: AuditEvent): Promise<AuditRecord> {
+  /** Writes what waits now, without waiting for the batch time (e.g. before the process ends). */
+  flush(): Promise<void> {
+    this.#schedule(0);
+    return this.#writing ?? Promise.resolve();
+  }
+
+  #schedule(delay: number): void {
+    if (this.#writing !== undefined) return;
+    if (delay > 0 && this.#timer !== undefined) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (delay > 0) {
+      this.#timer = setTimeout(() => {
+        this.#timer = undefined;
+        this.#schedule(0);
+      }, delay);
+      return;
+    }
+    this.#writing = this.#drain();
+  }
+
+  async #drain(): Promise<void> {
+    // A microtask later: the events of the same turn join this write.
+    await Promise.resolve();
+    while (this.#waiting.length > 0) {
+      const batch = this.#waiting.splice(0, MAX_BATCH);
+      try {
+        const records = await this.#write(batch.map((waiting) => waiting.event));
+        batch.forEach((waiting, index) => waiting.resolve(records[index] as AuditRecord));
+      } catch (error) {
+        for (const waiting of batch) waiting.reject(error);
+      }
+    }
+    this.#writing = undefined;
+  }
+
+  async #write(events: readonly AuditEvent[]): Promise<AuditRecord[]> {
     await mkdir(path.dirname(this.#file), { recursive: true, mode: 0o700 });
     return withFileLock(this.#file, { label: 'audit log', timeoutMs: 10_000 }, async (lock) => {
       const info = await lstat(this.#file).catch(() => undefined);
@@ -263,22 +326,24 @@ export class AuditLog {
           // to the torn bytes, so the verification names exactly that line.
           seq = 0;
         }
-        const handle = await open(this.#file, 'r');
-        try {
-          const byte = Buffer.alloc(1);
-          await handle.read(byte, 0, 1, last.size - 1);
-          if (byte[0] !== 0x0a) lead = '\n';
-        } finally {
-          await handle.close();
-        }
+        if (!last.endsWithNewline) lead = '\n';
       }
-      const record = {
-        seq,
-        at: new Date().toISOString(),
-        ...fieldsOf(event, this.#includeText),
-        prev,
-      } as unknown as AuditRecord;
-      const line = `${lead}${JSON.stringify(record)}\n`;
+      const records: AuditRecord[] = [];
+      const lines: string[] = [];
+      const at = new Date().toISOString();
+      for (const event of events) {
+        const record = {
+          seq,
+          at,
+          ...fieldsOf(event, this.#includeText),
+          prev,
+        } as unknown as AuditRecord;
+        const line = JSON.stringify(record);
+        records.push(record);
+        lines.push(line);
+        prev = sha256Text(line);
+        seq += 1;
+      }
       lock.assertHeld();
       const handle = await open(
         this.#file,
@@ -286,7 +351,7 @@ export class AuditLog {
         0o600,
       );
       try {
-        await handle.write(line);
+        await handle.write(`${lead}${lines.join('\n')}\n`);
         await handle.sync();
       } finally {
         await handle.close();
@@ -296,11 +361,11 @@ export class AuditLog {
       // (a chain alone cannot tell its last line was changed or its last lines removed).
       const head = headFile(this.#file);
       const temporary = `${head}.${String(process.pid)}.tmp`;
-      await writeFile(temporary, `${JSON.stringify({ seq, sha256: sha256Text(line.trim()) })}\n`, {
+      await writeFile(temporary, `${JSON.stringify({ seq: seq - 1, sha256: prev })}\n`, {
         mode: 0o600,
       });
       await rename(temporary, head);
-      return record;
+      return records;
     });
   }
 }
@@ -442,8 +507,9 @@ export class AuditSink {
     void appended.finally(() => this.#pending.delete(appended));
   }
 
-  /** Waits for the pending appends, at most `ms`. */
+  /** Writes the pending appends now and waits for them, at most `ms`. */
   async flush(ms: number): Promise<void> {
+    void this.#log?.flush();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.all([...this.#pending]),

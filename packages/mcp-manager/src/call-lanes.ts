@@ -98,6 +98,8 @@ export class CallLanes {
       this.#lanes.delete(lane);
       end();
     };
+    // No earlier call in the way (the usual case): no wait, no listener on the signal.
+    if (before.length === 0) return release;
     try {
       await raceAbort(Promise.all(before.map((earlier) => earlier.done)), signal);
     } catch (error) {

@@ -39,13 +39,22 @@ export interface ManagerOwned {
   readonly cache: ToolListCache;
 }
 
+/**
+ * How long an audit event waits for others to share its write (one lock, one `fsync`): the
+ * disk is paid per batch, not per call. `close()` writes what waits at once. @internal
+ */
+export const AUDIT_BATCH_MS = 50;
+
 /** The audit sink of a manager's options: `<home>/audit.jsonl`, unless turned off. @internal */
 export function auditSink(options: CheckedOptions): AuditSink {
   const { auditLog, home, logger } = options;
   const log =
     auditLog === false
       ? undefined
-      : new AuditLog(path.join(home, 'audit.jsonl'), { includeText: auditLog.includeText });
+      : new AuditLog(path.join(home, 'audit.jsonl'), {
+          includeText: auditLog.includeText,
+          batchMs: AUDIT_BATCH_MS,
+        });
   return new AuditSink(log, (text) => logger?.warn?.(text));
 }
 

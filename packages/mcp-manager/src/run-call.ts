@@ -5,7 +5,7 @@ import type { SandboxInfo } from '@garuda/mcp-transport';
 import path from 'node:path';
 import { DEFAULT_MAX_RESULT_CHARS, defHash, type ServerConfig } from '@garuda/mcp-config';
 import { spillIfLarge } from './result-spill.js';
-import { linkSignals, type QuestionQueue } from './abort.js';
+import { callSignal, type QuestionQueue } from './abort.js';
 import { CallLanes, callPaths } from './call-lanes.js';
 import { sha256Json, sha256Text, type AuditEvent, type AuditSink } from './audit-chain.js';
 import type { ServerConnection } from './server-connection.js';
@@ -174,15 +174,15 @@ async function enterLane(
       ? path.resolve(deps.options.root, config.def.cwd)
       : deps.options.root;
   const paths = config.def.batching === 'path_scoped' ? callPaths(input, base) : undefined;
-  const { controller, detach } = linkSignals(signal, deps.lifetime);
+  const waiting = callSignal(signal, deps.lifetime);
   try {
-    return await lanes.enter(paths, controller.signal);
+    return await lanes.enter(paths, waiting.signal);
   } catch (error) {
     if (signal?.aborted) throw new CallCancelledError(tool.name, { cause: signal.reason });
     if (deps.closed()) throw new ManagerClosedError(`the call of ${tool.name}`);
     throw error;
   } finally {
-    detach();
+    waiting.detach();
   }
 }
 

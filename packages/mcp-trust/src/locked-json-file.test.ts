@@ -105,6 +105,38 @@ describe('LockedJsonFile: reading and writing', () => {
     expect(await store.load()).toEqual(Array.from({ length: 30 }, (_, i) => `n${i}`));
   });
 
+  it('sees every change between two reads: by rename, rewritten in place at the same size, removed', async () => {
+    const store = notes();
+    await store.update(add('aaaa'));
+    expect(await store.load()).toEqual(['aaaa']);
+    // Another writer replaces the file (a new inode).
+    await fs.writeFile(`${file}.new`, '["bbbb"]\n');
+    await fs.rename(`${file}.new`, file);
+    expect(await store.load()).toEqual(['bbbb']);
+    // An editor rewrites it in place: same inode, same size, other bytes.
+    await fs.writeFile(file, '["cccc"]\n');
+    expect(await store.load()).toEqual(['cccc']);
+    // What a read returns is the caller's own: changing it changes nothing read later.
+    const mine = await store.load();
+    mine?.push('mine');
+    expect(await store.load()).toEqual(['cccc']);
+    await fs.rm(file);
+    expect(await store.read()).toEqual({ kind: 'missing' });
+  });
+
+  it('a settled file read once is still read anew after an edit that keeps its size and times', async () => {
+    const store = notes();
+    await store.update(add('aaaa'));
+    const old = new Date(Date.now() - 60 * 60 * 1000);
+    await fs.utimes(file, old, old);
+    expect(await store.load()).toEqual(['aaaa']);
+    expect(await store.load()).toEqual(['aaaa']);
+    // Same inode, same size, the old times put back: only the change time tells.
+    await fs.writeFile(file, '["dddd"]\n');
+    await fs.utimes(file, old, old);
+    expect(await store.load()).toEqual(['dddd']);
+  });
+
   it('reads a file with a byte order mark', async () => {
     await fs.mkdir(path.dirname(file), { recursive: true });
     await fs.writeFile(file, '\ufeff["a"]');

@@ -1,4 +1,4 @@
-import { constants as fsConstants } from 'node:fs';
+import { constants as fsConstants, type BigIntStats } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
@@ -73,6 +73,14 @@ export interface LockedJsonFileChange<T, R> {
   result: R;
 }
 
+/** What tells one version of a file from another without reading it. */
+function fileId(info: BigIntStats): string {
+  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+}
+
+/** How long a file must be unchanged before its bytes are remembered between reads. */
+const SETTLED_MS = 2_000;
+
 const FILE_MODE = 0o600;
 const FOLDER_MODE = 0o700;
 
@@ -126,6 +134,8 @@ export class LockedJsonFile<T> {
   #queue: Promise<unknown> = Promise.resolve();
   #folderChecked = false;
   #modeChecked = false;
+  /** What the last read found: the file's identity and its text. */
+  #seen: { readonly id: string; readonly text: string } | undefined;
 
   /**
    * @param file - path of the file; made absolute here. It need not exist.
@@ -188,13 +198,29 @@ export class LockedJsonFile<T> {
     let text: string;
     let handle: fs.FileHandle | undefined;
     try {
-      handle = await fs.open(this.file, fsConstants.O_RDONLY);
-      if (this.#options.warnIfReadableByOthers === true && !this.#modeChecked) {
-        this.#modeChecked = true;
-        this.#warnIfLoose((await handle.stat()).mode, 0o077, 'file');
+      // The bytes read last time serve again while the file is the same file: same inode, size,
+      // modification and change time (a write by this class, or by anyone using a rename, makes
+      // a new inode; an edit in place changes the times). One stat instead of open, read and
+      // close, on a path some hosts read on every call.
+      const seen = this.#seen;
+      if (seen !== undefined && fileId(await fs.stat(this.file, { bigint: true })) === seen.id) {
+        text = seen.text;
+      } else {
+        handle = await fs.open(this.file, fsConstants.O_RDONLY);
+        const info = await handle.stat({ bigint: true });
+        if (this.#options.warnIfReadableByOthers === true && !this.#modeChecked) {
+          this.#modeChecked = true;
+          this.#warnIfLoose(Number(info.mode), 0o077, 'file');
+        }
+        text = await handle.readFile('utf8');
+        // Only a file that has not changed for a while is remembered: file times are coarse (a
+        // few ms), so a second write within the same tick could keep the same identity. A file
+        // changed within SETTLED_MS is read in full every time.
+        const age = Date.now() - Number(info.mtimeNs / 1_000_000n);
+        this.#seen = age >= SETTLED_MS ? { id: fileId(info), text } : undefined;
       }
-      text = await handle.readFile('utf8');
     } catch (error) {
+      this.#seen = undefined;
       if (errnoCode(error) === 'ENOENT') return { kind: 'missing' };
       throw fileUnreadable({ file: this.file, path: this.file, cause: error, label: this.label });
     } finally {
