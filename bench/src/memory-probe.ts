@@ -15,7 +15,13 @@ import {
 
 /** What one probe measures. */
 export type Scenario =
-  | { readonly kind: 'idle'; readonly client: 'manager' | 'sdk'; readonly servers: number }
+  | {
+      readonly kind: 'idle';
+      readonly client: 'manager' | 'sdk';
+      readonly servers: number;
+      /** Servers of the warm-up connection (default 1). */
+      readonly warm?: number;
+    }
   | {
       readonly kind: 'flood';
       readonly client: 'manager' | 'sdk';
@@ -122,9 +128,14 @@ async function probe(scenario: Scenario): Promise<ProbeResult> {
     if (scenario.kind === 'idle') {
       // A first connection, closed again, so that code compiled and tables built once (the
       // same for 1 or 30 servers) are in the baseline and the reading is what each server adds.
-      const warm = await connect({
-        warm: { command: process.execPath, args: [FIXTURE_SERVER, 'normal'] },
-      });
+      const warm = await connect(
+        Object.fromEntries(
+          serverNames(scenario.warm ?? 1).map((name) => [
+            `w${name}`,
+            { command: process.execPath, args: [FIXTURE_SERVER, 'normal'] },
+          ]),
+        ),
+      );
       await warm.close();
       const before = await settled();
       connected = await connect(entries);

@@ -104,10 +104,12 @@ export class BenchWorkspace {
       prompter?: Prompter;
       allowRules?: readonly string[];
       startMode?: 'eager' | 'lazy';
+      auditLog?: false;
     } = {},
   ): McpManager {
     return new McpManager({
       allowRules: options.allowRules ?? [],
+      ...(options.auditLog === false ? { auditLog: false } : {}),
       startMode: options.startMode ?? 'eager',
       root: this.root,
       home: this.home,

@@ -5,7 +5,7 @@
 // 8 calls in flight at once. All clients run side by side, round by round, so drift on a shared
 // machine hits them alike.
 import process from 'node:process';
-import { ProcessTransport } from '@garuda/mcp-transport';
+import { ProcessTransport, type SandboxInfo } from '@garuda/mcp-transport';
 import { FIXTURE_SERVER } from '@garuda/test-utils';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -29,7 +29,7 @@ const BATCHES_PER_ROUND = 40;
 const IN_FLIGHT = 8;
 const PROFILE_CALLS = 2_000;
 const BREAKDOWN_ROUNDS = 6;
-const MANAGER_TARGET = 1.15;
+const MANAGER_TARGET = 1.05;
 const TRANSPORT_TARGET = 1.05;
 
 interface Subject {
@@ -166,13 +166,21 @@ export async function callsSuite(): Promise<Section[]> {
     ));
     subjects.push(subject('ProcessTransport + SDK Client', echoOnClient(ours), () => ours.close()));
 
-    const kinds = sandbox.kind === 'none' ? [NO_SANDBOX] : [NO_SANDBOX, sandbox];
-    for (const kind of kinds) {
+    const kinds: { sandbox: SandboxInfo; allow: boolean }[] = [
+      { sandbox: NO_SANDBOX, allow: true },
+      { sandbox: NO_SANDBOX, allow: false },
+      ...(sandbox.kind === 'none' ? [] : [{ sandbox, allow: false }]),
+    ];
+    for (const { sandbox: kind, allow } of kinds) {
       const ws = await BenchWorkspace.create();
       workspaces.push(ws);
       await ws.servers({ bench: { command: process.execPath, args: [FIXTURE_SERVER, 'normal'] } });
-      const manager = ws.manager(kind);
-      const label = kind.kind === 'none' ? 'sandbox off' : `sandbox on (${kind.kind})`;
+      // An allow rule runs the call without the approval question (as a rule, the approval mode
+      // or an "always allow" does): the call path itself.
+      const manager = ws.manager(kind, allow ? { allowRules: ['mcp.bench.echo'] } : {});
+      const label =
+        (kind.kind === 'none' ? 'sandbox off' : `sandbox on (${kind.kind})`) +
+        (allow ? ', allow rule (no question)' : '');
       subjects.push(
         subject(
           `McpManager.call, ${label}`,
@@ -318,15 +326,16 @@ function signed(value: number): string {
 
 /**
  * Where the time goes: CPU profiles of the same number of sequential calls through the baseline,
- * ProcessTransport alone and the manager (sandbox off: the client code is the same with it on),
- * and what each adds per call over the one below it.
+ * ProcessTransport alone, the manager with an allow rule and the manager that asks (sandbox off:
+ * the client code is the same with it on), and what each adds per call over the one before it.
  */
 async function evidence(subjects: readonly Subject[]): Promise<string[]> {
   const find = (prefix: string) => subjects.find((s) => s.name.startsWith(prefix));
   const picked = [
     find('SDK Client'),
     find('ProcessTransport'),
-    find('McpManager.call, sandbox off'),
+    subjects.find((s) => s.name === 'McpManager.call, sandbox off, allow rule (no question)'),
+    subjects.find((s) => s.name === 'McpManager.call, sandbox off'),
   ].filter((s): s is Subject => s !== undefined);
   const profiles: { subject: Subject; summary: ProfileSummary; wall: number }[] = [];
   for (const s of picked) {

@@ -230,6 +230,8 @@ export class AuditLog {
   readonly #waiting: Waiting[] = [];
   #timer: NodeJS.Timeout | undefined;
   #writing: Promise<void> | undefined;
+  /** A flush() waits: every batch goes at once. */
+  #flushing = false;
 
   /**
    * @param file - The log (Garuda: `<home>/audit.jsonl`); its folder is made (0700) if missing.
@@ -270,9 +272,14 @@ export class AuditLog {
   }
 
   /** Writes what waits now, without waiting for the batch time (e.g. before the process ends). */
-  flush(): Promise<void> {
-    this.#schedule(0);
-    return this.#writing ?? Promise.resolve();
+  async flush(): Promise<void> {
+    this.#flushing = true;
+    try {
+      this.#schedule(0);
+      while (this.#writing !== undefined) await this.#writing;
+    } finally {
+      this.#flushing = false;
+    }
   }
 
   #schedule(delay: number): void {
@@ -293,16 +300,19 @@ export class AuditLog {
   async #drain(): Promise<void> {
     // A microtask later: the events of the same turn join this write.
     await Promise.resolve();
-    while (this.#waiting.length > 0) {
-      const batch = this.#waiting.splice(0, MAX_BATCH);
-      try {
-        const records = await this.#write(batch.map((waiting) => waiting.event));
-        batch.forEach((waiting, index) => waiting.resolve(records[index] as AuditRecord));
-      } catch (error) {
-        for (const waiting of batch) waiting.reject(error);
-      }
+    const batch = this.#waiting.splice(0, MAX_BATCH);
+    try {
+      const records = await this.#write(batch.map((waiting) => waiting.event));
+      batch.forEach((waiting, index) => waiting.resolve(records[index] as AuditRecord));
+    } catch (error) {
+      for (const waiting of batch) waiting.reject(error);
     }
     this.#writing = undefined;
+    // What came meanwhile waits for its own batch time (or goes now when a batch is full, or
+    // when flush() asked for it).
+    if (this.#waiting.length > 0) {
+      this.#schedule(this.#flushing || this.#waiting.length >= MAX_BATCH ? 0 : this.#batchMs);
+    }
   }
 
   async #write(events: readonly AuditEvent[]): Promise<AuditRecord[]> {

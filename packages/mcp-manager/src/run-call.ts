@@ -237,16 +237,17 @@ function grantOf(
 ): ToolGrantAccess | undefined {
   const raw = registry.records.get(tool.server)?.raw.find((listed) => listed.name === tool.tool);
   if (raw === undefined) return undefined;
-  const key = serverPolicy(config, deps.options.root).trustKey;
-  const binding = {
+  // Worked out only when the approval reaches the grant (a rule or the mode decides first).
+  const key = () => serverPolicy(config, deps.options.root).trustKey;
+  const binding = () => ({
     def: defHash(config.def),
     capabilities: config.def.capabilities,
     inputSchema: raw.inputSchema,
-  };
+  });
   return {
-    check: () => checkToolGrant(deps.store, key, tool.tool, binding),
+    check: () => checkToolGrant(deps.store, key(), tool.tool, binding()),
     remember: async () => {
-      await rememberToolGrant(deps.store, key, tool.tool, binding);
+      await rememberToolGrant(deps.store, key(), tool.tool, binding());
     },
   };
 }

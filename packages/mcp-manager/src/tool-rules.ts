@@ -118,17 +118,39 @@ export function matchingRule(
  * What the user's rules decide for one call: the strongest decision among the rules that cover
  * it (deny > ask > allow), and the rule. @internal
  */
-export function ruleFor(
-  rules: ToolRules,
-  server: string,
-  tool: string,
-): { readonly decision: RuleDecision; readonly rule: string } | undefined {
+export function ruleFor(rules: ToolRules, server: string, tool: string): RuleMatch | undefined {
+  // A manager's rules never change: each tool's answer is worked out once, not on every call.
+  let known = decided.get(rules);
+  if (known === undefined) {
+    known = new Map();
+    decided.set(rules, known);
+  }
+  const key = `${server}\u0000${tool}`;
+  if (known.has(key)) return known.get(key);
+  let match: RuleMatch | undefined;
   for (const decision of ['deny', 'ask', 'allow'] as const) {
     const rule = matchingRule(rules[decision], server, tool);
-    if (rule !== undefined) return { decision, rule };
+    if (rule !== undefined) {
+      match = { decision, rule };
+      break;
+    }
   }
-  return undefined;
+  if (known.size >= MAX_DECIDED) known.clear();
+  known.set(key, match);
+  return match;
 }
+
+/** A rule that covers a call, and what it decides. @internal */
+export interface RuleMatch {
+  readonly decision: RuleDecision;
+  readonly rule: string;
+}
+
+/** The answers of {@link ruleFor}, per rule set (a rule set is one manager's, fixed). */
+const decided = new WeakMap<ToolRules, Map<string, RuleMatch | undefined>>();
+
+/** The most answers kept per rule set (a server lists at most a few hundred tools). */
+const MAX_DECIDED = 10_000;
 
 /**
  * The notices about rules that are not usable (each is ignored). @internal

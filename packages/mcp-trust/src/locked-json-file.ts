@@ -59,6 +59,12 @@ export interface LockedJsonFileOptions<T> {
    * Its next write gives it {@link LockedJsonFileOptions.mode} again either way.
    */
   warnIfReadableByOthers?: boolean;
+  /**
+   * Let {@link LockedJsonFile.read} and {@link LockedJsonFile.load} return the same value object
+   * while the file is unchanged, instead of parsing it again: the caller must then never change
+   * what they return (copy what you hand out). Default `false` (a fresh value every read).
+   */
+  reuseValue?: boolean;
 }
 
 /** What {@link LockedJsonFile.read} found. */
@@ -135,7 +141,7 @@ export class LockedJsonFile<T> {
   #folderChecked = false;
   #modeChecked = false;
   /** What the last read found: the file's identity and its text. */
-  #seen: { readonly id: string; readonly text: string } | undefined;
+  #seen: { readonly id: string; readonly text: string; value?: T } | undefined;
 
   /**
    * @param file - path of the file; made absolute here. It need not exist.
@@ -204,6 +210,7 @@ export class LockedJsonFile<T> {
       // close, on a path some hosts read on every call.
       const seen = this.#seen;
       if (seen !== undefined && fileId(await fs.stat(this.file, { bigint: true })) === seen.id) {
+        if (seen.value !== undefined) return { kind: 'ok', value: seen.value };
         text = seen.text;
       } else {
         handle = await fs.open(this.file, fsConstants.O_RDONLY);
@@ -237,6 +244,9 @@ export class LockedJsonFile<T> {
       };
     }
     const checked = this.#options.fromJson(data);
+    if (checked.ok && this.#options.reuseValue === true && this.#seen?.text === text) {
+      this.#seen.value = checked.value;
+    }
     return checked.ok
       ? { kind: 'ok', value: checked.value }
       : { kind: 'corrupt', reason: checked.reason };

@@ -70,6 +70,22 @@ describe('TrustStore: get, set, delete, entries, update', () => {
     expect(await store.get('k')).toEqual({ list: [1] });
   });
 
+  it('hands out copies: changing what get() or entries() returned changes no later read', async () => {
+    const store = new TrustStore(file);
+    await store.set('k', { list: [1] });
+    // A settled file (unchanged for a while) is parsed once and kept.
+    const old = new Date(Date.now() - 60 * 60 * 1000);
+    await fs.utimes(file, old, old);
+    const first = (await store.get('k')) as { list: number[] };
+    first.list.push(2);
+    const [[, listed]] = (await store.entries()) as [[string, { list: number[] }]];
+    listed.list.push(3);
+    expect(await store.get('k')).toEqual({ list: [1] });
+    // Another process's change is seen at once.
+    await new TrustStore(file).set('k', { list: [4] });
+    expect(await store.get('k')).toEqual({ list: [4] });
+  });
+
   it('drops undefined properties as JSON does', async () => {
     const store = new TrustStore(file);
     await store.set('k', { a: 1, b: undefined });

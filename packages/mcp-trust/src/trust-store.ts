@@ -66,6 +66,9 @@ export class TrustStore {
       lockStaleMs: options.lockStaleMs,
       now: options.now,
       afterMoveAside: 'the store starts empty: the servers you trusted will be asked about again.',
+      // Read on every call of a tool (its grant): parsed once per version of the file, and each
+      // value handed out is a copy.
+      reuseValue: true,
     });
     this.file = this.#store.file;
     this.lockFile = this.#store.lockFile;
@@ -92,7 +95,8 @@ export class TrustStore {
    */
   async get(key: string): Promise<JsonValue | undefined> {
     validateKey(key);
-    return (await this.#read()).get(key);
+    const value = (await this.#read()).get(key);
+    return value === undefined ? undefined : structuredClone(value);
   }
 
   /**
@@ -104,7 +108,9 @@ export class TrustStore {
    */
   async entries(prefix = ''): Promise<[string, JsonValue][]> {
     validatePrefix(prefix);
-    const out = [...(await this.#read())].filter(([key]) => key.startsWith(prefix));
+    const out = [...(await this.#read())]
+      .filter(([key]) => key.startsWith(prefix))
+      .map(([key, value]): [string, JsonValue] => [key, structuredClone(value)]);
     return out.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
