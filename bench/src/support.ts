@@ -58,7 +58,12 @@ export function approvingPrompter(): Prompter & { readonly notices: string[] } {
 }
 
 /** A server as written in mcp.json. */
-export type ServerEntry = { readonly command: string; readonly args: readonly string[] };
+export type ServerEntry = {
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Declared capabilities (e.g. `['read']`). */
+  readonly capabilities?: readonly string[];
+};
 
 /** A throwaway user (home folder, Garuda home) and project, with the user's mcp.json. */
 export class BenchWorkspace {

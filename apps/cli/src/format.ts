@@ -173,6 +173,13 @@ export function formatStatus(
   return details.length > 0 ? `${body}\n\n${details.join('\n')}` : body;
 }
 
+/** What the consent screen adds to the risk line about how calls of the server overlap. */
+const BATCHING_WORDS = {
+  serialized: '',
+  path_scoped: ', calls on different paths run side by side',
+  parallel: ', its calls run side by side (it only reads)',
+} as const;
+
 /** The consent screen: every field and warning the manager gives, nothing left out. */
 /** `@scope/pkg 1.2.3 (npx, into its own cache)`, or what runs when no version is pinned. */
 function packageLine(entry: PackageSummary): string {
@@ -205,10 +212,7 @@ export function formatConsent(request: ConsentRequest, c: Colours): string {
   if (request.url !== undefined) field('url', `${request.url}  (data leaves this machine)`);
   field('sandbox', sandboxText(request.sandbox));
   field('network', request.network ? 'yes' : 'no');
-  field(
-    'risk',
-    `${request.risk.text}${request.risk.batching === 'path_scoped' ? ', calls on different paths run side by side' : ''}`,
-  );
+  field('risk', `${request.risk.text}${BATCHING_WORDS[request.risk.batching]}`);
   if (request.writePaths.length > 0) field('writes', request.writePaths.join(', '));
   if ((request.readPaths ?? []).length > 0) field('reads', (request.readPaths ?? []).join(', '));
   for (const entry of request.packages ?? []) field('package', packageLine(entry));

@@ -30,6 +30,17 @@ const IN_FLIGHT = 8;
 const PROFILE_CALLS = 2_000;
 const BREAKDOWN_ROUNDS = 6;
 const MANAGER_TARGET = 1.05;
+/**
+ * The fixture server as the managers run it: declared read-only (`echo` only reads), so its calls
+ * may overlap as the plain SDK client's do. An undeclared server's calls run one at a time by
+ * design (a server that may write must not get two calls at once), which would make the
+ * "in flight" table measure that queue rather than the call path.
+ */
+const BENCH_SERVER = {
+  command: process.execPath,
+  args: [FIXTURE_SERVER, 'normal'],
+  capabilities: ['read'],
+};
 const TRANSPORT_TARGET = 1.05;
 
 interface Subject {
@@ -174,7 +185,7 @@ export async function callsSuite(): Promise<Section[]> {
     for (const { sandbox: kind, allow } of kinds) {
       const ws = await BenchWorkspace.create();
       workspaces.push(ws);
-      await ws.servers({ bench: { command: process.execPath, args: [FIXTURE_SERVER, 'normal'] } });
+      await ws.servers({ bench: BENCH_SERVER });
       // An allow rule runs the call without the approval question (as a rule, the approval mode
       // or an "always allow" does): the call path itself.
       const manager = ws.manager(kind, allow ? { allowRules: ['mcp.bench.echo'] } : {});
@@ -219,7 +230,7 @@ export async function callsSuite(): Promise<Section[]> {
     const notes = [
       `Every client negotiates with versionNegotiation ${JSON.stringify(VERSION_NEGOTIATION)} (what McpManager uses), so all of them talk the 2026-07-28 era to the same fixture server (\`normal\` mode, tool \`echo\`).`,
       `Sequential: ${WARMUP_CALLS} warm-up calls per client, then ${ROUNDS} rounds of ${CALLS_PER_ROUND} calls per client, the clients taking turns call by call (so neighbouring samples of different clients see the same machine load) and each round starting with another client; one sample per call. In flight: ${ROUNDS} rounds of ${BATCHES_PER_ROUND} batches of ${IN_FLIGHT} concurrent calls per client, taking turns batch by batch; one sample per batch (time until all 8 answered).`,
-      'McpManager.call includes the approval question (a prompter that approves at once), argument checks, the SDK call, cleaning, tag neutralising, capping and wrapping of the result. "client CPU" is this process\'s CPU time per sequential call (user + system): the server process runs on the other core.',
+      'McpManager.call includes the approval question (a prompter that approves at once; the "allow rule" row runs the call without it, as a rule, the approval mode or an "always allow" grant does), argument checks, the SDK call, cleaning, tag neutralising, capping and wrapping of the result, and the audit record. The managers\' server is declared `capabilities: ["read"]`, so its calls may overlap as the plain client\'s do (an undeclared server\'s calls run one at a time by design). "client CPU" is this process\'s CPU time per sequential call (user + system): the server process runs on the other core.',
       sandbox.kind === 'none'
         ? `No OS sandbox on this machine (${sandbox.reason ?? 'unknown'}): only "sandbox off" is measured.`
         : `"sandbox on" runs the same server inside ${sandbox.kind}; the baselines run it unsandboxed.`,
@@ -282,7 +293,7 @@ async function breakdown(
   );
   const ws = await BenchWorkspace.create();
   workspaces.push(ws);
-  await ws.servers({ bench: { command: process.execPath, args: [FIXTURE_SERVER, 'normal'] } });
+  await ws.servers({ bench: BENCH_SERVER });
   const allowed = ws.manager(NO_SANDBOX, { allowRules: ['mcp.bench.echo'] });
   const noApproval = subject(
     'McpManager.call, sandbox off, allow rule (no approval question)',

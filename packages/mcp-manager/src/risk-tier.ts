@@ -47,10 +47,20 @@ export interface RiskSummary {
   readonly tier: RiskTier;
   /** As declared, sorted; absent when undeclared. */
   readonly capabilities?: readonly ToolCapability[];
-  /** Whether its calls run one at a time or side by side when their paths differ. */
-  readonly batching: 'serialized' | 'path_scoped';
+  /**
+   * Whether its calls run one at a time, side by side when their paths differ, or always side by
+   * side (`parallel`: a server declared only `["read"]` that sets no `batching`: reads commute).
+   */
+  readonly batching: 'serialized' | 'path_scoped' | 'parallel';
   /** In words, e.g. `low (declared: read)` or `high (capabilities not declared)`. */
   readonly text: string;
+}
+
+/** Whether the declared capabilities are `read` alone. @internal */
+export function onlyReads(capabilities: readonly string[] | undefined): boolean {
+  return (
+    capabilities !== undefined && capabilities.length > 0 && capabilities.every((c) => c === 'read')
+  );
 }
 
 /**
@@ -62,7 +72,7 @@ export function riskOf(config: ServerConfig): RiskSummary {
   const declared = config.def.capabilities;
   const capabilities = declared === undefined ? undefined : [...new Set(declared)].sort();
   const tier = riskTier(capabilities);
-  const batching = config.def.batching ?? 'serialized';
+  const batching = config.def.batching ?? (onlyReads(capabilities) ? 'parallel' : 'serialized');
   const why =
     capabilities === undefined
       ? 'capabilities not declared'

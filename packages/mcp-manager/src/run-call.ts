@@ -12,6 +12,7 @@ import type { ServerConnection } from './server-connection.js';
 import { approveCall, type ToolGrantAccess } from './approve-call.js';
 import { checkToolGrant, rememberToolGrant, type TrustStoreLike } from '@garuda/mcp-trust';
 import { serverPolicy } from './server-policy.js';
+import { onlyReads } from './risk-tier.js';
 import { argumentsOf, type CallOptions } from './call-options.js';
 import {
   CallCancelledError,
@@ -164,6 +165,8 @@ async function enterLane(
   signal: AbortSignal | undefined,
   tool: McpTool,
 ): Promise<() => void> {
+  // A server declared read-only (and no `batching` set): its calls never wait for each other.
+  if (config.def.batching === undefined && onlyReads(config.def.capabilities)) return () => {};
   let lanes = registry.lanes.get(connection);
   if (lanes === undefined) {
     lanes = new CallLanes();

@@ -92,7 +92,7 @@ describe('approval modes and risk tiers', () => {
     expect(prompter.consents[0]?.risk).toEqual({
       tier: 'low',
       capabilities: ['read'],
-      batching: 'serialized',
+      batching: 'parallel',
       text: 'low (declared: read)',
     });
     expect(prompter.consents[0]?.warnings.join('\n')).toContain(
@@ -127,6 +127,29 @@ describe('batching', () => {
     stop.abort();
     await expect(slow).rejects.toSatisfy(CallCancelledError.isInstance);
     expect(unwrap((await echo).text)).toBe('after');
+  });
+
+  it('a server declared read-only runs its calls side by side; "serialized" set for it holds', async () => {
+    const { mcp } = await ws.startUserServers(
+      {
+        reads: fixture('normal', ws.mark, { capabilities: ['read'] }),
+        strict: fixture('normal', ws.mark, { capabilities: ['read'], batching: 'serialized' }),
+      },
+      { allowRules: ['mcp.*'] },
+    );
+    expect(mcp.status().map((row) => row.risk.batching)).toEqual(['parallel', 'serialized']);
+    const stop = new AbortController();
+    const slow = mcp.call('mcp__reads__slow', { ms: 60_000 }, { signal: stop.signal });
+    // While the slow call runs, another call of the same server answers.
+    expect(unwrap((await mcp.call('mcp__reads__echo', { text: 'beside' })).text)).toBe('beside');
+    const strictSlow = mcp.call('mcp__strict__slow', { ms: 60_000 }, { signal: stop.signal });
+    const strictEcho = track(mcp.call('mcp__strict__echo', { text: 'after' }));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(strictEcho.done()).toBe(false);
+    stop.abort();
+    await expect(slow).rejects.toSatisfy(CallCancelledError.isInstance);
+    await expect(strictSlow).rejects.toSatisfy(CallCancelledError.isInstance);
+    await waitUntil(() => strictEcho.done());
   });
 
   it('a call waiting for its turn is cancelled by its own signal', async () => {
