@@ -208,7 +208,8 @@ export function adversarialChunk(d: Dice): string {
       return out;
     }
     case 6: {
-      // 15 ordinary characters, then one to remove: never long enough for the skip-ahead.
+      // 15 ordinary characters, then one to remove: written against a cleaner that handed a run to
+      // its skip-ahead regex only after 16 ordinary characters (it now does after 4).
       let out = '';
       for (let k = 10 + d.int(20); k > 0; k--)
         out += 'abcdefghijklmno'.slice(0, 14) + d.pick(letters) + d.pick(INVISIBLES);

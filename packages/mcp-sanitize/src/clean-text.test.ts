@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FORBIDDEN, hasLoneSurrogate, hostileString } from '../test/arbitraries.js';
+import { FORBIDDEN, hasLoneSurrogate, hostileString, PIECES } from '../test/arbitraries.js';
+import { referenceCleanText } from '../test/reference/clean-text.js';
+import { bmpTable, keptRunPattern, KEEP, RUNS_PER_MATCH } from './char-table.js';
 import { cleanLine, cleanText } from './clean-text.js';
 import { SanitizeErrorCode } from './errors.js';
 
@@ -180,6 +182,85 @@ describe('cleanText: properties', () => {
         return cleanText(clean) === clean;
       }),
     );
+  });
+});
+
+describe('cleanText: the fast path returns what the simple one does', () => {
+  // The cleaner hands runs of ordinary text to a regex and adds pieces only where something
+  // changes; test/reference/clean-text.ts steps through every code unit instead.
+  it('on hostile strings', () => {
+    fc.assert(
+      fc.property(hostileString, (s) => cleanText(s) === referenceCleanText(s)),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('on long texts where ordinary runs of every length meet hostile pieces', () => {
+    const run = fc.integer({ min: 0, max: 40 }).map((n) => 'abcdé日'.repeat(7).slice(0, n));
+    const text = fc
+      .array(fc.oneof(run, fc.constantFrom(...PIECES)), { maxLength: 200 })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, (s) => cleanText(s) === referenceCleanText(s)),
+      { numRuns: 1000 },
+    );
+  });
+
+  // The loop steps through a few ordinary characters itself and hands the rest to the regex:
+  // every piece after runs of 0 to 40 characters, around that hand-over.
+  const pieces = [
+    ...PIECES,
+    '\x1b[31m',
+    '\x1b]8;;https://x.test\x07',
+    '\r\n',
+    '\r\u200b\n',
+    '\r\x1b[K\n',
+    '😀',
+    '\u{e0041}',
+    '\ud800x',
+    'x\udc00',
+    '\ud83d\x1b[m\ude00',
+  ];
+  it.each(pieces.map((p) => [JSON.stringify(p), p]))(
+    'at every distance from the hand-over: %s',
+    (_name, piece) => {
+      for (let before = 0; before <= 40; before++) {
+        for (const after of [0, 1, 2, 3, 4, 5, 16]) {
+          const s = 'x'.repeat(before) + piece + 'y'.repeat(after) + piece;
+          expect(cleanText(s)).toBe(referenceCleanText(s));
+        }
+      }
+    },
+  );
+
+  it('keeps the line breaks of CR, removed characters, LF', () => {
+    expect(cleanText('a\r\u200b\nb')).toBe('a\n\nb');
+    expect(cleanText('a\r\x1b[K\nb')).toBe('a\n\nb');
+    expect(cleanText('a\r\nb\r\n')).toBe('a\nb\n');
+  });
+
+  it('its skip-ahead regex takes exactly the code units the table keeps', () => {
+    const table = bmpTable();
+    const keptRun = keptRunPattern();
+    for (let c = 0; c < 0x10000; c++) {
+      keptRun.lastIndex = 0;
+      keptRun.test(String.fromCharCode(c));
+      const taken = keptRun.lastIndex === 1;
+      if (taken !== (table[c] === KEEP)) expect.fail(`U+${c.toString(16)}: regex ${taken}`);
+    }
+  });
+
+  it('its skip-ahead regex stops after a bounded number of runs, and the loop goes on', () => {
+    // ASCII and other kept text alternating one unit at a time: one run each, so the regex stops
+    // after RUNS_PER_MATCH of them (an unbounded loop would overflow the regex engine's stack).
+    const alternating = 'a日'.repeat(2_000_000);
+    const keptRun = keptRunPattern();
+    keptRun.lastIndex = 0;
+    keptRun.test(alternating);
+    expect(keptRun.lastIndex).toBe(RUNS_PER_MATCH);
+    expect(cleanText(alternating)).toBe(alternating);
+    const s = `${'a日'.repeat(RUNS_PER_MATCH)}\u200b${'é'.repeat(40)}\x1b[31m`;
+    expect(cleanText(s)).toBe(referenceCleanText(s));
   });
 });
 

@@ -1,9 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostileString } from '../test/arbitraries.js';
+import { referenceNeutralizeTags } from '../test/reference/neutralize-tags.js';
 import { cleanText } from './clean-text.js';
 import { SanitizeErrorCode } from './errors.js';
 import { compileTags, DEFAULT_TAGS, MAX_TAGS, neutralizeTags } from './neutralize-tags.js';
+import type { TagList } from './neutralize-tags.js';
 
 /**
  * An independent oracle: a `<` or lookalike, then the name of a listed tag, once invisible
@@ -186,5 +188,139 @@ describe('neutralizeTags', () => {
       neutralizeTags(input);
       expect(performance.now() - started).toBeLessThan(60_000);
     }
+  });
+});
+
+describe('neutralizeTags: the fast path returns what the simple one does', () => {
+  // The candidate regex, the trie and the lazily filled character table against
+  // test/reference/neutralize-tags.ts, which reads every bracket and looks every character up.
+  const tagList = fc.array(fc.stringMatching(/^[A-Za-z][A-Za-z0-9_:.-]{0,20}$/), {
+    maxLength: 6,
+  });
+
+  it('with the default list, on hostile and on cleaned strings', () => {
+    fc.assert(
+      fc.property(hostileString, (s) => {
+        const clean = cleanText(s);
+        return (
+          neutralizeTags(s) === referenceNeutralizeTags(s) &&
+          neutralizeTags(clean) === referenceNeutralizeTags(clean)
+        );
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('with other lists, given as an array or compiled', () => {
+    fc.assert(
+      fc.property(hostileString, tagList, (s, tags) => {
+        const expected = referenceNeutralizeTags(s, tags);
+        return (
+          neutralizeTags(s, tags) === expected && neutralizeTags(s, compileTags(tags)) === expected
+        );
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('for every BMP character, and a sample of astral ones, inside a tag', () => {
+    const astral = [
+      0x1d400, 0x1d5fa, 0x1d7ce, 0x1f130, 0x1f150, 0xe0041, 0xe0100, 0x10000, 0x1f600,
+    ];
+    const codes = [...Array.from({ length: 0x10000 }, (_, c) => c), ...astral];
+    for (const cp of codes) {
+      const ch = String.fromCodePoint(cp);
+      for (const s of [
+        `<${ch}mcp_result`,
+        `</m${ch}cp_result`,
+        `<${ch}/web_result`,
+        `＜mcp_resul${ch}t`,
+      ]) {
+        const expected = referenceNeutralizeTags(s);
+        if (neutralizeTags(s) !== expected)
+          expect.fail(`U+${cp.toString(16)} in ${JSON.stringify(s)}`);
+      }
+    }
+  });
+
+  it('for a lone surrogate at the very end, after a bracket or inside a name', () => {
+    for (const tags of [['a'], ['mcp_result']]) {
+      for (const s of [
+        '˂\ud800',
+        '<\ud800',
+        '〈\ud800',
+        '<m\ud800',
+        '<\udc00',
+        '<mcp_resul\ud800',
+      ]) {
+        expect(neutralizeTags(s, tags), s).toBe(referenceNeutralizeTags(s, tags));
+        expect(neutralizeTags(s, compileTags(tags)), s).toBe(referenceNeutralizeTags(s, tags));
+      }
+    }
+  });
+
+  it('for letters that fold to several (ligatures, squared units)', () => {
+    const tags = compileTags(['file', 'mhz_note', 'xfi']);
+    for (const s of ['<ﬁle>', '</ﬁ le>', '<㎒ note>', '<㎒>', '<xﬁ>', '<xﬀ>', '<ﬁ', '<＿ﬁle']) {
+      expect(neutralizeTags(s, tags), s).toBe(referenceNeutralizeTags(s, tags.tags));
+    }
+    expect(neutralizeTags('<ﬁle>', tags)).toBe('‹ﬁle>');
+  });
+
+  // A compiled list's regex follows the first 12 letters of a name and leaves the rest to the
+  // reader: names shorter, as long and longer than that, cut just before and after.
+  it('for names around the length the candidate regex follows', () => {
+    const names = ['abcdefghijk', 'abcdefghijkl', 'abcdefghijklm', 'nopqrstuvwxyz0123456789'];
+    const compiled = compileTags(names);
+    for (const name of names) {
+      for (let cut = 0; cut <= name.length; cut++) {
+        const head = name.slice(0, cut);
+        const tail = name.slice(cut);
+        for (const s of [
+          `<${head}${tail}>`,
+          `</${head.toUpperCase()} ${tail}`,
+          `<${head}`,
+          `<${head}#${tail}`,
+          `<${head}\u0301${tail}`,
+          `<${head}ｘ${tail}`,
+          `<${head}${tail.replace(/./, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0))}`,
+        ]) {
+          const expected = referenceNeutralizeTags(s, names);
+          expect(neutralizeTags(s, compiled), s).toBe(expected);
+          expect(neutralizeTags(s, names), s).toBe(expected);
+        }
+      }
+    }
+  });
+
+  it('finds a tag right where the skip regex stops after its bounded number of runs', () => {
+    // ASCII and other text alternating one unit at a time: one run each. The skip regex takes at
+    // most 256 runs per match; put the tag (and a harmless bracket) on both sides of that bound.
+    for (let runs = 250; runs <= 262; runs++) {
+      const head = 'a日'.repeat(runs >> 1) + (runs % 2 === 1 ? 'a' : '');
+      for (const s of [`${head}</mcp_result>`, `${head}<div><mcp_result>`, `${head}＜mcp_result`]) {
+        expect(neutralizeTags(s), s.slice(-20)).toBe(referenceNeutralizeTags(s));
+        expect(neutralizeTags(s)).toContain('‹');
+      }
+    }
+  });
+
+  it('reads no bracket as part of a name, so two brackets are never read twice', () => {
+    const brackets = [
+      0x3c, 0xff1c, 0xfe64, 0x2329, 0x3008, 0x27e8, 0x02c2, 0x276e, 0x1438, 0x276c, 0x2770, 0x29fc,
+      0x27ea, 0x300a, 0x00ab,
+    ].map((c) => String.fromCharCode(c));
+    for (const b of brackets) {
+      expect(neutralizeTags(`<mcp${b}result`)).toBe(`<mcp${b}result`);
+      expect(neutralizeTags(`${b}${b}mcp_result`)).toBe(`${b}‹mcp_result`);
+    }
+  });
+
+  it('accepts a list compiled by another copy of this package', () => {
+    const foreign = {
+      tags: ['system'],
+      [Symbol.for('garuda.mcp-sanitize.TagList')]: { names: ['system'] },
+    } as unknown as TagList;
+    expect(neutralizeTags('</system>', foreign)).toBe('‹/system>');
   });
 });

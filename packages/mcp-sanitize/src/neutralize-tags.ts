@@ -1,5 +1,17 @@
-import { bmpTable, HIGH, isRemovedAstral, KEEP } from './char-table.js';
 import { invalidInput, invalidTag, tooManyTags } from './errors.js';
+import {
+  ASCII_KINDS,
+  astralKind,
+  bmpKind,
+  LETTERS,
+  letterIndex,
+  MULTI,
+  multiFold,
+  SKIP,
+  SLASH,
+  slashFallbackKind,
+  SURROGATE,
+} from './tag-chars.js';
 
 /**
  * The tags neutralised by default: our wrappers of a tool result, a resource and a prompt, the
@@ -21,36 +33,9 @@ const BRACKETS = [
   0x3c, 0xff1c, 0xfe64, 0x2329, 0x3008, 0x27e8, 0x02c2, 0x276e, 0x1438, 0x276c, 0x2770, 0x29fc,
   0x27ea, 0x300a, 0x00ab,
 ];
-// Characters a model may read as "/".
-const SLASHES = [0x2f, 0xff0f, 0x2215, 0x2044, 0x29f8, 0x2571, 0x27cb];
-// Separators inside a tag name: "mcp_result", "mcp-result", "mcp.result" and "mcp result" are one tag.
-const SEPARATORS = new Set([0x5f, 0x2d, 0x2e, 0x3a]);
-
-// Finds the next bracket at the regex engine's speed; two small classes (see char-table.ts).
-const BRACKET_PATTERN = new RegExp(
-  [BRACKETS.slice(0, 8), BRACKETS.slice(8)]
-    .map((part) => `[${part.map((c) => `\\u${c.toString(16).padStart(4, '0')}`).join('')}]`)
-    .join('|'),
-  'g',
-);
-const slashSet = new Set(SLASHES);
 
 /** The most tag names one list may hold. */
 export const MAX_TAGS = 30;
-
-const A_OTHER = -1;
-const A_IGNORE = -2;
-const A_SLASH = -3;
-const A_SEPARATOR = -4;
-// ASCII folded for tag names: a lower-case letter or digit code, or one of the kinds above.
-const ASCII_FOLD = new Int16Array(0x80).fill(A_OTHER);
-for (let c = 0; c <= 0x20; c++) ASCII_FOLD[c] = A_IGNORE;
-ASCII_FOLD[0x7f] = A_IGNORE;
-ASCII_FOLD[0x2f] = A_SLASH;
-for (const c of SEPARATORS) ASCII_FOLD[c] = A_SEPARATOR;
-for (let c = 0x30; c <= 0x39; c++) ASCII_FOLD[c] = c;
-for (let c = 0x61; c <= 0x7a; c++) ASCII_FOLD[c] = c;
-for (let c = 0x41; c <= 0x5a; c++) ASCII_FOLD[c] = c + 32;
 
 const TAG_SHAPE = /^[A-Za-z][A-Za-z0-9_:.-]{0,63}$/;
 const COMPILED = Symbol.for('garuda.mcp-sanitize.TagList');
@@ -60,7 +45,141 @@ export interface TagList {
   /** The tag names as given. */
   readonly tags: readonly string[];
   /** @internal */
-  readonly [COMPILED]: { readonly names: readonly string[] };
+  readonly [COMPILED]: CompiledTags;
+}
+
+/** @internal The names as a trie, and the regex that skips to the brackets worth reading. */
+interface CompiledTags {
+  /** Folded names: lower case, separators removed. */
+  readonly names: readonly string[];
+  /** Trie transitions: `next[state * LETTERS + letter]` is the next state, or -1. State 0 is the root. */
+  readonly next: Int16Array;
+  /** 1 where a state completes a name. */
+  readonly complete: Uint8Array;
+  /**
+   * A sticky regex that skips text in which the reader has nothing to look at: runs without a
+   * bracket, and brackets that cannot start a listed tag. It stops at every bracket the reader
+   * would accept (and, after a bounded number of runs, wherever it is). Shared between calls:
+   * neutralizeTags uses it synchronously and sets `lastIndex` before each use.
+   */
+  readonly skip: RegExp;
+}
+
+// The skip regex. A bracket is worth reading only if what follows can spell a listed name:
+// after ASCII the reader skips (whitespace, controls, separators, one `/`), either letters that
+// follow a listed name, or any non-ASCII character (a lookalike, an invisible or combining
+// character, a fullwidth letter), which only the reader can decide. Everything else is passed
+// over inside the regex engine: text without brackets, `<div`, `a < b`, runs of `<` and, with a
+// compiled list, ASCII near misses such as `<mcp_resul<`. Its shape follows keptRunPattern in
+// char-table.ts (a greedy loop over a small ASCII class first, classes of at most 16 ranges, a
+// bounded number of runs per match). Measured on Node 20, it passes over mostly-ASCII text (JSON,
+// code, logs, HTML) about twice as fast as a search for the next bracket, and over prose that
+// switches between ASCII and another script every few characters (Korean, Russian) about half
+// as fast, since each switch starts a run.
+
+/** A regex character class of the given code units, runs written as ranges. */
+function charClass(codes: readonly number[]): string {
+  const hex = (c: number) => `\\u${c.toString(16).padStart(4, '0')}`;
+  const sorted = [...codes].sort((a, b) => a - b);
+  let out = '';
+  for (let k = 0; k < sorted.length; k++) {
+    const from = sorted[k] as number;
+    while (sorted[k + 1] === (sorted[k] as number) + 1) k++;
+    out += from === sorted[k] ? hex(from) : `${hex(from)}-${hex(sorted[k] as number)}`;
+  }
+  return `[${out}]`;
+}
+
+/** ASCII of the given reader kinds, as a class (taken from the reader's table, so they agree). */
+function asciiOfKind(accept: (kind: number) => boolean): string {
+  const codes: number[] = [];
+  for (let c = 0; c < 0x80; c++) if (accept(ASCII_KINDS[c] as number)) codes.push(c);
+  return charClass(codes);
+}
+
+/** The code units from `from` to `to` that are not brackets, as a class. */
+function nonBrackets(from: number, to: number): string {
+  const hex = (c: number) => `\\u${c.toString(16).padStart(4, '0')}`;
+  let out = '';
+  let next = from;
+  for (const b of [...BRACKETS, to + 1].sort((x, y) => x - y)) {
+    if (b < from || b > to + 1) continue;
+    if (b > next) out += b - 1 > next ? `${hex(next)}-${hex(b - 1)}` : hex(next);
+    next = b + 1;
+  }
+  return `[${out}]`;
+}
+
+const BRACKET_CLASS = charClass(BRACKETS);
+const GAP_AFTER_BRACKET = `${asciiOfKind((k) => k === SKIP || k === SLASH)}*`;
+const GAP = `${asciiOfKind((k) => k === SKIP)}*`;
+const NON_ASCII = '[^\\x00-\\x7f]';
+// ASCII runs first, in a class of their own: the common case.
+const TEXT_RUNS = `${nonBrackets(0, 0x7f)}+|${nonBrackets(0x80, 0xffff)}+`;
+/** The most runs the skip regex matches at once (see keptRunPattern in char-table.ts). */
+const RUNS_PER_MATCH = 256;
+
+/** The skip regex for a pattern of what may follow a bracket that opens a listed tag. */
+function skipRegex(name: string): RegExp {
+  const idle = `${BRACKET_CLASS}(?!${GAP_AFTER_BRACKET}${name})`;
+  return new RegExp(`(?:${TEXT_RUNS}|${idle}){0,${RUNS_PER_MATCH}}`, 'y');
+}
+
+/** For a list given as an array (not compiled): any letter or non-ASCII may start a name. */
+const ANY_NAME = skipRegex(`(?:${asciiOfKind((k) => k < LETTERS)}|${NON_ASCII})`);
+
+/** How many letters of a name a compiled list's regex follows before leaving the rest to the reader. */
+const REGEX_DEPTH = 12;
+
+/**
+ * The trie from `state` as a regex over ASCII spellings: each next letter in either case, the gap,
+ * then the rest; a completed name, depth {@link REGEX_DEPTH} or any non-ASCII character accepts.
+ */
+function namePattern(next: Int16Array, complete: Uint8Array, state: number, depth: number): string {
+  if (complete[state] === 1 || depth === REGEX_DEPTH) return '';
+  const alternatives: string[] = [];
+  for (let letter = 0; letter < LETTERS; letter++) {
+    const to = next[state * LETTERS + letter] as number;
+    if (to < 0) continue;
+    const spelling = asciiOfKind((k) => k === letter);
+    alternatives.push(`${spelling}${GAP}${namePattern(next, complete, to, depth + 1)}`);
+  }
+  alternatives.push(NON_ASCII);
+  return `(?:${alternatives.join('|')})`;
+}
+
+/** Validates tag names and folds them: lower case, separators removed, duplicates dropped. */
+function foldNames(tags: readonly string[]): string[] {
+  if (!Array.isArray(tags)) throw invalidTag(tags);
+  if (tags.length > MAX_TAGS) throw tooManyTags(tags.length, MAX_TAGS);
+  const names: string[] = [];
+  for (const tag of tags) {
+    if (typeof tag !== 'string' || !TAG_SHAPE.test(tag)) throw invalidTag(tag);
+    // Compared without separators, so every separator spelling (and none) matches.
+    const name = tag.toLowerCase().replace(/[_:.-]/g, '');
+    if (!names.includes(name)) names.push(name);
+  }
+  return names;
+}
+
+/** The names as a trie; `precise` builds a skip regex of their own (compileTags), else the shared one. */
+function compileNames(names: readonly string[], precise: boolean): CompiledTags {
+  let states = 1;
+  for (const name of names) states += name.length;
+  const next = new Int16Array(states * LETTERS).fill(-1);
+  const complete = new Uint8Array(states);
+  let used = 1;
+  for (const name of names) {
+    let state = 0;
+    for (let k = 0; k < name.length; k++) {
+      const slot = state * LETTERS + letterIndex(name.charCodeAt(k));
+      if ((next[slot] as number) < 0) next[slot] = used++;
+      state = next[slot] as number;
+    }
+    complete[state] = 1;
+  }
+  const skip = precise ? skipRegex(namePattern(next, complete, 0, 0)) : ANY_NAME;
+  return { names, next, complete, skip };
 }
 
 /**
@@ -76,143 +195,72 @@ export interface TagList {
  * ```
  */
 export function compileTags(tags: readonly string[]): TagList {
-  if (!Array.isArray(tags)) throw invalidTag(tags);
-  if (tags.length > MAX_TAGS) throw tooManyTags(tags.length, MAX_TAGS);
-  const names: string[] = [];
-  for (const tag of tags) {
-    if (typeof tag !== 'string' || !TAG_SHAPE.test(tag)) throw invalidTag(tag);
-    // Compared without separators, so every separator spelling (and none) matches.
-    const name = tag.toLowerCase().replace(/[_:.-]/g, '');
-    if (!names.includes(name)) names.push(name);
-  }
+  const names = foldNames(tags);
   return Object.freeze({
     tags: Object.freeze([...tags]),
-    [COMPILED]: Object.freeze({ names }),
+    [COMPILED]: Object.freeze(compileNames(names, true)),
   });
 }
 
 const defaultList = compileTags(DEFAULT_TAGS);
 
-function isTagList(v: unknown): v is TagList {
-  return typeof v === 'object' && v !== null && COMPILED in v;
-}
-
-/** Whether the code point at `i` is skipped inside a tag: whitespace, invisible, control or combining. */
-function ignorableLength(s: string, i: number, table: Uint8Array): number {
-  const c = s.charCodeAt(i);
-  if (c < 0x80) {
-    return c <= 0x20 || c === 0x7f ? 1 : 0;
+function compiledOf(tags: readonly string[] | TagList | undefined): CompiledTags {
+  if (tags === undefined) return defaultList[COMPILED];
+  if (typeof tags === 'object' && tags !== null && COMPILED in tags) {
+    const compiled = tags[COMPILED];
+    // A list compiled by another copy of this package may lack the trie: compile it again.
+    return compiled.skip instanceof RegExp ? compiled : compileTags(tags.tags)[COMPILED];
   }
-  const kind = table[c] as number;
-  if (kind === HIGH) {
-    const d = s.charCodeAt(i + 1);
-    if (d >= 0xdc00 && d <= 0xdfff) {
-      const cp = ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
-      return isRemovedAstral(cp) || /\p{M}/u.test(String.fromCodePoint(cp)) ? 2 : 0;
-    }
-    return 1;
-  }
-  if (kind !== KEEP) return 1;
-  let known = bmpIgnorable[c] as number;
-  if (known === 0) {
-    known = /[\s\p{M}]/u.test(String.fromCharCode(c)) ? 1 : 2;
-    bmpIgnorable[c] = known;
-  }
-  return known === 1 ? 1 : 0;
-}
-
-// What the two Unicode lookups below found for each BMP code unit, filled in as characters are
-// met: the same answers, without a regex or `normalize` per character on text that repeats a
-// few lookalikes (fullwidth letters, combining marks) thousands of times.
-/** 0: not looked up yet; 1: whitespace or a combining mark (skipped inside a tag); 2: neither. */
-const bmpIgnorable = new Uint8Array(0x10000);
-/** A code unit's folded form ('' folds to nothing) or `null` (cannot be part of a tag name). */
-const bmpFolded: (string | null | undefined)[] = new Array<string | null | undefined>(0x10000);
-
-/** The NFKD, lower-case, mark- and separator-free form of a code point: `null` if not [a-z0-9]*. */
-function foldCodePoint(cp: number): string | null {
-  if (cp < 0x10000) {
-    const cached = bmpFolded[cp];
-    if (cached !== undefined) return cached;
-  }
-  const folded = String.fromCodePoint(cp)
-    .normalize('NFKD')
-    .toLowerCase()
-    .replace(/[\p{M}_:.\-\s]/gu, '');
-  const result = folded === '' || /^[a-z0-9]+$/.test(folded) ? folded : null;
-  if (cp < 0x10000) bmpFolded[cp] = result;
-  return result;
+  return compileNames(foldNames(tags as readonly string[]), false);
 }
 
 /**
  * Reads the tag name that may follow a bracket at `start` and reports whether it begins with a
- * listed name. Names are matched side by side, one folded character at a time, and the scan stops
+ * listed name. The names are walked as a trie, one folded character at a time, and the scan stops
  * at the first character no listed name can continue with. Only characters that can sit inside a
- * tag are read, so the scans of two brackets never overlap and the whole pass stays linear.
+ * tag are read (a bracket is never one), so the scans of two brackets never overlap and the whole
+ * pass stays linear.
  */
-function followsListedTag(
-  s: string,
-  start: number,
-  names: readonly string[],
-  table: Uint8Array,
-): boolean {
+function followsListedTag(s: string, start: number, list: CompiledTags): boolean {
+  const { next, complete } = list;
   const n = s.length;
-  // Bit k set: name k still matches everything read so far (compileTags allows at most 30 names).
-  let alive = (1 << names.length) - 1;
-  let pos = 0;
+  let state = 0;
   let slashAllowed = true;
   let i = start;
-  let pending = '';
-  while (i < n || pending !== '') {
-    let code: number;
-    const c = s.charCodeAt(i);
-    if (pending !== '') {
-      code = pending.charCodeAt(0);
-      pending = pending.slice(1);
-    } else if (c < 0x80) {
-      // ASCII, the common case, straight from a table.
-      const kind = ASCII_FOLD[c] as number;
+  while (i < n) {
+    const c = s.charCodeAt(i++);
+    let kind = c < 0x80 ? (ASCII_KINDS[c] as number) : bmpKind(c);
+    if (kind === SURROGATE) {
+      const d = s.charCodeAt(i);
+      // A lone high surrogate (also one at the very end, where `d` is NaN) is invisible: skipped
+      // like the other removed characters.
+      if (!(d >= 0xdc00 && d <= 0xdfff)) continue;
       i++;
-      if (kind === A_IGNORE || kind === A_SEPARATOR) continue;
-      if (kind === A_SLASH && slashAllowed && pos === 0) {
+      kind = astralKind(((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000);
+    } else if (kind === SLASH) {
+      if (slashAllowed && state === 0) {
         slashAllowed = false;
         continue;
       }
-      if (kind < 0) return false;
-      code = kind;
+      kind = slashFallbackKind(c);
+    }
+    if (kind < LETTERS) {
+      state = next[state * LETTERS + kind] as number;
+      if (state < 0) return false;
+      if (complete[state] === 1) return true;
+    } else if (kind === SKIP) {
+      continue;
+    } else if (kind === MULTI) {
+      // A ligature or a compatibility form of several letters (`ﬁ`, `㎒`): each letter in turn.
+      const folded = multiFold(c >= 0xd800 && c <= 0xdbff ? (s.codePointAt(i - 2) as number) : c);
+      for (let k = 0; k < folded.length; k++) {
+        state = next[state * LETTERS + letterIndex(folded.charCodeAt(k))] as number;
+        if (state < 0) return false;
+        if (complete[state] === 1) return true;
+      }
     } else {
-      const skip = ignorableLength(s, i, table);
-      if (skip > 0) {
-        i += skip;
-        continue;
-      }
-      const cp = s.codePointAt(i) as number;
-      i += cp > 0xffff ? 2 : 1;
-      if (slashAllowed && pos === 0 && slashSet.has(cp)) {
-        slashAllowed = false;
-        continue;
-      }
-      if (SEPARATORS.has(cp)) continue;
-      if (cp < 0x80) {
-        code = cp >= 0x41 && cp <= 0x5a ? cp + 32 : cp;
-      } else {
-        // Fullwidth, mathematical and other compatibility letters fold to ASCII under NFKD;
-        // accents and other marks fall away, a fullwidth separator folds to nothing.
-        const folded = foldCodePoint(cp);
-        if (folded === null) return false;
-        if (folded === '') continue;
-        code = folded.charCodeAt(0);
-        pending = folded.slice(1);
-      }
+      return false;
     }
-    for (let k = 0; k < names.length; k++) {
-      if ((alive & (1 << k)) === 0) continue;
-      const name = names[k] as string;
-      if (name.charCodeAt(pos) !== code) alive &= ~(1 << k);
-      else if (pos + 1 === name.length) return true;
-    }
-    if (alive === 0) return false;
-    pos++;
   }
   return false;
 }
@@ -242,20 +290,25 @@ function followsListedTag(
  */
 export function neutralizeTags(text: string, tags?: readonly string[] | TagList): string {
   if (typeof text !== 'string') throw invalidInput('neutralizeTags', text);
-  const list = (tags === undefined ? defaultList : isTagList(tags) ? tags : compileTags(tags))[
-    COMPILED
-  ];
+  const list = compiledOf(tags);
   if (list.names.length === 0) return text;
-  const table = bmpTable();
+  const skip = list.skip;
+  const n = text.length;
   let out = '';
   let start = 0;
-  const brackets = new RegExp(BRACKET_PATTERN);
-  while (brackets.test(text)) {
-    // Every bracket is one code unit, so the match ends right after it.
-    const i = brackets.lastIndex - 1;
-    if (!followsListedTag(text, i + 1, list.names, table)) continue;
-    out += text.slice(start, i) + NEUTRAL_BRACKET;
-    start = i + 1;
+  let i = 0;
+  for (;;) {
+    skip.lastIndex = i;
+    skip.test(text);
+    i = skip.lastIndex;
+    if (i >= n) break;
+    // Not a bracket: the regex stopped after its bounded number of runs, and goes on from here.
+    if (!BRACKETS.includes(text.charCodeAt(i))) continue;
+    if (followsListedTag(text, i + 1, list)) {
+      out += text.slice(start, i) + NEUTRAL_BRACKET;
+      start = i + 1;
+    }
+    i++;
   }
   return start === 0 ? text : out + text.slice(start);
 }
