@@ -3,7 +3,7 @@
 // or reordered line breaks the chain where it is. Only names, small words, numbers and hashes
 // are written: no argument, result, token or secret (a host may opt in to argument and result
 // text). Written by hand: no maintained library keeps a hash-chained JSON-lines file.
-import { createHash } from 'node:crypto';
+import crypto from 'node:crypto';
 import { constants, createReadStream } from 'node:fs';
 import { chmod, lstat, mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -127,8 +127,17 @@ function headFile(file: string): string {
 
 /** SHA-256 hex of text (UTF-8). */
 export function sha256Text(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  // The one-shot form (Node 20.12+) makes no hash object: this runs twice on every call.
+  return ONE_SHOT === undefined
+    ? crypto.createHash('sha256').update(text, 'utf8').digest('hex')
+    : ONE_SHOT('sha256', text, 'hex');
 }
+
+const ONE_SHOT = (
+  crypto as {
+    hash?: (algorithm: string, data: string, encoding: 'hex') => string;
+  }
+).hash;
 
 /**
  * SHA-256 hex of a JSON value with object keys sorted, so the same arguments in another key

@@ -69,6 +69,20 @@ export function onlyReads(capabilities: readonly string[] | undefined): boolean 
  * @param config - The server's configuration.
  */
 export function riskOf(config: ServerConfig): RiskSummary {
+  // Asked on every call: a configuration is never changed in place (a reload makes a new one).
+  const known = summaries.get(config);
+  if (known !== undefined) return known;
+  // Shared by every caller (status rows a host keeps too): frozen.
+  const summary = summarize(config);
+  if (summary.capabilities !== undefined) Object.freeze(summary.capabilities);
+  Object.freeze(summary);
+  summaries.set(config, summary);
+  return summary;
+}
+
+const summaries = new WeakMap<ServerConfig, RiskSummary>();
+
+function summarize(config: ServerConfig): RiskSummary {
   const declared = config.def.capabilities;
   const capabilities = declared === undefined ? undefined : [...new Set(declared)].sort();
   const tier = riskTier(capabilities);
