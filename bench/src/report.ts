@@ -80,3 +80,47 @@ export function sectionMarkdown(section: Section): string {
   }
   return lines.join('\n');
 }
+
+/** One row with a target, for the summary at the end of a run. */
+export interface TargetRow {
+  readonly section: string;
+  readonly name: string;
+  /** The figure the target is about: the ratio when the row has one, else the median. */
+  readonly figure: string;
+  readonly target: string;
+  readonly met: boolean;
+}
+
+/** Every row of `sections` that has a target, in the order they ran. */
+export function targetRows(sections: readonly Section[]): TargetRow[] {
+  return sections.flatMap((section) =>
+    section.rows
+      .filter((row) => row.target !== undefined && row.met !== undefined)
+      .map((row) => ({
+        section: section.title,
+        name: row.name,
+        // A target in × is about the ratio; one in ms or KiB about the figure itself.
+        figure:
+          row.ratio === undefined || !(row.target ?? '').includes('×')
+            ? `${figure(row.median)} ${row.unit}`
+            : `${row.ratio.toFixed(2)}× (${figure(row.median)} ${row.unit})`,
+        target: row.target ?? '',
+        met: row.met === true,
+      })),
+  );
+}
+
+/** The summary table: every target of the run, its figure and whether it was met. */
+export function targetsMarkdown(rows: readonly TargetRow[]): string {
+  const met = rows.filter((row) => row.met).length;
+  return [
+    `### Targets: ${met} of ${rows.length} met`,
+    '',
+    '| comparison | measured | figure | target | met |',
+    '| --- | --- | ---: | --- | :---: |',
+    ...rows.map(
+      (row) =>
+        `| ${row.section} | ${row.name} | ${row.figure} | ${row.target} | ${row.met ? 'yes' : '**no**'} |`,
+    ),
+  ].join('\n');
+}

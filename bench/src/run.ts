@@ -4,7 +4,7 @@
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import process from 'node:process';
-import { sectionMarkdown, type Section } from './report.js';
+import { sectionMarkdown, targetRows, targetsMarkdown, type Section } from './report.js';
 import { callsSuite } from './suites/calls.js';
 import { catalogSizeSuite } from './suites/catalog-size.js';
 import { memorySuite } from './suites/memory.js';
@@ -53,6 +53,8 @@ for (const [name, suite] of Object.entries(SUITES)) {
   process.stderr.write(`(${name}: ${((performance.now() - suiteStarted) / 1000).toFixed(1)} s)\n`);
 }
 const seconds = (performance.now() - started) / 1000;
+const targets = targetRows(sections);
+if (targets.length > 0) process.stdout.write(`${targetsMarkdown(targets)}\n\n`);
 process.stdout.write(`Total: ${seconds.toFixed(1)} s\n`);
 const missed = sections.flatMap((s) =>
   s.rows.filter((row) => row.met === false).map((row) => `${s.title}: ${row.name}`),
@@ -61,5 +63,5 @@ if (missed.length > 0)
   process.stdout.write(`\nTargets missed (see the notes): ${missed.join('; ')}\n`);
 await writeFile(
   new URL('../results.json', import.meta.url),
-  `${JSON.stringify({ date: new Date().toISOString(), machine, seconds, sections }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), machine, seconds, targets, sections }, null, 2)}\n`,
 );

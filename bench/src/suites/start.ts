@@ -307,9 +307,6 @@ export async function startSuite(): Promise<Section[]> {
       baseline: label(starter, 1),
       ratio,
       higherIsBetter: false,
-      ...(starter.ours
-        ? { target: `≤ ${SCALE_TARGET}× one server`, met: ratio <= SCALE_TARGET }
-        : {}),
     };
   });
 
@@ -389,7 +386,12 @@ export async function startSuite(): Promise<Section[]> {
     `The SDK loop and McpManager use versionNegotiation ${JSON.stringify(VERSION_NEGOTIATION)}; MultiServerMCPClient brings its own SDK (@modelcontextprotocol/sdk 1.x) and its legacy 2025 handshake, and connects its servers one after the other. The baselines run the servers unsandboxed with stderr ignored; McpManager reads stderr (kept for error messages).`,
     `"client CPU" is this process's CPU time until ready; "servers' CPU" is the CPU time the server processes of one run used until ready (bubblewrap included): /proc/<pid>/stat of those still running plus this process's reaped-children counters for those that already ended (the SDK's probe).`,
   ];
-  for (const row of scaleRows.filter((r) => r.met === false)) {
+  // The floor section below holds the target now; the old "≤ 2× one server" is out of reach for
+  // any client with Node servers on 2 cores, and this note says why.
+  for (const row of scaleRows.filter(
+    (r) =>
+      starters.some((s) => s.ours && r.name.startsWith(s.name)) && (r.ratio ?? 0) > SCALE_TARGET,
+  )) {
     const starter = starters.find((s) => row.name.startsWith(s.name)) as Starter;
     const big = of(starter, largest);
     const one = of(starter, 1);
@@ -399,7 +401,7 @@ export async function startSuite(): Promise<Section[]> {
     const measured = median(big.map((r) => r.readyMs));
     const oneReady = median(one.map((r) => r.readyMs));
     scaleNotes.push(
-      `Target missed by ${starter.name} (${(row.ratio ?? 0).toFixed(2)}×). Starting ${largest} servers costs ${bigCpu.toFixed(0)} ms of CPU (the servers ${median(big.map((r) => r.serverCpuMs)).toFixed(0)} ms, this client ${median(big.map((r) => r.clientCpuMs)).toFixed(0)} ms) against ${oneCpu.toFixed(0)} ms for one server. On ${cores} cores that alone takes at least ${floor.toFixed(0)} ms, ${(floor / oneReady).toFixed(1)}× the one-server time; the measured ${measured.toFixed(0)} ms is ${((measured / floor - 1) * 100).toFixed(0)} % above that floor. So the time goes into the server processes booting (Node start-up and module loading of each fixture server, about ${(median(big.map((r) => r.serverCpuMs)) / largest).toFixed(0)} ms of CPU each), not into the client, and no client can meet 2× with ${largest} Node servers on this machine: the SDK loop scales ${(scaleRows.find((r) => r.name.startsWith(sdkLoop.name))?.ratio ?? Number.NaN).toFixed(2)}× on the same servers.`,
+      `${starter.name}: ${(row.ratio ?? 0).toFixed(2)}× its one-server time (the first wave's target was ≤ ${SCALE_TARGET}×; see the CPU floor section for this issue's). Starting ${largest} servers costs ${bigCpu.toFixed(0)} ms of CPU (the servers ${median(big.map((r) => r.serverCpuMs)).toFixed(0)} ms, this client ${median(big.map((r) => r.clientCpuMs)).toFixed(0)} ms) against ${oneCpu.toFixed(0)} ms for one server. On ${cores} cores that alone takes at least ${floor.toFixed(0)} ms, ${(floor / oneReady).toFixed(1)}× the one-server time; the measured ${measured.toFixed(0)} ms is ${((measured / floor - 1) * 100).toFixed(0)} % above that floor. So the time goes into the server processes booting (Node start-up and module loading of each fixture server, about ${(median(big.map((r) => r.serverCpuMs)) / largest).toFixed(0)} ms of CPU each), not into the client, and no client can meet 2× with ${largest} Node servers on this machine: the SDK loop scales ${(scaleRows.find((r) => r.name.startsWith(sdkLoop.name))?.ratio ?? Number.NaN).toFixed(2)}× on the same servers.`,
     );
   }
 
