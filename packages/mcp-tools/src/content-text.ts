@@ -32,6 +32,22 @@ export function safe(text: string): string {
   return neutralizeTags(cleanText(text));
 }
 
+/**
+ * {@link safe} that remembers what it cleaned, for one result: its body and its typed content
+ * read the same strings, which are then cleaned once, not twice. @internal
+ */
+export function safeOnce(): (text: string) => string {
+  const done = new Map<string, string>();
+  return (text) => {
+    let clean = done.get(text);
+    if (clean === undefined) {
+      clean = safe(text);
+      done.set(text, clean);
+    }
+    return clean;
+  };
+}
+
 /** A string field cleaned to one line and capped for a note; `undefined` when empty. @internal */
 export function noteField(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
@@ -144,11 +160,16 @@ export function readResult<T>(
 export class BodyParts {
   readonly #parts: string[] = [];
   readonly #maxChars: number;
+  readonly #clean: (text: string) => string;
   #length = 0;
 
-  /** @param maxChars - The cap the body will be cut to. */
-  constructor(maxChars: number) {
+  /**
+   * @param maxChars - The cap the body will be cut to.
+   * @param clean - How a part is cleaned (default {@link safe}).
+   */
+  constructor(maxChars: number, clean: (text: string) => string = safe) {
     this.#maxChars = maxChars;
+    this.#clean = clean;
   }
 
   /**
@@ -156,7 +177,7 @@ export class BodyParts {
    * @returns Whether more parts can still show.
    */
   add(text: string): boolean {
-    const part = safe(text);
+    const part = this.#clean(text);
     this.#parts.push(part);
     this.#length += part.length + 1;
     return this.#length <= this.#maxChars;

@@ -1,6 +1,6 @@
 import { cleanJson, neutralizeTags } from '@garuda/mcp-sanitize';
 import { isRecord } from '@garuda/internal';
-import { BodyParts, blockText, readResult, wrap } from './content-text.js';
+import { BodyParts, blockText, readResult, safeOnce, wrap } from './content-text.js';
 import { countOption } from './errors.js';
 import { resultContent } from './result-content.js';
 import type { CallResult } from './types.js';
@@ -37,8 +37,12 @@ function prettyJson(value: unknown): string {
 }
 
 /** The body of a result: its blocks, then structured content when no block is text. */
-function resultBody(result: Record<string, unknown>, maxChars: number): string {
-  const parts = new BodyParts(maxChars);
+function resultBody(
+  result: Record<string, unknown>,
+  maxChars: number,
+  clean: (text: string) => string,
+): string {
+  const parts = new BodyParts(maxChars, clean);
   let hasText = false;
   const content: unknown = result.content;
   if (Array.isArray(content)) {
@@ -99,13 +103,15 @@ export function formatResult(
 ): CallResult {
   const maxChars = countOption('formatResult', 'maxChars', options.maxChars, MAX_RESULT_CHARS);
   let isError = false;
+  // The body and the typed content read the same text blocks: each is cleaned once.
+  const clean = safeOnce();
   const read = readResult(
     result,
     (record) => {
       isError = record.isError === true;
       return {
-        body: resultBody(record, maxChars),
-        content: resultContent(record.content, maxChars),
+        body: resultBody(record, maxChars, clean),
+        content: resultContent(record.content, maxChars, clean),
       };
     },
     (note) => ({ body: note, content: [] }),

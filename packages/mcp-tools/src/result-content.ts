@@ -63,17 +63,18 @@ function checkedUri(value: unknown): CheckedUri {
   return verdict.ok ? { uri: verdict.shown } : { uriRefused: verdict.code };
 }
 
-function safeText(text: string, maxChars: number): string {
-  return capText(safe(text), maxChars);
-}
-
-function blockContent(block: unknown, maxChars: number): ResultContent {
+function blockContent(
+  block: unknown,
+  maxChars: number,
+  clean: (text: string) => string,
+): ResultContent {
+  const safeText = (text: string) => capText(clean(text), maxChars);
   if (!isRecord(block)) return { type: 'other', note: 'a content block that is not an object' };
   const mimeType = noteField(block.mimeType);
   switch (block.type) {
     case 'text':
       return typeof block.text === 'string'
-        ? { type: 'text', text: safeText(block.text, maxChars) }
+        ? { type: 'text', text: safeText(block.text) }
         : { type: 'other', note: 'a text block without text' };
     case 'image':
     case 'audio': {
@@ -105,7 +106,7 @@ function blockContent(block: unknown, maxChars: number): ResultContent {
         ...checkedUri(resource.uri),
         ...(resourceMime === undefined ? {} : { mimeType: resourceMime }),
         ...(typeof resource.text === 'string'
-          ? { text: safeText(resource.text, maxChars) }
+          ? { text: safeText(resource.text) }
           : blob === undefined
             ? {}
             : { blob, bytes: base64Bytes(blob) }),
@@ -124,13 +125,17 @@ function blockContent(block: unknown, maxChars: number): ResultContent {
  * @param maxChars - The cap of each text.
  * @returns The blocks; none when `content` is not a list.
  */
-export function resultContent(content: unknown, maxChars: number): readonly ResultContent[] {
+export function resultContent(
+  content: unknown,
+  maxChars: number,
+  clean: (text: string) => string = safe,
+): readonly ResultContent[] {
   if (!Array.isArray(content)) return [];
   const blocks: ResultContent[] = [];
   const list = content as unknown[];
   for (const block of list.slice(0, MAX_CONTENT_BLOCKS)) {
     try {
-      blocks.push(blockContent(block, maxChars));
+      blocks.push(blockContent(block, maxChars, clean));
     } catch {
       // Only a value no JSON parser produces (a throwing getter, a proxy) gets here.
       blocks.push({ type: 'other', note: 'a content block that could not be read' });
