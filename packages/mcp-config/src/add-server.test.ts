@@ -10,6 +10,7 @@ import { ConfigProblemCode } from './config-problem.js';
 import { LockedFileError, TrustStoreErrorCode } from '@garuda/mcp-trust';
 import { ConfigErrorCode, FileUnusableError, InvalidServerError } from './errors.js';
 import { loadConfig } from './load-config.js';
+import { MCP_CONFIG_SCHEMA_URL } from './json-schema.js';
 import type { ServerEntry } from './server-types.js';
 
 const dirs = tempDirs();
@@ -52,7 +53,7 @@ describe('addServer', () => {
       dropped: [],
     });
     expect(await readFile(file, 'utf8')).toBe(
-      '{\n  "servers": {\n    "github": {\n      "command": "github-mcp-server",\n      "args": [\n        "stdio"\n      ],\n      "env": {\n        "T": "${GITHUB_TOKEN}"\n      }\n    }\n  }\n}\n',
+      '{\n  "$schema": "https://unpkg.com/@garuda/mcp-config/mcp.schema.json",\n  "servers": {\n    "github": {\n      "command": "github-mcp-server",\n      "args": [\n        "stdio"\n      ],\n      "env": {\n        "T": "${GITHUB_TOKEN}"\n      }\n    }\n  }\n}\n',
     );
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect((await stat(path.dirname(file))).mode & 0o777).toBe(0o700);
@@ -425,7 +426,10 @@ describe('addServer', () => {
     const def = Object.create({ network: true }) as Record<string, unknown>;
     def.command = 'x';
     await addServer({ file, name: 'n', def: def as never, source: 'user' });
-    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ servers: { n: { command: 'x' } } });
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
+      $schema: MCP_CONFIG_SCHEMA_URL,
+      servers: { n: { command: 'x' } },
+    });
   });
 
   it('checks its options', async () => {

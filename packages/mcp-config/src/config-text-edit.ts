@@ -1,3 +1,4 @@
+import { MCP_CONFIG_SCHEMA_URL } from './json-schema.js';
 import { applyEdits, type Edit, type Node } from 'jsonc-parser';
 import type { ParsedConfig, ParsedServer } from './parse-config-text.js';
 
@@ -145,7 +146,9 @@ export function setServerFieldInText(
 
 /** A new file holding one server. @internal */
 export function newConfigText(name: string, entry: unknown): string {
-  return `${JSON.stringify({ servers: { [name]: entry } }, null, 2)}\n`;
+  // The schema first: an editor then completes and checks the file.
+  const file = { $schema: MCP_CONFIG_SCHEMA_URL, servers: { [name]: entry } };
+  return `${JSON.stringify(file, null, 2)}\n`;
 }
 
 /**

@@ -80,3 +80,4 @@ export type {
   ToolCapability,
   ToolExposure,
 } from './control-fields.js';
+export { MCP_CONFIG_SCHEMA_URL, mcpConfigJsonSchema } from './json-schema.js';
