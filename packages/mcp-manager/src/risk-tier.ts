@@ -56,8 +56,8 @@ export interface RiskSummary {
   readonly text: string;
 }
 
-/** Whether the declared capabilities are `read` alone. @internal */
-export function onlyReads(capabilities: readonly string[] | undefined): boolean {
+/** Whether the declared capabilities are `read` alone. */
+function onlyReads(capabilities: readonly string[] | undefined): boolean {
   return (
     capabilities !== undefined && capabilities.length > 0 && capabilities.every((c) => c === 'read')
   );

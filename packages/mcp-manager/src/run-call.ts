@@ -12,7 +12,7 @@ import type { ServerConnection } from './server-connection.js';
 import { approveCall, type ToolGrantAccess } from './approve-call.js';
 import { checkToolGrant, rememberToolGrant, type TrustStoreLike } from '@garuda/mcp-trust';
 import { serverPolicy } from './server-policy.js';
-import { onlyReads } from './risk-tier.js';
+import { riskOf } from './risk-tier.js';
 import { argumentsOf, type CallOptions } from './call-options.js';
 import {
   CallCancelledError,
@@ -165,8 +165,9 @@ async function enterLane(
   signal: AbortSignal | undefined,
   tool: McpTool,
 ): Promise<() => void> {
-  // A server declared read-only (and no `batching` set): its calls never wait for each other.
-  if (config.def.batching === undefined && onlyReads(config.def.capabilities)) return () => {};
+  // How calls of a server overlap is decided once, in riskOf (the consent screen shows the same).
+  const { batching } = riskOf(config);
+  if (batching === 'parallel') return () => {};
   let lanes = registry.lanes.get(connection);
   if (lanes === undefined) {
     lanes = new CallLanes();
@@ -176,7 +177,7 @@ async function enterLane(
     config.kind === 'local' && config.def.cwd !== undefined
       ? path.resolve(deps.options.root, config.def.cwd)
       : deps.options.root;
-  const paths = config.def.batching === 'path_scoped' ? callPaths(input, base) : undefined;
+  const paths = batching === 'path_scoped' ? callPaths(input, base) : undefined;
   const waiting = callSignal(signal, deps.lifetime);
   try {
     return await lanes.enter(paths, waiting.signal);
