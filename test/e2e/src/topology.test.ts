@@ -67,13 +67,13 @@ function isTestFile(file: string): boolean {
  * The one exception: `garuda-mcp demo` runs on the test fixtures (the stdio fixture's tools, the
  * OAuth server, the scripted browser). tsup bundles them into the CLI's dist, so the published
  * CLI never imports @garuda/test-utils at run time (checked on the build below). Only the CLI's
- * demo folder, only @garuda/test-utils, its entry or a file of its fixtures folder.
+ * demo folder, only @garuda/test-utils: its `demo` entry or a file of its fixtures folder.
  */
 function isBundledDemoFixture(workspace: string, file: string, spec: string): boolean {
   return (
     workspace === 'garuda-mcp' &&
     file.startsWith('src/demo/') &&
-    /^@garuda\/test-utils(\/fixtures\/[\w.-]+)?$/.test(spec)
+    /^@garuda\/test-utils\/(demo|fixtures\/[\w.-]+)$/.test(spec)
   );
 }
 
