@@ -38,7 +38,12 @@ function shellQuote(text: string): string {
 /** Runs `garuda-mcp args…` on a pseudo-terminal; `output` grows as the terminal shows more. */
 function onTerminal(args: readonly string[], env: Record<string, string> = {}) {
   const command = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
-  const child = spawn('script', ['-q', '-e', '-f', '-c', command, '/dev/null'], {
+  // util-linux `script` takes the command with -c; the BSD one (macOS) after the log file.
+  const args =
+    process.platform === 'linux'
+      ? ['-q', '-e', '-f', '-c', command, '/dev/null']
+      : ['-q', '/dev/null', '/bin/sh', '-c', command];
+  const child = spawn('script', args, {
     cwd: world.root,
     env: { ...world.env(env), TERM: 'xterm-256color', COLUMNS: '160', LINES: '50' },
     stdio: ['pipe', 'pipe', 'pipe'],
