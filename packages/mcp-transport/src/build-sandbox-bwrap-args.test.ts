@@ -1,17 +1,26 @@
 // The command line buildSandbox writes for bubblewrap, as structure: nothing here runs bubblewrap
-// (the bwrap-sandbox-*.test.ts files do).
+// (the os-sandbox-*.test.ts files do). Built from this machine's folders, so Linux only
+// (LINUX_LAYOUT): macOS's /tmp and /var are links, and its profile has seatbelt-profile.test.ts.
 import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildSandbox } from './build-sandbox.js';
 import { TransportErrorCode, UnprotectablePathError } from './errors.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
-import { BWRAP, NODE_DIR, at, projectFolders, put, tree } from './sandbox-test-support.js';
+import {
+  BWRAP,
+  LINUX_LAYOUT,
+  NODE_DIR,
+  at,
+  projectFolders,
+  put,
+  tree,
+} from './sandbox-test-support.js';
 
 const { temp, setup } = projectFolders({ prefix: 'build' });
 afterAll(() => temp.cleanup());
 
-describe('buildSandbox with bubblewrap: the command line', () => {
+describe.runIf(LINUX_LAYOUT)('buildSandbox with bubblewrap: the command line', () => {
   it('starts with the hardened flags and shares the network only when allowed', () => {
     const { policy } = setup();
     const off = buildSandbox(['node', '-v'], policy, BWRAP);

@@ -182,9 +182,10 @@ function checkLinks(hidden: readonly HiddenPath[], writable: (dir: string) => bo
 }
 
 /** What the read paths reveal of the hidden paths (see {@link revealsFor}). */
-function revealsOf(policy: ResolvedPolicy, system: boolean): Reveals {
+function revealsOf(policy: ResolvedPolicy, linux: boolean): Reveals {
   if (policy.readPaths.length === 0) return { revealed: [], rehidden: [] };
-  return revealsFor(policy.readPaths, hiddenPaths(policy, { system, nested: true }), policy.home);
+  const all = hiddenPaths(policy, { system: linux, macos: !linux, nested: true });
+  return revealsFor(policy.readPaths, all, policy.home);
 }
 
 function buildLinux(
@@ -263,7 +264,7 @@ function buildMacos(
 ): SandboxedCommand {
   const temps = [MACOS_TMP, ...policy.tempDirs.filter((dir) => dir !== MACOS_TMP)];
   const protections = protectedPaths(policy);
-  const hidden = hiddenPaths(policy, { system: false });
+  const hidden = hiddenPaths(policy, { system: false, macos: true });
   const reveals = revealsOf(policy, false);
   const layers = hidingLayers(hidden, reveals);
   // Whether the server can see a path (a revealed one it can read); what it may write stays
@@ -324,9 +325,10 @@ function buildMacos(
  *   gets only its folder), **by this function**, after every check: call it just before
  *   spawning.
  * - **`seatbelt` (macOS)**: `/usr/bin/sandbox-exec -p <profile> -- argv` with an SBPL profile of
- *   the same meaning (untested on our Linux machines): a revealed read path is an
- *   `(allow file-read* …)` rule after the deny rule of the hidden paths (the last matching rule
- *   wins).
+ *   the same meaning (rendered and checked on every OS, run by the tests on macOS only): a
+ *   revealed read path is an `(allow file-read* …)` rule after the deny rule of the hidden paths
+ *   (the last matching rule wins); the macOS places of other MCP clients' server lists
+ *   are hidden too.
  * - **`none`**: the argv unchanged, with the allowlisted environment, and `sandboxed` says
  *   `none` with the reason. The consent screen says "no OS sandbox: <reason>".
  *

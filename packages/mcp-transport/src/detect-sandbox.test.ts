@@ -41,7 +41,7 @@ function fakeBwrap(options: { stderr?: string; code?: number; version?: string; 
 }
 
 describe('detectSandbox on this machine', () => {
-  it('finds bubblewrap with the real probe when it is installed', async () => {
+  it("finds this platform's sandbox with the real probe when it is installed (bubblewrap, Seatbelt)", async () => {
     const info = await detectSandbox({ searchPath: process.env.PATH });
     const installed = [
       '/usr/bin/bwrap',
@@ -55,6 +55,9 @@ describe('detectSandbox on this machine', () => {
         command: expect.stringMatching(/\/bwrap$/),
         version: expect.stringMatching(/^\d+\.\d+/),
       });
+    } else if (process.platform === 'darwin' && existsSync('/usr/bin/sandbox-exec')) {
+      // macOS (CI's macOS job): sandbox-exec ships with the system.
+      expect(info).toEqual({ kind: 'seatbelt', command: '/usr/bin/sandbox-exec' });
     } else {
       expect(info.kind).toBe('none');
     }

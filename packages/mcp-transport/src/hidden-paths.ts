@@ -81,6 +81,16 @@ const HOME_CREDENTIALS: Readonly<Record<string, CredentialKind>> = Object.freeze
 export const HIDDEN_HOME_PATHS: readonly string[] = Object.freeze(Object.keys(HOME_CREDENTIALS));
 
 /**
+ * Credential files of the home folder at places only macOS has, hidden by the Seatbelt profile
+ * besides {@link HIDDEN_HOME_PATHS}: where Claude Desktop and VS Code keep their MCP server lists
+ * on macOS (the list above names their Linux places). A read path does not reveal them. @internal
+ */
+export const HIDDEN_MACOS_HOME_PATHS: readonly string[] = Object.freeze([
+  'Library/Application Support/Claude/claude_desktop_config.json',
+  'Library/Application Support/Code/User/mcp.json',
+]);
+
+/**
  * Places on Linux that hold Unix sockets which would let a server act outside the sandbox: the
  * per-user runtime folders (session D-Bus, `systemd --user`, gpg and ssh agents), the system
  * D-Bus, systemd's private socket, and container and VM engines (Docker, containerd, Podman,
@@ -212,19 +222,20 @@ function describeHidden(
 
 /**
  * The paths to hide for a policy: `garudaHome` and the {@link HIDDEN_HOME_PATHS} under `home`,
- * existing or not, and on Linux the {@link HIDDEN_SYSTEM_PATHS} that exist. Real paths (as far as
+ * existing or not, on Linux the {@link HIDDEN_SYSTEM_PATHS} that exist, and on macOS the
+ * {@link HIDDEN_MACOS_HOME_PATHS}. Real paths (as far as
  * they exist), without duplicates (the first list wins: `garudaHome`, then the home folder's),
  * parents before children, and without paths inside another hidden folder (already hidden), or
  * with them when `nested` is set (for what a revealed folder must hide again). @internal
  *
  * @param policy - The home folder and `garudaHome` (real or not: they are resolved here).
- * @param options - `system`: include the Linux socket places; `nested`: keep the paths inside
- *   another hidden folder.
+ * @param options - `system`: include the Linux socket places; `macos`: include the macOS-only
+ *   credential places; `nested`: keep the paths inside another hidden folder.
  * @returns The paths to hide.
  */
 export function hiddenPaths(
   policy: { readonly home: string; readonly garudaHome: string },
-  options: { readonly system: boolean; readonly nested?: boolean },
+  options: { readonly system: boolean; readonly macos?: boolean; readonly nested?: boolean },
 ): HiddenPath[] {
   // No home folder, no credentials in it, and nothing to make placeholders in.
   const homeExists = isDirectory(policy.home);
@@ -238,6 +249,15 @@ export function hiddenPaths(
         'home',
       ],
     ),
+    // Seatbelt needs no placeholder (its rules name paths), so these never have a guard.
+    ...(options.macos === true
+      ? HIDDEN_MACOS_HOME_PATHS.map((relative): [string, CredentialKind, boolean, 'home'] => [
+          path.join(policy.home, relative),
+          'file',
+          false,
+          'home',
+        ])
+      : []),
     ...(options.system
       ? HIDDEN_SYSTEM_PATHS.map((file): [string, undefined, boolean, 'system'] => [
           file,

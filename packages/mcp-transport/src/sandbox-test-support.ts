@@ -8,13 +8,15 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { afterAll, expect, it } from 'vitest';
 import { buildSandbox, type SandboxedCommand } from './build-sandbox.js';
-import { detectSandbox, type SandboxInfo } from './detect-sandbox.js';
+import { detectSandbox, type SandboxInfo, type SandboxKind } from './detect-sandbox.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
 
 /** How a process ended. */
@@ -28,13 +30,14 @@ export interface RunResult {
 /**
  * Folders for tests. Under `/var/tmp` by default: the sandbox replaces `/tmp` with an empty
  * folder, so a "hidden" file under `/tmp` would be invisible inside for the wrong reason and the
- * test could not fail.
+ * test could not fail. Real paths (on macOS `/var` is a link to `/private/var`, and both sandboxes
+ * name real paths), so a test compares what the sandbox was given with what it wrote.
  */
 export class TempDirs {
   readonly #dirs: string[] = [];
 
   make(prefix: string, base = '/var/tmp'): string {
-    const dir = mkdtempSync(path.join(base, `garuda-sbx-${prefix}-`));
+    const dir = realpathSync.native(mkdtempSync(path.join(base, `garuda-sbx-${prefix}-`)));
     this.#dirs.push(dir);
     return dir;
   }
@@ -103,7 +106,7 @@ export function projectFolders(options: Omit<ProjectWithHomeOptions, 'base'>): {
 
 /**
  * A bubblewrap sandbox for the tests of the command line buildSandbox writes. Nothing runs it:
- * the bwrap-sandbox-*.test.ts files run the real one.
+ * the os-sandbox-*.test.ts files run the real one.
  */
 export const BWRAP: SandboxInfo = { kind: 'bwrap', command: '/usr/bin/bwrap', version: '0.8.0' };
 
@@ -274,54 +277,167 @@ export async function unixServers(
   return close;
 }
 
-/** One file system operation and the result the sandbox must give it. */
-export type FsStep = readonly [op: FsOp, result: string];
+/**
+ * The OS sandbox each platform must have: bubblewrap on Linux, Seatbelt (`sandbox-exec`) on
+ * macOS, none elsewhere. With `GARUDA_REQUIRE_SANDBOX=1` (CI) a machine without its platform's
+ * sandbox fails the tests instead of skipping them.
+ *
+ * @param platform - A Node platform name.
+ * @returns The sandbox kind, or undefined where there is none yet.
+ */
+export function sandboxOfPlatform(platform: NodeJS.Platform): SandboxKind | undefined {
+  if (platform === 'linux') return 'bwrap';
+  if (platform === 'darwin') return 'seatbelt';
+  return undefined;
+}
 
-/** What the test files that run real bubblewrap share: see {@link bwrapCases}. */
-export interface BwrapCases {
+/** Whether this machine must have its OS sandbox (CI sets it on Linux and macOS). */
+export const SANDBOX_REQUIRED = process.env.GARUDA_REQUIRE_SANDBOX === '1';
+
+/**
+ * Whether this machine has a Linux file system layout (a real `/tmp`, no `/private`): the tests
+ * of the bubblewrap command line build it from this machine's folders, so they run only here.
+ */
+export const LINUX_LAYOUT = process.platform === 'linux';
+
+/**
+ * A refusal by Seatbelt, for the assertions of its twins. It answers EPERM; EACCES is accepted
+ * too, where macOS checks the file's own permissions first (neither is what a successful call,
+ * or a missing file, gives).
+ */
+export const DENIED: unknown = expect.stringMatching(/^(EPERM|EACCES)$/);
+
+/**
+ * Seatbelt, for something inside a protected or hidden folder that does not exist: the folder
+ * cannot be made, so the path stays missing (ENOENT), or its lookup is refused. Weak alone: each
+ * test that uses it checks this machine afterwards (nothing made) and that making the folder
+ * itself is {@link DENIED}.
+ */
+export const NOT_THERE: unknown = expect.stringMatching(/^(ENOENT|EPERM|EACCES)$/);
+
+/**
+ * What an operation gives inside each sandbox, for the assertions both share. bubblewrap hides
+ * with mounts (an empty read-only folder, the null device, a read-only mount that cannot be
+ * moved); Seatbelt refuses by path rule, always with the same error. Each entry is the result
+ * {@link FS_PROBE} or {@link CONNECT_PROBE} prints.
+ */
+export interface Outcomes {
+  /** Writing or creating inside a read-only place (outside the writable folders, `.git/hooks`…). */
+  readonly readOnly: unknown;
+  /** Renaming or removing a protected path itself (bubblewrap: a mount point, EBUSY). */
+  readonly pinned: unknown;
+  /** Reading a file inside a hidden folder (bubblewrap: the folder is empty, ENOENT). */
+  readonly inHidden: unknown;
+  /** Reading a hidden file (bubblewrap: the null device, empty). */
+  readonly hiddenFile: unknown;
+  /** Writing a hidden file (bubblewrap: the null device, the write vanishes). */
+  readonly writeHiddenFile: unknown;
+  /**
+   * Listing a hidden folder. bubblewrap: empty, but for the mount points of what a read path
+   * reveals in it (`shown`); Seatbelt: refused, also when a file in it is revealed.
+   */
+  readonly listHidden: (...shown: string[]) => unknown;
+  /** Connecting to a TCP server on this machine without network (bubblewrap: only `lo`). */
+  readonly noNetwork: unknown;
+}
+
+const OUTCOMES: Record<'bwrap' | 'seatbelt', Outcomes> = {
+  bwrap: {
+    readOnly: 'EROFS',
+    pinned: 'EBUSY',
+    inHidden: 'ENOENT',
+    hiddenFile: 'ok:',
+    writeHiddenFile: 'ok',
+    listHidden: (...shown) => `ok:${shown.join(',')}`,
+    noNetwork: 'ECONNREFUSED',
+  },
+  seatbelt: {
+    readOnly: DENIED,
+    pinned: DENIED,
+    inHidden: DENIED,
+    hiddenFile: DENIED,
+    writeHiddenFile: DENIED,
+    listHidden: () => DENIED,
+    noNetwork: DENIED,
+  },
+};
+
+/** What the test files that run the real OS sandbox share: see {@link osSandboxCases}. */
+export interface OsSandboxCases {
   /** This machine's sandbox, as detectSandbox finds it. */
   readonly sandbox: SandboxInfo;
-  /** Whether it is bubblewrap: the tests that run it are skipped otherwise. */
+  /** Its kind: the tests run for `bwrap` and `seatbelt` and are skipped for `none`. */
+  readonly kind: SandboxKind;
+  /** Whether there is one: the tests that run it are skipped otherwise. */
   readonly available: boolean;
-  /** What to print when they are skipped (the test file prints it: lint keeps this file quiet). */
-  readonly skipNotice: string | undefined;
-  /** The test file's folders, for its `afterAll` to remove. */
+  /**
+   * The name of a file's suite, saying which sandbox runs it: "bubblewrap sandbox (real
+   * processes)" on Linux, "Seatbelt sandbox, twin of the bubblewrap tests (real processes)" on
+   * macOS, so a report shows which one was proven.
+   */
+  readonly suite: string;
+  /** What the shared assertions expect of this sandbox (bubblewrap's outcomes when skipped). */
+  readonly is: Outcomes;
+  /** `it`, run only under bubblewrap: for what Linux alone has (namespaces, /proc, mounts). */
+  readonly onBwrap: ReturnType<typeof it.runIf>;
+  /** `it`, run only under Seatbelt: a twin where macOS differs (path rules, no private /tmp). */
+  readonly onSeatbelt: ReturnType<typeof it.runIf>;
+  /** The test file's folders (removed after its tests). */
   readonly temp: TempDirs;
   /** A project with a home folder next to it, both outside /tmp. */
   readonly setup: () => ProjectWithHome;
   /** Runs {@link FS_PROBE} in the sandbox under `policy` and returns its results. */
   readonly probe: (policy: SandboxPolicy, ops: readonly FsOp[]) => Promise<string[]>;
   /**
-   * Runs the operations of `steps` like {@link BwrapCases.probe}, for `expect(results)
+   * Runs the operations of `steps` like {@link OsSandboxCases.probe}, for `expect(results)
    * .toEqual(expected)`: each operation stands beside the result it must give.
    */
   readonly probeSteps: (
     policy: SandboxPolicy,
     steps: readonly FsStep[],
-  ) => Promise<{ results: string[]; expected: string[] }>;
+  ) => Promise<{ results: string[]; expected: unknown[] }>;
 }
 
+/** One file system operation and the result the sandbox must give it. */
+export type FsStep = readonly [op: FsOp, result: unknown];
+
 /**
- * Finds this machine's sandbox and makes the helpers of the tests that run real bubblewrap in it.
- * They run wherever detectSandbox() finds bubblewrap (our machines and CI install it) and are
- * skipped loudly elsewhere.
+ * Finds this machine's sandbox and makes the helpers of the tests that run it for real: the same
+ * test bodies prove bubblewrap on Linux and Seatbelt on macOS (its twin). They run wherever
+ * detectSandbox() finds one (our machines and CI) and are skipped loudly elsewhere. Call it at the
+ * top of a test file: it registers the `afterAll` that removes the file's folders.
  */
-export async function bwrapCases(): Promise<BwrapCases> {
+export async function osSandboxCases(): Promise<OsSandboxCases> {
   const sandbox = await detectSandbox({ searchPath: process.env.PATH });
-  const available = sandbox.kind === 'bwrap';
+  const kind = sandbox.kind;
   const { temp, setup } = projectFolders({
     prefix: 'case',
     path: process.env.PATH ?? '/usr/bin:/bin',
   });
   const probe = async (policy: SandboxPolicy, ops: readonly FsOp[]): Promise<string[]> =>
     fsResults(await run(buildSandbox(fsProbeArgv(ops), policy, sandbox)));
+  const wanted = sandboxOfPlatform(process.platform);
+  afterAll(() => temp.cleanup());
+  if (kind === 'none') {
+    console.warn(
+      `\n*** no OS sandbox here: ${sandbox.reason ?? kind}` +
+        `${wanted === undefined ? '' : `; install ${wanted === 'bwrap' ? 'bubblewrap' : 'sandbox-exec'}`} ***\n` +
+        '*** the OS sandbox tests (bubblewrap, Seatbelt) are SKIPPED on this machine ***\n',
+    );
+  }
   return {
     sandbox,
-    available,
-    skipNotice: available
-      ? undefined
-      : `\n*** no OS sandbox here: ${sandbox.reason ?? sandbox.kind}; install bubblewrap ***\n` +
-        '*** the bubblewrap sandbox tests are SKIPPED on this machine ***\n',
+    kind,
+    available: kind !== 'none',
+    suite:
+      kind === 'seatbelt'
+        ? 'Seatbelt sandbox, twin of the bubblewrap tests (real processes)'
+        : kind === 'bwrap'
+          ? 'bubblewrap sandbox (real processes)'
+          : 'OS sandbox (real processes; none here)',
+    is: OUTCOMES[kind === 'seatbelt' ? 'seatbelt' : 'bwrap'],
+    onBwrap: it.runIf(kind === 'bwrap'),
+    onSeatbelt: it.runIf(kind === 'seatbelt'),
     temp,
     setup: () => setup(),
     probe,
@@ -334,7 +450,7 @@ export async function bwrapCases(): Promise<BwrapCases> {
 
 /**
  * Processes on this machine whose command line contains `marker` and, when given, starts with
- * `prefix` (NUL-separated arguments). Scans /proc.
+ * `prefix` (NUL-separated arguments). Scans /proc: Linux only.
  */
 export function processesWith(marker: string, prefix = ''): number[] {
   const found: number[] = [];

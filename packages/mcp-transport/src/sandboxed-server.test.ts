@@ -1,6 +1,7 @@
 // The whole chain for a local server: buildSandbox → ProcessTransport → an MCP client, with the
-// `escape` fixture trying every way out. Runs wherever bubblewrap works (CI installs it);
-// skipped loudly elsewhere, and GARUDA_REQUIRE_SANDBOX=1 makes "no sandbox" a failure.
+// `escape` fixture trying every way out. Runs in this machine's OS sandbox: bubblewrap on Linux
+// (CI installs it), Seatbelt on macOS (the twin); skipped loudly elsewhere, and
+// GARUDA_REQUIRE_SANDBOX=1 makes "no sandbox" a failure.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
@@ -10,24 +11,32 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildSandbox } from './build-sandbox.js';
 import { detectSandbox } from './detect-sandbox.js';
 import { ProcessTransport } from './process-transport.js';
-import { TempDirs } from './sandbox-test-support.js';
+import { SANDBOX_REQUIRED, TempDirs, sandboxOfPlatform } from './sandbox-test-support.js';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 const sandbox = await detectSandbox({ searchPath: process.env.PATH });
-if (sandbox.kind !== 'bwrap') {
+if (sandbox.kind === 'none') {
   console.warn(
     `\n*** no OS sandbox here: ${sandbox.reason ?? sandbox.kind}; the sandboxed-server tests are SKIPPED ***\n`,
   );
 }
 
 describe('sandbox availability for servers', () => {
-  it.runIf(process.env.GARUDA_REQUIRE_SANDBOX === '1')('has bubblewrap when it is required', () => {
-    expect(sandbox.kind).toBe('bwrap');
-  });
+  it.runIf(SANDBOX_REQUIRED)(
+    'has the OS sandbox of this platform when it is required (bubblewrap on Linux, Seatbelt on macOS)',
+    () => {
+      expect({ platform: process.platform, kind: sandbox.kind }).toEqual({
+        platform: process.platform,
+        kind: sandboxOfPlatform(process.platform) ?? 'an OS sandbox, which this platform lacks',
+      });
+    },
+  );
 });
 
-describe.skipIf(sandbox.kind !== 'bwrap')(
-  'a sandboxed MCP server (escape fixture, real bubblewrap)',
+describe.skipIf(sandbox.kind === 'none')(
+  sandbox.kind === 'seatbelt'
+    ? 'a sandboxed MCP server (escape fixture, real Seatbelt: twin of the bubblewrap run)'
+    : 'a sandboxed MCP server (escape fixture, real bubblewrap)',
   () => {
     const temp = new TempDirs();
     let listener: Server;
@@ -144,6 +153,10 @@ describe.skipIf(sandbox.kind !== 'bwrap')(
       expect(report.connect.ok).toBe(false);
       expect(connections).toBe(before);
       expect(report.userNamespace.ok).toBe(false);
+      // Linux only: `unshare -U` exists there and must fail; macOS has no user namespaces.
+      expect(report.userNamespace.code).toMatch(
+        sandbox.kind === 'bwrap' ? /^(EXIT_\d+|SIGNAL_\w+)$/ : /^SKIPPED$/,
+      );
     });
 
     it('network: true opens the network, and nothing else changes', async () => {

@@ -1,5 +1,6 @@
 // The macOS Seatbelt (SBPL) profile, written by hand for the same reasons as the bubblewrap
-// argv (see bwrap-args.ts). It cannot be run on our Linux machines: its tests check its text.
+// argv (see bwrap-args.ts). seatbelt-profile.test.ts parses it and checks its rules on every OS;
+// the os-sandbox-*.test.ts files run it for real on macOS.
 import { InvalidPolicyError } from './errors.js';
 import type { HiddenPath } from './hidden-paths.js';
 import type { Protection } from './protected-paths.js';

@@ -2,10 +2,12 @@
 // files (action-validator's schema check) and by reading what each must say: actions pinned by
 // commit, the Linux and macOS × Node 20/22/24 matrix with the sandbox required and its tests
 // proven to have run, and a release that checks first and publishes with provenance.
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateWorkflow } from '@action-validator/core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { repoRoot } from './workspace.js';
 
@@ -102,8 +104,8 @@ describe('ci.yml', () => {
     const checks = job.steps.filter((step) => step.run?.includes('require-tests-ran.mjs'));
     const linux = checks.find((step) => step.if?.includes("'Linux'"));
     const macos = checks.find((step) => step.if?.includes("'macOS'"));
-    expect(linux?.run).toMatch(/bwrap|bubblewrap/i);
-    expect(macos?.run).toMatch(/seatbelt/i);
+    expect(linux?.run).toMatch(/'bubblewrap sandbox' \d+$/);
+    expect(macos?.run).toMatch(/'Seatbelt sandbox' \d+$/);
     for (const step of [linux!, macos!]) expect(step.if).toMatch(/!cancelled\(\)/);
   });
 
@@ -143,5 +145,64 @@ describe('release.yml', () => {
   it('runs on pushes to main only, one at a time', () => {
     expect(Object.keys(workflow.on)).toEqual(['push']);
     expect(workflow.on.push).toEqual({ branches: ['main'] });
+  });
+});
+
+describe('scripts/ci/require-tests-ran.mjs', () => {
+  const script = join(repoRoot, 'scripts', 'ci', 'require-tests-ran.mjs');
+  const dir = mkdtempSync(join(tmpdir(), 'garuda-ran-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Runs the script on a report of `tests` in os-sandbox-files.test.ts; its exit code. */
+  function check(tests: Array<[fullName: string, status: string]>, min = 2): number {
+    const report = join(dir, `${Math.random()}.json`);
+    writeFileSync(
+      report,
+      JSON.stringify({
+        testResults: [
+          {
+            name: '/x/src/os-sandbox-files.test.ts',
+            assertionResults: tests.map(([fullName, status]) => ({ fullName, status })),
+          },
+          { name: '/x/src/other.test.ts', assertionResults: [{ fullName: 'o', status: 'failed' }] },
+        ],
+      }),
+    );
+    const result = spawnSync(process.execPath, [
+      script,
+      report,
+      'os-sandbox-[a-z-]+\\.test\\.ts$',
+      'Seatbelt sandbox',
+      String(min),
+    ]);
+    return result.status ?? -1;
+  }
+
+  it('passes when enough tests of the suite passed, the other OS’s skipped', () => {
+    expect(
+      check([
+        ['Seatbelt sandbox a', 'passed'],
+        ['Seatbelt sandbox b', 'passed'],
+        ['Seatbelt sandbox c (bubblewrap only)', 'skipped'],
+      ]),
+    ).toBe(0);
+  });
+
+  it('fails when the suite was skipped, ran too few, or one failed', () => {
+    expect(check([['Seatbelt sandbox a', 'skipped']])).toBe(1);
+    expect(
+      check([
+        ['bubblewrap sandbox a', 'passed'],
+        ['bubblewrap sandbox b', 'passed'],
+      ]),
+    ).toBe(1);
+    expect(check([['Seatbelt sandbox a', 'passed']])).toBe(1);
+    expect(
+      check([
+        ['Seatbelt sandbox a', 'passed'],
+        ['Seatbelt sandbox b', 'passed'],
+        ['Seatbelt sandbox c', 'failed'],
+      ]),
+    ).toBe(1);
   });
 });

@@ -1,17 +1,16 @@
-// Proofs, with real bubblewrap and real processes, that a read path shows a hidden credential
-// path read-only, and nothing more of it or of the others.
+// Proofs, with the real OS sandbox and real processes, that a read path shows a hidden credential
+// path read-only, and nothing more of it or of the others. The same tests run bubblewrap on Linux
+// and Seatbelt on macOS (its twin).
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildSandbox } from './build-sandbox.js';
 import { InvalidPolicyError } from './errors.js';
-import { bwrapCases, fsProbeArgv, list, put, read, tree } from './sandbox-test-support.js';
+import { fsProbeArgv, list, osSandboxCases, put, read, tree } from './sandbox-test-support.js';
 
-const { sandbox, available, skipNotice, temp, setup, probe, probeSteps } = await bwrapCases();
-if (skipNotice !== undefined) console.warn(skipNotice);
-afterAll(() => temp.cleanup());
+const { sandbox, available, suite, is, temp, setup, probe, probeSteps } = await osSandboxCases();
 
-describe.skipIf(!available)('bubblewrap sandbox (real processes)', () => {
+describe.skipIf(!available)(suite, () => {
   describe('read paths that reveal a hidden credential path', () => {
     it('shows a revealed ~/.kube read-only; its sibling ~/.ssh stays hidden', async () => {
       const { home, policy } = setup();
@@ -22,11 +21,11 @@ describe.skipIf(!available)('bubblewrap sandbox (real processes)', () => {
         [
           [{ op: 'read', path: kube }, 'ok:apiVersion: v1'],
           [{ op: 'readdir', path: path.join(home, '.kube') }, 'ok:config'],
-          [{ op: 'read', path: key }, 'ENOENT'],
-          [{ op: 'readdir', path: path.join(home, '.ssh') }, 'ok:'],
-          [{ op: 'write', path: kube, data: 'apiVersion: evil' }, 'EROFS'],
-          [{ op: 'write', path: path.join(home, '.kube', 'new'), data: 'x' }, 'EROFS'],
-          [{ op: 'rm', path: kube }, 'EROFS'],
+          [{ op: 'read', path: key }, is.inHidden],
+          [{ op: 'readdir', path: path.join(home, '.ssh') }, is.listHidden()],
+          [{ op: 'write', path: kube, data: 'apiVersion: evil' }, is.readOnly],
+          [{ op: 'write', path: path.join(home, '.kube', 'new'), data: 'x' }, is.readOnly],
+          [{ op: 'rm', path: kube }, is.readOnly],
         ],
       );
       expect(results).toEqual(expected);
@@ -38,11 +37,11 @@ describe.skipIf(!available)('bubblewrap sandbox (real processes)', () => {
       const { home, policy } = setup();
       const kube = put(path.join(home, '.kube', 'config'), 'apiVersion: v1');
       put(path.join(home, '.ssh', 'id_rsa'), 'PRIVATE KEY');
-      // Renaming it needs the home folder writable: a mount point then (EBUSY).
+      // Renaming it needs the home folder writable: a mount point then (bubblewrap: EBUSY).
       for (const [widened, rename] of [
-        [{ ...policy, root: home }, 'EBUSY'],
-        [{ ...policy, writePaths: [home] }, 'EBUSY'],
-        [{ ...policy, writePaths: [path.join(home, '.kube')] }, 'EROFS'],
+        [{ ...policy, root: home }, is.pinned],
+        [{ ...policy, writePaths: [home] }, is.pinned],
+        [{ ...policy, writePaths: [path.join(home, '.kube')] }, is.readOnly],
       ] as const) {
         const results = await probe({ ...widened, readPaths: [path.join(home, '.kube')] }, [
           { op: 'read', path: kube },
@@ -51,7 +50,13 @@ describe.skipIf(!available)('bubblewrap sandbox (real processes)', () => {
           { op: 'rename', path: path.join(home, '.kube'), to: path.join(home, 'kube-moved') },
           { op: 'read', path: path.join(home, '.ssh', 'id_rsa') },
         ]);
-        expect(results).toEqual(['ok:apiVersion: v1', 'EROFS', 'EROFS', rename, 'ENOENT']);
+        expect(results).toEqual([
+          'ok:apiVersion: v1',
+          is.readOnly,
+          is.readOnly,
+          rename,
+          is.inHidden,
+        ]);
       }
       expect(read(kube)).toBe('apiVersion: v1');
       expect(list(path.join(home, '.kube'))).toEqual(['config']);
@@ -68,15 +73,15 @@ describe.skipIf(!available)('bubblewrap sandbox (real processes)', () => {
       const before = tree(home);
       const { results, expected } = await probeSteps({ ...policy, readPaths: [kube, active] }, [
         [{ op: 'read', path: kube }, 'ok:apiVersion: v1'],
-        [{ op: 'readdir', path: path.join(home, '.kube') }, 'ok:config'],
-        [{ op: 'read', path: path.join(home, '.kube', 'other-cluster') }, 'ENOENT'],
+        [{ op: 'readdir', path: path.join(home, '.kube') }, is.listHidden('config')],
+        [{ op: 'read', path: path.join(home, '.kube', 'other-cluster') }, is.inHidden],
         [{ op: 'read', path: active }, 'ok:[core]'],
-        [{ op: 'readdir', path: gcloud }, 'ok:configurations'],
-        [{ op: 'read', path: path.join(gcloud, 'credentials.db') }, 'ENOENT'],
+        [{ op: 'readdir', path: gcloud }, is.listHidden('configurations')],
+        [{ op: 'read', path: path.join(gcloud, 'credentials.db') }, is.inHidden],
         // The hidden folders around them are still read-only (made so after the mount points).
-        [{ op: 'write', path: path.join(home, '.kube', 'planted'), data: 'x' }, 'EROFS'],
-        [{ op: 'mkdir', path: path.join(gcloud, 'legacy_credentials') }, 'EROFS'],
-        [{ op: 'write', path: kube, data: 'evil' }, 'EROFS'],
+        [{ op: 'write', path: path.join(home, '.kube', 'planted'), data: 'x' }, is.readOnly],
+        [{ op: 'mkdir', path: path.join(gcloud, 'legacy_credentials') }, is.readOnly],
+        [{ op: 'write', path: kube, data: 'evil' }, is.readOnly],
       ]);
       expect(results).toEqual(expected);
       // The mount points were made in the sandbox's in-memory folders, not here.
@@ -91,10 +96,10 @@ describe.skipIf(!available)('bubblewrap sandbox (real processes)', () => {
         { ...policy, root: home, readPaths: [netrc] },
         [
           [{ op: 'read', path: netrc }, 'ok:machine example.com password hunter2'],
-          [{ op: 'append', path: netrc, data: 'more' }, 'EROFS'],
-          [{ op: 'rm', path: netrc }, 'EBUSY'],
-          // Another hidden file: still the null device.
-          [{ op: 'read', path: path.join(home, '.npmrc') }, 'ok:'],
+          [{ op: 'append', path: netrc, data: 'more' }, is.readOnly],
+          [{ op: 'rm', path: netrc }, is.pinned],
+          // Another hidden file: still hidden (bubblewrap: the null device).
+          [{ op: 'read', path: path.join(home, '.npmrc') }, is.hiddenFile],
         ],
       );
       expect(results).toEqual(expected);
@@ -113,7 +118,7 @@ describe.skipIf(!available)('bubblewrap sandbox (real processes)', () => {
         { op: 'read', path: path.join(home, '.garuda', 'trust.json') },
         { op: 'read', path: path.join(home, 'notes.txt') },
       ]);
-      expect(results).toEqual(['ENOENT', 'ENOENT', 'ENOENT', 'ok:not secret']);
+      expect(results).toEqual([is.inHidden, is.inHidden, is.inHidden, 'ok:not secret']);
     });
 
     it('hides again what is hidden inside a revealed folder (a linked ~/.ssh, garudaHome)', async () => {
@@ -127,9 +132,9 @@ describe.skipIf(!available)('bubblewrap sandbox (real processes)', () => {
         { ...policy, garudaHome: path.join(kube, 'garuda'), readPaths: [kube] },
         [
           [{ op: 'read', path: path.join(kube, 'config') }, 'ok:apiVersion: v1'],
-          [{ op: 'read', path: path.join(kube, 'ssh', 'id_rsa') }, 'ENOENT'],
-          [{ op: 'read', path: path.join(home, '.ssh', 'id_rsa') }, 'ENOENT'],
-          [{ op: 'read', path: path.join(kube, 'garuda', 'trust.json') }, 'ENOENT'],
+          [{ op: 'read', path: path.join(kube, 'ssh', 'id_rsa') }, is.inHidden],
+          [{ op: 'read', path: path.join(home, '.ssh', 'id_rsa') }, is.inHidden],
+          [{ op: 'read', path: path.join(kube, 'garuda', 'trust.json') }, is.inHidden],
           [{ op: 'readdir', path: kube }, 'ok:config,garuda,ssh'],
         ],
       );
@@ -158,7 +163,7 @@ describe.skipIf(!available)('bubblewrap sandbox (real processes)', () => {
           { op: 'read', path: path.join(home, '.kube', 'config') },
         ],
       );
-      expect(results).toEqual(['ENOENT', 'ENOENT', 'ENOENT', 'ENOENT']);
+      expect(results).toEqual([is.inHidden, is.inHidden, is.inHidden, is.inHidden]);
     });
 
     it('refuses garudaHome, a path inside it or a link to it, before anything runs', () => {

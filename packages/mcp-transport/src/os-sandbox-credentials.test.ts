@@ -1,14 +1,18 @@
-// Proofs, with real bubblewrap and real processes, that the credential paths of the home folder
-// are hidden and can be neither written nor planted, also where the server may write the home
-// folder.
+// Proofs, with the real OS sandbox and real processes, that the credential paths of the home
+// folder are hidden and can be neither written nor planted, also where the server may write the
+// home folder. The same tests run bubblewrap on Linux and Seatbelt on macOS (its twin); where the
+// two differ (bubblewrap hides with mounts and placeholders, Seatbelt with path rules), a test
+// runs on one of them only and says so.
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { HIDDEN_HOME_PATHS } from './hidden-paths.js';
+import { describe, expect, it } from 'vitest';
+import { HIDDEN_HOME_PATHS, HIDDEN_MACOS_HOME_PATHS } from './hidden-paths.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
 import {
-  bwrapCases,
+  DENIED,
+  NOT_THERE,
   list,
+  osSandboxCases,
   put,
   read,
   tree,
@@ -16,12 +20,11 @@ import {
   CREDENTIAL_FOLDERS,
 } from './sandbox-test-support.js';
 
-const { available, skipNotice, temp, setup, probe } = await bwrapCases();
-if (skipNotice !== undefined) console.warn(skipNotice);
-afterAll(() => temp.cleanup());
+const { kind, available, suite, is, setup, probe, probeSteps, onBwrap, onSeatbelt } =
+  await osSandboxCases();
 
 /**
- * What a sandbox whose server may write an empty home folder leaves in it, and nothing else: an
+ * What bubblewrap, where the server may write an empty home folder, leaves in it, and nothing else: an
  * empty placeholder (folders 0700, files 0600) per missing credential path, the folder of a file
  * whose folder is missing too (`.docker`, `.cargo`, `.cursor`, `.config/git`,
  * `.local/share/fish`), and the ordinary folders above them (`.config`, `.local`, `.local/share`).
@@ -48,7 +51,15 @@ const EMPTY_HOME_PLACEHOLDERS: Record<string, string> = Object.fromEntries([
   ...CREDENTIAL_FILES.filter((file) => !file.includes('/')).map((file) => [file, 'file 600 ']),
 ]);
 
-describe.skipIf(!available)('bubblewrap sandbox (real processes)', () => {
+describe('the credential paths the sandbox tests check', () => {
+  it('are every credential path the sandbox hides', () => {
+    expect([...HIDDEN_HOME_PATHS].sort()).toEqual(
+      [...CREDENTIAL_FOLDERS, ...CREDENTIAL_FILES].sort(),
+    );
+  });
+});
+
+describe.skipIf(!available)(suite, () => {
   it('hides garudaHome and credential files', async () => {
     const { home, policy } = setup();
     put(path.join(home, '.ssh', 'id_rsa'), 'PRIVATE KEY');
@@ -65,7 +76,15 @@ describe.skipIf(!available)('bubblewrap sandbox (real processes)', () => {
       { op: 'read', path: path.join(home, '.docker', 'config.json') },
       { op: 'read', path: path.join(home, 'notes.txt') },
     ]);
-    expect(results).toEqual(['ENOENT', 'ok:', 'ENOENT', 'ok:', 'ok:', 'ok:', 'ok:not secret']);
+    expect(results).toEqual([
+      is.inHidden,
+      is.listHidden(),
+      is.inHidden,
+      is.listHidden(),
+      is.hiddenFile,
+      is.hiddenFile,
+      'ok:not secret',
+    ]);
   });
 
   it('hides them also when the root is the home folder itself, and they cannot be written', async () => {
@@ -81,16 +100,18 @@ describe.skipIf(!available)('bubblewrap sandbox (real processes)', () => {
       { op: 'rename', path: path.join(home, '.ssh'), to: path.join(home, 'ssh-moved') },
       { op: 'write', path: path.join(home, 'project-file.txt'), data: 'ok' },
     ]);
-    expect(results).toEqual(['ENOENT', 'ok:', 'EROFS', 'ok:', 'EROFS', 'EBUSY', 'ok']);
+    expect(results).toEqual([
+      is.inHidden,
+      is.listHidden(),
+      is.readOnly,
+      is.listHidden(),
+      is.readOnly,
+      is.pinned,
+      'ok',
+    ]);
     expect(list(path.join(home, '.ssh'))).toEqual(['id_rsa']);
     expect(read(path.join(home, '.garuda', 'trust.json'))).toBe('{"secret":true}');
     expect(read(path.join(home, 'project-file.txt'))).toBe('ok');
-  });
-
-  it('knows every credential path this test checks', () => {
-    expect([...HIDDEN_HOME_PATHS].sort()).toEqual(
-      [...CREDENTIAL_FOLDERS, ...CREDENTIAL_FILES].sort(),
-    );
   });
 
   it('hides every credential path that exists, and keeps it from being written with root = home', async () => {
@@ -107,8 +128,8 @@ describe.skipIf(!available)('bubblewrap sandbox (real processes)', () => {
       ...CREDENTIAL_FILES.map((file) => ({ op: 'read' as const, path: path.join(home, file) })),
     ]);
     expect(reads).toEqual([
-      ...CREDENTIAL_FOLDERS.flatMap(() => ['ok:', 'ENOENT']),
-      ...CREDENTIAL_FILES.map(() => 'ok:'),
+      ...CREDENTIAL_FOLDERS.flatMap(() => [is.listHidden(), is.inHidden]),
+      ...CREDENTIAL_FILES.map(() => is.hiddenFile),
     ]);
 
     const writes = await probe({ ...policy, root: home }, [
@@ -125,22 +146,24 @@ describe.skipIf(!available)('bubblewrap sandbox (real processes)', () => {
       ...CREDENTIAL_FILES.map((file) => ({ op: 'read' as const, path: path.join(home, file) })),
     ]);
     expect(writes).toEqual([
-      ...CREDENTIAL_FOLDERS.map(() => 'EROFS'),
-      ...CREDENTIAL_FILES.map(() => 'ok'), // the null device: the write vanishes
-      ...CREDENTIAL_FILES.map(() => 'ok:'),
+      ...CREDENTIAL_FOLDERS.map(() => is.readOnly),
+      ...CREDENTIAL_FILES.map(() => is.writeHiddenFile),
+      ...CREDENTIAL_FILES.map(() => is.hiddenFile),
     ]);
-    // Every credential is there as it was; the only addition is the placeholder for the missing
-    // garudaHome.
-    expect(tree(home)).toEqual({ ...before, '.garuda': 'folder 700' });
+    // Every credential is there as it was; the only addition (bubblewrap) is the placeholder for
+    // the missing garudaHome.
+    expect(tree(home)).toEqual({
+      ...before,
+      ...(kind === 'bwrap' ? { '.garuda': 'folder 700' } : {}),
+    });
   });
 
-  it.each([
-    ['the root is the home folder', (p: SandboxPolicy, home: string) => ({ ...p, root: home })],
-    [
-      'a write path is the home folder',
-      (p: SandboxPolicy, home: string) => ({ ...p, writePaths: [home] }),
-    ],
-  ])(
+  const widenings: [string, (p: SandboxPolicy, home: string) => SandboxPolicy][] = [
+    ['the root is the home folder', (p, home) => ({ ...p, root: home })],
+    ['a write path is the home folder', (p, home) => ({ ...p, writePaths: [home] })],
+  ];
+
+  onBwrap.each(widenings)(
     'keeps a missing credential path from being created when %s, and leaves only empty placeholders',
     async (_name, widen) => {
       const { home, policy } = setup();
@@ -191,6 +214,69 @@ describe.skipIf(!available)('bubblewrap sandbox (real processes)', () => {
     },
   );
 
+  onSeatbelt.each(widenings)(
+    'keeps a missing credential path from being created when %s, and leaves nothing behind (Seatbelt twin: path rules, no placeholders)',
+    async (_name, widen) => {
+      const { home, policy } = setup();
+      const at = (name: string): string => path.join(home, name);
+      // A missing credential folder cannot be made; a missing file cannot be made even where
+      // the server may make its folder (.docker, .local/share/fish, .config).
+      const { results, expected } = await probeSteps(widen(policy, home), [
+        [{ op: 'mkdir', path: at('.garuda') }, DENIED],
+        [{ op: 'mkdir', path: at('.ssh') }, DENIED],
+        [{ op: 'write', path: at('.ssh/authorized_keys'), data: 'ssh-ed25519 AAAA x' }, NOT_THERE],
+        [{ op: 'mkdir', path: at('.kube') }, DENIED],
+        [{ op: 'mkdir', path: at('.aws') }, DENIED],
+        [{ op: 'write', path: at('.git-credentials'), data: 'https://x:t@example.com' }, DENIED],
+        [{ op: 'read', path: at('.git-credentials') }, NOT_THERE],
+        [{ op: 'mkdir', path: at('.docker') }, 'ok'],
+        [{ op: 'write', path: at('.docker/config.json'), data: '{"credsStore":"x"}' }, DENIED],
+        [{ op: 'mkdir', path: at('.local') }, 'ok'],
+        [{ op: 'mkdir', path: at('.local/share') }, 'ok'],
+        [{ op: 'mkdir', path: at('.local/share/fish') }, 'ok'],
+        [{ op: 'write', path: at('.local/share/fish/fish_history'), data: '- cmd: x' }, DENIED],
+        [{ op: 'mkdir', path: at('.config') }, 'ok'],
+        [{ op: 'mkdir', path: at('.config/gh') }, DENIED],
+        [{ op: 'mkdir', path: at('.codex') }, 'ok'],
+        [{ op: 'write', path: at('.codex/auth.json'), data: '{}' }, DENIED],
+        // Everything else in the home folder stays writable.
+        [{ op: 'write', path: at('.config/other.yml'), data: 'fine' }, 'ok'],
+        [{ op: 'write', path: at('ordinary.txt'), data: 'fine' }, 'ok'],
+      ]);
+      expect(results).toEqual(expected);
+      // Only what the server may make: ordinary folders and files (modes follow the umask).
+      const folder = expect.stringMatching(/^folder \d+$/);
+      const fine = expect.stringMatching(/^file \d+ fine$/);
+      expect(tree(home)).toEqual({
+        '.codex': folder,
+        '.config': folder,
+        '.config/other.yml': fine,
+        '.docker': folder,
+        '.local': folder,
+        '.local/share': folder,
+        '.local/share/fish': folder,
+        'ordinary.txt': fine,
+      });
+    },
+  );
+
+  onSeatbelt(
+    "hides the macOS places of other MCP clients' server lists (Seatbelt only: ~/Library)",
+    async () => {
+      const { home, policy } = setup();
+      const files = HIDDEN_MACOS_HOME_PATHS.map((entry) =>
+        put(path.join(home, entry), '{"mcpServers":{"x":{"env":{"TOKEN":"secret"}}}}'),
+      );
+      const notes = put(path.join(home, 'Library', 'Application Support', 'notes.txt'), 'fine');
+      const results = await probe({ ...policy, root: home }, [
+        ...files.map((file) => ({ op: 'read' as const, path: file })),
+        ...files.map((file) => ({ op: 'write' as const, path: file, data: '{}' })),
+        { op: 'read', path: notes },
+      ]);
+      expect(results).toEqual([...files.map(() => DENIED), ...files.map(() => DENIED), 'ok:fine']);
+    },
+  );
+
   it('keeps the folders above a hidden path from being swapped (root = home)', async () => {
     const { home, policy } = setup();
     const docker = put(path.join(home, '.docker', 'config.json'), '{"auths":{"r":{"auth":"x"}}}');
@@ -205,7 +291,7 @@ describe.skipIf(!available)('bubblewrap sandbox (real processes)', () => {
       { op: 'write', path: path.join(home, '.docker', 'buildx.json'), data: '{}' },
       { op: 'write', path: path.join(home, '.config', 'tool.yml'), data: 'x' },
     ]);
-    expect(results).toEqual(['EBUSY', 'EBUSY', 'ok:', 'ok', 'ok']);
+    expect(results).toEqual([is.pinned, is.pinned, is.hiddenFile, 'ok', 'ok']);
     expect(read(docker)).toBe('{"auths":{"r":{"auth":"x"}}}');
     expect(read(gh)).toBe('oauth_token: gho_x');
     expect(existsSync(path.join(home, 'docker-old'))).toBe(false);
@@ -223,7 +309,7 @@ describe.skipIf(!available)('bubblewrap sandbox (real processes)', () => {
       { op: 'write', path: path.join(tool, 'notes.txt') },
       { op: 'read', path: path.join(home, '.config', 'gh', 'hosts.yml') },
     ]);
-    expect(results).toEqual(['EROFS', 'ok', 'ENOENT']);
+    expect(results).toEqual([is.readOnly, 'ok', is.inHidden]);
     expect(list(path.join(tool, '.git', 'hooks'))).toEqual([]);
   });
 });

@@ -1,49 +1,59 @@
-// Proofs, with real bubblewrap and real processes, of what a server can connect to: Unix sockets
-// on the file system, a container engine's socket, and this machine's network.
+// Proofs, with the real OS sandbox and real processes, of what a server can connect to: Unix
+// sockets on the file system, a container engine's socket, and this machine's network. The same
+// tests run bubblewrap on Linux and Seatbelt on macOS (its twin); where the two differ (Linux
+// hides known socket places, macOS closes every Unix socket), a test runs on one of them only and
+// says so.
 import { existsSync, mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { buildSandbox } from './build-sandbox.js';
-import { CONNECT_PROBE, bwrapCases, run, unixServers } from './sandbox-test-support.js';
+import { CONNECT_PROBE, DENIED, osSandboxCases, run, unixServers } from './sandbox-test-support.js';
 
-const { sandbox, available, skipNotice, temp, setup } = await bwrapCases();
-if (skipNotice !== undefined) console.warn(skipNotice);
-afterAll(() => temp.cleanup());
+const { sandbox, kind, available, suite, is, temp, setup } = await osSandboxCases();
 
-describe.skipIf(!available)('bubblewrap sandbox (real processes)', () => {
-  it('reaches a Unix socket on the file system unless it is hidden (a read-only mount does not stop connect)', async () => {
+describe.skipIf(!available)(suite, () => {
+  it('reaches a Unix socket on the file system, with or without network, only where the sandbox allows it (bubblewrap: unless hidden, as a read-only mount does not stop connect; Seatbelt twin: none, its network rules cover Unix sockets)', async () => {
     const { home, policy } = setup();
     const open = path.join(temp.make('sock'), 'open.sock');
     const hidden = path.join(home, '.netrc'); // a hidden name, as a socket
     const close = await unixServers([open, hidden], 'hi');
     try {
-      const result = await run(
-        buildSandbox([process.execPath, '-e', CONNECT_PROBE, open, hidden], policy, sandbox),
-      );
-      expect(JSON.parse(result.stdout)).toEqual(['data:hi', 'ECONNREFUSED']);
+      for (const network of [false, true]) {
+        const argv = [process.execPath, '-e', CONNECT_PROBE, open, hidden];
+        const result = await run(buildSandbox(argv, { ...policy, network }, sandbox));
+        expect(JSON.parse(result.stdout)).toEqual(
+          kind === 'bwrap' ? ['data:hi', 'ECONNREFUSED'] : [DENIED, DENIED],
+        );
+      }
     } finally {
       await close();
     }
   });
 
-  // /run/user is one of the hidden socket places (it holds the session's D-Bus and agents).
-  it.runIf(existsSync('/run/user'))(
-    "reaches a container engine's socket in a hidden socket place only as engineSocket, without network",
+  // bubblewrap: /run/user is one of the hidden socket places (it holds the session's D-Bus and
+  // agents). Seatbelt: every Unix socket is closed, wherever it is.
+  it.runIf(kind === 'seatbelt' || existsSync('/run/user'))(
+    "reaches a container engine's socket only as engineSocket, without network",
     async () => {
       const { home, policy } = setup();
       const mark = `${process.pid}-${Date.now()}`;
-      const engine = `/run/user/garuda-test-engine-${mark}.sock`;
-      const other = `/run/user/garuda-test-other-${mark}.sock`;
+      const place = kind === 'bwrap' ? '/run/user' : temp.make('engine');
+      const engine = path.join(place, `garuda-test-engine-${mark}.sock`);
+      const other = path.join(place, `garuda-test-other-${mark}.sock`);
+      const closed = kind === 'bwrap' ? 'ENOENT' : DENIED;
       const close = await unixServers([engine, other], 'pong');
+      // macOS: named as clients name such sockets, through the /var link (/var/run/docker.sock
+      // is /private/var/run/docker.sock); the profile holds the real path.
+      const named = (file: string): string => file.replace(/^\/private\/var\//, '/var/');
       try {
-        const argv = [process.execPath, '-e', CONNECT_PROBE, engine, other];
+        const argv = [process.execPath, '-e', CONNECT_PROBE, named(engine), named(other)];
         const without = await run(buildSandbox(argv, policy, sandbox));
-        expect(JSON.parse(without.stdout)).toEqual(['ENOENT', 'ENOENT']);
+        expect(JSON.parse(without.stdout)).toEqual([closed, closed]);
         const given = await run(
-          buildSandbox(argv, { ...policy, network: false, engineSocket: engine }, sandbox),
+          buildSandbox(argv, { ...policy, network: false, engineSocket: named(engine) }, sandbox),
         );
-        expect(JSON.parse(given.stdout)).toEqual(['data:pong', 'ENOENT']);
+        expect(JSON.parse(given.stdout)).toEqual(['data:pong', closed]);
         // A credential path or Garuda's home is never handed out as a socket.
         const fake = path.join(home, '.ssh', 'agent.sock');
         mkdirSync(path.dirname(fake));
@@ -98,8 +108,19 @@ describe.skipIf(!available)('bubblewrap sandbox (real processes)', () => {
       const { policy } = setup();
       const { port, connections } = await listen();
       const result = await run(buildSandbox(client(port), policy, sandbox));
-      expect(result.stdout).toBe('ECONNREFUSED');
+      expect(result.stdout).toEqual(is.noNetwork);
       expect(connections()).toBe(0);
+    });
+
+    it('resolves a name with network: true (Seatbelt: through the DNS resolver it allows)', async () => {
+      const { policy } = setup();
+      const lookup = [
+        process.execPath,
+        '-e',
+        `require('node:dns').lookup('localhost', (e) => process.stdout.write(e ? e.code : 'ok'))`,
+      ];
+      const result = await run(buildSandbox(lookup, { ...policy, network: true }, sandbox));
+      expect(result).toMatchObject({ stdout: 'ok', code: 0 });
     });
 
     it('reaches it with network: true', async () => {
