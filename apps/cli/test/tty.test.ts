@@ -39,11 +39,11 @@ function shellQuote(text: string): string {
 function onTerminal(args: readonly string[], env: Record<string, string> = {}) {
   const command = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
   // util-linux `script` takes the command with -c; the BSD one (macOS) after the log file.
-  const args =
+  const scriptArgs =
     process.platform === 'linux'
       ? ['-q', '-e', '-f', '-c', command, '/dev/null']
       : ['-q', '/dev/null', '/bin/sh', '-c', command];
-  const child = spawn('script', args, {
+  const child = spawn('script', scriptArgs, {
     cwd: world.root,
     env: { ...world.env(env), TERM: 'xterm-256color', COLUMNS: '160', LINES: '50' },
     stdio: ['pipe', 'pipe', 'pipe'],
