@@ -1,4 +1,5 @@
 import type { ApprovalMode, StartMode } from '@garuda/mcp-manager';
+import type { TokenStorage } from '@garuda/mcp-oauth';
 import type { ToolExposure } from '@garuda/mcp-config';
 import type { SessionSwitches, TerminalSession } from './terminal-session.js';
 import type { CliIo } from './io.js';
@@ -33,6 +34,12 @@ export interface Globals {
    * `call` use it; every other command starts its servers.
    */
   readonly startMode: StartMode;
+  /**
+   * `--store` of `login`: where the tokens of a new sign-in are kept — `auto` (the default: the
+   * OS keychain when it answers, else the auth file), `keyring`, `file` or `session` (this run
+   * only). A sign-in already stored stays where it is.
+   */
+  readonly store: TokenStorage;
   /**
    * `--allow`, `--ask`, `--deny`: permission rules `mcp.<server>.<tool>` (globs with `*`), deny >
    * ask > allow.

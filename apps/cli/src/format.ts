@@ -12,6 +12,7 @@ import {
   type SignInRequest,
   type StatusRow,
 } from '@garuda/mcp-manager';
+import type { TokenStorageInfo } from '@garuda/mcp-oauth';
 import type { Colours } from './output.js';
 import type { DeclinedQuestion } from './prompter.js';
 
@@ -284,4 +285,24 @@ export function asciiJson(value: unknown): string {
     /[^\n\u0020-\u007e]/g,
     (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
+}
+
+/**
+ * Where sign-in tokens are kept, in one line: `OS keychain (the Secret Service answered)`,
+ * `auth file <path> (no OS keychain answered: …)`, `this run only (session: nothing is saved)`;
+ * a keychain asked for that does not answer in yellow.
+ */
+export function tokenStorageText(info: TokenStorageInfo, authFile: string, c: Colours): string {
+  switch (info.mode) {
+    case 'keyring':
+      return info.available
+        ? `OS keychain (${info.reason})`
+        : c.yellow(`OS keychain, which does not answer: ${info.reason}`);
+    case 'session':
+      return 'this run only (session: nothing is saved)';
+    case 'file':
+      return info.requested === 'file'
+        ? `auth file ${authFile} (mode 0600)`
+        : `auth file ${authFile} (mode 0600; ${info.reason})`;
+  }
 }

@@ -134,10 +134,15 @@ export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
     options: [PROJECT_EDIT, SESSION_SWITCH],
   },
   login: {
-    usage: 'garuda-mcp login <server> [--scope <scope>]…',
+    usage: 'garuda-mcp login <server> [--scope <scope>]… [--store auto|keyring|file|session]',
     summary: 'Sign in to a remote server (opens the browser; --browser chooses the program).',
-    details: 'Signs in when the server asks for it.',
+    details:
+      'Signs in when the server asks for it. The tokens go to the OS keychain when it answers\n(macOS Keychain, Windows Credential Manager, the Secret Service on Linux), else to\n<home>/mcp-auth.json (mode 0600); a sign-in already stored stays where it is (logout first to\nmove it). status and doctor say which.',
     options: [
+      [
+        '--store <where>',
+        'where the tokens of this sign-in go: auto (the default), keyring (the OS keychain, or\nfail), file (<home>/mcp-auth.json) or session (this run only: nothing is saved)',
+      ],
       [
         '--scope <scope>',
         'sign in again now, asking for this scope too (repeatable), on top of the configured scopes\nand those the sign-in already holds: for a tool that needs more access',
@@ -197,8 +202,8 @@ const GLOBAL_OPTIONS = `Options:
                       (mcp.docs.*, mcp.*.read_*); repeatable; "irreversible" ones still ask
   --ask <rule>        calls that always ask, whatever the mode or an "always allow" says
   --deny <rule>       calls that never run; deny > ask > allow
-  --sandbox-read <dir> a folder under /tmp that sandboxed servers may still read (each server
-                      gets an empty private /tmp); repeatable, also $GARUDA_SANDBOX_READ (a:b)
+  --sandbox-read <dir> a folder under /tmp that sandboxed servers may still read (on Linux each
+                      server gets an empty private /tmp); repeatable, also $GARUDA_SANDBOX_READ (a:b)
   -h, --help          show help (also: garuda-mcp <command> --help)
   -V, --version       show the version
 

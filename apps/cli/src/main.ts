@@ -29,6 +29,7 @@ import {
   type ApprovalMode,
 } from '@garuda/mcp-manager';
 import { TOOL_EXPOSURES, type ToolExposure } from '@garuda/mcp-config';
+import { TOKEN_STORAGES, type TokenStorage } from '@garuda/mcp-oauth';
 
 const OPTIONS = {
   root: { type: 'string' },
@@ -61,6 +62,7 @@ const OPTIONS = {
   replace: { type: 'boolean' },
   // login
   scope: { type: 'string', multiple: true },
+  store: { type: 'string' },
   // import
   from: { type: 'string', multiple: true },
   all: { type: 'boolean' },
@@ -86,6 +88,7 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   timeout: ['add'],
   replace: ['add'],
   scope: ['login'],
+  store: ['login'],
   from: ['import'],
   all: ['import'],
   only: ['import'],
@@ -223,6 +226,14 @@ async function run(
       `--start must be eager (every server starts now) or lazy (pinned servers start on first use), not ${JSON.stringify(startMode)}.`,
     );
   }
+  // --store, else $GARUDA_TOKEN_STORE (a person's standing choice), else auto.
+  const storeFrom = values.store !== undefined ? '--store' : '$GARUDA_TOKEN_STORE';
+  const store = values.store ?? (io.env.GARUDA_TOKEN_STORE || 'auto');
+  if (!TOKEN_STORAGES.includes(store as TokenStorage)) {
+    throw usageError(
+      `${storeFrom} must be auto (the OS keychain when it answers, else the file), keyring (the OS keychain), file (the auth file) or session (this run only), not ${JSON.stringify(store)}.`,
+    );
+  }
   const rules = { allow: values.allow ?? [], ask: values.ask ?? [], deny: values.deny ?? [] };
   for (const [decision, list] of Object.entries(rules)) {
     for (const rule of list) {
@@ -250,6 +261,7 @@ async function run(
     approvalMode: approvalMode as ApprovalMode,
     exposure: exposure as ToolExposure,
     startMode,
+    store: store as TokenStorage,
     rules,
     sandboxRead: [
       ...(io.env.GARUDA_SANDBOX_READ ?? '').split(':'),

@@ -56,6 +56,8 @@ export function createManager(
     denyRules: globals.rules.deny,
     cacheDir: globals.cacheDir,
     enabledForSession: globals.sessionSwitches,
+    // The keychain is reached through the user's own session bus (io.env).
+    tokenStorage: globals.store,
     // A server's warnings and worse reach the terminal (cleaned by the manager, at most 10 a
     // second); the rest of its log is noise for a command line.
     onServerLog: (entry) => {

@@ -62,6 +62,9 @@ export class CliWorld {
       // This checkout (fixture servers, server-everything) may itself be under /tmp, which the
       // sandbox replaces with an empty folder.
       GARUDA_SANDBOX_READ: REPO_ROOT,
+      // Sign-ins go to the test's own auth file, never to this machine's keychain (on macOS the
+      // Keychain needs no bus to be found); the keychain tests choose their store themselves.
+      GARUDA_TOKEN_STORE: 'file',
       ...extra,
     };
   }

@@ -2,7 +2,7 @@ import { log } from '@garuda/internal';
 import { setMaxListeners } from 'node:events';
 import path from 'node:path';
 import { defaultPaths, type ConfigProblem, type ServerConfig } from '@garuda/mcp-config';
-import { AuthStore, type RevokeResult } from '@garuda/mcp-oauth';
+import { AuthStore, type RevokeResult, type TokenStorageInfo } from '@garuda/mcp-oauth';
 import type { SandboxInfo } from '@garuda/mcp-transport';
 import { TrustStore, type McpTrustEntry } from '@garuda/mcp-trust';
 import { quoteText, TOOL_SEARCH_NAME } from '@garuda/mcp-tools';
@@ -119,7 +119,12 @@ export class McpManager {
     this.#store =
       this.#options.trustStore ??
       new TrustStore(defaultPaths({ home, root }).trustFile, withLogger);
-    this.#authStore = new AuthStore(path.join(home, 'mcp-auth.json'), withLogger);
+    // The keychain is reached through the host's environment (its session bus), never ours.
+    this.#authStore = new AuthStore(path.join(home, 'mcp-auth.json'), {
+      ...withLogger,
+      tokenStorage: this.#options.tokenStorage,
+      env: this.#options.env,
+    });
     this.#pinnedFetch = projectFetch(this.#options);
     this.#audit = auditSink(this.#options);
     this.#cache = toolListCache(this.#options);
@@ -411,6 +416,17 @@ export class McpManager {
   }
 
   /**
+   * Where the tokens of new sign-ins are kept, and why: the `tokenStorage` option with `auto`
+   * resolved (the OS keychain is probed once, within its time limit). For a status screen:
+   * `{ requested: 'auto', mode: 'file', available: true, reason: 'no OS keychain answered: …' }`.
+   *
+   * @returns The requested and the effective storage, whether it works, and why.
+   */
+  tokenStorage(): Promise<TokenStorageInfo> {
+    return this.#authStore.storage();
+  }
+
+  /**
    * Signs out of a remote server: every stored sign-in of `name` is removed from
    * `<home>/mcp-auth.json` first, then its tokens are revoked at the authorization server
    * (RFC 7009) where it offers that. A connection signed in with OAuth is stopped (state
@@ -489,6 +505,7 @@ export class McpManager {
       if (!(await stopped))
         log(this.#options.logger, 'warn', 'some MCP servers took too long to stop');
       await this.#pinnedFetch.close().catch(() => {});
+      this.#authStore.close();
       await this.#audit.flush(CLOSE_BOUND_MS);
       await this.#cache.flush(CLOSE_BOUND_MS);
     })();

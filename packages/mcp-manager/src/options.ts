@@ -4,6 +4,7 @@ import { hiddenPathOf, type SandboxInfo } from '@garuda/mcp-transport';
 import { TOOL_EXPOSURES, type ServerEntry, type ToolExposure } from '@garuda/mcp-config';
 import type { TrustStoreLike } from '@garuda/mcp-trust';
 import type { PinnedFetchOptions } from '@garuda/pinned-fetch';
+import { TOKEN_STORAGES, type TokenStorage } from '@garuda/mcp-oauth';
 import { InvalidOptionsError } from './errors.js';
 import { isWithin } from './paths.js';
 import type { ManagerLogger, Prompter, ServerChange, ServerLogEntry } from './types.js';
@@ -141,6 +142,14 @@ export interface McpManagerOptions {
    */
   readonly enabledForSession?: Readonly<Record<string, boolean>>;
   /**
+   * Where the tokens of new sign-ins are kept (`TokenStorage` of `@garuda/mcp-oauth`): `file`
+   * (`<home>/mcp-auth.json`, mode 0600; the default), `keyring` (the OS keychain, reached
+   * through `env`; the file keeps a pointer), `session` (this manager's memory only) or `auto`
+   * (the keychain when it answers, else the file). A sign-in already stored stays where it is.
+   * `tokenStorage()` says what is used and why.
+   */
+  readonly tokenStorage?: TokenStorage;
+  /**
    * Options of the strict fetch that carries a project's remote servers' MCP and OAuth traffic
    * alike: `createPinnedFetch(projectFetchOptions)` of `@garuda/pinned-fetch`, which reaches
    * public addresses only. The fetch itself cannot be replaced; these tune it: a `lookup` (tests
@@ -207,6 +216,7 @@ export interface CheckedOptions extends Pick<
   readonly sandboxReadPaths: readonly string[];
   readonly cacheDir: string;
   readonly enabledForSession: ReadonlyMap<string, boolean>;
+  readonly tokenStorage: TokenStorage;
   readonly projectFetchOptions: PinnedFetchOptions;
   readonly openBrowser:
     ((url: string, options: { readonly allowHttpLoopback: boolean }) => unknown) | undefined;
@@ -429,10 +439,18 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
       'must be an object of server names to true (on) or false (off)',
     );
   }
+  const tokenStorage = options.tokenStorage ?? 'file';
+  if (!TOKEN_STORAGES.includes(tokenStorage)) {
+    throw new InvalidOptionsError(
+      'tokenStorage',
+      `must be one of ${TOKEN_STORAGES.map((mode) => `'${mode}'`).join(', ')}`,
+    );
+  }
   return {
     root: folder('root', options.root),
     home,
     enabledForSession: new Map(Object.entries(enabledForSession)),
+    tokenStorage,
     userHome,
     cacheDir,
     env,

@@ -218,6 +218,7 @@ describe('AuthStore entries', () => {
       signedIn: true,
       refreshable: true,
       signInInProgress: true,
+      storage: 'file',
       clientId: 'client-1',
       issuer: 'https://auth.example',
       port: 5,

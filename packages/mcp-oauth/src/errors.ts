@@ -43,6 +43,11 @@ export const OAuthFlowErrorCode = {
   INVALID_REDIRECT_URL: 'INVALID_REDIRECT_URL',
   /** `openBrowser` was asked to open an address it must not open. */
   UNSAFE_BROWSER_URL: 'UNSAFE_BROWSER_URL',
+  /**
+   * The OS keychain did not answer (no Secret Service, locked, timed out) where the auth store
+   * needs it: a sign-in stored with `tokenStorage: 'keyring'`, or one whose secret it holds.
+   */
+  KEYRING_UNAVAILABLE: 'KEYRING_UNAVAILABLE',
 } as const;
 
 /** One of the {@link OAuthFlowErrorCode} values. */
@@ -331,4 +336,32 @@ export function unsafeBrowserUrl(reason: string): OAuthFlowError {
     OAuthFlowErrorCode.UNSAFE_BROWSER_URL,
     `refused to open the browser: ${reason}`,
   );
+}
+
+/**
+ * The OS keychain cannot be used where the auth store needs it (code `KEYRING_UNAVAILABLE`): no
+ * Secret Service on the session bus, a locked keychain, no answer within the time limit, or no
+ * keychain binding for this platform. Nothing was stored or read there; with
+ * `tokenStorage: 'auto'` the store uses the file instead and never throws this.
+ */
+export class KeyringUnavailableError extends OAuthFlowError {
+  /** Whether `value` is a {@link KeyringUnavailableError}, from any copy of this package. */
+  static override readonly isInstance = brand(this, SCOPE, 'KeyringUnavailableError');
+
+  /** Why, in one line (ours, or the keychain's own error, cleaned); never a secret. */
+  readonly reason: string;
+
+  /**
+   * @param reason - why the keychain cannot be used, one cleaned line
+   * @param cause - the underlying error, if any
+   */
+  constructor(reason: string, cause?: unknown) {
+    super(
+      OAuthFlowErrorCode.KEYRING_UNAVAILABLE,
+      `the OS keychain cannot be used: ${reason}. Unlock or start the keychain and try again, ` +
+        `or keep the tokens elsewhere (token storage file or session)`,
+      { cause },
+    );
+    this.reason = reason;
+  }
 }

@@ -47,6 +47,7 @@ describe('errors', () => {
       new api.CallbackPortChangedError('x', 1, 2, true),
       new api.CallbackPortInUseError('127.0.0.1', 1, undefined),
       new api.AuthorizationDeniedError('access_denied'),
+      new api.KeyringUnavailableError('no D-Bus session bus'),
     ];
     for (const error of classes) {
       expect(error.name).toBe(error.constructor.name);

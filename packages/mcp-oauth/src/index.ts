@@ -5,6 +5,10 @@ export {
   DEFAULT_AUTH_LOCK_TIMEOUT_MS,
 } from './auth-store.js';
 export type { AuthStoreOptions, AuthRecord, AuthEntryInfo } from './auth-store.js';
+export { TOKEN_STORAGES } from './token-storage.js';
+export type { TokenStorage, TokenStorageInfo } from './token-storage.js';
+export { createOsKeyring, DEFAULT_KEYRING_TIMEOUT_MS, KEYRING_SERVICE } from './os-keyring.js';
+export type { KeyringBackend, KeyringCheck, OsKeyringOptions } from './os-keyring.js';
 export type { AuthEntry } from './auth-entry.js';
 export { SERVER_NAME_PATTERN, USER_SCOPE } from './auth-key.js';
 export type { AuthEntryId } from './auth-key.js';
@@ -35,4 +39,5 @@ export {
   CallbackPortChangedError,
   CallbackPortInUseError,
   AuthorizationDeniedError,
+  KeyringUnavailableError,
 } from './errors.js';

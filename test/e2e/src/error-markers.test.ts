@@ -85,6 +85,7 @@ const PACKAGES: PackageCase[] = [
     CallbackPortChangedError: (m) => new m.CallbackPortChangedError('s', 1, 2, false),
     CallbackPortInUseError: (m) => new m.CallbackPortInUseError('127.0.0.1', 1, cause),
     AuthorizationDeniedError: (m) => new m.AuthorizationDeniedError('access_denied'),
+    KeyringUnavailableError: (m) => new m.KeyringUnavailableError('no keychain', cause),
   }),
   errorsOf('@garuda/mcp-tools', tools, {
     McpToolsError: (m) => new m.McpToolsError(m.McpToolsErrorCode.INVALID_OPTION, 'x'),

@@ -36,6 +36,13 @@ export { tempDir, type TempDir } from './temp-dir.js';
 export { localDefaults } from './local-defaults.js';
 export { waitFor, type WaitForOptions } from './wait-for.js';
 export { isProcessAlive, pidsWith } from './process-alive.js';
+export {
+  sandboxOutcomes,
+  type SandboxErrorCode,
+  type SandboxOutcomes,
+  type SandboxRefusal,
+} from './sandbox-outcomes.js';
+export { secretServiceMissing, startSecretService, type SecretService } from './secret-service.js';
 export { allStrings, hostileLeftovers } from './leftovers.js';
 export { codeBlock, readmeSection } from './readme.js';
 export {

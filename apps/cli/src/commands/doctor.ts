@@ -6,7 +6,9 @@ import { TrustStore, getMcpTrustEntry, mcpTrustKey } from '@garuda/mcp-trust';
 import { cliPaths, readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
-import { plural, rowDetail, stateWord, table } from '../format.js';
+import path from 'node:path';
+import type { TokenStorageInfo } from '@garuda/mcp-oauth';
+import { plural, rowDetail, stateWord, table, tokenStorageText } from '../format.js';
 import { withManager } from '../open-manager.js';
 
 /** One server's check. */
@@ -47,10 +49,12 @@ export async function doctorCommand(ctx: CommandContext): Promise<number> {
     { which: 'project', file: paths.projectFile, exists: await exists(paths.projectFile) },
   ];
   const trust = new TrustStore(paths.trustFile);
+  let tokenStorage: TokenStorageInfo | undefined;
   const servers = await withManager(
     ctx,
     { progress: 'Starting every MCP server' },
     async (mcp, prompter) => {
+      tokenStorage = await mcp.tokenStorage();
       const checks: ServerCheck[] = [];
       for (const row of mcp.status()) {
         const key = mcpTrustKey(
@@ -90,7 +94,11 @@ export async function doctorCommand(ctx: CommandContext): Promise<number> {
     problems.length > 0 ? ExitCode.CONFIG : failed.length > 0 ? ExitCode.SERVER : ExitCode.OK;
   if (globals.json) {
     output.out(
-      JSON.stringify({ sandbox, files, problems, servers, ok: code === ExitCode.OK }, null, 2),
+      JSON.stringify(
+        { sandbox, files, problems, tokenStorage, servers, ok: code === ExitCode.OK },
+        null,
+        2,
+      ),
     );
     return code;
   }
@@ -107,6 +115,12 @@ export async function doctorCommand(ctx: CommandContext): Promise<number> {
   }
   for (const problem of problems) output.out(`  ${c.red('problem:')} ${formatProblem(problem)}`);
   if (problems.length === 0) output.out(`  ${c.green('no problems')}`);
+  output.out('');
+  output.out(c.bold('Sign-in tokens'));
+  if (tokenStorage) {
+    const where = tokenStorageText(tokenStorage, path.join(globals.home, 'mcp-auth.json'), c);
+    output.out(`  ${tokenStorage.requested}: ${where}`);
+  }
   output.out('');
   output.out(c.bold('Servers'));
   if (servers.length === 0) {

@@ -4,6 +4,8 @@ import {
   ServerNotConnectedError,
   SignInRequiredError,
 } from '@garuda/mcp-manager';
+import path from 'node:path';
+import { AuthStore } from '@garuda/mcp-oauth';
 import { configuredNames, findServer, notConnected, readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, usageError } from '../exit-codes.js';
@@ -94,10 +96,37 @@ export async function loginCommand(
             ? `Signed in to MCP server ${ctx.output.colour.bold(name)} (${plural(row.tools, 'tool')}).`
             : `MCP server ${ctx.output.colour.bold(name)} connected without a sign-in (it asked for none).`,
         );
+        if (signedIn) ctx.output.out(await tokensLine(ctx, mcp, name));
       }
       return ExitCode.OK;
     },
   );
+}
+
+/** Where the tokens of `name` are now, and why, in one sentence. */
+async function tokensLine(ctx: CommandContext, mcp: McpManager, name: string): Promise<string> {
+  const info = await mcp.tokenStorage();
+  if (info.mode === 'session') {
+    return 'The tokens are kept for this run only (--store session): nothing was saved.';
+  }
+  const file = path.join(ctx.globals.home, 'mcp-auth.json');
+  // The entry says where its secrets are: an earlier sign-in may have put them elsewhere.
+  const store = new AuthStore(file, { env: ctx.io.env });
+  try {
+    const entries = (await store.list()).filter((entry) => entry.name === name && entry.signedIn);
+    const where = entries[0]?.storage ?? info.mode;
+    const earlier =
+      where === info.mode
+        ? ''
+        : ` They were stored there by an earlier sign-in: run garuda-mcp logout ${name}, then login again, to move them.`;
+    if (where === 'keyring') {
+      return `The tokens are in the OS keychain${info.mode === 'keyring' ? ` (${info.reason})` : ''}.${earlier}`;
+    }
+    const why = info.requested === 'auto' && info.mode === 'file' ? `; ${info.reason}` : '';
+    return `The tokens are in ${file} (mode 0600${why}).${earlier}`;
+  } finally {
+    store.close();
+  }
 }
 
 /**
