@@ -3,11 +3,11 @@
 // of it (their command lines hold the folder's path), can be found afterwards.
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { detectSandbox } from '@garuda/mcp-transport';
-import { pidsWith, waitFor } from '@garuda/test-utils';
+import { pidsWith, sandboxOutcomes, waitFor } from '@garuda/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, CliWorld, FETCH_BROWSER, collect } from './cli-support.js';
 
@@ -24,6 +24,10 @@ if (!HAS_SANDBOX) {
     `\n*** WARNING: no OS sandbox (${SANDBOX.reason}); the demo test checks the no-sandbox wording ***\n\n`,
   );
 }
+/** What this machine's sandbox gives: bubblewrap's outcomes on Linux, Seatbelt's on macOS. */
+const IS = sandboxOutcomes(SANDBOX.kind);
+/** The code of a write the sandbox refuses, as the escape table shows it in parentheses. */
+const REFUSED = IS.readOnly.codePattern;
 
 /** Characters that must never reach the terminal from a server: ESC, C1 CSI, bidi, tags. */
 const UNSAFE = /[\x1b\x07\u009b\u202a-\u202e\u2066-\u2069\u200b-\u200d\u{E0000}-\u{E007F}]/u;
@@ -37,8 +41,9 @@ beforeAll(() => {
 });
 beforeEach(async () => {
   world = await CliWorld.create();
-  // A TMPDIR of its own, outside the world (the demo must not need the world at all).
-  tmp = path.join(os.tmpdir(), `garuda-demo-test-${randomUUID()}`);
+  // A TMPDIR of its own, outside the world (the demo must not need the world at all). Its real
+  // path, which the demo names its folder and processes by (macOS's TMPDIR is under /var, a link).
+  tmp = path.join(await realpath(os.tmpdir()), `garuda-demo-test-${randomUUID()}`);
   await mkdir(tmp);
 });
 afterEach(async () => {
@@ -83,7 +88,7 @@ describe('garuda-mcp demo', () => {
         `command   ${process.execPath} \\S+/dist/demo-server\\.js --mode-file ${folder}/project/server-version`,
       ),
     );
-    expect(consent).toContain(HAS_SANDBOX ? 'sandbox   bubblewrap' : 'sandbox   no OS sandbox');
+    expect(consent).toContain(`sandbox   ${HAS_SANDBOX ? IS.name : 'no OS sandbox'}`);
     expect(consent).toContain('network   no');
     expect(consent).toContain('risk      destructive (declared: irreversible, write)');
     expect(consent).toContain('→ answered: remember (scripted)');
@@ -91,7 +96,9 @@ describe('garuda-mcp demo', () => {
     // 2. Started, in the sandbox (or plainly without one).
     const start = section(stdout, 2);
     if (HAS_SANDBOX) {
-      expect(start).toMatch(/^files +project +connected +10 +destructive +bubblewrap +off$/m);
+      expect(start).toMatch(
+        new RegExp(`^files +project +connected +10 +destructive +${IS.name} +off$`, 'm'),
+      );
     } else {
       expect(start).toMatch(/^files +project +connected +10 +destructive +no OS sandbox: /m);
       expect(start).toContain('the server ran WITHOUT a sandbox');
@@ -120,9 +127,15 @@ describe('garuda-mcp demo', () => {
     const escape = section(stdout, 5);
     expect(escape).toMatch(/^allowed +write a file in the project$/m);
     if (HAS_SANDBOX) {
-      expect(escape).toMatch(/^blocked +write a file outside the project \(EROFS\)$/m);
-      expect(escape).toMatch(/^blocked +write into the project's \.garuda folder \(EROFS\)$/m);
-      expect(escape).toMatch(/^blocked +plant a git hook in \.git\/hooks \(EROFS\)$/m);
+      expect(escape).toMatch(
+        new RegExp(`^blocked +write a file outside the project \\(${REFUSED}\\)$`, 'm'),
+      );
+      expect(escape).toMatch(
+        new RegExp(`^blocked +write into the project's \\.garuda folder \\(${REFUSED}\\)$`, 'm'),
+      );
+      expect(escape).toMatch(
+        new RegExp(`^blocked +plant a git hook in \\.git\\/hooks \\(${REFUSED}\\)$`, 'm'),
+      );
       expect(escape).toMatch(/^blocked +read a token in the Garuda home \(\w+\)$/m);
       expect(escape).toMatch(/^blocked +open a network connection to 127\.0\.0\.1:\d+ \(\w+\)$/m);
       expect(escape.split('\n').filter((line) => line.startsWith('allowed'))).toEqual([
@@ -194,7 +207,7 @@ describe('garuda-mcp demo', () => {
     );
     expect(status).toMatch(
       HAS_SANDBOX
-        ? /^files +project +denied +0 +destructive +bubblewrap +off$/m
+        ? new RegExp(`^files +project +denied +0 +destructive +${IS.name} +off$`, 'm')
         : /^files +project +denied +0 +destructive +no OS sandbox: /m,
     );
     expect(status).toContain('files: you did not allow its changed tools');

@@ -4,7 +4,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { FIXTURE_SERVER, pidsWith, waitFor } from '@garuda/test-utils';
+import { detectSandbox } from '@garuda/mcp-transport';
+import { FIXTURE_SERVER, pidsWith, sandboxOutcomes, waitFor } from '@garuda/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   CliWorld,
@@ -16,6 +17,11 @@ import {
 } from './cli-support.js';
 
 const SANDBOXED = await osSandboxed();
+/** The terminal session is read from /proc, which Linux has and macOS has not. */
+const onLinux = it.runIf(process.platform === 'linux');
+const offLinux = it.skipIf(process.platform === 'linux');
+/** What this machine's sandbox gives: bubblewrap's outcomes on Linux, Seatbelt's on macOS. */
+const IS = sandboxOutcomes((await detectSandbox({ searchPath: process.env.PATH })).kind);
 
 /** No escape sequence or other control character except line breaks. */
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
@@ -73,44 +79,64 @@ describe('status, tools and call', () => {
     expect(CONTROL.test(trusted.stdout)).toBe(false);
   });
 
-  it('enable/disable --session switch a server for this terminal session only, changing no file', async () => {
-    await world.userServers({
-      on: fixtureEntry('normal'),
-      off: { ...fixtureEntry('normal'), enabled: false },
-    });
-    const file = path.join(world.home, 'mcp.json');
-    const before = await readFile(file, 'utf8');
-    // One terminal of its own, so the test holds in whatever session it runs in.
-    const terminal = world.terminal();
-    onTestFinished(() => terminal.close());
-    const disabled = await terminal.run(['disable', 'on', '--session']);
-    expect(disabled.code).toBe(0);
-    expect(disabled.stdout).toContain(
-      `MCP server on is off for this terminal session only (session ${terminal.id}); no file was changed.`,
-    );
-    expect((await terminal.run(['enable', 'off', '--session'])).code).toBe(0);
-    expect(await readFile(file, 'utf8')).toBe(before);
+  onLinux(
+    'enable/disable --session switch a server for this terminal session only, changing no file',
+    async () => {
+      await world.userServers({
+        on: fixtureEntry('normal'),
+        off: { ...fixtureEntry('normal'), enabled: false },
+      });
+      const file = path.join(world.home, 'mcp.json');
+      const before = await readFile(file, 'utf8');
+      // One terminal of its own, so the test holds in whatever session it runs in.
+      const terminal = world.terminal();
+      onTestFinished(() => terminal.close());
+      const disabled = await terminal.run(['disable', 'on', '--session']);
+      expect(disabled.code).toBe(0);
+      expect(disabled.stdout).toContain(
+        `MCP server on is off for this terminal session only (session ${terminal.id}); no file was changed.`,
+      );
+      expect((await terminal.run(['enable', 'off', '--session'])).code).toBe(0);
+      expect(await readFile(file, 'utf8')).toBe(before);
 
-    const listed = await terminal.run(['list']);
-    expect(listed.stdout).toMatch(/^on\s+user\s+stdio\s+no \(this session\)\s/m);
-    expect(listed.stdout).toMatch(/^off\s+user\s+stdio\s+yes \(this session\)\s/m);
-    const status = JSON.parse((await terminal.run(['status', '--json'])).stdout) as {
-      servers: { name: string; state: string }[];
-    };
-    expect(Object.fromEntries(status.servers.map((row) => [row.name, row.state]))).toEqual({
-      off: 'connected',
-      on: 'disabled',
-    });
-    // Another terminal (another session) sees the file as it is.
-    const elsewhere = await world.run(['list'], { newSession: true });
-    expect(elsewhere.stdout).toMatch(/^on\s+user\s+stdio\s+yes\s/m);
-    expect(elsewhere.stdout).toMatch(/^off\s+user\s+stdio\s+no\s/m);
+      const listed = await terminal.run(['list']);
+      expect(listed.stdout).toMatch(/^on\s+user\s+stdio\s+no \(this session\)\s/m);
+      expect(listed.stdout).toMatch(/^off\s+user\s+stdio\s+yes \(this session\)\s/m);
+      const status = JSON.parse((await terminal.run(['status', '--json'])).stdout) as {
+        servers: { name: string; state: string }[];
+      };
+      expect(Object.fromEntries(status.servers.map((row) => [row.name, row.state]))).toEqual({
+        off: 'connected',
+        on: 'disabled',
+      });
+      // Another terminal (another session) sees the file as it is.
+      const elsewhere = await world.run(['list'], { newSession: true });
+      expect(elsewhere.stdout).toMatch(/^on\s+user\s+stdio\s+yes\s/m);
+      expect(elsewhere.stdout).toMatch(/^off\s+user\s+stdio\s+no\s/m);
 
-    expect((await terminal.run(['disable', 'nosuch', '--session'])).code).toBe(2);
-    const both = await terminal.run(['disable', 'on', '--session', '--project']);
-    expect(both.code).toBe(2);
-    expect(both.stderr).toContain('--session changes no file');
-  });
+      expect((await terminal.run(['disable', 'nosuch', '--session'])).code).toBe(2);
+      const both = await terminal.run(['disable', 'on', '--session', '--project']);
+      expect(both.code).toBe(2);
+      expect(both.stderr).toContain('--session changes no file');
+    },
+  );
+
+  offLinux(
+    'enable/disable --session is a usage error where no /proc shows the session (macOS), changing no file',
+    async () => {
+      await world.userServers({ on: fixtureEntry('normal') });
+      const file = path.join(world.home, 'mcp.json');
+      const before = await readFile(file, 'utf8');
+      for (const command of ['disable', 'enable']) {
+        const result = await world.run([command, 'on', '--session'], { newSession: true });
+        expect(result.code, command).toBe(2);
+        expect(result.stderr, command).toContain(
+          '--session needs the terminal session this command runs in, and this system does not show it',
+        );
+      }
+      expect(await readFile(file, 'utf8')).toBe(before);
+    },
+  );
 
   it('the consent screen names the package a runner would download and its version', async () => {
     await world.projectServers({
@@ -391,7 +417,7 @@ describe('status, tools and call', () => {
 });
 
 describe('the sandbox and /tmp', () => {
-  it('a server under /tmp needs --sandbox-read (or $GARUDA_SANDBOX_READ) to start; a missing folder is a usage error', async () => {
+  it('a server under /tmp needs --sandbox-read (or $GARUDA_SANDBOX_READ) to start under bubblewrap; a missing folder is a usage error', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'garuda-cli-server-'));
     try {
       const server = path.join(dir, 'server.mjs');
@@ -400,11 +426,15 @@ describe('the sandbox and /tmp', () => {
       const hidden = await world.run(['status', '--json'], { env: { GARUDA_SANDBOX_READ: '' } });
       const rows = (JSON.parse(hidden.stdout) as { servers: { state: string; detail?: string }[] })
         .servers;
-      if (SANDBOXED) {
+      if (SANDBOXED && IS.privateTmp) {
         expect(rows[0]).toMatchObject({ state: 'failed' });
         expect(rows[0]?.detail).toContain(`${server} is under /tmp`);
         const table = await world.run(['status'], { env: { GARUDA_SANDBOX_READ: '' } });
         expect(table.stdout).toContain('allow its folder with --sandbox-read <folder>');
+      } else if (SANDBOXED) {
+        // Seatbelt (macOS) leaves the machine's temp folders in place: the server is seen.
+        expect(rows[0]).toMatchObject({ state: 'connected' });
+        expect(rows[0]?.detail ?? '').not.toContain('empty folder');
       }
       const shown = await world.run(['status', '--json', '--sandbox-read', dir]);
       expect((JSON.parse(shown.stdout) as { servers: { state: string }[] }).servers[0]?.state).toBe(

@@ -167,7 +167,7 @@ export function connectPhase(deps: ConnectDeps) {
     const hint =
       plan.sandbox.kind === 'none'
         ? undefined
-        : (runner?.note ?? hiddenTempHint(server, deps.visible));
+        : (runner?.note ?? hiddenTempHint(server, deps.visible, plan.sandbox.kind));
     return {
       state: 'failed',
       detail: hint === undefined ? opened.reason : withNote(opened.reason, hint),

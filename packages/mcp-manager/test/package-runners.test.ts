@@ -4,7 +4,7 @@
 // runners this machine lacks (uv, pipx, bun, yarn), stand-in scripts that report what the
 // sandbox gave them before starting a fixture server.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -31,8 +31,10 @@ const MEMORY = '@modelcontextprotocol/server-memory@2026.8.31';
 /** A download may be slow on a loaded machine: only the warm-up waits for one. */
 const DOWNLOAD_MS = 240_000;
 
-// Under /var/tmp, not /tmp: the sandbox gives every server an empty /tmp of its own, so a home
-// folder there would look unwritable inside for the wrong reason and the checks could not fail.
+// Under /var/tmp, not /tmp: bubblewrap gives every server an empty /tmp of its own, so a home
+// folder there would look unwritable inside for the wrong reason and the checks could not fail
+// (and Seatbelt lets every server write the machine's /tmp). Its real path, as the sandbox names
+// it (on macOS /var is a link to /private/var).
 let base: string;
 let root: string;
 let home: string;
@@ -94,7 +96,7 @@ async function outside(argv: string[], env: Record<string, string>): Promise<voi
 }
 
 beforeAll(async () => {
-  base = mkdtempSync('/var/tmp/garuda-runners-');
+  base = realpathSync(mkdtempSync('/var/tmp/garuda-runners-'));
   root = path.join(base, 'project');
   userHome = path.join(base, 'user');
   home = path.join(userHome, '.garuda');
@@ -327,7 +329,12 @@ describe.skipIf(!HAS_SANDBOX)('package runners in the sandbox', () => {
       { mode: 0o755 },
     );
     // A socket in a hidden socket place (as /var/run/docker.sock would be), named by DOCKER_HOST.
-    const socket = `/run/user/garuda-test-docker-${process.pid}-${Date.now()}.sock`;
+    // Seatbelt closes every Unix socket, wherever it is (and macOS has no /run): there, one beside
+    // the project.
+    const socket =
+      SANDBOX.kind === 'seatbelt'
+        ? path.join(base, 'engine.sock')
+        : `/run/user/garuda-test-docker-${process.pid}-${Date.now()}.sock`;
     const engine = net.createServer((c) => c.end('engine')).listen(socket);
     await new Promise((resolve) => engine.once('listening', resolve));
     onTestFinished(() => new Promise<void>((resolve) => engine.close(() => resolve())));

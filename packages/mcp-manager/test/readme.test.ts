@@ -9,11 +9,12 @@ import {
   fixtureCommand,
   quickStartTest,
   readmeSection,
+  sandboxOutcomes,
   tempDir,
   type TempDir,
 } from '@garuda/test-utils';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { HAS_SANDBOX, REPO_ROOT } from './support.js';
+import { HAS_SANDBOX, REPO_ROOT, SANDBOX } from './support.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SERVER_LINE = "const server = { command: 'node', args: ['my-mcp-server.mjs'] };";
@@ -87,7 +88,11 @@ describe('README', () => {
       });
       await import(/* @vite-ignore */ `${pathToFileURL(file).href}?t=${Date.now()}`);
 
-      expect(lines.join('\n')).toBe(codeBlock(example, 'text'));
+      // The README shows what Linux prints; Seatbelt (macOS) prints the same with its own name.
+      const { name } = sandboxOutcomes(SANDBOX.kind);
+      expect(lines.join('\n')).toBe(
+        codeBlock(example, 'text').replace(/(?<=sandbox: |\| )bubblewrap\b/g, name),
+      );
     },
   );
 });

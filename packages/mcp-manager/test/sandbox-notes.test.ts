@@ -1,15 +1,16 @@
 // Read paths and the notes on errors the sandbox caused, through the manager, with real
 // sandboxed servers: the `files` fixture writes and reads the paths it is given.
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { commandLine } from '@garuda/mcp-config';
-import { FIXTURE_SERVER } from '@garuda/test-utils';
+import { FIXTURE_SERVER, sandboxOutcomes } from '@garuda/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CallFailedError, InvalidOptionsError } from '../src/index.js';
 import {
   HAS_SANDBOX,
   REPO_ROOT,
+  SANDBOX,
   ScriptedPrompter,
   fixture,
   unwrap,
@@ -17,6 +18,8 @@ import {
 } from './support.js';
 
 const ws = useWorkspace();
+/** What this machine's sandbox gives: bubblewrap's outcomes on Linux, Seatbelt's on macOS. */
+const IS = sandboxOutcomes(SANDBOX.kind);
 
 /** The `garuda-mcp add` command a note suggests for the `files` fixture. */
 function addCommand(name: string, flags: string[]): string {
@@ -84,11 +87,17 @@ describe.skipIf(!HAS_SANDBOX)('notes on what the sandbox refused', () => {
     const refused = await mcp.call('mcp__fs__write_file', { path: target, text: 'x' });
     expect(refused.isError).toBe(true);
     const [result, note] = refused.text.split('\n(note: ');
-    expect(unwrap(result ?? '')).toBe(`EROFS: read-only file system, open '${target}'`);
+    expect(unwrap(result ?? '')).toEqual(IS.readOnly.message('open', target));
+    // The workspace is under the OS temp folder. On macOS that is under /private (TMPDIR's real
+    // path), a system folder the note never suggests: there it asks for a narrower folder.
+    const suggested = !docs.startsWith('/private/');
     expect(note).toBe(
       `the sandbox lets MCP server "fs" write only the project folder, its write paths and temp folders; "${target}" is outside them. ` +
-        `If the user wants to allow it, add "${docs}" to its "writePaths" in "${path.join(ws.home, 'mcp.json')}": ` +
-        `${addCommand('fs', ['--write', granted, '--write', docs])})`,
+        (suggested
+          ? `If the user wants to allow it, add "${docs}" to its "writePaths" in "${path.join(ws.home, 'mcp.json')}": ` +
+            `${addCommand('fs', ['--write', granted, '--write', docs])})`
+          : 'No folder is suggested for it (the home folder or one that holds it, a system folder or a dot-folder): ' +
+            'if it should be allowed, the user can name a narrower folder in its "writePaths")'),
     );
     expect(existsSync(target)).toBe(false);
 
@@ -97,7 +106,8 @@ describe.skipIf(!HAS_SANDBOX)('notes on what the sandbox refused', () => {
     await expect(rpc).rejects.toSatisfy(CallFailedError.isInstance);
     await expect(rpc).rejects.toThrow(
       new RegExp(
-        `EROFS: read-only file system, open '${target}' \\(note: the sandbox lets MCP server "fs" write only .* "${docs}" to its "writePaths" .*\\)$`,
+        `${IS.readOnly.messagePattern('open', target)} \\(note: the sandbox lets MCP server "fs" write only .* ` +
+          `${suggested ? `"${docs}" to its "writePaths" .*` : 'a narrower folder in its "writePaths"'}\\)$`,
       ),
     );
 
@@ -111,10 +121,11 @@ describe.skipIf(!HAS_SANDBOX)('notes on what the sandbox refused', () => {
 
   describe('a credential folder the sandbox hides', () => {
     // A home folder off /tmp, as a real one is: there the sandbox hides ~/.kube and ~/.ssh
-    // (under the private /tmp nothing of the host would be visible anyway).
+    // (under bubblewrap's private /tmp nothing of the host would be visible anyway). Its real
+    // path, as the sandbox and the errors name it (on macOS /var is a link to /private/var).
     let home: string;
     beforeEach(async () => {
-      home = await mkdtemp('/var/tmp/garuda-notes-home-');
+      home = await realpath(await mkdtemp('/var/tmp/garuda-notes-home-'));
       await mkdir(path.join(home, '.kube'));
       await writeFile(path.join(home, '.kube', 'config'), 'apiVersion: v1\n');
       await mkdir(path.join(home, '.ssh'));
@@ -137,11 +148,14 @@ describe.skipIf(!HAS_SANDBOX)('notes on what the sandbox refused', () => {
         `"${kube}" is in "~/.kube", which the sandbox hides from MCP servers (credentials; no server may write there). ` +
         `If the user wants MCP server "k8s" to read it, add "~/.kube" to its "readPaths" in "${path.join(ws.home, 'mcp.json')}": ` +
         addCommand('k8s', ['--read', '~/.kube']);
+      // bubblewrap: the hidden folder is empty inside (ENOENT); Seatbelt refuses the read.
+      const error = /^<mcp_result server="k8s" tool="read_file">\n(.*)\n/.exec(hidden.text)?.[1];
+      expect(error).toEqual(IS.inHidden.message('open', kube));
       expect(hidden.text).toBe(
-        `<mcp_result server="k8s" tool="read_file">\nENOENT: no such file or directory, open '${kube}'\n</mcp_result>\n(note: ${suggestion})`,
+        `<mcp_result server="k8s" tool="read_file">\n${error}\n</mcp_result>\n(note: ${suggestion})`,
       );
       const write = await mcp.call('mcp__k8s__write_file', { path: kube, text: 'evil' });
-      expect(write.text).toContain(`EROFS: read-only file system, open '${kube}'`);
+      expect(write.text).toMatch(new RegExp(IS.readOnly.messagePattern('open', kube)));
       expect(write.text).toContain(`\n(note: ${suggestion})`);
 
       await ws.userServers({ k8s: fixture('files', ws.mark, { readPaths: ['~/.kube'] }) });

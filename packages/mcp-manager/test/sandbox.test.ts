@@ -5,11 +5,13 @@ import os from 'node:os';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { EscapeReport } from '@garuda/test-utils';
+import { sandboxOutcomes, type EscapeReport } from '@garuda/test-utils';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { HAS_SANDBOX, fixture, unwrap, useWorkspace } from './support.js';
+import { HAS_SANDBOX, SANDBOX, fixture, unwrap, useWorkspace } from './support.js';
 
 const ws = useWorkspace();
+/** What this machine's sandbox gives: bubblewrap's outcomes on Linux, Seatbelt's on macOS. */
+const IS = sandboxOutcomes(SANDBOX.kind);
 let listener: Server;
 let port: number;
 beforeEach(async () => {
@@ -35,16 +37,17 @@ describe.skipIf(!HAS_SANDBOX)('sandbox limits through the manager', () => {
     );
 
     expect(prompter.consents.map((r) => [r.server, r.sandbox, r.network])).toEqual([
-      ['closed', { kind: 'bwrap' }, false],
-      ['open', { kind: 'bwrap' }, true],
+      ['closed', { kind: SANDBOX.kind }, false],
+      ['open', { kind: SANDBOX.kind }, true],
     ]);
     expect(mcp.status().map((r) => [r.name, r.sandbox, r.network])).toEqual([
-      ['closed', { kind: 'bwrap' }, { kind: 'local', allowed: false }],
-      ['open', { kind: 'bwrap' }, { kind: 'local', allowed: true }],
+      ['closed', { kind: SANDBOX.kind }, { kind: 'local', allowed: false }],
+      ['open', { kind: SANDBOX.kind }, { kind: 'local', allowed: true }],
     ]);
 
-    // Outside the root and off /tmp (the sandbox's /tmp is private and in memory, so a write
-    // under the host's /tmp would land there and vanish): next to this test file.
+    // Outside the root and off /tmp (bubblewrap's /tmp is private and in memory, so a write under
+    // the host's /tmp would land there and vanish; Seatbelt's is the machine's, and writable):
+    // next to this test file.
     const outside = (server: string) =>
       path.join(path.dirname(fileURLToPath(import.meta.url)), `escape-${server}-${ws.mark}.txt`);
     const escape = async (server: string, extra: Record<string, unknown>) => {
@@ -62,7 +65,7 @@ describe.skipIf(!HAS_SANDBOX)('sandbox limits through the manager', () => {
     const closed = await escape('closed', { writePath: granted });
     expect(closed.writeRoot.ok).toBe(true);
     expect(closed.writePath.ok).toBe(true);
-    expect(closed.writeOutside).toMatchObject({ ok: false, code: 'EROFS' });
+    expect(closed.writeOutside).toMatchObject({ ok: false, code: IS.readOnly.code });
     expect(existsSync(outside('closed'))).toBe(false);
     expect(existsSync(path.join(ws.root, 'garuda-escape-root.txt'))).toBe(true);
     expect(existsSync(path.join(granted, 'garuda-escape-writepath.txt'))).toBe(true);
@@ -78,7 +81,8 @@ describe.skipIf(!HAS_SANDBOX)('sandbox limits through the manager', () => {
   });
 });
 
-describe.skipIf(!HAS_SANDBOX)('a server the sandbox cannot see', () => {
+// bubblewrap gives each server an empty /tmp of its own; Seatbelt (macOS) shares the machine's.
+describe.runIf(HAS_SANDBOX && IS.privateTmp)('a server the sandbox cannot see', () => {
   it('fails with the note before the stderr excerpt, so a capped reason keeps what to do', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'garuda-hidden-server-'));
     try {
@@ -93,6 +97,30 @@ describe.skipIf(!HAS_SANDBOX)('a server the sandbox cannot see', () => {
       expect(row?.detail).toMatch(
         /\(note: \S+server\.mjs is under \/tmp, which the sandbox replaces with an empty folder: add its folder to the sandbox's read paths\); stderr: /,
       );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.runIf(HAS_SANDBOX && !IS.privateTmp)('a server under /tmp, which Seatbelt shows', () => {
+  it('runs: its failure is its own, with no note about /tmp', async () => {
+    // /tmp itself (os.tmpdir() is under /var/folders on macOS): where bubblewrap would hide it.
+    const dir = await mkdtemp('/tmp/garuda-shown-server-');
+    try {
+      const server = path.join(dir, 'server.mjs');
+      await writeFile(
+        server,
+        "process.stderr.write('the server under /tmp ran\\n');\nprocess.exit(3);\n",
+      );
+      const { mcp } = await ws.startUserServers(
+        { shown: { command: process.execPath, args: [server] } },
+        { sandboxReadPaths: [] },
+      );
+      const [row] = mcp.status();
+      expect(row?.state).toBe('failed');
+      expect(row?.detail).toContain('; stderr: the server under /tmp ran');
+      expect(row?.detail).not.toContain('(note:');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

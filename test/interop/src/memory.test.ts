@@ -4,9 +4,13 @@
 import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { sandboxOutcomes } from '@garuda/test-utils';
 import { expect, it } from 'vitest';
-import { HAS_SANDBOX, SERVER_JS, bodyOf, noteOf } from './interop-world.js';
+import { HAS_SANDBOX, SANDBOX, SERVER_JS, bodyOf, noteOf } from './interop-world.js';
 import { describeServer, expectOk, expectToolError, type ToolContext } from './server-suite.js';
+
+/** What this machine's sandbox gives: bubblewrap's outcomes on Linux, Seatbelt's on macOS. */
+const IS = sandboxOutcomes(SANDBOX.kind);
 
 /** The shape's memory file. */
 interface Memory {
@@ -178,7 +182,7 @@ describeServer<Memory>('@modelcontextprotocol/server-memory', {
           expectToolError(call);
           const body = bodyOf(call.result);
           expect(body).toMatch(
-            /^EROFS: read-only file system, open '.*\/memory\.jsonl\.[0-9a-f]+\.tmp'$/,
+            new RegExp(`^${IS.readOnly.pattern}, open '.*\\/memory\\.jsonl\\.[0-9a-f]+\\.tmp'$`),
           );
           const tmp = body.slice(body.indexOf("'") + 1, -1);
           expect(path.dirname(tmp)).toBe(path.dirname(SERVER_JS.memory));

@@ -51,6 +51,26 @@ const ATTEMPTS: Readonly<Record<string, string>> = {
   userNamespace: 'create a user namespace (unshare -U)',
 };
 
+/**
+ * What each OS sandbox does to the demo's server, in words: bubblewrap gives it a private /tmp
+ * and a network namespace with nothing in it; Seatbelt (macOS) refuses by path rule, leaves /tmp
+ * the machine's own, and gives it no network at all.
+ */
+const CONTAINED: Readonly<Record<'bwrap' | 'seatbelt', { limits: string; stopped: string }>> = {
+  bwrap: {
+    limits:
+      "it may write only in the project and a private /tmp, has no network, and cannot see Garuda's home or your credential files",
+    stopped:
+      'a read-only file system outside the project, a hidden Garuda home, and a network of its own with nothing in it',
+  },
+  seatbelt: {
+    limits:
+      "it may write only in the project and /tmp (on macOS shared with this machine's other programs), has no network, and cannot see Garuda's home or your credential files",
+    stopped:
+      'rules that refuse every write outside the project, a hidden Garuda home, and no network at all',
+  },
+};
+
 /** How long the demo waits for a sign-in through a real browser (`--browser`). */
 const SIGN_IN_LIMIT_MS = 120_000;
 
@@ -147,13 +167,12 @@ async function startLocal(demo: Demo): Promise<StatusRow | undefined> {
     demo.explain('The steps that need it are skipped.');
     return undefined;
   }
-  const sandboxed = local.sandbox.kind === 'bwrap' || local.sandbox.kind === 'seatbelt';
+  const { sandbox } = local;
+  const sandboxed = sandbox.kind === 'bwrap' || sandbox.kind === 'seatbelt';
   demo.heading(sandboxed ? 'It starts in the sandbox' : 'It starts, without a sandbox');
   demo.say(formatStatus([local], output.colour));
   if (sandboxed) {
-    demo.explain(
-      `${sandboxText(local.sandbox)}: it may write only in the project and a private /tmp, has no network, and cannot see Garuda's home or your credential files.`,
-    );
+    demo.explain(`${sandboxText(sandbox)}: ${CONTAINED[sandbox.kind].limits}.`);
   } else {
     demo.say(
       output.colour.yellow(
@@ -189,7 +208,8 @@ async function callEcho(demo: Demo): Promise<void> {
 async function tryEscape(demo: Demo, local: StatusRow): Promise<void> {
   const { world, output } = demo;
   const c = output.colour;
-  const sandboxed = local.sandbox.kind === 'bwrap' || local.sandbox.kind === 'seatbelt';
+  const { sandbox } = local;
+  const sandboxed = sandbox.kind === 'bwrap' || sandbox.kind === 'seatbelt';
   demo.heading(
     sandboxed
       ? 'An escape attempt, denied by the sandbox'
@@ -230,7 +250,7 @@ async function tryEscape(demo: Demo, local: StatusRow): Promise<void> {
   );
   if (sandboxed) {
     demo.explain(
-      'Writing in the project is its job. Everything else was stopped by the sandbox, not by the server: a read-only file system outside the project, a hidden Garuda home, and a network of its own with nothing in it.',
+      `Writing in the project is its job. Everything else was stopped by the sandbox, not by the server: ${CONTAINED[sandbox.kind].stopped}.`,
     );
   } else {
     demo.say(
