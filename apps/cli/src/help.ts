@@ -174,6 +174,19 @@ export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
     summary:
       'Check the sandbox, the config files and every server: starts? tools? signed in? pinned?',
   },
+  serve: {
+    usage: 'garuda-mcp serve [--approvals rules|host]',
+    summary:
+      'Be one MCP server (stdio) in front of every configured server, for a host such as Claude Desktop.',
+    details:
+      'The host starts it. Behind it every server runs as garuda-mcp runs it: sandboxed, consented,\npinned, filtered, cleaned and audited. Tools are named <server>__<tool>. Nothing is asked on a\nterminal: a project server starts only if trusted beforehand (or --trust-project), and a call\nthat would ask is refused with the command that allows it. stdout carries MCP only.',
+    options: [
+      [
+        '--approvals <mode>',
+        'rules (the default: only what you allowed beforehand runs: "always allow", --allow, the\napproval mode) or host (every call runs; the host asks its user for each one)',
+      ],
+    ],
+  },
   demo: {
     usage: 'garuda-mcp demo [--interactive]',
     summary: 'Run the whole story offline on a throwaway home and project (nothing to configure).',

@@ -6,6 +6,7 @@ import { hiddenPathOf } from '@garuda/mcp-transport';
 import { addCommand, removeCommand, setEnabledCommand } from './commands/add-remove.js';
 import { callCommand } from './commands/call.js';
 import { doctorCommand } from './commands/doctor.js';
+import { SERVE_APPROVALS, serveCommand, type ServeApprovals } from './commands/serve.js';
 import { getCommand, listCommand } from './commands/list.js';
 import { importCommand } from './commands/import.js';
 import { loginCommand, logoutCommand } from './commands/login.js';
@@ -63,6 +64,8 @@ const OPTIONS = {
   // login
   scope: { type: 'string', multiple: true },
   store: { type: 'string' },
+  // serve
+  approvals: { type: 'string' },
   // import
   from: { type: 'string', multiple: true },
   all: { type: 'boolean' },
@@ -89,6 +92,7 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   replace: ['add'],
   scope: ['login'],
   store: ['login'],
+  approvals: ['serve'],
   from: ['import'],
   all: ['import'],
   only: ['import'],
@@ -391,6 +395,16 @@ async function run(
     case 'doctor':
       positionalCount(rest, 0, 0, command);
       return doctorCommand(ctx);
+    case 'serve': {
+      positionalCount(rest, 0, 0, command);
+      const approvals = values.approvals ?? 'rules';
+      if (!SERVE_APPROVALS.includes(approvals as ServeApprovals)) {
+        throw usageError(
+          `--approvals must be rules (only what you allowed beforehand runs) or host (the host asks for each call), not ${JSON.stringify(approvals)}.`,
+        );
+      }
+      return serveCommand(ctx, approvals as ServeApprovals);
+    }
     case 'demo': {
       positionalCount(rest, 0, 0, command);
       if (values.interactive === true && !globals.interactive) {

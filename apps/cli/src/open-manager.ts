@@ -2,6 +2,7 @@ import {
   McpManager,
   StartCancelledError,
   UnknownServerError,
+  type McpManagerOptions,
   type ServerLogLevel,
   type StartMode,
 } from '@garuda/mcp-manager';
@@ -32,11 +33,15 @@ const SHOWN_LOG_LEVELS: ReadonlySet<ServerLogLevel> = new Set<ServerLogLevel>([
   'emergency',
 ]);
 
-/** A manager for this run: the CLI's prompter, the user's environment, `--browser`. */
+/**
+ * A manager for this run: the CLI's prompter, the user's environment, `--browser`; `hooks` adds
+ * what one command listens to (`serve`: the changes it tells its host).
+ */
 export function createManager(
   ctx: CommandContext,
   prompter: CliPrompter,
   startMode: StartMode = 'eager',
+  hooks: Pick<McpManagerOptions, 'onChange'> = {},
 ): McpManager {
   const { globals, io } = ctx;
   const command = globals.browser;
@@ -70,6 +75,7 @@ export function createManager(
         allowHttpLoopback: options.allowHttpLoopback,
         ...(command === undefined ? {} : { command }),
       }),
+    ...hooks,
   });
 }
 

@@ -73,7 +73,7 @@ describe('help', () => {
         byCommand.set(command, [...(byCommand.get(command) ?? []), option]);
     }
     expect([...byCommand.keys()].sort()).toEqual(
-      ['add', 'audit', 'demo', 'disable', 'enable', 'import', 'login', 'remove'].sort(),
+      ['add', 'audit', 'demo', 'disable', 'enable', 'import', 'login', 'remove', 'serve'].sort(),
     );
     for (const [command, options] of byCommand) {
       const help = await world.run([command, '--help']);
