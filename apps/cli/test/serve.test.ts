@@ -148,3 +148,52 @@ describe('garuda-mcp serve: a changed tool list', () => {
     );
   });
 });
+
+describe('garuda-mcp serve: prompts and resources', () => {
+  it('passes prompts through, cleaned, under <server>__<prompt>', async () => {
+    await world.userServers({ lib: fixtureEntry('library', 'garuda-serve-prompts') });
+    const { client } = await host(['--approvals', 'host']);
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((prompt) => prompt.name).sort()).toEqual(['lib__hostile', 'lib__review']);
+    expect(allStrings(prompts).flatMap(hostileLeftovers)).toEqual([]);
+    const review = await client.getPrompt({
+      name: 'lib__review',
+      arguments: { code: 'x = 1', lang: 'python' },
+    });
+    expect(review.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
+    expect(JSON.stringify(review.messages)).toContain('Review this python:');
+    const hostile = await client.getPrompt({ name: 'lib__hostile' });
+    expect(allStrings(hostile).flatMap(hostileLeftovers)).toEqual([]);
+    await expect(client.getPrompt({ name: 'lib__nope' })).rejects.toThrow(/No prompt "lib__nope"/);
+  });
+
+  it('passes resources through under garuda:// URIs, read back framed and cleaned', async () => {
+    await world.userServers({ lib: fixtureEntry('library', 'garuda-serve-resources') });
+    const { client } = await host(['--approvals', 'host']);
+    const { resources } = await client.listResources();
+    const readme = resources.find((r) => r.uri === 'garuda://lib/note%3A%2F%2Flibrary%2Freadme');
+    expect(readme?.name).toMatch(/^lib: /);
+    expect(allStrings(resources).flatMap(hostileLeftovers)).toEqual([]);
+    // The server's javascript: URI is never shown raw.
+    expect(JSON.stringify(resources)).not.toContain('javascript:alert');
+    const read = await client.readResource({ uri: readme!.uri });
+    const [first] = read.contents as { uri: string; text?: string }[];
+    expect(first?.uri).toBe(readme!.uri);
+    expect(first?.text).toMatch(/^<mcp_resource server="lib" uri="note:\/\/library\/readme">/);
+    const hostile = resources.find((r) =>
+      r.uri.endsWith(encodeURIComponent('note://library/hostile')),
+    );
+    const framed = (await client.readResource({ uri: hostile!.uri })).contents[0] as {
+      text: string;
+    };
+    expect(framed.text.match(/<\/mcp_resource>/g)).toHaveLength(1);
+    const logo = resources.find((r) => r.uri.endsWith(encodeURIComponent('note://library/logo')));
+    const image = (await client.readResource({ uri: logo!.uri })).contents;
+    expect(image.some((content) => 'blob' in content && content.mimeType === 'image/png')).toBe(
+      true,
+    );
+    await expect(
+      client.readResource({ uri: 'garuda://lib/note%3A%2F%2Fsomewhere%2Felse' }),
+    ).rejects.toThrow(/No such resource behind this gateway/);
+  });
+});
