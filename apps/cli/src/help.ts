@@ -175,15 +175,15 @@ export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
       'Check the sandbox, the config files and every server: starts? tools? signed in? pinned?',
   },
   serve: {
-    usage: 'garuda-mcp serve [--approvals rules|host]',
+    usage: 'garuda-mcp serve [--approvals elicit|rules|host]',
     summary:
       'Be one MCP server (stdio) in front of every configured server, for a host such as Claude Desktop.',
     details:
-      'The host starts it. Behind it every server runs as garuda-mcp runs it: sandboxed, consented,\npinned, filtered, cleaned and audited. Tools are named <server>__<tool>. Nothing is asked on a\nterminal: a project server starts only if trusted beforehand (or --trust-project), and a call\nthat would ask is refused with the command that allows it. stdout carries MCP only.',
+      'The host starts it. Behind it every server runs as garuda-mcp runs it: sandboxed, consented,\npinned, filtered, cleaned and audited. Tools are named <server>__<tool>. Nothing is asked on a\nterminal: a project server starts only if trusted beforehand (or --trust-project), and a call\nthat must ask is asked through the host (elicitation) or refused with the command that allows\nit. stdout carries MCP only.',
     options: [
       [
         '--approvals <mode>',
-        'rules (the default: only what you allowed beforehand runs: "always allow", --allow, the\napproval mode) or host (every call runs; the host asks its user for each one)',
+        'elicit (the default: a call that must ask is asked in the host, when it can; else as rules),\nrules (only what you allowed beforehand runs: "always allow", --allow, the approval mode) or\nhost (every call runs; the host asks its user for each one)',
       ],
     ],
   },

@@ -397,10 +397,10 @@ async function run(
       return doctorCommand(ctx);
     case 'serve': {
       positionalCount(rest, 0, 0, command);
-      const approvals = values.approvals ?? 'rules';
+      const approvals = values.approvals ?? 'elicit';
       if (!SERVE_APPROVALS.includes(approvals as ServeApprovals)) {
         throw usageError(
-          `--approvals must be rules (only what you allowed beforehand runs) or host (the host asks for each call), not ${JSON.stringify(approvals)}.`,
+          `--approvals must be elicit (ask through the host's elicitation, else as rules), rules (only what you allowed beforehand runs) or host (the host asks for each call), not ${JSON.stringify(approvals)}.`,
         );
       }
       return serveCommand(ctx, approvals as ServeApprovals);

@@ -17,18 +17,36 @@ afterEach(async () => {
   await Promise.all(hosts.splice(0).map((host) => host.close().catch(() => {})));
 });
 
-/** A host: starts `garuda-mcp serve args…` in the project and connects to it. */
-async function host(args: readonly string[] = [], env: Record<string, string> = {}) {
+/**
+ * A host: starts `garuda-mcp serve args…` in the project and connects to it. With `answer`, it
+ * declares form elicitation and answers each question with it (the questions are kept).
+ */
+async function host(
+  args: readonly string[] = [],
+  answer?: (message: string) => { action: 'accept' | 'decline' | 'cancel'; decision?: string },
+) {
   const transport = new ProcessTransport({
     command: process.execPath,
     args: [BIN, 'serve', ...args],
-    env: world.env(env),
+    env: world.env(),
     cwd: world.root,
   });
-  const client = new Client({ name: 'test-host', version: '1.0.0' });
+  const questions: string[] = [];
+  const client = new Client(
+    { name: 'test-host', version: '1.0.0' },
+    answer === undefined ? {} : { capabilities: { elicitation: { form: {} } } },
+  );
+  if (answer !== undefined) {
+    client.setRequestHandler('elicitation/create', (request) => {
+      const message = request.params.message;
+      questions.push(message);
+      const { action, decision } = answer(message);
+      return action === 'accept' ? { action, content: { decision: decision ?? '' } } : { action };
+    });
+  }
   hosts.push(client);
   await client.connect(transport);
-  return { client, transport };
+  return { client, transport, questions };
 }
 
 function textOf(result: { content?: unknown }): string {
@@ -146,6 +164,51 @@ describe('garuda-mcp serve: a changed tool list', () => {
           .includes('MCP server "dyn" changed its tools while it ran (added: added)'),
       { timeoutMs: 20_000 },
     );
+  });
+});
+
+describe('garuda-mcp serve: questions through the host (elicitation)', () => {
+  it('asks the host about a call that must ask, with its preview; allow once runs it, deny does not', async () => {
+    await world.userServers({ notes: fixtureEntry('normal', 'garuda-serve-elicit') });
+    let decision = 'Allow once';
+    const { client, questions } = await host([], () => ({ action: 'accept', decision }));
+    const ran = await client.callTool({ name: 'notes__echo', arguments: { text: 'asked' } });
+    expect(questions).toHaveLength(1);
+    expect(questions[0]).toContain('garuda-mcp asks before this call runs:');
+    expect(questions[0]).toContain('notes');
+    expect(questions[0]).toContain('asked');
+    expect(hostileLeftovers(questions[0] ?? '')).toEqual([]);
+    expect(ran.isError).toBeFalsy();
+    expect(textOf(ran)).toContain('<mcp_result server="notes" tool="echo">');
+
+    decision = 'Deny';
+    const denied = await client.callTool({ name: 'notes__echo', arguments: { text: 'no' } });
+    expect(questions).toHaveLength(2);
+    expect(denied.isError).toBe(true);
+    expect(textOf(denied)).toContain('This call was not run');
+  });
+
+  it('a declined form is a no; "always allow" is remembered for later hosts that cannot ask', async () => {
+    await world.userServers({ notes: fixtureEntry('normal', 'garuda-serve-always') });
+    const declining = await host([], () => ({ action: 'decline' }));
+    const declined = await declining.client.callTool({
+      name: 'notes__add',
+      arguments: { a: 1, b: 2 },
+    });
+    expect(declined.isError).toBe(true);
+    expect(declining.questions).toHaveLength(1);
+
+    const always = await host([], () => ({
+      action: 'accept',
+      decision: "Always allow (bound to this tool's schema)",
+    }));
+    const first = await always.client.callTool({ name: 'notes__add', arguments: { a: 1, b: 2 } });
+    expect(first.isError).toBeFalsy();
+    // A host without elicitation, in rules mode: the grant answers.
+    const later = await host(['--approvals', 'rules']);
+    const again = await later.client.callTool({ name: 'notes__add', arguments: { a: 2, b: 3 } });
+    expect(again.isError).toBeFalsy();
+    expect(textOf(again)).toContain('5');
   });
 });
 

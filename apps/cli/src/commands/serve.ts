@@ -1,6 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
 import {
   CallDeclinedError,
+  type CallApprovalReply,
+  type CallApprovalRequest,
   McpManagerError,
   type McpManager,
   type McpPrompt,
@@ -9,22 +11,37 @@ import {
   type PromptResult,
   type ResourceResult,
 } from '@garuda/mcp-manager';
-import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import pc from 'picocolors';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
+import { formatCallPreview } from '../format.js';
 import { cliPrompter, createManager } from '../open-manager.js';
+import type { CliPrompter } from '../prompter.js';
 
 /**
- * How `serve` answers the questions a terminal would ask: `rules` (only what the user set
- * beforehand with the CLI: trust, "always allow", `--allow`, the approval mode; the rest is
- * refused with the command that allows it) or `host` (every call runs: the host asks its user per
- * call; consent and pin changes are still answered from what was set beforehand).
+ * How `serve` answers the questions a terminal would ask about a call: `elicit` (the default:
+ * a call that must ask is asked through MCP elicitation when the host declares it, else as
+ * `rules`), `rules` (only what the user set beforehand with the CLI: trust, "always allow",
+ * `--allow`, the approval mode; the rest is refused with the command that allows it) or `host`
+ * (every call runs: the host asks its user per call). Consent and pin changes are answered from
+ * what was set beforehand in every mode.
  */
-export type ServeApprovals = 'rules' | 'host';
+export type ServeApprovals = 'elicit' | 'rules' | 'host';
 
 /** The values of `--approvals`. */
-export const SERVE_APPROVALS: readonly ServeApprovals[] = ['rules', 'host'];
+export const SERVE_APPROVALS: readonly ServeApprovals[] = ['elicit', 'rules', 'host'];
+
+/** The answers of the approval form sent by elicitation. */
+const ALLOW_ONCE = 'Allow once';
+const ALWAYS_ALLOW = "Always allow (bound to this tool's schema)";
+const DENY = 'Deny';
 
 /** The prefix the manager gives every tool name; the gateway's names leave it out. */
 const MANAGER_PREFIX = 'mcp__';
@@ -57,10 +74,28 @@ export async function serveCommand(
   const { globals, output } = ctx;
   // Nobody can be asked on a terminal: stdin and stdout are the host's. `--yes` is what `host`
   // means for calls; consent needs trust given beforehand (or --trust-project on the command).
-  const prompter = cliPrompter(ctx, {
+  const rulesPrompter = cliPrompter(ctx, {
     interactive: false,
     yes: approvals === 'host' || globals.yes,
   });
+  // The calls in flight, by the manager's tool name: where an approval question can be asked
+  // (the elicitation goes out as part of that call's request, as MCP wants).
+  const asking = new Map<string, ServerContext[]>();
+  const prompter: CliPrompter = {
+    ...rulesPrompter,
+    declined: rulesPrompter.declined,
+    consent: (request, signal) => rulesPrompter.consent(request, signal),
+    notice: (text) => rulesPrompter.notice(text),
+    approveCall: async (request, signal) => {
+      const context = asking.get(request.name)?.at(-1);
+      if (approvals !== 'elicit' || context === undefined || !canElicit(context)) {
+        return rulesPrompter.approveCall(request, signal);
+      }
+      return (
+        (await askHost(context, request, signal)) ?? rulesPrompter.approveCall(request, signal)
+      );
+    },
+  };
   const servers = new Set<Server>();
   const mcp: McpManager = createManager(ctx, prompter, globals.startMode, {
     onChange: (change) => {
@@ -100,7 +135,7 @@ export async function serveCommand(
       await started;
       return { tools: mcp.tools().map(hostTool) };
     });
-    server.setRequestHandler('tools/call', async (request) => {
+    server.setRequestHandler('tools/call', async (request, requestContext) => {
       await started;
       const { name, arguments: args } = request.params;
       const tool = findTool(mcp, name);
@@ -110,6 +145,12 @@ export async function serveCommand(
             'is not connected lists none).',
         );
       }
+      if (server.getClientCapabilities()?.elicitation !== undefined) {
+        elicitationDeclared.add(requestContext);
+      }
+      const waiting = asking.get(tool.name) ?? [];
+      waiting.push(requestContext);
+      asking.set(tool.name, waiting);
       try {
         const result = await mcp.call(tool.name, args ?? {}, { signal: ctx.signal });
         return { content: [{ type: 'text' as const, text: result.text }], isError: result.isError };
@@ -117,6 +158,9 @@ export async function serveCommand(
         if (CallDeclinedError.isInstance(error)) return errorResult(declinedText(ctx, tool));
         if (McpManagerError.isInstance(error)) return errorResult(error.message);
         throw error;
+      } finally {
+        waiting.splice(waiting.indexOf(requestContext), 1);
+        if (waiting.length === 0) asking.delete(tool.name);
       }
     });
     server.setRequestHandler('prompts/list', async () => {
@@ -304,6 +348,58 @@ function asProtocolError(error: unknown): unknown {
     return new ProtocolError(ProtocolErrorCode.InternalError, error.message);
   }
   return error;
+}
+
+/**
+ * The requests whose host declared elicitation (told by the tools/call handler, which sees the
+ * client's capabilities): only there is a question sent.
+ */
+const elicitationDeclared = new WeakSet<ServerContext>();
+
+/** Whether the host can be asked within this request. */
+function canElicit(context: ServerContext): boolean {
+  return elicitationDeclared.has(context);
+}
+
+/**
+ * Asks the host's user about one call with a form: the call's preview (every part cleaned by the
+ * manager), then allow once, always allow (when the call may be remembered) or deny. Anything
+ * but an accepted allow is a no; `undefined` when the host could not be asked at all.
+ */
+async function askHost(
+  context: ServerContext,
+  request: CallApprovalRequest,
+  signal: AbortSignal | undefined,
+): Promise<CallApprovalReply | undefined> {
+  const choices = request.remember ? [ALLOW_ONCE, ALWAYS_ALLOW, DENY] : [ALLOW_ONCE, DENY];
+  try {
+    const reply = await context.mcpReq.elicitInput(
+      {
+        mode: 'form',
+        message: `garuda-mcp asks before this call runs:\n${formatCallPreview(
+          request,
+          pc.createColors(false),
+        )}`,
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            decision: { type: 'string', title: 'Run this call?', enum: choices },
+          },
+          required: ['decision'],
+        },
+      },
+      signal === undefined ? {} : { signal },
+    );
+    if (reply.action !== 'accept') return false;
+    const decision = reply.content?.decision;
+    if (decision === ALLOW_ONCE) return true;
+    if (decision === ALWAYS_ALLOW && request.remember) return 'always';
+    return false;
+  } catch {
+    // Cancelled: a no. Anything else (a 2026-07-28 request, where questions are
+    // `input_required` results; a host that failed to ask): the host could not be asked.
+    return signal?.aborted === true ? false : undefined;
+  }
 }
 
 function errorResult(text: string) {
