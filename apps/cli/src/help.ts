@@ -175,7 +175,7 @@ export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
       'Check the sandbox, the config files and every server: starts? tools? signed in? pinned?',
   },
   serve: {
-    usage: 'garuda-mcp serve [--approvals elicit|rules|host]',
+    usage: 'garuda-mcp serve [--approvals elicit|rules|host] [--http [--port <n>]]',
     summary:
       'Be one MCP server (stdio) in front of every configured server, for a host such as Claude Desktop.',
     details:
@@ -185,6 +185,11 @@ export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
         '--approvals <mode>',
         'elicit (the default: a call that must ask is asked in the host, when it can; else as rules),\nrules (only what you allowed beforehand runs: "always allow", --allow, the approval mode) or\nhost (every call runs; the host asks its user for each one)',
       ],
+      [
+        '--http',
+        'serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio; every request needs\nthe bearer token kept in <home>/serve-http-token (shown once, when it is made)',
+      ],
+      ['--port <n>', 'the port of --http (default 0: a free one, printed on stderr)'],
     ],
   },
   demo: {

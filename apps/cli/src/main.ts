@@ -66,6 +66,8 @@ const OPTIONS = {
   store: { type: 'string' },
   // serve
   approvals: { type: 'string' },
+  http: { type: 'boolean' },
+  port: { type: 'string' },
   // import
   from: { type: 'string', multiple: true },
   all: { type: 'boolean' },
@@ -93,6 +95,8 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   scope: ['login'],
   store: ['login'],
   approvals: ['serve'],
+  http: ['serve'],
+  port: ['serve'],
   from: ['import'],
   all: ['import'],
   only: ['import'],
@@ -403,7 +407,20 @@ async function run(
           `--approvals must be elicit (ask through the host's elicitation, else as rules), rules (only what you allowed beforehand runs) or host (the host asks for each call), not ${JSON.stringify(approvals)}.`,
         );
       }
-      return serveCommand(ctx, approvals as ServeApprovals);
+      if (values.port !== undefined && values.http !== true) {
+        throw usageError('--port goes with --http (serve over Streamable HTTP on 127.0.0.1).');
+      }
+      const port = Number(values.port ?? '0');
+      if (!/^\d{1,5}$/.test(values.port ?? '0') || port > 65535) {
+        throw usageError(
+          `--port must be a port number from 0 (any free one) to 65535, not ${JSON.stringify(values.port)}.`,
+        );
+      }
+      return serveCommand(
+        ctx,
+        approvals as ServeApprovals,
+        values.http === true ? { port } : undefined,
+      );
     }
     case 'demo': {
       positionalCount(rest, 0, 0, command);

@@ -23,7 +23,9 @@ import { readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { formatCallPreview } from '../format.js';
 import { cliPrompter, createManager } from '../open-manager.js';
+import { CliError, ExitCode } from '../exit-codes.js';
 import type { CliPrompter } from '../prompter.js';
+import { startHttpGateway, type HttpGateway } from './serve-http.js';
 
 /**
  * How `serve` answers the questions a terminal would ask about a call: `elicit` (the default:
@@ -69,6 +71,7 @@ export function hostToolName(name: string): string {
 export async function serveCommand(
   ctx: CommandContext,
   approvals: ServeApprovals,
+  http?: { readonly port: number },
 ): Promise<number> {
   await readConfig(ctx);
   const { globals, output } = ctx;
@@ -97,8 +100,12 @@ export async function serveCommand(
     },
   };
   const servers = new Set<Server>();
+  let gateway: HttpGateway | undefined;
   const mcp: McpManager = createManager(ctx, prompter, globals.startMode, {
     onChange: (change) => {
+      if (change.kind === 'tools') gateway?.notify.toolsChanged();
+      else if (change.kind === 'prompts') gateway?.notify.promptsChanged();
+      else if (change.kind === 'resources') gateway?.notify.resourcesChanged();
       for (const server of servers) {
         const sent =
           change.kind === 'tools'
@@ -212,6 +219,38 @@ export async function serveCommand(
     server.onclose = () => servers.delete(server);
     return server;
   };
+
+  if (http !== undefined) {
+    try {
+      gateway = await startHttpGateway({
+        build,
+        home: globals.home,
+        port: http.port,
+        onError: (error) => output.err(`garuda-mcp serve: ${messageOf(error)}`),
+      });
+    } catch (error) {
+      await started;
+      await mcp.close();
+      throw new CliError(
+        `garuda-mcp serve --http could not listen on 127.0.0.1:${http.port}: ${messageOf(error)}.`,
+        ExitCode.SERVER,
+      );
+    }
+    output.err(`garuda-mcp serve: listening on ${gateway.url} (127.0.0.1 only).`);
+    output.err(
+      gateway.tokenIsNew
+        ? `garuda-mcp serve: the bearer token, shown this once, is ${gateway.token} (kept in ${gateway.tokenFile}, mode 0600).`
+        : `garuda-mcp serve: the bearer token is in ${gateway.tokenFile}.`,
+    );
+    await new Promise<void>((resolve) => {
+      if (ctx.signal.aborted) resolve();
+      else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    await gateway.close();
+    await started;
+    await mcp.close();
+    return 0;
+  }
 
   const handle = serveStdio(build, {
     transport: new StdioServerTransport(
