@@ -3,11 +3,15 @@
 // it. What is checked: names, cleaned definitions, framed results, refusals that name the
 // command that allows the call, project consent without a terminal, and no process left once
 // the host goes away.
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { ProcessTransport } from '@garuda/mcp-transport';
 import { allStrings, hostileLeftovers, pidsWith, waitFor } from '@garuda/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, fixtureEntry, worldPerTest, type CliWorld } from './cli-support.js';
+import { BIN, fixtureEntry, osSandboxed, worldPerTest, type CliWorld } from './cli-support.js';
 
 let world: CliWorld;
 worldPerTest((created) => (world = created));
@@ -258,5 +262,46 @@ describe('garuda-mcp serve: prompts and resources', () => {
     await expect(
       client.readResource({ uri: 'garuda://lib/note%3A%2F%2Fsomewhere%2Felse' }),
     ).rejects.toThrow(/No such resource behind this gateway/);
+  });
+});
+
+// Without an OS sandbox there is nothing to prove: skipped, and CI (which requires one) fails.
+const SANDBOXED = await osSandboxed();
+
+describe.skipIf(!SANDBOXED)('garuda-mcp serve: the sandbox behind the gateway', () => {
+  it('a server called through the gateway still cannot write outside, read garuda home or connect', async () => {
+    const listener = createServer((socket) => socket.end());
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const port = (listener.address() as AddressInfo).port;
+    try {
+      await world.userServers({ esc: fixtureEntry('escape', 'garuda-serve-escape') });
+      const secret = path.join(world.home, 'secret-token');
+      await writeFile(secret, 'do not read me');
+      // Off /tmp (bubblewrap's is private), outside the project: next to this test file.
+      const outside = path.join(import.meta.dirname, `escape-serve-${process.pid}.txt`);
+      const { client } = await host(['--approvals', 'host']);
+      const result = await client.callTool({
+        name: 'esc__escape',
+        arguments: {
+          root: world.root,
+          outside,
+          secretFile: secret,
+          netHost: '127.0.0.1',
+          netPort: port,
+        },
+      });
+      const text = textOf(result);
+      const report = JSON.parse(
+        text.slice(text.indexOf('\n') + 1, text.lastIndexOf('\n')),
+      ) as Record<string, { ok: boolean }>;
+      expect(report.writeRoot?.ok).toBe(true);
+      expect(report.writeOutside?.ok).toBe(false);
+      expect(existsSync(outside)).toBe(false);
+      expect(report.writeGaruda?.ok).toBe(false);
+      expect(report.readSecret?.ok).toBe(false);
+      expect(report.connect?.ok).toBe(false);
+    } finally {
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
+    }
   });
 });
