@@ -174,6 +174,13 @@ export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
     summary:
       'Check the sandbox, the config files and every server: starts? tools? signed in? pinned?',
   },
+  install: {
+    usage: 'garuda-mcp install <host>',
+    summary:
+      'Put garuda-mcp serve in front of a host: claude-desktop, claude-code, cursor, vscode, gemini or codex.',
+    details:
+      "Shows the entry it adds to that host's own MCP config (the serve command line with this\nproject's root), then writes it after a yes (--yes without a terminal). Every other byte of the\nfile is kept; an entry already there is left alone.",
+  },
   serve: {
     usage: 'garuda-mcp serve [--approvals elicit|rules|host] [--http [--port <n>]]',
     summary:

@@ -6,6 +6,7 @@ import { hiddenPathOf } from '@garuda/mcp-transport';
 import { addCommand, removeCommand, setEnabledCommand } from './commands/add-remove.js';
 import { callCommand } from './commands/call.js';
 import { doctorCommand } from './commands/doctor.js';
+import { installCommand } from './commands/install.js';
 import { SERVE_APPROVALS, serveCommand, type ServeApprovals } from './commands/serve.js';
 import { getCommand, listCommand } from './commands/list.js';
 import { importCommand } from './commands/import.js';
@@ -399,6 +400,9 @@ async function run(
     case 'doctor':
       positionalCount(rest, 0, 0, command);
       return doctorCommand(ctx);
+    case 'install':
+      positionalCount(rest, 1, 1, command);
+      return installCommand(ctx, rest[0] ?? '');
     case 'serve': {
       positionalCount(rest, 0, 0, command);
       const approvals = values.approvals ?? 'elicit';

@@ -5,7 +5,7 @@
 // the small node:http bridge in front of it, written here because the SDK's own bridge
 // (@modelcontextprotocol/node) would pull in a web framework for about forty lines.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { open, mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -19,6 +19,7 @@ import {
   type McpHttpHandler,
   type Server,
 } from '@modelcontextprotocol/server';
+import writeFileAtomic from 'write-file-atomic';
 
 /** The largest request body taken (the SDK's own limit is the same). */
 export const MAX_HTTP_BODY_BYTES = 4 * 1024 * 1024;
@@ -45,7 +46,7 @@ export interface HttpGateway {
 
 /**
  * Reads the gateway's token from `<home>/serve-http-token`, or makes one (32 random bytes,
- * base64url) in a file of mode 0600, written whole before it is renamed into place.
+ * base64url) in a file of mode 0600, written whole (write-file-atomic).
  */
 async function gatewayToken(
   home: string,
@@ -55,20 +56,7 @@ async function gatewayToken(
   if (TOKEN_SHAPE.test(kept.trim())) return { file, token: kept.trim(), isNew: false };
   await mkdir(home, { recursive: true, mode: 0o700 });
   const token = randomBytes(32).toString('base64url');
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await open(temporary, 'wx', 0o600);
-  try {
-    await handle.writeFile(`${token}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeFileAtomic(file, `${token}\n`, { mode: 0o600, fsync: true });
   return { file, token, isNew: true };
 }
 
