@@ -212,6 +212,19 @@ describe('garuda-mcp demo', () => {
     );
     expect(status).toContain('files: you did not allow its changed tools');
 
+    // 11. An SDK client plays a host in front of garuda-mcp serve.
+    const gateway = section(stdout, 11);
+    expect(gateway).toContain(
+      'The host sees 7 tools: remote__add, remote__content, remote__cwd, remote__echo, remote__env, remote__fail, remote__slow',
+    );
+    expect(gateway).toContain('"files" is not offered: its tools changed since you trusted them');
+    expect(gateway).toContain(
+      '<mcp_result server="remote" tool="echo">\nHello through the gateway\n</mcp_result>',
+    );
+    expect(gateway).toContain(
+      'The host went away: the gateway stopped every server it had started.',
+    );
+
     expect(stdout).toMatch(
       /^Done in \d+\.\d s: every server stopped, the throwaway folder removed\./m,
     );

@@ -5,6 +5,7 @@
 // person with --interactive. Nothing is left behind: servers stopped, folder removed, also on an
 // error and on Ctrl-C.
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { writeFile } from 'node:fs/promises';
 import {
   CallCancelledError,
@@ -17,6 +18,8 @@ import {
   type StatusRow,
 } from '@garuda/mcp-manager';
 import { openBrowser } from '@garuda/mcp-oauth';
+import { ProcessTransport } from '@garuda/mcp-transport';
+import { Client } from '@modelcontextprotocol/client';
 import { formatStatus, plural, table } from '../format.js';
 import type { Output } from '../output.js';
 import { createDemoPrompter } from './demo-prompter.js';
@@ -350,6 +353,68 @@ async function rugPull(demo: Demo): Promise<void> {
 }
 
 /**
+ * Another host in front: an SDK client plays the host (as Claude Desktop would) and starts
+ * `garuda-mcp serve` on the demo's home and project. It sees the signed-in remote server's tools
+ * under `<server>__<tool>` and calls one; the project server whose tools changed is not offered
+ * (serve cannot ask, and the pin holds). When the host goes away, the gateway stops its servers.
+ */
+async function behindTheGateway(demo: Demo): Promise<void> {
+  const { output, world, signal } = demo;
+  demo.heading('Garuda in front of another host (garuda-mcp serve)');
+  demo.explain(
+    'A host such as Claude Desktop starts "garuda-mcp serve" (garuda-mcp install claude-desktop writes that entry). Here an MCP client from the SDK plays the host:',
+  );
+  const bin = fileURLToPath(new URL('./bin.js', import.meta.url));
+  const transport = new ProcessTransport({
+    command: process.execPath,
+    // The demo's own approval mode: the remote server is declared read-only, so its calls run.
+    args: [bin, 'serve', '--root', world.root, '--approval-mode', 'balanced'],
+    env: {
+      ...(Object.fromEntries(
+        Object.entries(output.io.env).filter(
+          (entry): entry is [string, string] => entry[1] !== undefined,
+        ),
+      ) as Record<string, string>),
+      GARUDA_HOME: world.home,
+      GARUDA_SANDBOX_READ: world.sandboxReadPaths.join(':'),
+      GARUDA_TOKEN_STORE: 'file',
+    },
+  });
+  const host = new Client({ name: 'demo-host', version: '1.0.0' });
+  try {
+    await output.progress('The host starts garuda-mcp serve', () =>
+      host.connect(transport, { signal }),
+    );
+    const { tools } = await host.listTools({}, { signal });
+    const names = tools.map((tool) => tool.name);
+    demo.say(`The host sees ${plural(names.length, 'tool')}: ${names.join(', ')}`);
+    demo.say(
+      names.some((name) => name.startsWith(`${LOCAL}__`))
+        ? `"${LOCAL}" is offered.`
+        : `"${LOCAL}" is not offered: its tools changed since you trusted them, and serve cannot ask you (the pin holds).`,
+    );
+    const echo = `${REMOTE}__echo`;
+    if (names.includes(echo)) {
+      const result = await host.callTool(
+        { name: echo, arguments: { text: 'Hello through the gateway' } },
+        { signal },
+      );
+      const text = (result.content as { type: string; text?: string }[])
+        .map((block) => block.text ?? '')
+        .join('\n');
+      demo.say(`The host calls ${echo}; its model reads:`);
+      demo.say(text);
+      demo.explain(
+        'A call that must ask is asked in the host (MCP elicitation), or refused with the command that would allow it.',
+      );
+    }
+  } finally {
+    await host.close().catch(() => {});
+  }
+  demo.say('The host went away: the gateway stopped every server it had started.');
+}
+
+/**
  * Runs the demo: prints each step on `output`, answers every question itself (or lets a person
  * answer with `interactive`), and cleans up whatever happens.
  *
@@ -471,6 +536,7 @@ export async function runDemo(output: Output, options: DemoOptions): Promise<num
     if (local !== undefined) await rugPull(demo);
     demo.heading('The status table (garuda-mcp status)');
     demo.say(formatStatus(manager.status(), c));
+    await behindTheGateway(demo);
   } catch (error) {
     if (isInterrupt(error, signal)) {
       output.err('Interrupted: the demo stopped; cleaning up.');
