@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { pidsWith, waitFor } from '@garuda/test-utils';
+import { allStrings, hostileLeftovers, pidsWith, waitFor } from '@garuda/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureEntry, worldPerTest, type CliWorld } from './cli-support.js';
 
@@ -178,6 +178,33 @@ describe('garuda-mcp serve --http', () => {
       `the bearer token is in ${path.join(world.home, 'serve-http-token')}`,
     );
     expect(second.stderr()).not.toContain(token);
+  });
+
+  it('hands a client over HTTP only cleaned definitions and framed results of a hostile server', async () => {
+    await world.userServers({ bad: fixtureEntry('evil', 'garuda-serve-http-evil') });
+    const { url, stderr } = await gateway(['--approvals', 'host']);
+    const token = /shown this once, is ([A-Za-z0-9_-]{43})/.exec(stderr())?.[1];
+    const client = new Client({ name: 'http-host', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
+    );
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.length).toBeGreaterThanOrEqual(7);
+      expect(allStrings(tools).flatMap(hostileLeftovers)).toEqual([]);
+      const result = await client.callTool({ name: 'bad__echo', arguments: { text: 'x' } });
+      const text = (result.content as { text?: string }[])
+        .map((block) => block.text ?? '')
+        .join('');
+      const open = '<mcp_result server="bad" tool="echo">\n';
+      expect(text.startsWith(open)).toBe(true);
+      expect(text.endsWith('\n</mcp_result>')).toBe(true);
+      expect(hostileLeftovers(text.slice(open.length, -'\n</mcp_result>'.length))).toEqual([]);
+    } finally {
+      await client.close();
+    }
   });
 
   it('--port without --http is a usage error', async () => {
