@@ -81,22 +81,15 @@ export async function serveCommand(
     interactive: false,
     yes: approvals === 'host' || globals.yes,
   });
-  // The calls in flight, by the manager's tool name: where an approval question can be asked
-  // (the elicitation goes out as part of that call's request, as MCP wants).
+  // The calls in flight whose host declared elicitation, by the manager's tool name: where an
+  // approval question can be asked (it goes out as part of that call's request, as MCP wants).
   const asking = new Map<string, ServerContext[]>();
   const prompter: CliPrompter = {
     ...rulesPrompter,
-    declined: rulesPrompter.declined,
-    consent: (request, signal) => rulesPrompter.consent(request, signal),
-    notice: (text) => rulesPrompter.notice(text),
     approveCall: async (request, signal) => {
       const context = asking.get(request.name)?.at(-1);
-      if (approvals !== 'elicit' || context === undefined || !canElicit(context)) {
-        return rulesPrompter.approveCall(request, signal);
-      }
-      return (
-        (await askHost(context, request, signal)) ?? rulesPrompter.approveCall(request, signal)
-      );
+      const answer = context === undefined ? undefined : await askHost(context, request, signal);
+      return answer ?? rulesPrompter.approveCall(request, signal);
     },
   };
   const servers = new Set<Server>();
@@ -152,12 +145,13 @@ export async function serveCommand(
             'is not connected lists none).',
         );
       }
-      if (server.getClientCapabilities()?.elicitation !== undefined) {
-        elicitationDeclared.add(requestContext);
-      }
+      const canAsk =
+        approvals === 'elicit' && server.getClientCapabilities()?.elicitation !== undefined;
       const waiting = asking.get(tool.name) ?? [];
-      waiting.push(requestContext);
-      asking.set(tool.name, waiting);
+      if (canAsk) {
+        waiting.push(requestContext);
+        asking.set(tool.name, waiting);
+      }
       try {
         const result = await mcp.call(tool.name, args ?? {}, { signal: ctx.signal });
         return { content: [{ type: 'text' as const, text: result.text }], isError: result.isError };
@@ -166,8 +160,10 @@ export async function serveCommand(
         if (McpManagerError.isInstance(error)) return errorResult(error.message);
         throw error;
       } finally {
-        waiting.splice(waiting.indexOf(requestContext), 1);
-        if (waiting.length === 0) asking.delete(tool.name);
+        if (canAsk) {
+          waiting.splice(waiting.indexOf(requestContext), 1);
+          if (waiting.length === 0) asking.delete(tool.name);
+        }
       }
     });
     server.setRequestHandler('prompts/list', async () => {
@@ -387,17 +383,6 @@ function asProtocolError(error: unknown): unknown {
     return new ProtocolError(ProtocolErrorCode.InternalError, error.message);
   }
   return error;
-}
-
-/**
- * The requests whose host declared elicitation (told by the tools/call handler, which sees the
- * client's capabilities): only there is a question sent.
- */
-const elicitationDeclared = new WeakSet<ServerContext>();
-
-/** Whether the host can be asked within this request. */
-function canElicit(context: ServerContext): boolean {
-  return elicitationDeclared.has(context);
 }
 
 /**
