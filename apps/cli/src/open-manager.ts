@@ -35,13 +35,14 @@ const SHOWN_LOG_LEVELS: ReadonlySet<ServerLogLevel> = new Set<ServerLogLevel>([
 
 /**
  * A manager for this run: the CLI's prompter, the user's environment, `--browser`; `hooks` adds
- * what one command listens to (`serve`: the changes it tells its host).
+ * what one command listens to (`serve`: the changes it tells its host, and where a sign-in
+ * page goes).
  */
 export function createManager(
   ctx: CommandContext,
   prompter: CliPrompter,
   startMode: StartMode = 'eager',
-  hooks: Pick<McpManagerOptions, 'onChange'> = {},
+  hooks: Pick<McpManagerOptions, 'onChange' | 'openBrowser'> = {},
 ): McpManager {
   const { globals, io } = ctx;
   const command = globals.browser;

@@ -21,13 +21,22 @@ afterEach(async () => {
   await Promise.all(hosts.splice(0).map((host) => host.close().catch(() => {})));
 });
 
+/** What a test host answers a question with, given the question's message and its request. */
+type Answer = (
+  message: string,
+  params: { mode?: string; url?: string },
+) => { action: 'accept' | 'decline' | 'cancel'; decision?: string };
+
 /**
  * A host: starts `garuda-mcp serve args…` in the project and connects to it. With `answer`, it
- * declares form elicitation and answers each question with it (the questions are kept).
+ * declares form elicitation (and `url` with `pages`) and answers each question with it (the
+ * questions are kept). `modern` speaks the 2026-07-28 revision, where a question is an
+ * `input_required` result the SDK client answers and retries.
  */
 async function host(
   args: readonly string[] = [],
-  answer?: (message: string) => { action: 'accept' | 'decline' | 'cancel'; decision?: string },
+  answer?: Answer,
+  options: { readonly modern?: boolean; readonly pages?: boolean } = {},
 ) {
   const transport = new ProcessTransport({
     command: process.execPath,
@@ -38,19 +47,45 @@ async function host(
   const questions: string[] = [];
   const client = new Client(
     { name: 'test-host', version: '1.0.0' },
-    answer === undefined ? {} : { capabilities: { elicitation: { form: {} } } },
+    {
+      ...(answer === undefined
+        ? {}
+        : { capabilities: { elicitation: { form: {}, ...(options.pages ? { url: {} } : {}) } } }),
+      ...(options.modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+    },
   );
   if (answer !== undefined) {
     client.setRequestHandler('elicitation/create', (request) => {
       const message = request.params.message;
       questions.push(message);
-      const { action, decision } = answer(message);
-      return action === 'accept' ? { action, content: { decision: decision ?? '' } } : { action };
+      const { action, decision } = answer(
+        message,
+        request.params as { mode?: string; url?: string },
+      );
+      if (action !== 'accept') return { action };
+      return request.params.mode === 'url'
+        ? { action }
+        : { action, content: { decision: decision ?? '' } };
     });
   }
   hosts.push(client);
   await client.connect(transport);
   return { client, transport, questions };
+}
+
+/** Resolves when the host's tool list (listed again at each list_changed) satisfies `check`. */
+function toolsWhen(
+  client: Client,
+  check: (names: readonly string[]) => boolean,
+): Promise<readonly string[]> {
+  return new Promise((resolve) => {
+    const look = async () => {
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      if (check(names)) resolve(names);
+    };
+    client.setNotificationHandler('notifications/tools/list_changed', look);
+    void look();
+  });
 }
 
 function textOf(result: { content?: unknown }): string {
@@ -213,6 +248,118 @@ describe('garuda-mcp serve: questions through the host (elicitation)', () => {
     const again = await later.client.callTool({ name: 'notes__add', arguments: { a: 2, b: 3 } });
     expect(again.isError).toBeFalsy();
     expect(textOf(again)).toContain('5');
+  });
+});
+
+describe('garuda-mcp serve: questions of the 2026-07-28 revision (input_required)', () => {
+  it('asks about a call as an input_required result the host answers and retries', async () => {
+    await world.userServers({ notes: fixtureEntry('normal', 'garuda-serve-modern') });
+    let decision = 'Allow once';
+    const { client, questions } = await host([], () => ({ action: 'accept', decision }), {
+      modern: true,
+    });
+    expect(client.getProtocolEra()).toBe('modern');
+    const ran = await client.callTool({ name: 'notes__echo', arguments: { text: 'modern' } });
+    expect(questions).toHaveLength(1);
+    expect(questions[0]).toContain('garuda-mcp asks before this call runs:');
+    expect(textOf(ran)).toContain('<mcp_result server="notes" tool="echo">');
+    expect(textOf(ran)).toContain('modern');
+    decision = 'Deny';
+    const denied = await client.callTool({ name: 'notes__echo', arguments: { text: 'no' } });
+    expect(questions).toHaveLength(2);
+    expect(denied.isError).toBe(true);
+    expect(textOf(denied)).toContain('This call was not run');
+  });
+
+  it('a made-up or finished requestState gets nothing run', async () => {
+    await world.userServers({ notes: fixtureEntry('normal', 'garuda-serve-state') });
+    const { client } = await host([], () => ({ action: 'accept', decision: 'Allow once' }), {
+      modern: true,
+    });
+    const forged = (await client.request({
+      method: 'tools/call',
+      params: { name: 'notes__echo', arguments: { text: 'x' }, requestState: 'made-up' },
+    })) as { content?: unknown; isError?: boolean };
+    expect(forged.isError).toBe(true);
+    expect(textOf(forged)).toContain('This question is no longer open');
+  });
+});
+
+describe('garuda-mcp serve: consent and changed tools through garuda_review', () => {
+  const callOrConsent =
+    (consent: string): Answer =>
+    (message) => ({
+      action: 'accept',
+      decision: message.includes('before this call runs') ? 'Allow once' : consent,
+    });
+
+  it('a project server waits for the review; allowed there and remembered, it starts', async () => {
+    await world.projectServers({ theirs: fixtureEntry('dynamic', 'garuda-serve-review') });
+    const first = await host([], callOrConsent('Allow and remember'));
+    expect(await toolsWhen(first.client, (names) => names.length > 0)).toEqual(['garuda_review']);
+    const [review] = (await first.client.listTools()).tools;
+    expect(review?.description).toContain('project server "theirs" asks to start');
+    const reviewed = await first.client.callTool({ name: 'garuda_review', arguments: {} });
+    expect(first.questions).toHaveLength(1);
+    expect(first.questions[0]).toContain('The project file asks to start MCP server "theirs"');
+    expect(first.questions[0]).toContain('sandbox');
+    expect(textOf(reviewed)).toMatch(
+      /MCP server "theirs": allowed; it is connected with \d+ tools/,
+    );
+    const after = await toolsWhen(first.client, (names) => names.includes('theirs__add_tool'));
+    expect(after).not.toContain('garuda_review');
+
+    // Remembered: a new gateway starts it without a question.
+    const second = await host([], () => ({ action: 'decline' }));
+    await toolsWhen(second.client, (names) => names.includes('theirs__add_tool'));
+    expect(second.questions).toEqual([]);
+  });
+
+  it('holds back the tools a trusted project server adds while it runs until the review allows them', async () => {
+    await world.projectServers({ theirs: fixtureEntry('dynamic', 'garuda-serve-held') });
+    const trusting = await host([], callOrConsent('Allow and remember'));
+    await toolsWhen(trusting.client, (names) => names.includes('garuda_review'));
+    await trusting.client.callTool({ name: 'garuda_review', arguments: {} });
+    await trusting.client.close();
+
+    const { client, questions, transport } = await host(
+      [],
+      callOrConsent('Allow for this session'),
+    );
+    await toolsWhen(client, (names) => names.includes('theirs__add_tool'));
+    const added = await client.callTool({ name: 'theirs__add_tool', arguments: {} });
+    expect(added.isError).toBeFalsy();
+    // The change reaches the host only as the review tool: the added tool is not offered.
+    const held = await toolsWhen(client, (names) => names.includes('garuda_review'));
+    expect(held).not.toContain('theirs__added');
+    expect(held).toContain('theirs__add_tool');
+    await waitFor(() => transport.stderrTail().join('\n').includes('wait for your answer'), {
+      timeoutMs: 20_000,
+    });
+    const reviewed = await client.callTool({ name: 'garuda_review', arguments: {} });
+    const asked = questions.at(-1) ?? '';
+    expect(asked).toContain('The tools of MCP server "theirs" changed');
+    expect(asked).toContain('+ added');
+    expect(textOf(reviewed)).toContain('the changed tools of "theirs": allowed');
+    const names = await toolsWhen(
+      client,
+      (list) => list.includes('theirs__added') && !list.includes('garuda_review'),
+    );
+    expect(names).toContain('theirs__add_tool');
+  });
+
+  it('tells a host that cannot ask which command answers what waits', async () => {
+    await world.projectServers({ theirs: fixtureEntry('normal', 'garuda-serve-no-ask') });
+    const { client } = await host();
+    await toolsWhen(client, (names) => names.includes('garuda_review'));
+    const result = await client.callTool({ name: 'garuda_review', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('project server "theirs" asks to start');
+    expect(textOf(result)).toContain('`garuda-mcp status`');
+    expect(textOf(result)).toContain('--trust-project');
+    // --approvals rules never lists it.
+    const rules = await host(['--approvals', 'rules']);
+    expect((await rules.client.listTools()).tools).toEqual([]);
   });
 });
 

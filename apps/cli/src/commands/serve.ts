@@ -12,10 +12,11 @@ import {
   type ResourceResult,
 } from '@garuda/mcp-manager';
 import {
+  inputRequired,
   ProtocolError,
   ProtocolErrorCode,
   Server,
-  type ServerContext,
+  type InputResponseView,
 } from '@modelcontextprotocol/server';
 import pc from 'picocolors';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
@@ -26,14 +27,16 @@ import { cliPrompter, createManager } from '../open-manager.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import type { CliPrompter } from '../prompter.js';
 import { startHttpGateway, type HttpGateway } from './serve-http.js';
+import { Conversations, hostAsks, type Conversation, type ToolResult } from './serve-questions.js';
+import { REVIEW_TOOL, Review } from './serve-review.js';
 
 /**
- * How `serve` answers the questions a terminal would ask about a call: `elicit` (the default:
- * a call that must ask is asked through MCP elicitation when the host declares it, else as
- * `rules`), `rules` (only what the user set beforehand with the CLI: trust, "always allow",
- * `--allow`, the approval mode; the rest is refused with the command that allows it) or `host`
- * (every call runs: the host asks its user per call). Consent and pin changes are answered from
- * what was set beforehand in every mode.
+ * How `serve` answers the questions a terminal would ask: `elicit` (the default: a call that must
+ * ask is asked through MCP elicitation when the host declares it, else as `rules`; consent, changed
+ * tools and sign-ins wait for the `garuda_review` tool, which asks them the same way), `rules`
+ * (only what the user set beforehand with the CLI: trust, "always allow", `--allow`, the approval
+ * mode; the rest is refused with the command that allows it) or `host` (every call runs: the host
+ * asks its user per call; consent as `rules`).
  */
 export type ServeApprovals = 'elicit' | 'rules' | 'host';
 
@@ -81,36 +84,51 @@ export async function serveCommand(
     interactive: false,
     yes: approvals === 'host' || globals.yes,
   });
-  // The calls in flight whose host declared elicitation, by the manager's tool name: where an
-  // approval question can be asked (it goes out as part of that call's request, as MCP wants).
-  const asking = new Map<string, ServerContext[]>();
-  const prompter: CliPrompter = {
-    ...rulesPrompter,
-    approveCall: async (request, signal) => {
-      const context = asking.get(request.name)?.at(-1);
-      const answer = context === undefined ? undefined : await askHost(context, request, signal);
-      return answer ?? rulesPrompter.approveCall(request, signal);
-    },
-  };
+  // The requests whose answers the host's user gives (calls waiting for their approval, reviews).
+  const conversations = new Conversations();
   const servers = new Set<Server>();
   let gateway: HttpGateway | undefined;
+  const toolsChanged = () => {
+    gateway?.notify.toolsChanged();
+    for (const server of servers) server.sendToolListChanged().catch(() => {});
+  };
+  // Consent, changed tools and sign-ins asked while nothing can answer: kept for garuda_review.
+  const review = new Review(toolsChanged);
+  const prompter: CliPrompter = {
+    ...rulesPrompter,
+    ...(approvals === 'elicit'
+      ? review.prompter(
+          rulesPrompter,
+          (name) => mcp.status().some((row) => row.name === name && row.state === 'connected'),
+          globals.trustProject,
+        )
+      : {}),
+    approveCall: async (request, signal) => {
+      // The call's own conversation, when its host can ask (else the rules answer).
+      const conversation = conversations.find((c) => c.tool === request.name && c.asks.form);
+      return conversation === undefined
+        ? rulesPrompter.approveCall(request, signal)
+        : askHost(conversation, request, signal);
+    },
+  };
   const mcp: McpManager = createManager(ctx, prompter, globals.startMode, {
     onChange: (change) => {
-      if (change.kind === 'tools') gateway?.notify.toolsChanged();
+      if (change.kind === 'tools') toolsChanged();
       else if (change.kind === 'prompts') gateway?.notify.promptsChanged();
       else if (change.kind === 'resources') gateway?.notify.resourcesChanged();
       for (const server of servers) {
         const sent =
-          change.kind === 'tools'
-            ? server.sendToolListChanged()
-            : change.kind === 'prompts'
-              ? server.sendPromptListChanged()
-              : change.kind === 'resources'
-                ? server.sendResourceListChanged()
-                : undefined;
+          change.kind === 'prompts'
+            ? server.sendPromptListChanged()
+            : change.kind === 'resources'
+              ? server.sendResourceListChanged()
+              : undefined;
         sent?.catch(() => {});
       }
     },
+    // A sign-in page goes to the host (garuda_review asks it to open it), never to a browser of
+    // the gateway's own.
+    openBrowser: (url) => review.openPage(url),
   });
   const started = mcp.start({ signal: ctx.signal }).catch((error: unknown) => {
     output.err(`garuda-mcp serve: the servers did not start: ${messageOf(error)}`);
@@ -133,11 +151,29 @@ export async function serveCommand(
     );
     server.setRequestHandler('tools/list', async () => {
       await started;
-      return { tools: mcp.tools().map(hostTool) };
+      const own = approvals === 'elicit' ? review.tool() : undefined;
+      return { tools: [...(own === undefined ? [] : [own]), ...mcp.tools().map(hostTool)] };
     });
     server.setRequestHandler('tools/call', async (request, requestContext) => {
       await started;
       const { name, arguments: args } = request.params;
+      // A round that brings an answer continues its conversation.
+      const ongoing = conversations.of(requestContext, name);
+      if (ongoing === null) {
+        return errorResult(
+          'This question is no longer open (it was answered, expired or cancelled): call the ' +
+            'tool again.',
+        );
+      }
+      if (ongoing !== undefined) return ongoing.round(requestContext);
+      const asks =
+        approvals === 'elicit' ? hostAsks(server, requestContext) : { form: false, url: false };
+      if (name === REVIEW_TOOL && approvals === 'elicit') {
+        if (!asks.form) return review.byCommands(globals.root);
+        return conversations.start(requestContext, { hostTool: name, asks }, (conversation) =>
+          review.run(conversation, mcp),
+        );
+      }
       const tool = findTool(mcp, name);
       if (tool === undefined) {
         return errorResult(
@@ -145,26 +181,23 @@ export async function serveCommand(
             'is not connected lists none).',
         );
       }
-      const canAsk =
-        approvals === 'elicit' && server.getClientCapabilities()?.elicitation !== undefined;
-      const waiting = asking.get(tool.name) ?? [];
-      if (canAsk) {
-        waiting.push(requestContext);
-        asking.set(tool.name, waiting);
-      }
-      try {
-        const result = await mcp.call(tool.name, args ?? {}, { signal: ctx.signal });
-        return { content: [{ type: 'text' as const, text: result.text }], isError: result.isError };
-      } catch (error) {
-        if (CallDeclinedError.isInstance(error)) return errorResult(declinedText(ctx, tool));
-        if (McpManagerError.isInstance(error)) return errorResult(error.message);
-        throw error;
-      } finally {
-        if (canAsk) {
-          waiting.splice(waiting.indexOf(requestContext), 1);
-          if (waiting.length === 0) asking.delete(tool.name);
+      const run = async (signal: AbortSignal): Promise<ToolResult> => {
+        try {
+          const result = await mcp.call(tool.name, args ?? {}, { signal });
+          return { content: [{ type: 'text', text: result.text }], isError: result.isError };
+        } catch (error) {
+          if (CallDeclinedError.isInstance(error)) return errorResult(declinedText(ctx, tool));
+          if (McpManagerError.isInstance(error)) return errorResult(error.message);
+          throw error;
         }
-      }
+      };
+      // Only a host that can ask gets a conversation: its call may come back as a question.
+      if (!asks.form) return run(ctx.signal);
+      return conversations.start(
+        requestContext,
+        { hostTool: name, tool: tool.name, asks },
+        (conversation) => run(AbortSignal.any([ctx.signal, conversation.signal])),
+      );
     });
     server.setRequestHandler('prompts/list', async () => {
       await started;
@@ -242,6 +275,7 @@ export async function serveCommand(
       if (ctx.signal.aborted) resolve();
       else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
     });
+    conversations.cancelAll();
     await gateway.close();
     await started;
     await mcp.close();
@@ -265,6 +299,7 @@ export async function serveCommand(
     if (ctx.signal.aborted) done();
     else ctx.signal.addEventListener('abort', done, { once: true });
   });
+  conversations.cancelAll();
   await handle.close().catch(() => {});
   await started;
   await mcp.close();
@@ -386,48 +421,42 @@ function asProtocolError(error: unknown): unknown {
 }
 
 /**
- * Asks the host's user about one call with a form: the call's preview (every part cleaned by the
- * manager), then allow once, always allow (when the call may be remembered) or deny. Anything
- * but an accepted allow is a no; `undefined` when the host could not be asked at all.
+ * Asks the host's user about one call with a form, in the call's own conversation: the call's
+ * preview (every part cleaned by the manager), then allow once, always allow (when the call may
+ * be remembered) or deny. Anything but an accepted allow is a no.
  */
 async function askHost(
-  context: ServerContext,
+  conversation: Conversation,
   request: CallApprovalRequest,
   signal: AbortSignal | undefined,
-): Promise<CallApprovalReply | undefined> {
+): Promise<CallApprovalReply> {
   const choices = request.remember ? [ALLOW_ONCE, ALWAYS_ALLOW, DENY] : [ALLOW_ONCE, DENY];
-  try {
-    const reply = await context.mcpReq.elicitInput(
-      {
-        mode: 'form',
-        message: `garuda-mcp asks before this call runs:\n${formatCallPreview(
-          request,
-          pc.createColors(false),
-        )}`,
-        requestedSchema: {
-          type: 'object',
-          properties: {
-            decision: { type: 'string', title: 'Run this call?', enum: choices },
-          },
-          required: ['decision'],
+  const answer: InputResponseView = await conversation.ask(
+    inputRequired.elicit({
+      mode: 'form',
+      message: `garuda-mcp asks before this call runs:\n${formatCallPreview(
+        request,
+        pc.createColors(false),
+      )}`,
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          decision: { type: 'string', title: 'Run this call?', enum: choices },
         },
+        required: ['decision'],
       },
-      signal === undefined ? {} : { signal },
-    );
-    if (reply.action !== 'accept') return false;
-    const decision = reply.content?.decision;
-    if (decision === ALLOW_ONCE) return true;
-    if (decision === ALWAYS_ALLOW && request.remember) return 'always';
-    return false;
-  } catch {
-    // Cancelled: a no. Anything else (a 2026-07-28 request, where questions are
-    // `input_required` results; a host that failed to ask): the host could not be asked.
-    return signal?.aborted === true ? false : undefined;
-  }
+    }),
+    signal,
+  );
+  if (answer.kind !== 'elicit' || answer.action !== 'accept') return false;
+  const decision = answer.content?.decision;
+  if (decision === ALLOW_ONCE) return true;
+  if (decision === ALWAYS_ALLOW && request.remember) return 'always';
+  return false;
 }
 
-function errorResult(text: string) {
-  return { content: [{ type: 'text' as const, text }], isError: true };
+function errorResult(text: string): ToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
 }
 
 /** What a refused call tells the host's user: exactly what would allow it. */
