@@ -3,15 +3,29 @@
 // it. What is checked: names, cleaned definitions, framed results, refusals that name the
 // command that allows the call, project consent without a terminal, and no process left once
 // the host goes away.
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { ProcessTransport } from '@garuda/mcp-transport';
-import { allStrings, hostileLeftovers, pidsWith, waitFor } from '@garuda/test-utils';
+import {
+  allStrings,
+  hostileLeftovers,
+  pidsWith,
+  startOAuthFixture,
+  waitFor,
+} from '@garuda/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, fixtureEntry, osSandboxed, worldPerTest, type CliWorld } from './cli-support.js';
+import {
+  BIN,
+  FETCH_BROWSER,
+  fixtureEntry,
+  osSandboxed,
+  worldPerTest,
+  type CliWorld,
+} from './cli-support.js';
 
 let world: CliWorld;
 worldPerTest((created) => (world = created));
@@ -360,6 +374,58 @@ describe('garuda-mcp serve: consent and changed tools through garuda_review', ()
     // --approvals rules never lists it.
     const rules = await host(['--approvals', 'rules']);
     expect((await rules.client.listTools()).tools).toEqual([]);
+  });
+});
+
+describe('garuda-mcp serve: a sign-in through garuda_review (URL elicitation)', () => {
+  it('hands the sign-in page to a host that opens pages; once signed in, the server connects', async () => {
+    const oauth = await startOAuthFixture();
+    try {
+      await world.userServers({ linear: { url: oauth.url.href } });
+      const opened: string[] = [];
+      const { client, questions } = await host(
+        [],
+        (message, params) => {
+          if (params.mode !== 'url') return { action: 'accept', decision: 'Allow once' };
+          // The host's browser: the stand-in follows the sign-in page back to the callback.
+          opened.push(params.url ?? '');
+          execFile(process.execPath, [FETCH_BROWSER, params.url ?? '']);
+          return { action: 'accept' };
+        },
+        { pages: true },
+      );
+      const waiting = await toolsWhen(client, (names) => names.includes('garuda_review'));
+      expect(waiting).toEqual(['garuda_review']);
+      const reviewed = await client.callTool({ name: 'garuda_review', arguments: {} });
+      expect(opened).toHaveLength(1);
+      expect(new URL(opened[0]!).origin).toBe(oauth.url.origin);
+      expect(questions[0]).toContain('garuda-mcp asks you to sign in');
+      expect(questions[0]).toContain('MCP server "linear" needs a sign-in');
+      expect(textOf(reviewed)).toMatch(
+        /the sign-in to "linear": done; it is connected with \d+ tools/,
+      );
+      expect(oauth.counts.tokensIssued).toBe(1);
+      const names = await toolsWhen(client, (list) => list.includes('linear__echo'));
+      expect(names).not.toContain('garuda_review');
+      const echoed = await client.callTool({ name: 'linear__echo', arguments: { text: 'remote' } });
+      expect(textOf(echoed)).toContain('remote');
+    } finally {
+      await oauth.close();
+    }
+  });
+
+  it('a host that opens no pages is told to run garuda-mcp login', async () => {
+    const oauth = await startOAuthFixture();
+    try {
+      await world.userServers({ linear: { url: oauth.url.href } });
+      const { client } = await host([], () => ({ action: 'accept', decision: 'Allow once' }));
+      await toolsWhen(client, (names) => names.includes('garuda_review'));
+      const reviewed = await client.callTool({ name: 'garuda_review', arguments: {} });
+      expect(textOf(reviewed)).toContain('run `garuda-mcp login linear` in a terminal');
+      expect(oauth.counts.tokensIssued).toBe(0);
+    } finally {
+      await oauth.close();
+    }
   });
 });
 
