@@ -12,6 +12,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { ProcessTransport } from '@garuda/mcp-transport';
 import {
   allStrings,
+  ASKER_DEFAULTS,
   hostileLeftovers,
   pidsWith,
   startOAuthFixture,
@@ -38,8 +39,12 @@ afterEach(async () => {
 /** What a test host answers a question with, given the question's message and its request. */
 type Answer = (
   message: string,
-  params: { mode?: string; url?: string },
-) => { action: 'accept' | 'decline' | 'cancel'; decision?: string };
+  params: { mode?: string; url?: string; requestedSchema?: unknown },
+) => {
+  action: 'accept' | 'decline' | 'cancel';
+  decision?: string;
+  content?: Record<string, unknown>;
+};
 
 /**
  * A host: starts `garuda-mcp serve args…` in the project and connects to it. With `answer`, it
@@ -72,14 +77,16 @@ async function host(
     client.setRequestHandler('elicitation/create', (request) => {
       const message = request.params.message;
       questions.push(message);
-      const { action, decision } = answer(
+      const { action, decision, content } = answer(
         message,
-        request.params as { mode?: string; url?: string },
+        request.params as { mode?: string; url?: string; requestedSchema?: unknown },
       );
       if (action !== 'accept') return { action };
-      return request.params.mode === 'url'
-        ? { action }
-        : { action, content: { decision: decision ?? '' } };
+      if (request.params.mode === 'url') return { action };
+      return {
+        action,
+        content: (content ?? { decision: decision ?? '' }) as Record<string, string>,
+      };
     });
   }
   hosts.push(client);
@@ -296,6 +303,53 @@ describe('garuda-mcp serve: questions of the 2026-07-28 revision (input_required
     })) as { content?: unknown; isError?: boolean };
     expect(forged.isError).toBe(true);
     expect(textOf(forged)).toContain('This question is no longer open');
+  });
+});
+
+describe.each([
+  ['a 2025-revision host', false],
+  ['a 2026-07-28 host', true],
+] as const)("garuda-mcp serve: a server's own question, to %s", (_era, modern) => {
+  it('passes its form on, rebuilt from the cleaned fields, and the answer back', async () => {
+    await world.userServers({ ask: fixtureEntry('asker', 'garuda-serve-asker') });
+    const forms: { message: string; schema: unknown }[] = [];
+    const { client } = await host(
+      [],
+      (message, params) => {
+        if (message.includes('before this call runs')) {
+          return { action: 'accept', decision: 'Allow once' };
+        }
+        forms.push({ message, schema: params.requestedSchema });
+        return message.includes('Tell us about yourself')
+          ? { action: 'accept', content: { ...ASKER_DEFAULTS, name: 'Grace' } }
+          : { action: 'decline' };
+      },
+      { modern },
+    );
+    const all = await client.callTool({ name: 'ask__ask_form', arguments: { form: 'all' } });
+    expect(forms).toHaveLength(1);
+    expect(forms[0]?.message).toContain('MCP server "ask" asks (through garuda-mcp');
+    const schema = forms[0]?.schema as {
+      properties: Record<string, { title?: string; oneOf?: unknown }>;
+      required: string[];
+    };
+    expect(schema.properties.name?.title).toBe('Your name');
+    expect(schema.properties.size?.oneOf).toEqual([
+      { const: 's', title: 'Small' },
+      { const: 'm', title: 'Medium' },
+      { const: 'l', title: 'Large' },
+    ]);
+    expect(schema.required).toEqual(['name', 'email', 'age', 'colour']);
+    expect(textOf(all)).toContain('"action":"accept"');
+    expect(textOf(all)).toContain('"name":"Grace"');
+
+    const hostile = await client.callTool({
+      name: 'ask__ask_form',
+      arguments: { form: 'hostile' },
+    });
+    expect(forms).toHaveLength(2);
+    expect(allStrings(forms[1]).flatMap(hostileLeftovers)).toEqual([]);
+    expect(textOf(hostile)).toContain('"action":"decline"');
   });
 });
 

@@ -83,6 +83,8 @@ export class Conversation {
     readonly hostTool: string,
     /** The manager's tool name (approval questions are matched with it), if a server's tool. */
     readonly tool: string | undefined,
+    /** That tool's server (its own questions are matched with it). */
+    readonly server: string | undefined,
     readonly asks: HostAsks,
   ) {
     this.#questions = questions;
@@ -199,15 +201,26 @@ export class Conversations {
   /**
    * Starts a request's work as a conversation and plays its first round.
    *
-   * @param hostTool - The tool name the host called.
-   * @param tool - The manager's tool name, when it is a server's tool.
+   * @param about - The tool name the host called; the manager's tool name and its server, when
+   *   it is a server's tool; what the host can ask.
    */
   start(
     context: ServerContext,
-    about: { readonly hostTool: string; readonly tool?: string; readonly asks: HostAsks },
+    about: {
+      readonly hostTool: string;
+      readonly tool?: string;
+      readonly server?: string;
+      readonly asks: HostAsks;
+    },
     work: (conversation: Conversation) => Promise<ToolResult>,
   ): Promise<ToolResult | ReturnType<typeof inputRequired>> {
-    const conversation = new Conversation(this, about.hostTool, about.tool, about.asks);
+    const conversation = new Conversation(
+      this,
+      about.hostTool,
+      about.tool,
+      about.server,
+      about.asks,
+    );
     this.#open.set(conversation.id, conversation);
     conversation.begin(work);
     return conversation.round(context);

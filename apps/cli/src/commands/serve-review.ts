@@ -106,7 +106,8 @@ export class Review {
 
   /**
    * The manager's `openBrowser` in the gateway: the page of a sign-in the review runs goes to the
-   * host. Nothing is opened on this machine by the gateway itself.
+   * host (the first page on the sign-in's own origin: a page a server asked the host to open at
+   * the same time is not taken for it). Nothing is opened on this machine by the gateway itself.
    */
   openPage(url: string): void {
     this.#page?.(url);
@@ -237,7 +238,14 @@ export class Review {
     const onAbort = () => stop.abort();
     conversation.signal.addEventListener('abort', onAbort, { once: true });
     let page!: (url: string) => void;
-    const opened = new Promise<{ url: string }>((resolve) => (page = (url) => resolve({ url })));
+    const opened = new Promise<{ url: string }>(
+      (resolve) =>
+        (page = (url) => {
+          if (originOf(url) !== request.signInOrigin) return;
+          this.#page = undefined;
+          resolve({ url });
+        }),
+    );
     this.#page = page;
     this.#signingIn.add(server);
     try {
@@ -325,6 +333,14 @@ function stateLine(mcp: McpManager, server: string): string {
   if (row === undefined) return 'it is no longer configured.';
   if (row.state === 'connected') return `it is connected with ${row.tools} tools.`;
   return `it is ${row.state}${row.detail === undefined ? '' : `: ${row.detail}`}.`;
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 function messageOf(error: unknown): string {

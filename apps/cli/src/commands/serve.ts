@@ -29,6 +29,7 @@ import type { CliPrompter } from '../prompter.js';
 import { startHttpGateway, type HttpGateway } from './serve-http.js';
 import { Conversations, hostAsks, type Conversation, type ToolResult } from './serve-questions.js';
 import { REVIEW_TOOL, Review } from './serve-review.js';
+import { forwardElicitation } from './serve-elicit.js';
 
 /**
  * How `serve` answers the questions a terminal would ask: `elicit` (the default: a call that must
@@ -109,6 +110,14 @@ export async function serveCommand(
       return conversation === undefined
         ? rulesPrompter.approveCall(request, signal)
         : askHost(conversation, request, signal);
+    },
+    // A server's own question during a call goes to that call's host, when it can show it.
+    elicit: async (request, signal) => {
+      const conversation = conversations.find(
+        (c) => c.server === request.server && (request.mode === 'url' ? c.asks.url : c.asks.form),
+      );
+      if (conversation !== undefined) return forwardElicitation(conversation, request, signal);
+      return rulesPrompter.elicit?.(request, signal) ?? { action: 'decline' };
     },
   };
   const mcp: McpManager = createManager(ctx, prompter, globals.startMode, {
@@ -195,7 +204,7 @@ export async function serveCommand(
       if (!asks.form) return run(ctx.signal);
       return conversations.start(
         requestContext,
-        { hostTool: name, tool: tool.name, asks },
+        { hostTool: name, tool: tool.name, server: tool.server, asks },
         (conversation) => run(AbortSignal.any([ctx.signal, conversation.signal])),
       );
     });

@@ -1,0 +1,88 @@
+// A server's own question (its elicitation) during a call through `garuda-mcp serve`: passed on to
+// the host's user in the call's conversation. What goes out is built from the manager's cleaned
+// form (labels, descriptions, options and defaults as the manager cleaned them; field names and
+// option values are the cleaned forms the manager maps back), never the server's own schema, and
+// the host's answer goes back through the manager, which checks it against the form again.
+import type { ElicitField, ElicitReply, ElicitRequest, ElicitValues } from '@garuda/mcp-manager';
+import { inputRequired, type InputRequest } from '@modelcontextprotocol/server';
+import type { Conversation } from './serve-questions.js';
+
+/** One field of the form, as the elicitation schema's restricted JSON Schema says it. */
+function fieldSchema(field: ElicitField): Record<string, unknown> {
+  const common = {
+    title: field.label,
+    ...(field.description === undefined ? {} : { description: field.description }),
+    ...(field.default === undefined ? {} : { default: field.default }),
+  };
+  switch (field.kind) {
+    case 'text':
+      return {
+        type: 'string',
+        ...common,
+        ...(field.format === undefined ? {} : { format: field.format }),
+        ...(field.minLength === undefined ? {} : { minLength: field.minLength }),
+        ...(field.maxLength === undefined ? {} : { maxLength: field.maxLength }),
+      };
+    case 'number':
+      return {
+        type: field.integer ? 'integer' : 'number',
+        ...common,
+        ...(field.minimum === undefined ? {} : { minimum: field.minimum }),
+        ...(field.maximum === undefined ? {} : { maximum: field.maximum }),
+      };
+    case 'boolean':
+      return { type: 'boolean', ...common };
+    case 'choice':
+      return {
+        type: 'string',
+        ...common,
+        oneOf: field.options.map((option) => ({ const: option.value, title: option.label })),
+      };
+    case 'choices':
+      return {
+        type: 'array',
+        ...common,
+        items: {
+          anyOf: field.options.map((option) => ({ const: option.value, title: option.label })),
+        },
+        ...(field.minItems === undefined ? {} : { minItems: field.minItems }),
+        ...(field.maxItems === undefined ? {} : { maxItems: field.maxItems }),
+      };
+  }
+}
+
+/** The embedded request that asks the host's user a server's question. */
+function hostRequest(request: ElicitRequest): InputRequest {
+  const intro = `MCP server "${request.server}" asks (through garuda-mcp; its words, cleaned):`;
+  if (request.mode === 'url') {
+    return inputRequired.elicitUrl({ message: `${intro}\n${request.message}`, url: request.url });
+  }
+  return inputRequired.elicit({
+    mode: 'form',
+    message: `${intro}\n${request.message}`,
+    requestedSchema: {
+      type: 'object',
+      properties: Object.fromEntries(
+        request.fields.map((field) => [field.name, fieldSchema(field)]),
+      ),
+      required: request.fields.filter((field) => field.required).map((field) => field.name),
+    } as Parameters<typeof inputRequired.elicit>[0]['requestedSchema'],
+  });
+}
+
+/**
+ * Asks the host's user a server's question in the conversation of that server's call: an accepted
+ * form gives its values (the manager checks them), an accepted page means the host opened it.
+ * Anything else is the host's decline or cancel.
+ */
+export async function forwardElicitation(
+  conversation: Conversation,
+  request: ElicitRequest,
+  signal: AbortSignal | undefined,
+): Promise<ElicitReply> {
+  const answer = await conversation.ask(hostRequest(request), signal);
+  if (answer.kind !== 'elicit') return { action: 'cancel' };
+  if (answer.action !== 'accept') return { action: answer.action };
+  if (request.mode === 'url') return { action: 'accept' };
+  return { action: 'accept', values: (answer.content ?? {}) as ElicitValues };
+}
