@@ -483,6 +483,20 @@ describe('garuda-mcp serve: a sign-in through garuda_review (URL elicitation)', 
   });
 });
 
+describe('garuda-mcp serve: typed content', () => {
+  it('hands the host the images and audio of a result besides the framed text', async () => {
+    await world.userServers({ notes: fixtureEntry('normal', 'garuda-serve-media') });
+    const { client } = await host(['--approvals', 'host']);
+    const result = await client.callTool({ name: 'notes__content', arguments: {} });
+    const blocks = result.content as { type: string; mimeType?: string; data?: string }[];
+    expect(blocks.map((block) => block.type)).toEqual(['text', 'image', 'audio']);
+    expect(textOf(result)).toMatch(/^<mcp_result server="notes" tool="content">/);
+    expect(blocks[1]).toMatchObject({ type: 'image', mimeType: 'image/png' });
+    expect(Buffer.from(blocks[1]!.data!, 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect(blocks[2]).toMatchObject({ type: 'audio', mimeType: 'audio/wav' });
+  });
+});
+
 describe('garuda-mcp serve: prompts and resources', () => {
   it('passes prompts through, cleaned, under <server>__<prompt>', async () => {
     await world.userServers({ lib: fixtureEntry('library', 'garuda-serve-prompts') });
@@ -528,6 +542,22 @@ describe('garuda-mcp serve: prompts and resources', () => {
     );
     await expect(
       client.readResource({ uri: 'garuda://lib/note%3A%2F%2Fsomewhere%2Felse' }),
+    ).rejects.toThrow(/No such resource behind this gateway/);
+
+    // A template keeps its expression; what the host expands it to reads the server's resource.
+    const { resourceTemplates } = await client.listResourceTemplates();
+    const item = resourceTemplates.find((t) => t.name === 'lib: item');
+    expect(item?.uriTemplate).toBe('garuda://lib/note%3A%2F%2Flibrary%2Fitems%2F{id}');
+    expect(item?.description).toContain('its template: note://library/items/{id}');
+    const expanded = item!.uriTemplate.replace('{id}', encodeURIComponent('42 b'));
+    const read42 = (await client.readResource({ uri: expanded })).contents[0] as { text: string };
+    expect(read42.text).toMatch(
+      /^<mcp_resource server="lib" uri="note:\/\/library\/items\/42%20b">/,
+    );
+    expect(read42.text).toContain('item 42%20b');
+    // Text the template does not have reads nothing.
+    await expect(
+      client.readResource({ uri: 'garuda://lib/note%3A%2F%2Flibrary%2Fother%2F42' }),
     ).rejects.toThrow(/No such resource behind this gateway/);
   });
 });

@@ -50,7 +50,9 @@ export function hostAsks(server: Server, context: ServerContext): HostAsks {
 
 /** A tool result, as the gateway's handlers return them. */
 export interface ToolResult {
-  readonly content: { type: 'text'; text: string }[];
+  readonly content: (
+    { type: 'text'; text: string } | { type: 'image' | 'audio'; data: string; mimeType: string }
+  )[];
   readonly isError?: boolean;
   readonly [key: string]: unknown;
 }

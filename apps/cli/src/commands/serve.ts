@@ -6,10 +6,8 @@ import {
   McpManagerError,
   type McpManager,
   type McpPrompt,
-  type McpResource,
   type McpTool,
   type PromptResult,
-  type ResourceResult,
 } from '@garuda/mcp-manager';
 import {
   inputRequired,
@@ -30,6 +28,13 @@ import { startHttpGateway, type HttpGateway } from './serve-http.js';
 import { Conversations, hostAsks, type Conversation, type ToolResult } from './serve-questions.js';
 import { REVIEW_TOOL, Review } from './serve-review.js';
 import { forwardElicitation } from './serve-elicit.js';
+import {
+  hostMedia,
+  hostResource,
+  hostResourceResult,
+  hostTemplate,
+  resourceOfHostUri,
+} from './serve-resources.js';
 
 /**
  * How `serve` answers the questions a terminal would ask: `elicit` (the default: a call that must
@@ -193,7 +198,10 @@ export async function serveCommand(
       const run = async (signal: AbortSignal): Promise<ToolResult> => {
         try {
           const result = await mcp.call(tool.name, args ?? {}, { signal });
-          return { content: [{ type: 'text', text: result.text }], isError: result.isError };
+          return {
+            content: [{ type: 'text', text: result.text }, ...hostMedia(result.content)],
+            isError: result.isError,
+          };
         } catch (error) {
           if (CallDeclinedError.isInstance(error)) return errorResult(declinedText(ctx, tool));
           if (McpManagerError.isInstance(error)) return errorResult(error.message);
@@ -234,16 +242,21 @@ export async function serveCommand(
       await started;
       return { resources: mcp.resources().map(hostResource) };
     });
+    server.setRequestHandler('resources/templates/list', async () => {
+      await started;
+      return { resourceTemplates: mcp.resourceTemplates().map(hostTemplate) };
+    });
     server.setRequestHandler('resources/read', async (request) => {
       await started;
-      const target = resourceOfHostUri(request.params.uri);
-      const known =
-        target !== undefined &&
-        mcp.resources().some((r) => r.server === target.server && r.uri === target.uri);
-      if (target === undefined || !known) {
+      const target = resourceOfHostUri(
+        request.params.uri,
+        mcp.resources(),
+        mcp.resourceTemplates(),
+      );
+      if (target === undefined) {
         throw new ProtocolError(
           ProtocolErrorCode.InvalidParams,
-          'No such resource behind this gateway (see resources/list).',
+          'No such resource behind this gateway (see resources/list and resources/templates/list).',
         );
       }
       try {
@@ -361,63 +374,6 @@ function hostPromptResult(result: PromptResult) {
       role: message.role === 'assistant' ? ('assistant' as const) : ('user' as const),
       content: { type: 'text' as const, text: message.text },
     })),
-  };
-}
-
-/**
- * The URI the host sees for a server's resource: `garuda://<server>/<the server's URI,
- * percent-encoded>`. Two servers may use the same URI, and a server's own URI is untrusted (it is
- * never shown raw): encoded, it is one opaque path segment the gateway maps back.
- */
-function hostResourceUri(resource: Pick<McpResource, 'server' | 'uri'>): string {
-  return `garuda://${encodeURIComponent(resource.server)}/${encodeURIComponent(resource.uri)}`;
-}
-
-/** The server and URI behind a {@link hostResourceUri}, or undefined when it is not one. */
-function resourceOfHostUri(uri: string): { server: string; uri: string } | undefined {
-  const found = /^garuda:\/\/([^/]+)\/([^/]*)$/.exec(uri);
-  if (!found) return undefined;
-  try {
-    return { server: decodeURIComponent(found[1]!), uri: decodeURIComponent(found[2]!) };
-  } catch {
-    return undefined;
-  }
-}
-
-/** A resource as the host lists it: the gateway's URI, and the manager's cleaned fields. */
-function hostResource(resource: McpResource) {
-  return {
-    uri: hostResourceUri(resource),
-    name: `${resource.server}: ${resource.name}`,
-    ...(resource.title === undefined ? {} : { title: resource.title }),
-    description: `[From MCP server "${resource.server}"; its URI: ${resource.shownUri}]${
-      resource.description === undefined ? '' : ` ${resource.description}`
-    }`,
-    ...(resource.mimeType === undefined ? {} : { mimeType: resource.mimeType }),
-  };
-}
-
-/**
- * A resource that was read, for the host: the manager's framed text (`<mcp_resource …>`, cleaned)
- * first, then each binary content as the server sent it (checked to be base64), for hosts that
- * render images.
- */
-function hostResourceResult(uri: string, result: ResourceResult) {
-  return {
-    contents: [
-      { uri, mimeType: 'text/plain', text: result.text },
-      ...result.contents.flatMap((content) =>
-        content.kind === 'blob'
-          ? [
-              {
-                uri,
-                blob: content.blob,
-                ...(content.mimeType === undefined ? {} : { mimeType: content.mimeType }),
-              },
-            ]
-          : [],
-      ),
-    ],
   };
 }
 
