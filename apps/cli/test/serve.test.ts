@@ -416,6 +416,25 @@ describe('garuda-mcp serve: consent and changed tools through garuda_review', ()
     expect(names).toContain('theirs__add_tool');
   });
 
+  it('asks at most five questions per review; the rest wait for the next one', async () => {
+    const names = ['a', 'b', 'c', 'd', 'e', 'f'];
+    await world.projectServers(
+      Object.fromEntries(names.map((n) => [n, fixtureEntry('normal', `garuda-serve-many-${n}`)])),
+    );
+    const { client, questions } = await host([], () => ({ action: 'accept', decision: 'Deny' }));
+    await toolsWhen(client, (list) => list.includes('garuda_review'));
+    const [review] = (await client.listTools()).tools;
+    for (const n of names) expect(review?.description).toContain(`project server "${n}"`);
+    const first = await client.callTool({ name: 'garuda_review', arguments: {} });
+    expect(questions).toHaveLength(5);
+    expect(textOf(first).match(/not allowed \(you said no\)/g)).toHaveLength(5);
+    expect(textOf(first)).toContain('1 more wait: call garuda_review again');
+    const second = await client.callTool({ name: 'garuda_review', arguments: {} });
+    expect(questions).toHaveLength(6);
+    expect(textOf(second)).toContain('MCP server "f": not allowed');
+    expect(await toolsWhen(client, (list) => !list.includes('garuda_review'))).toEqual([]);
+  });
+
   it('tells a host that cannot ask which command answers what waits', async () => {
     await world.projectServers({ theirs: fixtureEntry('normal', 'garuda-serve-no-ask') });
     const { client } = await host();

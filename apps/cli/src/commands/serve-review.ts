@@ -18,6 +18,12 @@ import type { Conversation, ToolResult } from './serve-questions.js';
 /** The gateway's own tool. One underscore: no server's tool (`<server>__<tool>`) can be named so. */
 export const REVIEW_TOOL = 'garuda_review';
 
+/**
+ * At most this many questions per call of the tool: each is one round trip, and hosts (and the
+ * SDK, for 2025 hosts) stop a request after about ten.
+ */
+const QUESTIONS_PER_REVIEW = 5;
+
 const ALLOW_SESSION = 'Allow for this session';
 const ALLOW_REMEMBER = 'Allow and remember';
 const DENY = 'Deny';
@@ -163,7 +169,7 @@ export class Review {
 
   async #run(conversation: Conversation, mcp: McpManager): Promise<ToolResult> {
     const lines: string[] = [];
-    for (const waiting of [...this.#waiting.values()]) {
+    for (const waiting of [...this.#waiting.values()].slice(0, QUESTIONS_PER_REVIEW)) {
       if (conversation.signal.aborted) break;
       lines.push(
         waiting.kind === 'sign-in'
@@ -172,6 +178,11 @@ export class Review {
       );
     }
     if (lines.length === 0) lines.push('Nothing waits for an answer.');
+    // Those not asked this time (past the limit, or come up meanwhile).
+    const more = this.#waiting.size - lines.filter((line) => line.endsWith('still waits.')).length;
+    if (more > 0) {
+      lines.push(`${more} more wait: call ${REVIEW_TOOL} again to be asked.`);
+    }
     return { content: [{ type: 'text', text: lines.join('\n') }] };
   }
 
