@@ -175,11 +175,21 @@ export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
       'Check the sandbox, the config files and every server: starts? tools? signed in? pinned?',
   },
   install: {
-    usage: 'garuda-mcp install <host>',
+    usage: 'garuda-mcp install <host> [--move | --no-move]',
     summary:
       'Put garuda-mcp serve in front of a host: claude-desktop, claude-code, cursor, vscode, gemini or codex.',
     details:
-      "Shows the entry it adds to that host's own MCP config (the serve command line with this\nproject's root), then writes it after a yes (--yes without a terminal). Every other byte of the\nfile is kept; an entry already there is left alone.",
+      "Shows the entry it adds to that host's own MCP config (the serve command line with this\nproject's root), then writes it after a yes (--yes without a terminal). Every other byte of the\nfile is kept; an entry already there is left alone.\n\nServers the host's file already has are listed, and moving them behind the gateway is a second\nquestion: they are imported into your Garuda file as garuda-mcp import does, a backup of the\nhost's file is written beside it, and its server list keeps only the garuda entry (and the\nservers that cannot be imported, which are named). --yes does not move them.",
+    options: [
+      [
+        '--move',
+        "move the host's servers behind the gateway without asking (the entry itself still needs\na yes or --yes)",
+      ],
+      [
+        '--no-move',
+        "leave the host's servers where they are (the default without a terminal); move them\nlater with garuda-mcp install <host> --move",
+      ],
+    ],
   },
   serve: {
     usage: 'garuda-mcp serve [--approvals elicit|rules|host] [--http [--port <n>]]',

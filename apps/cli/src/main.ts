@@ -73,6 +73,9 @@ const OPTIONS = {
   from: { type: 'string', multiple: true },
   all: { type: 'boolean' },
   only: { type: 'string', multiple: true },
+  // install
+  move: { type: 'boolean' },
+  'no-move': { type: 'boolean' },
   // demo
   interactive: { type: 'boolean' },
   // audit
@@ -101,6 +104,8 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   from: ['import'],
   all: ['import'],
   only: ['import'],
+  move: ['install'],
+  'no-move': ['install'],
   interactive: ['demo'],
   verify: ['audit'],
   since: ['audit'],
@@ -402,7 +407,12 @@ async function run(
       return doctorCommand(ctx);
     case 'install':
       positionalCount(rest, 1, 1, command);
-      return installCommand(ctx, rest[0] ?? '');
+      if (values.move === true && values['no-move'] === true) {
+        throw usageError('Give --move or --no-move, not both.');
+      }
+      return installCommand(ctx, rest[0] ?? '', {
+        move: values.move === true ? true : values['no-move'] === true ? false : undefined,
+      });
     case 'serve': {
       positionalCount(rest, 0, 0, command);
       const approvals = values.approvals ?? 'elicit';

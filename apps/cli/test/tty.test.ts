@@ -2,7 +2,7 @@
 // consent prompt with the arrow keys as a person would, and colours on and off.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startOAuthFixture, waitFor } from '@garuda/test-utils';
@@ -193,6 +193,30 @@ describe('a server asks, on a terminal', () => {
     expect((await collect(second.child, undefined, 30_000)).code).toBe(0);
     expect(plain(second.screen.output)).toContain('\\"action\\":\\"accept\\"');
     expect(await readFile(opened, 'utf8')).toBe(`${url}\n`);
+  });
+});
+
+describe('install on a terminal', () => {
+  it('asks to write the entry, then separately whether to move the host\u2019s servers behind it', async () => {
+    const file = path.join(world.userHome, '.cursor', 'mcp.json');
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(
+      file,
+      '{\n  "mcpServers": {\n    "notes": { "command": "notes-server" }\n  }\n}\n',
+    );
+    const { child, screen } = onTerminal(['install', 'cursor'], { NO_COLOR: '1' });
+    const next = async (text: string) =>
+      waitFor(() => plain(screen.output).includes(text), { timeoutMs: 30_000 });
+    await next('Write it to');
+    expect(plain(screen.output)).toMatch(/^\s+notes\s+cursor\s+user\s+notes-server\r?$/m);
+    child.stdin.write('y\r');
+    await next('Move 1 server behind the gateway');
+    child.stdin.write('y\r');
+    const result = await collect(child, undefined, 30_000);
+    expect(result.code).toBe(0);
+    expect(plain(screen.output)).toContain('cursor: moved 1 server behind the gateway: notes');
+    const after = JSON.parse(await readFile(file, 'utf8')) as { mcpServers: object };
+    expect(Object.keys(after.mcpServers)).toEqual(['garuda']);
   });
 });
 

@@ -57,6 +57,8 @@ describe('usage', () => {
     [['status', '--', 'x'], /Only add takes --/],
     [[], /Usage: garuda-mcp <command>/],
     [['demo', '--interactive'], /--interactive needs a terminal/],
+    [['install', 'cursor', '--move', '--no-move'], /Give --move or --no-move, not both/],
+    [['status', '--move'], /--move is an option of install, not of status/],
   ])('%j is a usage error: exit 2 and what to do', async (args, message) => {
     const result = await world.run(args);
     expect(result.code).toBe(2);
@@ -73,7 +75,18 @@ describe('help', () => {
         byCommand.set(command, [...(byCommand.get(command) ?? []), option]);
     }
     expect([...byCommand.keys()].sort()).toEqual(
-      ['add', 'audit', 'demo', 'disable', 'enable', 'import', 'login', 'remove', 'serve'].sort(),
+      [
+        'add',
+        'audit',
+        'demo',
+        'disable',
+        'enable',
+        'import',
+        'install',
+        'login',
+        'remove',
+        'serve',
+      ].sort(),
     );
     for (const [command, options] of byCommand) {
       const help = await world.run([command, '--help']);

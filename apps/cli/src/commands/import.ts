@@ -8,7 +8,9 @@ import {
   type ImportClient,
   type ImportNote,
   type ImportServer,
+  type ImportSourcesResult,
   type ImportableServer,
+  type ServerSource,
 } from '@garuda/mcp-config';
 import process from 'node:process';
 import { cleanLine } from '@garuda/mcp-sanitize';
@@ -17,6 +19,7 @@ import { cliPaths, readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, usageError } from '../exit-codes.js';
 import { plural, table } from '../format.js';
+import type { Colours } from '../output.js';
 
 /** What `import` was asked. */
 export interface ImportArgs {
@@ -30,13 +33,120 @@ export interface ImportArgs {
   readonly only: readonly string[];
 }
 
-function noteLine(note: ImportNote): string {
+/** One note (a warning or a problem) of an import, on one line. */
+export function noteLine(note: ImportNote): string {
   const where = note.line === undefined ? '' : ` (line ${note.line})`;
   return `${cleanLine(note.message)}${where}`;
 }
 
-function label(server: ImportServer): string {
+/** How a server is named on the screen: its Garuda name, or the name it has in its file. */
+export function importLabel(server: ImportServer): string {
   return server.importable ? server.name : cleanLine(server.sourceName);
+}
+
+/** Said after local servers were imported: what changes for them under Garuda. */
+export const IMPORTED_LOCAL_NOTE =
+  'Local servers run in the sandbox without network access until you allow it (set ' +
+  '"network": true in the entry), and a project server asks for your consent before ' +
+  'it first starts.';
+
+/**
+ * Other clients' servers as `import` reads them (`clients` and `scopes` narrow the files; all
+ * by default), named so that no name clashes with a server of Garuda's files.
+ */
+export async function readOtherClients(
+  ctx: CommandContext,
+  narrow: { clients?: readonly ImportClient[]; scopes?: readonly ServerSource[] } = {},
+): Promise<ImportSourcesResult> {
+  const { globals, io } = ctx;
+  const config = await readConfig(ctx);
+  return readImportSources({
+    userHome: io.userHome,
+    root: globals.root,
+    platform: io.platform ?? process.platform,
+    ...(io.env.APPDATA === undefined ? {} : { appData: io.env.APPDATA }),
+    ...(narrow.clients !== undefined && narrow.clients.length > 0
+      ? { clients: narrow.clients }
+      : {}),
+    ...(narrow.scopes === undefined ? {} : { scopes: narrow.scopes }),
+    existingNames: config.servers.map((server) => server.name),
+  });
+}
+
+/** What {@link writeImported} wrote, and what it could not write and why. */
+export interface ImportWrites {
+  readonly written: readonly { server: ImportableServer; file: string }[];
+  readonly failed: readonly { server: ImportableServer; reason: string }[];
+}
+
+/**
+ * Writes each server into Garuda's user or project file (`targetOf` says which), one atomic
+ * edit each; a server that cannot be written (a config problem, a lock) is reported, not thrown.
+ */
+export async function writeImported(
+  ctx: CommandContext,
+  chosen: readonly ImportableServer[],
+  targetOf: (server: ImportableServer) => ServerSource,
+): Promise<ImportWrites> {
+  const paths = cliPaths(ctx);
+  const written: { server: ImportableServer; file: string }[] = [];
+  const failed: { server: ImportableServer; reason: string }[] = [];
+  for (const server of chosen) {
+    const target = targetOf(server);
+    const file = target === 'project' ? paths.projectFile : paths.userFile;
+    try {
+      await addServer({ file, name: server.name, def: server.entry, source: target });
+      written.push({ server, file });
+    } catch (error) {
+      // The config file's lock errors come from @garuda/mcp-trust, passed through by mcp-config.
+      if (!ConfigError.isInstance(error) && !LockedFileError.isInstance(error)) throw error;
+      const problems = (error as { problems?: readonly Parameters<typeof formatProblem>[0][] })
+        .problems;
+      failed.push({
+        server,
+        reason: problems?.map((problem) => formatProblem(problem)).join('; ') ?? error.message,
+      });
+    }
+  }
+  return { written, failed };
+}
+
+/**
+ * The servers as `import` shows them: a table (name, client, the Garuda file each goes to or
+ * `-`, its command line or URL), then each server's warnings, or why it cannot be imported.
+ */
+export function importedServerLines(
+  servers: readonly ImportServer[],
+  goesTo: (server: ImportableServer) => string | undefined,
+  c: Colours,
+): string[] {
+  const lines = [
+    table(
+      ['  NAME', 'FROM', 'GOES TO', 'COMMAND OR URL'],
+      servers.map((server) => [
+        `  ${importLabel(server)}`,
+        server.client,
+        (server.importable ? goesTo(server) : undefined) ?? '-',
+        server.importable ? commandLine(server.entry) : 'cannot be imported',
+      ]),
+      (column, cell, row) => {
+        const server = servers[row];
+        if (column === 0) return c.bold(cell);
+        if (column === 3 && server?.importable === false) return c.red(cell);
+        return cell;
+      },
+    ),
+  ];
+  for (const server of servers) {
+    const notes = server.importable ? server.warnings : [...server.problems, ...server.warnings];
+    if (notes.length === 0) continue;
+    lines.push(`  ${c.bold(importLabel(server))} (${server.client}, ${server.file}):`);
+    for (const note of notes) {
+      const kind = server.importable ? c.yellow('warning:') : c.red('problem:');
+      lines.push(`    ${kind} ${noteLine(note)}`);
+    }
+  }
+  return lines;
 }
 
 /** Where a server goes: a repository's servers stay project servers, whatever is asked. */
@@ -66,16 +176,8 @@ export async function importCommand(ctx: CommandContext, args: ImportArgs): Prom
     clients.push(client as ImportClient);
   }
   if (args.all && args.only.length > 0) throw usageError('Give --all or --only, not both.');
-  const { globals, io, output } = ctx;
-  const config = await readConfig(ctx);
-  const result = await readImportSources({
-    userHome: io.userHome,
-    root: globals.root,
-    platform: io.platform ?? process.platform,
-    ...(io.env.APPDATA === undefined ? {} : { appData: io.env.APPDATA }),
-    ...(clients.length > 0 ? { clients } : {}),
-    existingNames: config.servers.map((server) => server.name),
-  });
+  const { globals, output } = ctx;
+  const result = await readOtherClients(ctx, { clients });
   const importable = result.servers.filter((s): s is ImportableServer => s.importable);
   const chosen = args.all
     ? importable
@@ -90,26 +192,7 @@ export async function importCommand(ctx: CommandContext, args: ImportArgs): Prom
     }
   }
 
-  const paths = cliPaths(ctx);
-  const written: { server: ImportableServer; file: string }[] = [];
-  const failed: { server: ImportableServer; reason: string }[] = [];
-  for (const server of chosen) {
-    const target = targetOf(server, args);
-    const file = target === 'project' ? paths.projectFile : paths.userFile;
-    try {
-      await addServer({ file, name: server.name, def: server.entry, source: target });
-      written.push({ server, file });
-    } catch (error) {
-      // The config file's lock errors come from @garuda/mcp-trust, passed through by mcp-config.
-      if (!ConfigError.isInstance(error) && !LockedFileError.isInstance(error)) throw error;
-      const problems = (error as { problems?: readonly Parameters<typeof formatProblem>[0][] })
-        .problems;
-      failed.push({
-        server,
-        reason: problems?.map((problem) => formatProblem(problem)).join('; ') ?? error.message,
-      });
-    }
-  }
+  const { written, failed } = await writeImported(ctx, chosen, (server) => targetOf(server, args));
 
   if (globals.json) {
     output.out(
@@ -152,31 +235,8 @@ export async function importCommand(ctx: CommandContext, args: ImportArgs): Prom
   if (result.servers.length === 0) {
     output.out('  none in these files');
   } else {
-    output.out(
-      table(
-        ['  NAME', 'FROM', 'GOES TO', 'COMMAND OR URL'],
-        result.servers.map((server) => [
-          `  ${label(server)}`,
-          server.client,
-          server.importable ? targetOf(server, args) : '-',
-          server.importable ? commandLine(server.entry) : 'cannot be imported',
-        ]),
-        (column, cell, row) => {
-          const server = result.servers[row];
-          if (column === 0) return c.bold(cell);
-          if (column === 3 && server?.importable === false) return c.red(cell);
-          return cell;
-        },
-      ),
-    );
-    for (const server of result.servers) {
-      const notes = server.importable ? server.warnings : [...server.problems, ...server.warnings];
-      if (notes.length === 0) continue;
-      output.out(`  ${c.bold(label(server))} (${server.client}, ${server.file}):`);
-      for (const note of notes) {
-        const kind = server.importable ? c.yellow('warning:') : c.red('problem:');
-        output.out(`    ${kind} ${noteLine(note)}`);
-      }
+    for (const line of importedServerLines(result.servers, (s) => targetOf(s, args), c)) {
+      output.out(line);
     }
   }
   output.out('');
@@ -189,13 +249,7 @@ export async function importCommand(ctx: CommandContext, args: ImportArgs): Prom
     }
     const local = written.filter(({ server }) => 'command' in server.entry);
     if (local.length > 0) {
-      output.out(
-        c.dim(
-          'Local servers run in the sandbox without network access until you allow it (set ' +
-            '"network": true in the entry), and a project server asks for your consent before ' +
-            'it first starts.',
-        ),
-      );
+      output.out(c.dim(IMPORTED_LOCAL_NOTE));
     }
   }
   for (const { server, reason } of failed) {

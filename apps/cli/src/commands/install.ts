@@ -4,9 +4,23 @@ import { fileURLToPath } from 'node:url';
 import { confirm } from '@inquirer/prompts';
 import { importSourceFiles, type ImportClient } from '@garuda/mcp-config';
 import writeFileAtomic from 'write-file-atomic';
-import { findNodeAtLocation, parse, parseTree, type Node, type ParseError } from 'jsonc-parser';
+import { parse, type ParseError } from 'jsonc-parser';
+import { cliPaths } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, usageError } from '../exit-codes.js';
+import { plural } from '../format.js';
+import { checkJsonMove, withEntry, withServersMoved } from './host-json.js';
+import { IMPORTED_LOCAL_NOTE, importLabel, readOtherClients } from './import.js';
+import {
+  hostServers,
+  movePlan,
+  movePlanLines,
+  moveServers,
+  shownNames,
+  tomlWithout,
+  type HostFile,
+  type MovePlan,
+} from './install-move.js';
 
 /** The hosts `garuda-mcp install` knows, and where and how each keeps its MCP servers. */
 const HOSTS = {
@@ -42,15 +56,54 @@ function tomlString(text: string): string {
   return JSON.stringify(text);
 }
 
+/** What `install` was asked besides the host. */
+export interface InstallOptions {
+  /**
+   * `--move` (true): move the host's own servers behind the gateway without asking;
+   * `--no-move` (false): leave them; neither: ask on a terminal, else leave them.
+   */
+  readonly move: boolean | undefined;
+}
+
+/** A yes/no question on the terminal (no on Ctrl-C or a closed input). */
+async function ask(ctx: CommandContext, message: string): Promise<boolean> {
+  return confirm(
+    { message, default: false },
+    {
+      input: ctx.io.stdin,
+      output: ctx.io.stderr as unknown as NodeJS.WritableStream,
+      signal: ctx.signal,
+    },
+  ).catch(() => false);
+}
+
+/** `text` (Codex's TOML) with `table` appended after one blank line. */
+function withTable(text: string, table: string): string {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const gap = text === '' || text.endsWith(eol + eol) ? '' : text.endsWith(eol) ? eol : eol + eol;
+  return `${text}${gap}${table.replaceAll('\n', eol)}`;
+}
+
 /**
  * `garuda-mcp install <host>`: shows the entry it would add to the host's own MCP config (the
  * `serve` command line with this project's root), writes it after a yes (or `--yes`), and keeps
  * every other byte of that file: a JSON file is edited in place (comments and formatting kept),
  * Codex's TOML gets a table appended. An entry that is already there is left alone.
  *
- * @returns 0 when written or already there; 4 when declined.
+ * When the host's file has servers of its own, they are listed, and moving them behind the
+ * gateway is offered as a second question (`--move` answers yes, `--no-move` no; without a
+ * terminal the answer is no): they are imported into Garuda's user file as `garuda-mcp import`
+ * does, a backup of the host's file is written beside it, and the host's server list is left
+ * with the garuda entry and the servers that could not be moved.
+ *
+ * @returns 0 when written, moved or already there; 4 when the entry was declined; 3 when the
+ *   move could not be done (nothing of it is left behind).
  */
-export async function installCommand(ctx: CommandContext, host: string): Promise<number> {
+export async function installCommand(
+  ctx: CommandContext,
+  host: string,
+  options: InstallOptions = { move: undefined },
+): Promise<number> {
   if (!(host in HOSTS)) {
     throw usageError(
       `garuda-mcp install takes one of ${INSTALL_HOSTS.join(', ')}, not ${JSON.stringify(host)}.`,
@@ -73,11 +126,14 @@ export async function installCommand(ctx: CommandContext, host: string): Promise
   const entry: Record<string, unknown> =
     host === 'vscode' ? { type: 'stdio', command, args } : { command, args };
 
-  const before = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+  const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
     throw new CliError(`Cannot read ${file}: ${error.message}.`, ExitCode.CONFIG);
   });
-  let after: string;
+  const before = bytes?.toString('utf8');
+  // The file with the entry added, or undefined when the entry is there already.
+  let after: string | undefined;
+  let hasServers: boolean;
   if (format === 'json') {
     const text = before ?? '{}\n';
     const errors: ParseError[] = [];
@@ -93,116 +149,206 @@ export async function installCommand(ctx: CommandContext, host: string): Promise
         ExitCode.CONFIG,
       );
     }
-    const existing = (parsed as Record<string, Record<string, unknown> | undefined>)[key]?.[
-      ENTRY_NAME
-    ];
-    if (JSON.stringify(existing) === JSON.stringify(entry)) {
-      output.out(`${host}: the garuda entry is already in ${file}; nothing to do.`);
-      return ExitCode.OK;
-    }
-    try {
-      after = withEntry(text, key, ENTRY_NAME, entry);
-    } catch (error) {
-      throw new CliError(
-        `${file} cannot take the entry (${(error as Error).message}): nothing was written.`,
-        ExitCode.CONFIG,
-      );
+    const list = (parsed as Record<string, Record<string, unknown> | undefined>)[key];
+    hasServers =
+      typeof list === 'object' &&
+      list !== null &&
+      Object.keys(list).some((name) => name !== ENTRY_NAME);
+    if (JSON.stringify(list?.[ENTRY_NAME]) !== JSON.stringify(entry)) {
+      try {
+        after = withEntry(text, key, ENTRY_NAME, entry);
+      } catch (error) {
+        throw new CliError(
+          `${file} cannot take the entry (${(error as Error).message}): nothing was written.`,
+          ExitCode.CONFIG,
+        );
+      }
     }
   } else {
     const text = before ?? '';
-    if (/^\s*\[\s*mcp_servers\s*\.\s*"?garuda"?\s*\]/m.test(text)) {
-      output.out(
-        `${host}: ${file} already has [mcp_servers.garuda]; garuda-mcp leaves it as it is (edit it by hand to change it).`,
-      );
-      return ExitCode.OK;
+    hasServers = /mcp_servers/.test(text);
+    if (!/^\s*\[\s*mcp_servers\s*\.\s*"?garuda"?\s*\]/m.test(text)) {
+      after = withTable(text, tomlTable(command, args));
     }
-    const table =
-      `[mcp_servers.${ENTRY_NAME}]\n` +
-      `command = ${tomlString(command)}\n` +
-      `args = [${args.map(tomlString).join(', ')}]\n`;
-    after = `${text}${text === '' || text.endsWith('\n\n') ? '' : text.endsWith('\n') ? '\n' : '\n\n'}${table}`;
   }
 
-  output.err(
-    `garuda-mcp install ${host} adds this entry to ${file}${before === undefined ? ' (a new file)' : ''}:\n\n` +
-      (format === 'json'
-        ? `  "${key}": { "${ENTRY_NAME}": ${JSON.stringify(entry)} }`
-        : after.slice(after.lastIndexOf('[mcp_servers.')).trimEnd().replace(/^/gm, '  ')) +
-      `\n\nThe host then starts garuda-mcp serve for ${globals.root}; every other line of the file stays as it is.`,
-  );
-  const yes =
-    globals.yes ||
-    (globals.interactive &&
-      (await confirm(
-        { message: `Write it to ${file}?`, default: false },
-        {
-          input: io.stdin,
-          output: io.stderr as unknown as NodeJS.WritableStream,
-          signal: ctx.signal,
-        },
-      ).catch(() => false)));
-  if (!yes) {
-    output.err(
-      globals.interactive
-        ? 'Nothing was written.'
-        : 'Nothing was written: there is no terminal to ask on; pass --yes to write it.',
+  // The host's own servers, as `garuda-mcp import` reads them.
+  const hostFile: HostFile | undefined =
+    bytes === undefined || before === undefined
+      ? undefined
+      : { host, client, file, key, format, bytes, text: before };
+  let plan: MovePlan | undefined;
+  // Servers of the file outside the list install edits (Claude Code's servers of one project).
+  let elsewhere: string[] = [];
+  if (hostFile !== undefined && hasServers) {
+    const read = await readOtherClients(ctx, { clients: [client], scopes: ['user'] });
+    plan = movePlan(
+      hostServers(hostFile, ENTRY_NAME, read.servers),
+      read.files.find((f) => f.file === file),
     );
-    return ExitCode.SERVER;
+    if (plan.servers.length === 0) plan = undefined;
+    elsewhere = read.servers.filter((s) => s.file === file && s.path.length > 2).map(importLabel);
   }
-  await writeWhole(file, after);
-  output.out(`${host}: added the garuda entry to ${file}. Restart ${host} to use it.`);
+  const userFile = cliPaths(ctx).userFile;
+  // Moving is asked about (or done, with --move); the plan is shown in full only then.
+  const offered = options.move === true || (options.move === undefined && globals.interactive);
+  const mayMove = offered && plan !== undefined && plan.moving.length > 0;
+  const c = output.errColour;
+
+  if (after !== undefined) {
+    output.err(
+      `garuda-mcp install ${host} adds this entry to ${file}${before === undefined ? ' (a new file)' : ''}:\n\n` +
+        (format === 'json'
+          ? `  "${key}": { "${ENTRY_NAME}": ${JSON.stringify(entry)} }`
+          : after.slice(after.lastIndexOf('[mcp_servers.')).trimEnd().replace(/^/gm, '  ')) +
+        `\n\nThe host then starts garuda-mcp serve for ${globals.root}; every other line of the file stays as it is.`,
+    );
+  }
+  if (plan !== undefined) {
+    const count = plural(plan.servers.length, 'MCP server');
+    if (offered) {
+      output.err(
+        `\n${file} also has ${count} of its own, which ${host} starts directly, not behind the gateway:\n`,
+      );
+      for (const line of movePlanLines(plan, hostFile as HostFile, userFile, c)) output.err(line);
+    } else {
+      output.err(
+        `\n${file} also has ${count} of its own, which ${host} starts directly: ${shownNames(plan.servers)}.`,
+      );
+    }
+  }
+
+  if (elsewhere.length > 0) {
+    const one = elsewhere.length === 1;
+    output.err(
+      `${file} also has ${plural(elsewhere.length, 'server')} for one project only (${elsewhere.join(', ')}): ` +
+        `install leaves ${one ? 'it as it is' : 'them as they are'} (garuda-mcp import --from ${client} lists ${one ? 'it' : 'them'}).`,
+    );
+  }
+
+  if (after !== undefined) {
+    const yes = globals.yes || (globals.interactive && (await ask(ctx, `Write it to ${file}?`)));
+    if (!yes) {
+      output.err(
+        globals.interactive
+          ? 'Nothing was written.'
+          : `Nothing was written: there is no terminal to ask on; pass --yes to write it${
+              options.move === true ? ' (--move moves the servers only together with it)' : ''
+            }.`,
+      );
+      return ExitCode.SERVER;
+    }
+  }
+
+  const move =
+    mayMove &&
+    (options.move === true ||
+      (await ask(
+        ctx,
+        `Move ${plural(plan?.moving.length ?? 0, 'server')} behind the gateway (into ${userFile}, out of ${file})?`,
+      )));
+  if (move && plan !== undefined && hostFile !== undefined && before !== undefined) {
+    return moveBehindGateway(ctx, { hostFile, plan, entry, hasEntry: after === undefined });
+  }
+
+  if (after === undefined) {
+    output.out(
+      format === 'json'
+        ? `${host}: the garuda entry is already in ${file}; nothing to do.`
+        : `${host}: ${file} already has [mcp_servers.garuda]; garuda-mcp leaves it as it is (edit it by hand to change it).`,
+    );
+  } else {
+    await writeWhole(file, after);
+    output.out(`${host}: added the garuda entry to ${file}. Restart ${host} to use it.`);
+  }
+  if (plan !== undefined) {
+    const why =
+      plan.moving.length === 0
+        ? `none of them can be moved${offered ? ' (see above)' : ''}`
+        : options.move === false
+          ? '--no-move'
+          : globals.interactive
+            ? 'you said no'
+            : 'there is no terminal to ask on';
+    output.err(
+      `${host} still starts ${shownNames(plan.servers)} directly, not behind the gateway (${why}).` +
+        (plan.moving.length > 0
+          ? ` To move ${plan.servers.length === 1 ? 'it' : 'them'}: garuda-mcp install ${host} --move`
+          : ''),
+    );
+  }
   return ExitCode.OK;
 }
 
-/**
- * `text` with `"<name>": <value>` in the object under `key` of its root object, every other byte
- * kept: an entry of that name has its value replaced; otherwise the property is inserted after
- * the last one (a trailing comma or comment after it stays where it was), or into an empty
- * object, or `key` is added to the root. Written by hand because jsonc-parser's `modify`
- * reformats the object it inserts into (it moved comments and rewrapped a neighbour's value).
- */
-export function withEntry(text: string, key: string, name: string, value: unknown): string {
-  const root = parseTree(text, [], { allowTrailingComma: true });
-  if (root === undefined || root.type !== 'object') throw new Error('not a JSON object');
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const unit = /^\t/m.test(text) ? '\t' : '  ';
-  const json = JSON.stringify(value);
-  const existing = findNodeAtLocation(root, [key, name]);
-  if (existing !== undefined) {
-    return text.slice(0, existing.offset) + json + text.slice(existing.offset + existing.length);
-  }
-  const container = findNodeAtLocation(root, [key]);
-  if (container !== undefined && container.type === 'object') {
-    return insertProperty(text, container, `${JSON.stringify(name)}: ${json}`, eol, unit);
-  }
-  if (container !== undefined) throw new Error(`"${key}" is not an object`);
-  return insertProperty(
-    text,
-    root,
-    `${JSON.stringify(key)}: { ${JSON.stringify(name)}: ${json} }`,
-    eol,
-    unit,
+/** The TOML table of the gateway's entry. */
+function tomlTable(command: string, args: readonly string[]): string {
+  return (
+    `[mcp_servers.${ENTRY_NAME}]\n` +
+    `command = ${tomlString(command)}\n` +
+    `args = [${args.map(tomlString).join(', ')}]\n`
   );
 }
 
-/** The indentation of the line `offset` is on. */
-function indentAt(text: string, offset: number): string {
-  const start = text.lastIndexOf('\n', offset - 1) + 1;
-  return /^[ \t]*/.exec(text.slice(start))?.[0] ?? '';
-}
-
-/** Inserts `property` into `object` (a node of `text`), as its last property. */
-function insertProperty(text: string, object: Node, property: string, eol: string, unit: string) {
-  const last = object.children?.at(-1);
-  if (last !== undefined) {
-    const end = last.offset + last.length;
-    return `${text.slice(0, end)},${eol}${indentAt(text, last.offset)}${property}${text.slice(end)}`;
+/**
+ * The move itself: the host's new text worked out (and checked) first, so nothing is imported
+ * when the file cannot be rewritten safely; then {@link moveServers}; then what was done.
+ */
+async function moveBehindGateway(
+  ctx: CommandContext,
+  move: { hostFile: HostFile; plan: MovePlan; entry: Record<string, unknown>; hasEntry: boolean },
+): Promise<number> {
+  const { hostFile, plan, entry } = move;
+  const { host, file, key, format, text } = hostFile;
+  let after: string | undefined;
+  if (format === 'json') {
+    const offsets = new Set(
+      plan.moving.flatMap((server) =>
+        server.removal.kind === 'json' ? [server.removal.offset] : [],
+      ),
+    );
+    try {
+      after = withServersMoved(text, key, offsets, ENTRY_NAME, entry);
+    } catch {
+      after = undefined;
+    }
+    const gone = new Set(plan.moving.map((server) => server.raw));
+    if (after !== undefined && !checkJsonMove(text, after, key, gone, ENTRY_NAME, entry)) {
+      after = undefined;
+    }
+  } else {
+    const without = tomlWithout(text, plan.moving);
+    const { command, args } = entry as { command: string; args: string[] };
+    after =
+      without === undefined || move.hasEntry
+        ? without
+        : withTable(without, tomlTable(command, args));
   }
-  // An empty object: `{` … `}`.
-  const open = object.offset + 1;
-  const outer = indentAt(text, object.offset);
-  const close = object.offset + object.length - 1;
-  return `${text.slice(0, open)}${eol}${outer}${unit}${property}${eol}${outer}${text.slice(close)}`;
+  if (after === undefined) {
+    throw new CliError(
+      `garuda-mcp cannot take the servers out of ${file} safely: nothing was moved or written. Run garuda-mcp install ${host} --no-move, and move them by hand (garuda-mcp import --from ${hostFile.client}).`,
+      ExitCode.CONFIG,
+    );
+  }
+  const { backup, names } = await moveServers(ctx, hostFile, plan, after, (t) =>
+    writeWhole(file, t),
+  );
+  const { output } = ctx;
+  const userFile = cliPaths(ctx).userFile;
+  output.out(
+    `${host}: moved ${plural(names.length, 'server')} behind the gateway: ${names.join(', ')} (now in ${userFile}).`,
+  );
+  output.out(
+    `${file} now starts garuda-mcp serve${
+      plan.staying.length > 0
+        ? `, and still ${plural(plan.staying.length, 'server')} of its own that could not be moved: ${shownNames(plan.staying.map((s) => s.server))}`
+        : ' only'
+    }. Its old text is in ${backup}.`,
+  );
+  if (plan.moving.some((server) => 'command' in server.imported.entry)) {
+    output.out(output.colour.dim(IMPORTED_LOCAL_NOTE));
+  }
+  output.out(`Restart ${host} to use it.`);
+  return ExitCode.OK;
 }
 
 /**
