@@ -5,7 +5,7 @@
 // the host goes away.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -513,6 +513,37 @@ describe('garuda-mcp serve: typed content', () => {
     expect(blocks[1]).toMatchObject({ type: 'image', mimeType: 'image/png' });
     expect(Buffer.from(blocks[1]!.data!, 'base64').subarray(1, 4).toString()).toBe('PNG');
     expect(blocks[2]).toMatchObject({ type: 'audio', mimeType: 'audio/wav' });
+  });
+});
+
+describe('garuda-mcp serve: progress and cancellation', () => {
+  it("tells the host the server's progress, and a host's cancel stops the call behind it", async () => {
+    await world.userServers({ fx: fixtureEntry('normal', 'garuda-serve-cancel') });
+    const { client } = await host(['--approvals', 'host']);
+    const progress: number[] = [];
+    const controller = new AbortController();
+    const call = client.callTool(
+      { name: 'fx__slow', arguments: { ms: 120_000 } },
+      {
+        signal: controller.signal,
+        onprogress: (update) => {
+          progress.push(update.progress);
+          if (progress.length === 2) controller.abort();
+        },
+      },
+    );
+    await expect(call).rejects.toThrow();
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect(progress[1]!).toBeGreaterThan(progress[0]!);
+    // The call behind the gateway ended as cancelled, long before its two minutes.
+    const audit = path.join(world.home, 'audit.jsonl');
+    await waitFor(
+      async () =>
+        (await readFile(audit, 'utf8').catch(() => ''))
+          .split('\n')
+          .some((line) => line.includes('"tool":"slow"') && line.includes('"outcome":"cancelled"')),
+      { timeoutMs: 30_000 },
+    );
   });
 });
 

@@ -1,6 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
 import {
+  CallCancelledError,
   CallDeclinedError,
+  type CallProgress,
   type CallApprovalReply,
   type CallApprovalRequest,
   McpManagerError,
@@ -195,21 +197,45 @@ export async function serveCommand(
             'is not connected lists none).',
         );
       }
+      // The host's progress token: the server's progress (cleaned, at most every 100 ms by the
+      // manager) is told on it, on the request that started the call.
+      const progressToken = requestContext.mcpReq._meta?.progressToken;
+      const onProgress =
+        progressToken === undefined
+          ? undefined
+          : (progress: CallProgress) => {
+              requestContext.mcpReq
+                .notify({
+                  method: 'notifications/progress',
+                  params: {
+                    progressToken,
+                    progress: progress.progress,
+                    ...(progress.total === undefined ? {} : { total: progress.total }),
+                    ...(progress.message === undefined ? {} : { message: progress.message }),
+                  },
+                })
+                .catch(() => {});
+            };
       const run = async (signal: AbortSignal): Promise<ToolResult> => {
         try {
-          const result = await mcp.call(tool.name, args ?? {}, { signal });
+          const result = await mcp.call(tool.name, args ?? {}, {
+            signal,
+            ...(onProgress === undefined ? {} : { onProgress }),
+          });
           return {
             content: [{ type: 'text', text: result.text }, ...hostMedia(result.content)],
             isError: result.isError,
           };
         } catch (error) {
           if (CallDeclinedError.isInstance(error)) return errorResult(declinedText(ctx, tool));
+          if (CallCancelledError.isInstance(error)) return errorResult('The call was cancelled.');
           if (McpManagerError.isInstance(error)) return errorResult(error.message);
           throw error;
         }
       };
-      // Only a host that can ask gets a conversation: its call may come back as a question.
-      if (!asks.form) return run(ctx.signal);
+      // Only a host that can ask gets a conversation: its call may come back as a question. The
+      // host cancelling its request (or the conversation's round) cancels the call behind it.
+      if (!asks.form) return run(AbortSignal.any([ctx.signal, requestContext.mcpReq.signal]));
       return conversations.start(
         requestContext,
         { hostTool: name, tool: tool.name, server: tool.server, asks },
