@@ -215,9 +215,16 @@ describe('garuda-mcp demo', () => {
     // 11. An SDK client plays a host in front of garuda-mcp serve.
     const gateway = section(stdout, 11);
     expect(gateway).toContain(
-      'The host sees 7 tools: remote__add, remote__content, remote__cwd, remote__echo, remote__env, remote__fail, remote__slow',
+      'The host sees 8 tools: garuda_review, remote__add, remote__content, remote__cwd, remote__echo, remote__env, remote__fail, remote__slow',
     );
     expect(gateway).toContain('"files" is not offered: its tools changed since you trusted them');
+    // garuda_review asked the question through the host; the demo's answer kept the pin.
+    expect(gateway).toContain(
+      '  The tools of MCP server "files" changed since you trusted them (project file).',
+    );
+    expect(gateway).toContain(
+      'so the pin holds: the changed tools of "files": not allowed (you said no).',
+    );
     expect(gateway).toContain(
       '<mcp_result server="remote" tool="echo">\nHello through the gateway\n</mcp_result>',
     );

@@ -20,6 +20,7 @@ import {
 import { openBrowser } from '@garuda/mcp-oauth';
 import { ProcessTransport } from '@garuda/mcp-transport';
 import { Client } from '@modelcontextprotocol/client';
+import { REVIEW_TOOL } from '../commands/serve-review.js';
 import { formatStatus, plural, table } from '../format.js';
 import type { Output } from '../output.js';
 import { createDemoPrompter } from './demo-prompter.js';
@@ -355,9 +356,18 @@ async function rugPull(demo: Demo): Promise<void> {
 /**
  * Another host in front: an SDK client plays the host (as Claude Desktop would) and starts
  * `garuda-mcp serve` on the demo's home and project. It sees the signed-in remote server's tools
- * under `<server>__<tool>` and calls one; the project server whose tools changed is not offered
- * (serve cannot ask, and the pin holds). When the host goes away, the gateway stops its servers.
+ * under `<server>__<tool>` and calls one; the project server whose tools changed is not offered:
+ * `garuda_review` stands in for it, and calling it shows the user the consent form through the
+ * host (the demo answers "Deny": the pin holds). When the host goes away, the gateway stops its
+ * servers.
  */
+/** The text blocks of a tool result. */
+function textOf(result: { content?: unknown }): string {
+  return ((result.content ?? []) as { type: string; text?: string }[])
+    .map((block) => block.text ?? '')
+    .join('\n');
+}
+
 async function behindTheGateway(demo: Demo): Promise<void> {
   const { output, world, signal } = demo;
   demo.heading('Garuda in front of another host (garuda-mcp serve)');
@@ -380,7 +390,16 @@ async function behindTheGateway(demo: Demo): Promise<void> {
       GARUDA_TOKEN_STORE: 'file',
     },
   });
-  const host = new Client({ name: 'demo-host', version: '1.0.0' });
+  // The host shows garuda-mcp's questions (MCP elicitation); the demo's user says no.
+  const host = new Client(
+    { name: 'demo-host', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } } },
+  );
+  const asked: string[] = [];
+  host.setRequestHandler('elicitation/create', (request) => {
+    asked.push(request.params.message);
+    return { action: 'accept', content: { decision: 'Deny' } };
+  });
   try {
     await output.progress('The host starts garuda-mcp serve', () =>
       host.connect(transport, { signal }),
@@ -388,22 +407,30 @@ async function behindTheGateway(demo: Demo): Promise<void> {
     const { tools } = await host.listTools({}, { signal });
     const names = tools.map((tool) => tool.name);
     demo.say(`The host sees ${plural(names.length, 'tool')}: ${names.join(', ')}`);
-    demo.say(
-      names.some((name) => name.startsWith(`${LOCAL}__`))
-        ? `"${LOCAL}" is offered.`
-        : `"${LOCAL}" is not offered: its tools changed since you trusted them, and serve cannot ask you (the pin holds).`,
-    );
+    if (names.some((name) => name.startsWith(`${LOCAL}__`))) demo.say(`"${LOCAL}" is offered.`);
+    else if (names.includes(REVIEW_TOOL)) {
+      demo.say(
+        `"${LOCAL}" is not offered: its tools changed since you trusted them. ${REVIEW_TOOL} stands in for the question; when it is called, the host shows you the form:`,
+      );
+      const reviewed = await host.callTool({ name: REVIEW_TOOL, arguments: {} }, { signal });
+      demo.say(
+        asked
+          .at(-1)
+          ?.split('\n')
+          .slice(0, 2)
+          .map((line) => `  ${line}`)
+          .join('\n') ?? '  (no question)',
+      );
+      demo.say(`You answer "Deny" there, so the pin holds: ${textOf(reviewed)}`);
+    } else demo.say(`"${LOCAL}" is not offered.`);
     const echo = `${REMOTE}__echo`;
     if (names.includes(echo)) {
       const result = await host.callTool(
         { name: echo, arguments: { text: 'Hello through the gateway' } },
         { signal },
       );
-      const text = (result.content as { type: string; text?: string }[])
-        .map((block) => block.text ?? '')
-        .join('\n');
       demo.say(`The host calls ${echo}; its model reads:`);
-      demo.say(text);
+      demo.say(textOf(result));
       demo.explain(
         'A call that must ask is asked in the host (MCP elicitation), or refused with the command that would allow it.',
       );
