@@ -116,6 +116,11 @@ export async function startHttpGateway(options: {
   });
   let inFlight = 0;
   const exchanges = new Set<AbortController>();
+  // The requests in flight by JSON-RPC id, for a 2025 client's `notifications/cancelled`: it comes
+  // as a POST of its own while the request's exchange stays open, and the stateless server that
+  // gets it knows no such request. Ids are only unique per client, so a cancel is acted on only
+  // when exactly one request in flight has that id (two clients' would be left alone).
+  const byId = new Map<string, Set<AbortController>>();
   const server = createServer((req, res) => {
     if (inFlight >= MAX_HTTP_IN_FLIGHT) return plain(res, 503, 'Too many requests at once.');
     inFlight += 1;
@@ -126,14 +131,14 @@ export async function startHttpGateway(options: {
       exchanges.delete(done);
       done.abort();
     });
-    serve(req, res, done.signal).catch((error: unknown) => {
+    serve(req, res, done).catch((error: unknown) => {
       options.onError(error instanceof Error ? error : new Error(String(error)));
       if (!res.headersSent) plain(res, 500, 'The gateway failed on this request.');
       else res.destroy();
     });
   });
 
-  const serve = async (req: IncomingMessage, res: ServerResponse, signal: AbortSignal) => {
+  const serve = async (req: IncomingMessage, res: ServerResponse, done: AbortController) => {
     const address = server.address();
     const port = typeof address === 'object' && address !== null ? address.port : 0;
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
@@ -161,9 +166,25 @@ export async function startHttpGateway(options: {
     const request = new Request(url, {
       method: req.method ?? 'GET',
       headers,
-      signal,
+      signal: done.signal,
       ...(hasBody ? { body: new Uint8Array(body!) } : {}),
     });
+    const message = body === undefined ? undefined : jsonRpcOf(body);
+    if (message?.cancels !== undefined) {
+      const targets = byId.get(message.cancels);
+      // Ending that exchange is what a dropped connection does: its request is cancelled.
+      if (targets?.size === 1) for (const target of targets) target.abort();
+    }
+    const id = message?.id;
+    if (id !== undefined) {
+      const same = byId.get(id) ?? new Set<AbortController>();
+      same.add(done);
+      byId.set(id, same);
+      done.signal.addEventListener('abort', () => {
+        same.delete(done);
+        if (same.size === 0 && byId.get(id) === same) byId.delete(id);
+      });
+    }
     return send(res, await handler.fetch(request));
   };
 
@@ -192,6 +213,30 @@ export async function startHttpGateway(options: {
       });
     },
   };
+}
+
+/**
+ * What the gateway needs of a JSON-RPC body: a request's id, or the id a
+ * `notifications/cancelled` names (both as JSON text, so `1` and `"1"` differ). Batches and
+ * anything unparsable give nothing (the SDK answers them).
+ */
+function jsonRpcOf(body: Buffer): { id?: string; cancels?: string } | undefined {
+  let message: unknown;
+  try {
+    message = JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
+  const { id, method, params } = message as { id?: unknown; method?: unknown; params?: unknown };
+  const idText = (value: unknown) =>
+    typeof value === 'string' || typeof value === 'number' ? JSON.stringify(value) : undefined;
+  if (method === 'notifications/cancelled' && typeof params === 'object' && params !== null) {
+    const cancels = idText((params as { requestId?: unknown }).requestId);
+    return cancels === undefined ? undefined : { cancels };
+  }
+  const requestId = typeof method === 'string' ? idText(id) : undefined;
+  return requestId === undefined ? undefined : { id: requestId };
 }
 
 /** Writes a web Response to node's response, streaming its body (SSE included). */

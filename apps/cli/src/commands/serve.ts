@@ -3,6 +3,8 @@ import {
   CallCancelledError,
   CallDeclinedError,
   type CallProgress,
+  InvalidArgumentsError,
+  InvalidOptionsError,
   type CallApprovalReply,
   type CallApprovalRequest,
   McpManagerError,
@@ -405,6 +407,10 @@ function hostPromptResult(result: PromptResult) {
 
 /** A manager error as the host's JSON-RPC error (its message is written for a model). */
 function asProtocolError(error: unknown): unknown {
+  // What the host sent is wrong (a missing prompt argument, a bad URI): its params, not us.
+  if (InvalidOptionsError.isInstance(error) || InvalidArgumentsError.isInstance(error)) {
+    return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
+  }
   if (McpManagerError.isInstance(error)) {
     return new ProtocolError(ProtocolErrorCode.InternalError, error.message);
   }
