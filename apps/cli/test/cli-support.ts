@@ -1,6 +1,6 @@
 // Runs the built garuda-mcp as a subprocess on a throwaway home and project.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { detectSandbox } from '@garuda/mcp-transport';
@@ -214,6 +214,19 @@ export class CliTerminal {
 }
 
 let sandboxed: Promise<boolean> | undefined;
+
+/**
+ * The calls the audit log of `home` records so far, in order, as `[tool, outcome]` (its lines
+ * may land after a call's result: wait for the count you expect).
+ */
+export async function auditCalls(home: string): Promise<[string, string][]> {
+  const log = await readFile(path.join(home, 'audit.jsonl'), 'utf8').catch(() => '');
+  return log
+    .split('\n')
+    .filter((line) => line.includes('"kind":"call"'))
+    .map((line) => JSON.parse(line) as { tool: string; outcome: string })
+    .map(({ tool, outcome }) => [tool, outcome]);
+}
 
 /**
  * Whether servers run in an OS sandbox here. CI requires one (GARUDA_REQUIRE_SANDBOX=1): there a

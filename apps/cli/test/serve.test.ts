@@ -5,7 +5,7 @@
 // the host goes away.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -20,6 +20,7 @@ import {
 } from '@garuda/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  auditCalls,
   BIN,
   FETCH_BROWSER,
   fixtureEntry,
@@ -536,12 +537,11 @@ describe('garuda-mcp serve: progress and cancellation', () => {
     expect(progress.length).toBeGreaterThanOrEqual(2);
     expect(progress[1]!).toBeGreaterThan(progress[0]!);
     // The call behind the gateway ended as cancelled, long before its two minutes.
-    const audit = path.join(world.home, 'audit.jsonl');
     await waitFor(
       async () =>
-        (await readFile(audit, 'utf8').catch(() => ''))
-          .split('\n')
-          .some((line) => line.includes('"tool":"slow"') && line.includes('"outcome":"cancelled"')),
+        (await auditCalls(world.home)).some(
+          ([tool, outcome]) => tool === 'slow' && outcome === 'cancelled',
+        ),
       { timeoutMs: 30_000 },
     );
   });
