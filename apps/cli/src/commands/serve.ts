@@ -248,7 +248,7 @@ export async function serveCommand(
       await started;
       return { prompts: mcp.prompts().map(hostPrompt) };
     });
-    server.setRequestHandler('prompts/get', async (request) => {
+    server.setRequestHandler('prompts/get', async (request, requestContext) => {
       await started;
       const prompt = mcp.prompts().find((p) => hostPromptName(p) === request.params.name);
       if (prompt === undefined) {
@@ -259,7 +259,7 @@ export async function serveCommand(
       }
       try {
         const result = await mcp.getPrompt(prompt.server, prompt.name, request.params.arguments, {
-          signal: ctx.signal,
+          signal: AbortSignal.any([ctx.signal, requestContext.mcpReq.signal]),
         });
         return hostPromptResult(result);
       } catch (error) {
@@ -274,7 +274,7 @@ export async function serveCommand(
       await started;
       return { resourceTemplates: mcp.resourceTemplates().map(hostTemplate) };
     });
-    server.setRequestHandler('resources/read', async (request) => {
+    server.setRequestHandler('resources/read', async (request, requestContext) => {
       await started;
       const target = resourceOfHostUri(
         request.params.uri,
@@ -288,7 +288,9 @@ export async function serveCommand(
         );
       }
       try {
-        const result = await mcp.readResource(target.server, target.uri, { signal: ctx.signal });
+        const result = await mcp.readResource(target.server, target.uri, {
+          signal: AbortSignal.any([ctx.signal, requestContext.mcpReq.signal]),
+        });
         return hostResourceResult(request.params.uri, result);
       } catch (error) {
         throw asProtocolError(error);
