@@ -196,11 +196,11 @@ export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
     summary:
       'Be one MCP server (stdio) in front of every configured server, for a host such as Claude Desktop.',
     details:
-      'The host starts it. Behind it every server runs as garuda-mcp runs it: sandboxed, consented,\npinned, filtered, cleaned and audited. Tools are named <server>__<tool>. Nothing is asked on a\nterminal: a project server starts only if trusted beforehand (or --trust-project), and a call\nthat must ask is asked through the host (elicitation) or refused with the command that allows\nit. stdout carries MCP only.',
+      'The host starts it. Behind it every server runs as garuda-mcp runs it: sandboxed, consented,\npinned, filtered, cleaned and audited. Tools are named <server>__<tool>. Nothing is asked on a\nterminal: a call that must ask is asked through the host (elicitation) or refused with the\ncommand that allows it; consent for a project server, changed tools and sign-ins wait for the\ngaruda_review tool, which asks them through the host (or trust beforehand, --trust-project).\nstdout carries MCP only.',
     options: [
       [
         '--approvals <mode>',
-        'elicit (the default: a call that must ask is asked in the host, when it can; else as rules),\nrules (only what you allowed beforehand runs: "always allow", --allow, the approval mode) or\nhost (every call runs; the host asks its user for each one)',
+        'elicit (the default: questions are asked in the host, when it can; else as rules),\nrules (only what you allowed beforehand runs: "always allow", --allow, the approval mode) or\nhost (every call runs; the host asks its user for each one)',
       ],
       [
         '--http',
