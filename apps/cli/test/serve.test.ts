@@ -247,6 +247,12 @@ describe('garuda-mcp serve: questions through the host (elicitation)', () => {
     expect(questions).toHaveLength(2);
     expect(denied.isError).toBe(true);
     expect(textOf(denied)).toContain('This call was not run');
+
+    // --yes approves every call: the host is not asked.
+    const yes = await host(['--yes'], () => ({ action: 'accept', decision: 'Deny' }));
+    const ran2 = await yes.client.callTool({ name: 'notes__echo', arguments: { text: 'y' } });
+    expect(yes.questions).toEqual([]);
+    expect(ran2.isError).toBeFalsy();
   });
 
   it('a declined form is a no; "always allow" is remembered for later hosts that cannot ask', async () => {

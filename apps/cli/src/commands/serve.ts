@@ -114,8 +114,11 @@ export async function serveCommand(
         )
       : {}),
     approveCall: async (request, signal) => {
-      // The call's own conversation, when its host can ask (else the rules answer).
-      const conversation = conversations.find((c) => c.tool === request.name && c.asks.form);
+      // The call's own conversation, when its host can ask (else the rules answer; --yes
+      // answers every call without a question).
+      const conversation = globals.yes
+        ? undefined
+        : conversations.find((c) => c.tool === request.name && c.asks.form);
       return conversation === undefined
         ? rulesPrompter.approveCall(request, signal)
         : askHost(conversation, request, signal);
