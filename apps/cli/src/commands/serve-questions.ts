@@ -147,6 +147,34 @@ export class Conversation {
   }
 
   /**
+   * Asks the host's user to pick one of `choices` in a form (its `message`, one field titled
+   * `title`). Resolves with the choice, or `undefined` when the form was declined, cancelled or
+   * answered with something that is not one of them.
+   */
+  async choose<T extends string>(
+    message: string,
+    title: string,
+    choices: readonly T[],
+    signal?: AbortSignal,
+  ): Promise<T | undefined> {
+    const answer = await this.ask(
+      inputRequired.elicit({
+        mode: 'form',
+        message,
+        requestedSchema: {
+          type: 'object',
+          properties: { decision: { type: 'string', title, enum: [...choices] } },
+          required: ['decision'],
+        },
+      }),
+      signal,
+    );
+    if (answer.kind !== 'elicit' || answer.action !== 'accept') return undefined;
+    const decision = answer.content?.decision;
+    return choices.find((choice) => choice === decision);
+  }
+
+  /**
    * One round of the host: takes the answer it brings (if any), then waits until the work is
    * done (its result) or asks something (an `input_required` result carrying the question).
    * The host cancelling this round's request cancels the conversation.

@@ -9,7 +9,7 @@
 // not start, or answers the open question of a running one. The model may call the tool, but
 // only the user's answer in the host's form decides.
 import type { ConsentAnswer, ConsentRequest, McpManager, SignInRequest } from '@garuda/mcp-manager';
-import { inputRequired, type InputResponseView } from '@modelcontextprotocol/server';
+import { inputRequired } from '@modelcontextprotocol/server';
 import pc from 'picocolors';
 import { formatConsent, formatSignIn, loginCommandLine } from '../format.js';
 import type { CliPrompter } from '../prompter.js';
@@ -194,25 +194,12 @@ export class Review {
     const { server, request } = waiting;
     const what =
       waiting.kind === 'tools' ? `the changed tools of "${server}"` : `MCP server "${server}"`;
-    const answer = await conversation.ask(
-      inputRequired.elicit({
-        mode: 'form',
-        message: `garuda-mcp asks:\n${formatConsent(request, plain)}`,
-        requestedSchema: {
-          type: 'object',
-          properties: {
-            decision: {
-              type: 'string',
-              title: `Allow ${what}?`,
-              enum: [ALLOW_SESSION, ALLOW_REMEMBER, DENY],
-            },
-          },
-          required: ['decision'],
-        },
-      }),
+    const decision = await conversation.choose(
+      `garuda-mcp asks:\n${formatConsent(request, plain)}`,
+      `Allow ${what}?`,
+      [ALLOW_SESSION, ALLOW_REMEMBER, DENY],
       conversation.signal,
     );
-    const decision = decisionOf(answer);
     const key = keyOf(waiting.kind, server);
     if (decision === undefined) return `${what}: not answered; it still waits.`;
     const reply = decision === DENY ? 'deny' : decision === ALLOW_REMEMBER ? 'remember' : 'once';
@@ -327,15 +314,6 @@ export class Review {
   #forget(key: string): void {
     if (this.#waiting.delete(key)) this.#changed();
   }
-}
-
-/** The choice of an accepted form, or `undefined` when it was declined, cancelled or odd. */
-function decisionOf(answer: InputResponseView): string | undefined {
-  if (answer.kind !== 'elicit' || answer.action !== 'accept') return undefined;
-  const decision = answer.content?.decision;
-  return decision === ALLOW_SESSION || decision === ALLOW_REMEMBER || decision === DENY
-    ? decision
-    : undefined;
 }
 
 /** A server's state after the review, in a few words. */

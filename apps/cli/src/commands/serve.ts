@@ -13,13 +13,7 @@ import {
   type McpTool,
   type PromptResult,
 } from '@garuda/mcp-manager';
-import {
-  inputRequired,
-  ProtocolError,
-  ProtocolErrorCode,
-  Server,
-  type InputResponseView,
-} from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import pc from 'picocolors';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { readConfig } from '../cli-config.js';
@@ -432,28 +426,14 @@ async function askHost(
   request: CallApprovalRequest,
   signal: AbortSignal | undefined,
 ): Promise<CallApprovalReply> {
-  const choices = request.remember ? [ALLOW_ONCE, ALWAYS_ALLOW, DENY] : [ALLOW_ONCE, DENY];
-  const answer: InputResponseView = await conversation.ask(
-    inputRequired.elicit({
-      mode: 'form',
-      message: `garuda-mcp asks before this call runs:\n${formatCallPreview(
-        request,
-        pc.createColors(false),
-      )}`,
-      requestedSchema: {
-        type: 'object',
-        properties: {
-          decision: { type: 'string', title: 'Run this call?', enum: choices },
-        },
-        required: ['decision'],
-      },
-    }),
+  const decision = await conversation.choose(
+    `garuda-mcp asks before this call runs:\n${formatCallPreview(request, pc.createColors(false))}`,
+    'Run this call?',
+    request.remember ? [ALLOW_ONCE, ALWAYS_ALLOW, DENY] : [ALLOW_ONCE, DENY],
     signal,
   );
-  if (answer.kind !== 'elicit' || answer.action !== 'accept') return false;
-  const decision = answer.content?.decision;
   if (decision === ALLOW_ONCE) return true;
-  if (decision === ALWAYS_ALLOW && request.remember) return 'always';
+  if (decision === ALWAYS_ALLOW) return 'always';
   return false;
 }
 
