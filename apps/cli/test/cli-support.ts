@@ -215,6 +215,11 @@ export class CliTerminal {
 
 let sandboxed: Promise<boolean> | undefined;
 
+/** The JSON inside one framed result (`<mcp_result …>\n…\n</mcp_result>`), parsed. */
+export function framedJson<T>(text: string): T {
+  return JSON.parse(text.slice(text.indexOf('\n') + 1, text.lastIndexOf('\n'))) as T;
+}
+
 /**
  * The calls the audit log of `home` records so far, in order, as `[tool, outcome]` (its lines
  * may land after a call's result: wait for the count you expect).

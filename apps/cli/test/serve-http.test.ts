@@ -24,6 +24,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   auditCalls,
   fixtureEntry,
+  framedJson,
   osSandboxed,
   worldPerTest,
   type CliWorld,
@@ -393,9 +394,7 @@ describe.skipIf(!SANDBOXED)('garuda-mcp serve --http: the sandbox behind the gat
         await client.close();
       }
       expect(text.startsWith('<mcp_result server="esc" tool="escape">\n'), text).toBe(true);
-      const report = JSON.parse(
-        text.slice(text.indexOf('\n') + 1, text.lastIndexOf('\n')),
-      ) as EscapeReport;
+      const report = framedJson<EscapeReport>(text);
       expect(report.writeRoot.ok).toBe(true);
       expect(existsSync(path.join(world.root, 'garuda-escape-root.txt'))).toBe(true);
       expect(report.writeOutside).toMatchObject({ ok: false, code: IS.readOnly.code });

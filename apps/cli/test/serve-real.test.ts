@@ -24,6 +24,7 @@ import {
   BIN,
   EVERYTHING,
   fixtureEntry,
+  framedJson,
   osSandboxed,
   worldPerTest,
   type CliWorld,
@@ -191,10 +192,7 @@ describe('garuda-mcp serve in front of @modelcontextprotocol/server-everything',
     });
     const result = await client.callTool({ name: 'everything__get-env', arguments: {} });
     const text = textOf(result);
-    const env = JSON.parse(text.slice(text.indexOf('\n') + 1, text.lastIndexOf('\n'))) as Record<
-      string,
-      string
-    >;
+    const env = framedJson<Record<string, string>>(text);
     expect(env.PWD).toBe(world.root);
     expect(Object.keys(env).filter((name) => name.startsWith('GARUDA_'))).toEqual([]);
     expect(text).not.toContain('EXAMPLEKEY');

@@ -24,6 +24,7 @@ import {
   BIN,
   FETCH_BROWSER,
   fixtureEntry,
+  framedJson,
   osSandboxed,
   worldPerTest,
   type CliWorld,
@@ -644,9 +645,7 @@ describe.skipIf(!SANDBOXED)('garuda-mcp serve: the sandbox behind the gateway', 
         },
       });
       const text = textOf(result);
-      const report = JSON.parse(
-        text.slice(text.indexOf('\n') + 1, text.lastIndexOf('\n')),
-      ) as Record<string, { ok: boolean }>;
+      const report = framedJson<Record<string, { ok: boolean }>>(text);
       expect(report.writeRoot?.ok).toBe(true);
       expect(report.writeOutside?.ok).toBe(false);
       expect(existsSync(outside)).toBe(false);
