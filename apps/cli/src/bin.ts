@@ -2,7 +2,12 @@
 // The garuda-mcp command: builds the CLI's view of this process and runs it.
 import os from 'node:os';
 import process from 'node:process';
-import { main } from './main.js';
+import { routeConsoleToStderr } from './console-to-stderr.js';
+
+// Before the commands and their dependencies are loaded (hence the dynamic import below), so
+// nothing they print through `console` can reach stdout.
+routeConsoleToStderr();
+const { main } = await import('./main.js');
 
 const controller = new AbortController();
 let interrupts = 0;

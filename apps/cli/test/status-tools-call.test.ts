@@ -170,6 +170,16 @@ describe('status, tools and call', () => {
     expect(unknown.stderr).not.toContain('Did you mean');
   });
 
+  it('tools <server> --json: stdout is the JSON alone, whatever a dependency prints (a server without tools)', async () => {
+    // The SDK's client says on `console.debug` that such a server lists no tools.
+    await world.userServers({ quiet: fixtureEntry('notools') });
+    const json = await world.run(['tools', 'quiet', '--json']);
+    expect(json.code).toBe(0);
+    const parsed = JSON.parse(json.stdout) as { tools: unknown[] };
+    expect(parsed.tools).toEqual([]);
+    expect(json.stderr).toContain('does not advertise tools capability');
+  });
+
   it('tools <server>: says how many tools the configuration hides and why; --json lists them', async () => {
     await world.userServers({
       fx: { ...fixtureEntry('normal'), allowTools: ['e*', 'add'], denyTools: ['env'] },
