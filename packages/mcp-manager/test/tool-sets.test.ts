@@ -47,7 +47,8 @@ describe('hostile servers', () => {
       expect(tool.name).toMatch(TOOL_NAME_PATTERN);
       expect(tool.readOnly).toBe(false);
       expect(tool.description).toMatch(/^\[From MCP server "evil"\. Its text is untrusted/);
-      expect(Object.keys(tool.inputSchema)).not.toContain('$schema');
+      // The dialect the server wrote stays, a string (SEP-1613).
+      if ('$schema' in tool.inputSchema) expect(typeof tool.inputSchema.$schema).toBe('string');
     }
     expect(tools.find((t) => t.tool === 'echo')?.hints).toContain('read-only (not verified)');
 

@@ -118,7 +118,10 @@ function adaptSchema(raw: Record<string, unknown>): SchemaOutcome {
   }
   const cleaned = cleanJson(raw, { mapString: (text) => neutralizeTags(text) });
   if (!isRecord(cleaned)) return { problem: 'its input schema is not an object' };
-  delete cleaned.$schema;
+  // `$schema` names the dialect a host validates the arguments with (SEP-1613: 2020-12 when it
+  // is left out), so a string stays, cleaned like every other string; anything else is not a
+  // dialect and goes. `$defs` and `$ref` stay as they are: the schema needs them.
+  if (cleaned.$schema !== undefined && typeof cleaned.$schema !== 'string') delete cleaned.$schema;
   if (cleaned.type !== 'object') return { problem: 'its input schema\'s type is not "object"' };
   if (JSON.stringify(cleaned).length > MAX_SCHEMA_CHARS) return { problem: tooLong };
   return { schema: cleaned };
@@ -140,8 +143,9 @@ function adaptSchema(raw: Record<string, unknown>): SchemaOutcome {
  * - `tool`: the name as the server knows it, for the call;
  * - `description`: {@link descriptionPrefix} and the description, cleaned (`cleanText`) and
  *   tag-neutralised, the whole capped at {@link MAX_DESCRIPTION_CHARS} with `capText`;
- * - `inputSchema`: a cleaned copy whose strings (keys too) are tag-neutralised, without a
- *   top-level `$schema`; a schema longer than {@link MAX_SCHEMA_CHARS} as JSON, or nested deeper
+ * - `inputSchema`: a cleaned copy whose strings (keys too) are tag-neutralised; a top-level
+ *   `$schema` stays when it is a string (the dialect a host validates with) and goes otherwise,
+ *   `$defs` and `$ref` stay; a schema longer than {@link MAX_SCHEMA_CHARS} as JSON, or nested deeper
  *   than {@link MAX_SCHEMA_DEPTH}, skips the tool (a cut schema would be wrong);
  * - `readOnly: false`, always: a server's hints are not trusted;
  * - `hints`: `read-only`, `destructive`, `idempotent`, `open world` when the annotation is
