@@ -303,6 +303,14 @@ describe('adaptTools: malformed entries are skipped one by one', () => {
 });
 
 describe('adaptTools: names', () => {
+  it('keeps the first of two tools whose model names differ only in case (a host may ignore case)', () => {
+    const { tools, notices } = adaptTools('srv', [tool('Search'), tool('search'), tool('c')]);
+    expect(tools.map((t) => t.name)).toEqual(['mcp__srv__Search', 'mcp__srv__c']);
+    expect(notices).toEqual([
+      'MCP server "srv": tool #2 "search" was skipped: its model name "mcp__srv__search" is already used by tool #1 "Search"',
+    ]);
+  });
+
   it('keeps the first of two tools that map to the same model name', () => {
     const { tools, notices, skipped } = adaptTools('srv', [
       tool('a.b'),

@@ -1,6 +1,7 @@
 import { capText, cleanJson, cleanLine, cleanText, neutralizeTags } from '@garuda/mcp-sanitize';
 import { countOption } from './errors.js';
 import { groupDigits, quoteText } from './quote-text.js';
+import { nameKey } from './name-clash.js';
 import { toolName } from './tool-name.js';
 import { isRecord } from '@garuda/internal';
 import { toolShapeProblem } from './tool-shape.js';
@@ -139,7 +140,8 @@ function adaptSchema(raw: Record<string, unknown>): SchemaOutcome {
  *
  * Each tool gets:
  * - `name`: {@link toolName} (`mcp__<server>__<tool>`); a second tool of the same server that
- *   maps to the same name is skipped with a notice (the first one listed keeps it);
+ *   maps to the same name, compared without case ({@link nameKey}), is skipped with a notice
+ *   (the first one listed keeps it);
  * - `tool`: the name as the server knows it, for the call;
  * - `description`: {@link descriptionPrefix} and the description, cleaned (`cleanText`) and
  *   tag-neutralised, the whole capped at {@link MAX_DESCRIPTION_CHARS} with `capText`;
@@ -219,7 +221,8 @@ export function adaptTools(
       }
       const tool = fields as Record<string, unknown> & { name: string };
       const modelName = toolName(server, tool.name);
-      const first = byName.get(modelName);
+      // Without case: a host may take `Search` and `search` for one name.
+      const first = byName.get(nameKey(modelName));
       if (first !== undefined) {
         skip(
           index,
@@ -237,7 +240,7 @@ export function adaptTools(
         typeof tool.description === 'string'
           ? neutralizeTags(cleanText(tool.description)).trim()
           : '';
-      byName.set(modelName, { index, tool: tool.name });
+      byName.set(nameKey(modelName), { index, tool: tool.name });
       adapted.push({
         name: modelName,
         server,

@@ -1,5 +1,7 @@
 // Public entry of @garuda/mcp-tools: named re-exports only; anything not listed is internal.
 export { MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN, toolName, toolPrefix } from './tool-name.js';
+export { SERVER_ORIGINS, nameKey, promptName, promptPrefix, settleNames } from './name-clash.js';
+export type { NameClaim, NameClash, NamePrefix, ServerOrigin, SettledNames } from './name-clash.js';
 export {
   MAX_DESCRIPTION_CHARS,
   MAX_SCHEMA_CHARS,
