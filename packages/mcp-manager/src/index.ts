@@ -10,10 +10,15 @@ export {
   TOOL_SEARCH_NAME,
   callPreviewText,
   previewArgumentsText,
+  SERVER_ORIGINS,
+  nameKey,
+  promptName,
+  settleNames,
   toolName,
   toolPrefix,
 } from '@garuda/mcp-tools';
 export { networkText, sandboxText, valueSourceText } from './wording.js';
+export { lostNamesText } from './tool-view.js';
 export { MAX_SERVER_LOGS_PER_SECOND, PROGRESS_INTERVAL_MS } from './server-messages.js';
 export { MAX_ELICIT_FIELDS } from './elicit-form.js';
 export { ELICIT_TIMEOUT_MS } from './elicitation.js';
@@ -81,7 +86,9 @@ export type {
   ElicitUrlRequest,
   ElicitValue,
   ElicitValues,
+  LostName,
   ManagerLogger,
+  NameClash,
   McpPrompt,
   McpResource,
   McpResourceTemplate,
@@ -100,6 +107,7 @@ export type {
   ServerChange,
   ServerLogEntry,
   ServerLogLevel,
+  ServerOrigin,
   ServerSource,
   ServerState,
   SignInReason,

@@ -6,6 +6,7 @@ import {
   type ConfigProblem,
   type ServerConfig,
 } from '@garuda/mcp-config';
+import type { ServerOrigin } from '@garuda/mcp-tools';
 import type { CheckedOptions } from './options.js';
 
 /** The servers the configuration gives this manager, and the problems found. @internal */
@@ -16,6 +17,26 @@ export interface LoadedServers {
 
 /** Where the `servers` option's servers are, in problems and as their `file`. @internal */
 export const SERVERS_OPTION_LABEL = 'McpManager option "servers"';
+
+/** The other clients' project file `importConfigs` reads (Claude Code's `.mcp.json`). */
+function importedFile(options: CheckedOptions): string {
+  return path.join(options.root, '.mcp.json');
+}
+
+/**
+ * Where a loaded server's definition comes from, for the rule of names that clash: the `servers`
+ * option (`host`), the user's file, the project's own file, or another client's project file read
+ * in place (`imported`). `loadConfig` gives each server its file as it was passed in. @internal
+ *
+ * @param config - A server {@link loadServers} returned.
+ * @param options - The manager's options.
+ * @returns Its origin.
+ */
+export function serverOrigin(config: ServerConfig, options: CheckedOptions): ServerOrigin {
+  if (config.source === 'user') return config.file === SERVERS_OPTION_LABEL ? 'host' : 'user';
+  const imported = options.importConfigs.length > 0 && config.file === importedFile(options);
+  return imported ? 'imported' : 'project';
+}
 
 /**
  * Reads the `servers` option's servers, the user's and the project's files (and the other clients' project files named by
@@ -39,7 +60,7 @@ export async function loadServers(
     env: options.env,
     hostServers: { label: SERVERS_OPTION_LABEL, servers: options.servers },
     importedProjectFiles: options.importConfigs.map((client) => ({
-      file: path.join(options.root, '.mcp.json'),
+      file: importedFile(options),
       client,
     })),
   });

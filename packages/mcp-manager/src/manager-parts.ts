@@ -12,6 +12,7 @@ import { elicitationAnswers } from './elicitation.js';
 import { InvalidOptionsError } from './errors.js';
 import type { CheckedOptions } from './options.js';
 import type { RemoteDeps } from './remote-connect.js';
+import { serverOrigin } from './load-servers.js';
 import { ServerRegistry } from './server-registry.js';
 import { ToolListCache } from './tool-cache.js';
 import { startSequence, type StartDeps } from './start-server.js';
@@ -200,6 +201,7 @@ export function buildParts(
     },
     owned,
     options.logger,
+    (config) => serverOrigin(config, options),
   );
   return { remote, registry };
 }

@@ -189,8 +189,12 @@ export class McpManager {
 
   /**
    * The tools for the model (a new array): sorted by server, then tool name, so the prompt is
-   * byte-stable. When two servers' tools get the same name, the server first in that order keeps
-   * it (a notice names the other). Tools the user hid and the tools of a server that stopped are
+   * byte-stable. When two servers' tools get the same name (compared without case), the one rule
+   * of `settleNames` decides: the host's servers, then the user's, then the project's, then other
+   * clients' project files keep it, and a project's server cannot offer a name under a user
+   * server's prefix even while that one is down; only then does the server first by name keep
+   * it. The losing server is degraded: a notice, a note in {@link takeNotes} and its
+   * `status()` row's `lostNames` say so. Tools the user hid and the tools of a server that stopped are
    * not listed. A server in `search` or `proxy` exposure lists only its `directTools` and what a
    * search promoted; `mcp_tool_search` (and `mcp_tool_call` for `proxy`) then come last.
    */
@@ -279,7 +283,9 @@ export class McpManager {
 
   /**
    * The prompts of every connected server that passed the pin check (as tools must), by server,
-   * then name. A prompt is a server's instructions: let the user pick one.
+   * then name. A prompt is a server's instructions: let the user pick one. A host names them
+   * `<server>__<prompt>` (`promptName`); a prompt whose such name another server holds (a clash,
+   * decided as for tools) is left out.
    */
   prompts(): McpPrompt[] {
     return promptList(this.#registry);
@@ -366,14 +372,19 @@ export class McpManager {
 
   /**
    * Notes for the model about servers it cannot use, each given once per state change, e.g.
-   * `MCP server "fix" is not available (you did not allow it). Do not pretend to use it.`
+   * `MCP server "fix" is not available (you did not allow it). Do not pretend to use it.`, and
+   * about servers that lost tool or prompt names to another server (once per change of what
+   * they lost).
    * Reasons quoted from a server are cleaned and tag-neutralised. The host wraps each note in a
    * `<garuda_note>` block.
    *
    * @returns The notes not taken yet (often none).
    */
   takeNotes(): string[] {
-    return this.#notes.take([...this.#registry.records.values()]);
+    return [
+      ...this.#notes.take([...this.#registry.records.values()]),
+      ...this.#registry.clashNotes(),
+    ];
   }
 
   /** The problems `loadConfig` found at the last `start()` or `reload()` (each also told as a notice). */

@@ -37,11 +37,12 @@ function connected(registry: ServerRegistry): ServerRecord[] {
     .sort((a, b) => byCodeUnit(a.name, b.name));
 }
 
-/** Every connected server's prompts, by server, then name. @internal */
+/**
+ * Every connected server's prompts, by server, then name; a prompt whose host name
+ * (`<server>__<prompt>`) another server holds is left out (see `toolView`). @internal
+ */
 export function promptList(registry: ServerRegistry): McpPrompt[] {
-  return connected(registry).flatMap((record) =>
-    [...record.prompts].sort((a, b) => byCodeUnit(a.name, b.name)),
-  );
+  return [...registry.view().prompts];
 }
 
 /** Every connected server's resources, by server, then URI. @internal */

@@ -4,6 +4,7 @@
 import { log } from '@garuda/internal';
 import { setMaxListeners } from 'node:events';
 import type { ServerConfig } from '@garuda/mcp-config';
+import type { ServerOrigin } from '@garuda/mcp-tools';
 import type { Tool } from '@modelcontextprotocol/client';
 import { linkSignals, within } from './abort.js';
 import type { CallLanes } from './call-lanes.js';
@@ -21,10 +22,17 @@ import {
   type RefreshTools,
   type RefreshedTools,
 } from './tool-refresh.js';
-import { clashNotice, toolView, type ToolView } from './tool-view.js';
+import { clashNote, clashNotice, toolView, type ToolView } from './tool-view.js';
 import type { ReadyOffer } from './lazy-start.js';
 import { ToolToggles, hiddenAmong, hiddenReason, type HiddenTool } from './tool-control.js';
-import type { ManagerLogger, McpPrompt, McpTool, ServerChange, ServerState } from './types.js';
+import type {
+  LostName,
+  ManagerLogger,
+  McpPrompt,
+  McpTool,
+  ServerChange,
+  ServerState,
+} from './types.js';
 
 /** How long a stop (or all of them at `close()`) is waited for. @internal */
 export const CLOSE_BOUND_MS = 20_000;
@@ -43,6 +51,8 @@ export function offersTools(state: ServerState): boolean {
 export interface ServerRecord {
   readonly name: string;
   config: ServerConfig;
+  /** Where its definition comes from: decides who keeps a name that clashes. */
+  origin: ServerOrigin;
   state: ServerState;
   detail: string | undefined;
   /** Goes up on every state change: notes are given once per version. */
@@ -88,7 +98,10 @@ export class ServerRegistry {
   readonly #logger: ManagerLogger | undefined;
   /** Stops still in progress of servers whose start failed or was denied. */
   readonly #stopping = new Set<Promise<void>>();
-  readonly #clashesNoticed = new Set<string>();
+  readonly #originOf: (config: ServerConfig) => ServerOrigin;
+  /** The clashes told through `notice`, and those given to the model as notes, by server. */
+  readonly #clashesNoticed = new Map<string, string>();
+  readonly #clashesNoted = new Map<string, string>();
   #view: ToolView | undefined;
   #closed = false;
 
@@ -103,7 +116,9 @@ export class ServerRegistry {
       readonly changed: (change: ServerChange) => void;
     },
     logger: ManagerLogger | undefined,
+    originOf: (config: ServerConfig) => ServerOrigin,
   ) {
+    this.#originOf = originOf;
     this.#start = phases.start;
     this.#refresh = phases.refresh;
     this.#refreshResources = phases.refreshResources;
@@ -115,14 +130,18 @@ export class ServerRegistry {
 
   /** Adds (or, for a known name, updates) a server's record, state `starting`. */
   add(config: ServerConfig): ServerRecord {
+    // A new server's prefix (or a server's new origin) may change who keeps a name.
+    this.#view = undefined;
     const known = this.records.get(config.name);
     if (known !== undefined) {
       known.config = config;
+      known.origin = this.#originOf(config);
       return known;
     }
     const record: ServerRecord = {
       name: config.name,
       config,
+      origin: this.#originOf(config),
       state: 'starting',
       detail: undefined,
       version: 0,
@@ -145,13 +164,26 @@ export class ServerRegistry {
     this.#view = undefined;
   }
 
-  /** The tools of the connected servers (cached until a state changes). */
+  /** The tools and prompts of the connected servers (cached until a state changes). */
   view(): ToolView {
     this.#view ??= toolView(
       this.records.values(),
       (record, tool) => hiddenReason(record.config, tool.tool, this.toggles) === undefined,
+      // A connected server's prompts once its connection is listed; a ready one's from its pins.
+      (record) =>
+        record.state === 'ready' ||
+        (record.state === 'connected' && this.connections.has(record.name)),
     );
     return this.#view;
+  }
+
+  /** The names each server lost to another server now, by losing server. */
+  lostNames(): Map<string, LostName[]> {
+    const lost = new Map<string, LostName[]>();
+    for (const clash of this.view().clashes) {
+      lost.set(clash.server, [...(lost.get(clash.server) ?? []), clash]);
+    }
+    return lost;
   }
 
   /** The tools of the connected servers that the user's filters or this session hide. */
@@ -163,6 +195,10 @@ export class ServerRegistry {
 
   /** The server and adapted tool that `name` (model-facing) is, in any state. */
   listed(name: string): { readonly record: ServerRecord; readonly tool: McpTool } | undefined {
+    // The server that holds the name now, before one that lost it in a clash.
+    const offered = this.view().byName.get(name);
+    const holder = offered === undefined ? undefined : this.records.get(offered.server);
+    if (offered !== undefined && holder !== undefined) return { record: holder, tool: offered };
     for (const record of this.records.values()) {
       const tool = record.tools.find((t) => t.name === name);
       if (tool !== undefined) return { record, tool };
@@ -183,14 +219,32 @@ export class ServerRegistry {
     return changed;
   }
 
-  /** Tells each clash of tool names once. */
+  /** Tells the user and the host of each server that lost names, once per change of what it lost. */
   reportClashes(): void {
-    for (const clash of this.view().clashes) {
-      const key = `${clash.name}\u0000${clash.kept}\u0000${clash.dropped}`;
-      if (this.#clashesNoticed.has(key)) continue;
-      this.#clashesNoticed.add(key);
-      this.#notice(clashNotice(clash));
+    for (const [server, lost] of this.#newClashes(this.#clashesNoticed)) {
+      const record = this.records.get(server);
+      if (record !== undefined) this.#notice(clashNotice(server, record.origin, lost));
     }
+  }
+
+  /** The notes for the model about servers that lost names, once per change of what they lost. */
+  clashNotes(): string[] {
+    return this.#newClashes(this.#clashesNoted).map(([server, lost]) => clashNote(server, lost));
+  }
+
+  /** The servers whose lost names differ from what `told` remembers (which is updated). */
+  #newClashes(told: Map<string, string>): [string, LostName[]][] {
+    const lost = this.lostNames();
+    const fresh: [string, LostName[]][] = [];
+    for (const [server, clashes] of lost) {
+      const key = JSON.stringify(clashes.map((c) => [c.kind, c.name, c.keptBy]));
+      if (told.get(server) === key) continue;
+      told.set(server, key);
+      fresh.push([server, clashes]);
+    }
+    // A server that lost nothing any more may be told again when it loses names later.
+    for (const server of [...told.keys()]) if (!lost.has(server)) told.delete(server);
+    return fresh;
   }
 
   /** Keeps a stop in progress, for `close()` to wait for. */
@@ -268,8 +322,8 @@ export class ServerRegistry {
         record.waking = undefined;
       }
       if (record.state !== 'connected') return;
+      this.reportClashes();
       if (JSON.stringify(record.tools) !== before.tools) {
-        this.reportClashes();
         this.#changed({ server: record.name, kind: 'tools' });
       }
       if (JSON.stringify(record.prompts) !== before.prompts) {
@@ -426,10 +480,8 @@ export class ServerRegistry {
       const promptsChanged = JSON.stringify(record.prompts) !== promptsBefore;
       if (!toolsChanged && !promptsChanged) return;
       this.#view = undefined;
-      if (toolsChanged) {
-        this.reportClashes();
-        this.#changed({ server: record.name, kind: 'tools' });
-      }
+      this.reportClashes();
+      if (toolsChanged) this.#changed({ server: record.name, kind: 'tools' });
       if (promptsChanged) this.#changed({ server: record.name, kind: 'prompts' });
     };
     const queue = new RefreshQueue(

@@ -4,11 +4,13 @@ import { riskOf } from './risk-tier.js';
 import { oneLine } from './text.js';
 import type { ExposedTools, ExposureMode } from './tool-exposure.js';
 import { sandboxStatus } from './wording.js';
-import type { ServerState, StatusRow } from './types.js';
+import type { ServerOrigin } from '@garuda/mcp-tools';
+import type { LostName, ServerState, StatusRow } from './types.js';
 
 /** What a status row needs of one server. @internal */
 export interface StatusSubject {
   readonly config: ServerConfig;
+  readonly origin: ServerOrigin;
   readonly state: ServerState;
   readonly detail: string | undefined;
   /** A remote server that connected with OAuth tokens. */
@@ -23,6 +25,7 @@ export interface StatusSubject {
  * @param sandbox - What `detectSandbox` found.
  * @param hiddenTools - How many of its tools the user hid.
  * @param exposure - Its exposure mode (connected servers) and how many tools wait behind the search.
+ * @param lostNames - The names of its tools and prompts another server holds.
  * @returns The row.
  */
 export function statusRow(
@@ -31,12 +34,14 @@ export function statusRow(
   sandbox: SandboxInfo | undefined,
   hiddenTools = 0,
   exposure: { readonly mode?: ExposureMode; readonly held: number } = { held: 0 },
+  lostNames: readonly LostName[] = [],
 ): StatusRow {
   const { config } = server;
   const remote = config.kind === 'remote';
   return {
     name: config.name,
     source: config.source,
+    origin: server.origin,
     state: server.state,
     tools,
     hiddenTools,
@@ -48,6 +53,7 @@ export function statusRow(
       ? { kind: 'remote', url: oneLine(config.url.href, 200), signedIn: server.signedIn === true }
       : { kind: 'local', allowed: config.def.network },
     ...(server.detail === undefined ? {} : { detail: oneLine(server.detail) }),
+    lostNames,
   };
 }
 
@@ -62,6 +68,7 @@ export function statusRows(
   registry: {
     readonly records: ReadonlyMap<string, StatusSubject>;
     hidden(): readonly { readonly server: string }[];
+    lostNames(): ReadonlyMap<string, readonly LostName[]>;
   },
   exposed: ExposedTools,
   sandbox: SandboxInfo | undefined,
@@ -75,11 +82,19 @@ export function statusRows(
   const counts = count(exposed.list);
   const held = count(exposed.catalog.filter((tool) => !shown.has(tool)));
   const hidden = count(registry.hidden());
+  const lost = registry.lostNames();
   return [...registry.records.values()].map((record) => {
     const name = record.config.name;
-    return statusRow(record, counts.get(name) ?? 0, sandbox, hidden.get(name) ?? 0, {
-      mode: exposed.modes.get(name),
-      held: held.get(name) ?? 0,
-    });
+    return statusRow(
+      record,
+      counts.get(name) ?? 0,
+      sandbox,
+      hidden.get(name) ?? 0,
+      {
+        mode: exposed.modes.get(name),
+        held: held.get(name) ?? 0,
+      },
+      lost.get(name) ?? [],
+    );
   });
 }

@@ -2,7 +2,12 @@
 // a project file has been cleaned already (cleanLine for one-line fields, cleanText otherwise).
 import type { ExposureMode } from './tool-exposure.js';
 import type { EnvSource } from '@garuda/mcp-config';
-import type { CallPreview, CallResult as ToolCallResult } from '@garuda/mcp-tools';
+import type {
+  CallPreview,
+  NameClash,
+  ServerOrigin,
+  CallResult as ToolCallResult,
+} from '@garuda/mcp-tools';
 import type { ApprovalMode, RiskSummary, RiskTier } from './risk-tier.js';
 
 export type { ApprovalMode, RiskSummary, RiskTier } from './risk-tier.js';
@@ -37,9 +42,19 @@ export type {
   ResourceResult,
   UriRefusal,
 } from '@garuda/mcp-tools';
+export type { NameClash, ServerOrigin } from '@garuda/mcp-tools';
 
 /** Where a server's definition came from. */
 export type ServerSource = 'user' | 'project';
+
+/**
+ * A tool or prompt name a server lost to another server (`StatusRow.lostNames`): it is not
+ * offered, and the server that holds the name answers it. `name` is the model-facing tool name
+ * or the host's prompt name (`<server>__<prompt>`).
+ */
+export interface LostName extends NameClash {
+  readonly kind: 'tool' | 'prompt';
+}
 
 /**
  * The state of one configured server, as `status()` shows it. `ready`: a lazy start
@@ -246,6 +261,11 @@ export type NetworkStatus =
 export interface StatusRow {
   readonly name: string;
   readonly source: ServerSource;
+  /**
+   * Where its definition comes from, finer than `source`: `host` (the `servers` option), `user`,
+   * `project`, `imported` (another client's project file). Decides who keeps a name that clashes.
+   */
+  readonly origin: ServerOrigin;
   readonly state: ServerState;
   /** Tools registered for the model (in `tools()`). */
   readonly tools: number;
@@ -263,6 +283,12 @@ export interface StatusRow {
   readonly network: NetworkStatus;
   /** Why the server is failed or denied, cleaned (one line). */
   readonly detail?: string;
+  /**
+   * The names of its tools and prompts another server holds (compared without case; the host's
+   * servers, then the user's, then the project's keep a name that clashes): not offered. A
+   * connected server with any is degraded.
+   */
+  readonly lostNames: readonly LostName[];
 }
 
 /**

@@ -12,6 +12,8 @@ import {
   ServerNotConnectedError,
   TOOL_NAME_PATTERN,
   UnknownToolError,
+  toolName,
+  toolPrefix,
 } from '../src/index.js';
 import { ScriptedPrompter, fixture, unwrap, useWorkspace, wrapped } from './support.js';
 
@@ -290,11 +292,99 @@ describe('tools and notes', () => {
     expect(clash).toHaveLength(1);
     expect(clash[0]?.server).toBe('a');
     expect(prompter.notices.filter((n) => n.includes('mcp__a__b__echo'))).toEqual([
-      expect.stringMatching(/"a" keeps it and the tool of "a__b" is left out/),
+      expect.stringMatching(
+        /^MCP server "a__b" \(yours\) is degraded: its tool "mcp__a__b__echo" is not offered: MCP server "a" \(yours\) holds that name/,
+      ),
     ]);
     expect(mcp.status().map((r) => r.state)).toEqual(['connected', 'connected']);
     const result = await mcp.call('mcp__a__b__echo', { text: 'from a' });
     expect(result.text).toMatch(/^<mcp_result server="a" tool="b__echo">/);
+  });
+
+  it("name squatting: a project's my-notes never takes the names of your my_notes (- sorts before _); it is degraded, with a notice and a note", async () => {
+    await ws.userServers({ my_notes: fixture('normal', ws.mark, { env: { WHO: 'user' } }) });
+    await ws.projectServers({
+      'my-notes': fixture('normal', ws.mark, { env: { WHO: 'project' } }),
+    });
+    const prompter = new ScriptedPrompter();
+    prompter.answer = 'once';
+    const mcp = ws.manager(prompter);
+    await mcp.start();
+
+    // Every tool of the project's server is under your server's prefix: none is offered.
+    expect(mcp.tools().map((t) => [t.name, t.server])).toEqual(
+      [...NORMAL_TOOL_NAMES].sort().map((tool) => [`mcp__my_notes__${tool}`, 'my_notes']),
+    );
+    const result = await mcp.call('mcp__my_notes__env', { names: ['WHO'] });
+    expect(JSON.parse(unwrap(result.text))).toMatchObject({ values: { WHO: 'user' } });
+
+    const rows = new Map(mcp.status().map((row) => [row.name, row]));
+    expect(rows.get('my_notes')).toMatchObject({ origin: 'user', lostNames: [] });
+    const theirs = rows.get('my-notes');
+    expect(theirs).toMatchObject({ origin: 'project', state: 'connected', tools: 0 });
+    expect(theirs?.lostNames).toHaveLength(NORMAL_TOOL_NAMES.length);
+    expect(theirs?.lostNames[0]).toMatchObject({
+      kind: 'tool',
+      server: 'my-notes',
+      keptBy: 'my_notes',
+      keptByOrigin: 'user',
+    });
+    expect(prompter.notices.filter((n) => n.includes('degraded'))).toEqual([
+      expect.stringMatching(
+        /^MCP server "my-notes" \(the project's\) is degraded: its tools "mcp__my_notes__add", .* are not offered: MCP server "my_notes" \(yours\) holds those names/,
+      ),
+    ]);
+    const notes = mcp.takeNotes();
+    expect(notes).toEqual([
+      expect.stringMatching(/^MCP server "my-notes" is degraded: its tools /),
+    ]);
+    // Once per change of what it lost.
+    expect(mcp.takeNotes()).toEqual([]);
+  });
+
+  it('name squatting by case or by a shortened (64-character, hash-suffixed) name: your server keeps both names', async () => {
+    // Yours: `a__b` offers mcp__a__b__echo; `my_notes` offers a long tool, shortened with a hash.
+    const long = `find_${'n'.repeat(80)}`;
+    await ws.userServers({
+      a__b: fixture('normal', ws.mark),
+      my_notes: wrapped(['--mode', 'normal', '--rename', `echo=${long}`], ws.mark),
+    });
+    const shortened = toolName('my_notes', long);
+    expect(shortened).toHaveLength(64);
+    // The project's: `a` lists `b__ECHO` (mcp__a__b__ECHO: the same name but for case), and
+    // `my-notes` lists the tail of your shortened name, which is short enough to stay as it is.
+    const crafted = shortened.slice(toolPrefix('my-notes').length);
+    expect(toolName('my-notes', crafted)).toBe(shortened);
+    await ws.projectServers({
+      a: wrapped(['--mode', 'normal', '--rename', 'echo=b__ECHO'], ws.mark),
+      'my-notes': wrapped(['--mode', 'normal', '--rename', `echo=${crafted}`], ws.mark),
+    });
+    const prompter = new ScriptedPrompter();
+    prompter.answer = 'once';
+    const mcp = ws.manager(prompter);
+    await mcp.start();
+
+    const names = new Map(mcp.tools().map((t) => [t.name.toLowerCase(), t.server]));
+    expect(names.get('mcp__a__b__echo')).toBe('a__b');
+    expect(names.get(shortened)).toBe('my_notes');
+    expect(mcp.tools().filter((t) => t.name.toLowerCase() === 'mcp__a__b__echo')).toHaveLength(1);
+    expect(mcp.tools().filter((t) => t.name === shortened)).toHaveLength(1);
+    const lost = new Map(mcp.status().map((row) => [row.name, row.lostNames]));
+    expect(lost.get('a')).toEqual([
+      {
+        kind: 'tool',
+        name: 'mcp__a__b__ECHO',
+        server: 'a',
+        origin: 'project',
+        keptBy: 'a__b',
+        keptByOrigin: 'user',
+      },
+    ]);
+    expect(lost.get('my-notes')?.map((c) => c.name)).toContain(shortened);
+    // The project's `a` keeps its other tools: only the clashing name is not offered.
+    expect(names.get('mcp__a__add')).toBe('a');
+    const result = await mcp.call(shortened, { text: 'x' });
+    expect(result.text).toMatch(/^<mcp_result server="my_notes" tool="find_n+">/);
   });
 
   it('enabledForSession turns servers on and off for this manager only, writing nothing', async () => {
