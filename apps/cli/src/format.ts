@@ -3,6 +3,7 @@
 // functions only lay it out.
 import {
   callPreviewText,
+  lostNamesText,
   networkText,
   sandboxText,
   valueSourceText,
@@ -109,13 +110,23 @@ export function loginCommandLine(server: string, scopes: readonly string[] = [])
   return words.join(' ');
 }
 
-/** The state as the status table shows it: `ready (not started)` for a lazily started server. */
-export function stateText(state: StatusRow['state']): string {
+/**
+ * The state as the status table shows it: `ready (not started)` for a lazily started server,
+ * `degraded` for a connected one that lost tool or prompt names to another server.
+ */
+export function stateText(state: StatusRow['state'], lostNames = 0): string {
+  if (state === 'connected' && lostNames > 0) return 'degraded';
   return state === 'ready' ? 'ready (not started)' : state;
 }
 
+/** Why a server is degraded (names it lost to another server), or `undefined`. */
+export function lostNamesLine(row: Pick<StatusRow, 'lostNames'>): string | undefined {
+  return row.lostNames.length === 0 ? undefined : `degraded: ${lostNamesText(row.lostNames)}`;
+}
+
 /** The state word, coloured by how good it is. */
-export function stateWord(state: StatusRow['state'], c: Colours): string {
+export function stateWord(state: StatusRow['state'], c: Colours, lostNames = 0): string {
+  if (state === 'connected' && lostNames > 0) return c.yellow(stateText(state, lostNames));
   switch (state) {
     case 'connected':
       return c.green(state);
@@ -149,7 +160,7 @@ export function formatStatus(
     rows.map((row) => [
       row.name,
       row.source,
-      stateText(row.state),
+      stateText(row.state, row.lostNames.length),
       [
         String(row.tools),
         ...(row.heldTools > 0 ? [`(+${String(row.heldTools)} behind search)`] : []),
@@ -161,14 +172,19 @@ export function formatStatus(
     ]),
     (column, cell, index) => {
       if (column === 0) return c.bold(cell);
-      if (column === 2) return stateWord(rows[index]?.state ?? 'failed', c);
+      if (column === 2) {
+        const row = rows[index];
+        return stateWord(row?.state ?? 'failed', c, row?.lostNames.length);
+      }
       if (column === 4 && cell === 'destructive') return c.red(cell);
       return cell;
     },
   );
   const details = rows.flatMap((row) => {
     const detail =
-      row.state === 'connected' || row.state === 'ready' ? undefined : rowDetail(row, declined);
+      row.state === 'connected' || row.state === 'ready'
+        ? lostNamesLine(row)
+        : rowDetail(row, declined);
     return detail === undefined ? [] : [`  ${c.bold(row.name)}: ${detail}`];
   });
   return details.length > 0 ? `${body}\n\n${details.join('\n')}` : body;

@@ -163,6 +163,47 @@ describe('garuda-mcp serve', () => {
     expect(names).toContain('theirs__echo');
   });
 
+  it("name squatting: with --trust-project, my_notes__env answers from your my_notes, never the project's my-notes; status, doctor and the model are told", async () => {
+    const mark = 'garuda-serve-names';
+    await world.userServers({
+      my_notes: { ...fixtureEntry('normal', mark), env: { WHO: 'user' } },
+    });
+    await world.projectServers({
+      'my-notes': { ...fixtureEntry('normal', mark), env: { WHO: 'project' } },
+    });
+    const { client } = await host(['--approvals', 'host', '--trust-project']);
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names.filter((name) => name.toLowerCase() === 'my_notes__env')).toEqual([
+      'my_notes__env',
+    ]);
+    const result = await client.callTool({ name: 'my_notes__env', arguments: { names: ['WHO'] } });
+    const blocks = result.content as { type: string; text: string }[];
+    expect(framedJson(blocks[0]?.text ?? '')).toMatchObject({ values: { WHO: 'user' } });
+    // The model reads why the project's server offers nothing, after the result.
+    expect(blocks.slice(1).map((block) => block.text)).toEqual([
+      expect.stringMatching(
+        /^<garuda_note>MCP server "my-notes" is degraded: its tools .* are not offered: MCP server "my_notes" \(yours\) holds those names\. .*<\/garuda_note>$/,
+      ),
+    ]);
+
+    const status = await world.run(['status', '--trust-project']);
+    expect(status.stdout).toMatch(/^my-notes\s+project\s+degraded\s+0\s/m);
+    expect(status.stdout).toMatch(
+      /^ {2}my-notes: degraded: its tools "mcp__my_notes__add", "mcp__my_notes__content", .* and 2 more are not offered: MCP server "my_notes" \(yours\) holds those names$/m,
+    );
+    expect(status.stderr).toContain('MCP server "my-notes" (the project\'s) is degraded');
+    const json = JSON.parse((await world.run(['status', '--json', '--trust-project'])).stdout) as {
+      servers: { name: string; state: string; lostNames: { keptBy: string }[] }[];
+    };
+    const theirs = json.servers.find((row) => row.name === 'my-notes');
+    expect(theirs?.state).toBe('connected');
+    expect(theirs?.lostNames.length).toBeGreaterThan(0);
+    expect(theirs?.lostNames.every((lost) => lost.keptBy === 'my_notes')).toBe(true);
+    const doctor = await world.run(['doctor', '--trust-project']);
+    expect(doctor.stdout).toMatch(/^ {2}my-notes\s+project\s+degraded\s/m);
+    expect(doctor.stdout).toContain('1 server degraded');
+  });
+
   it('hands the host only cleaned definitions and framed results of a hostile server', async () => {
     await world.userServers({ bad: fixtureEntry('evil', 'garuda-serve-hostile') });
     const { client } = await host(['--approvals', 'host']);

@@ -8,7 +8,15 @@ import type { CommandContext } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import path from 'node:path';
 import type { TokenStorageInfo } from '@garuda/mcp-oauth';
-import { plural, rowDetail, stateWord, table, tokenStorageText } from '../format.js';
+import {
+  lostNamesLine,
+  plural,
+  rowDetail,
+  stateText,
+  stateWord,
+  table,
+  tokenStorageText,
+} from '../format.js';
 import { withManager } from '../open-manager.js';
 
 /** One server's check. */
@@ -23,6 +31,8 @@ interface ServerCheck {
   /** `pinned (N tools)` (`1 tool`), `trusted, no tools pinned yet`, or `not pinned`. */
   readonly pin: string;
   readonly detail?: string;
+  /** The tool and prompt names another server holds (the server is degraded when any). */
+  readonly lostNames: StatusRow['lostNames'];
 }
 
 async function exists(file: string): Promise<boolean> {
@@ -83,6 +93,7 @@ export async function doctorCommand(ctx: CommandContext): Promise<number> {
                 ? 'trusted, no tools pinned yet'
                 : `pinned (${plural(pinned, 'tool')})`,
           ...(detail === undefined ? {} : { detail }),
+          lostNames: row.lostNames,
         });
       }
       return checks;
@@ -90,6 +101,7 @@ export async function doctorCommand(ctx: CommandContext): Promise<number> {
   );
 
   const failed = servers.filter((s) => s.state === 'failed' || s.state === 'denied');
+  const degraded = servers.filter((s) => s.lostNames.length > 0);
   const code =
     problems.length > 0 ? ExitCode.CONFIG : failed.length > 0 ? ExitCode.SERVER : ExitCode.OK;
   if (globals.json) {
@@ -132,20 +144,35 @@ export async function doctorCommand(ctx: CommandContext): Promise<number> {
     output.out(
       table(
         ['  NAME', 'SOURCE', 'STATE', 'TOOLS', 'SIGN-IN', 'PIN'],
-        servers.map((s) => [`  ${s.name}`, s.source, s.state, String(s.tools), s.signIn, s.pin]),
-        (column, cell, index) =>
-          column === 2 ? stateWord(servers[index]?.state ?? 'failed', c) : cell,
+        servers.map((s) => [
+          `  ${s.name}`,
+          s.source,
+          stateText(s.state, s.lostNames.length),
+          String(s.tools),
+          s.signIn,
+          s.pin,
+        ]),
+        (column, cell, index) => {
+          const s = servers[index];
+          return column === 2 ? stateWord(s?.state ?? 'failed', c, s?.lostNames.length) : cell;
+        },
       ),
     );
     for (const s of servers) {
       if (s.detail !== undefined && s.state !== 'connected')
         output.out(`  ${c.bold(s.name)}: ${s.detail}`);
+      const lost = lostNamesLine(s);
+      if (lost !== undefined) output.out(`  ${c.bold(s.name)}: ${c.yellow(lost)}`);
     }
   }
   output.out('');
   output.out(
     code === ExitCode.OK
-      ? c.green('All good.')
+      ? degraded.length > 0
+        ? c.yellow(
+            `${plural(degraded.length, 'server')} degraded: some of ${degraded.length === 1 ? 'its' : 'their'} names belong to another server (see above).`,
+          )
+        : c.green('All good.')
       : c.yellow(
           `${plural(problems.length, 'config problem')}, ${plural(failed.length, 'server')} not working.`,
         ),

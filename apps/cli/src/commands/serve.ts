@@ -12,6 +12,7 @@ import {
   type McpPrompt,
   type McpTool,
   type PromptResult,
+  promptName,
 } from '@garuda/mcp-manager';
 import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import pc from 'picocolors';
@@ -222,7 +223,11 @@ export async function serveCommand(
             ...(onProgress === undefined ? {} : { onProgress }),
           });
           return {
-            content: [{ type: 'text', text: result.text }, ...hostMedia(result.content)],
+            content: [
+              { type: 'text', text: result.text },
+              ...hostMedia(result.content),
+              ...noteBlocks(mcp),
+            ],
             isError: result.isError,
           };
         } catch (error) {
@@ -369,9 +374,23 @@ function findTool(mcp: McpManager, name: string): McpTool | undefined {
   return mcp.tools().find((tool) => hostToolName(tool.name) === name);
 }
 
-/** A prompt's name for the host: `<server>__<prompt>`, as for tools. */
+/**
+ * A prompt's name for the host: `<server>__<prompt>`, as for tools. The manager's `prompts()`
+ * holds one prompt per such name (a clash is decided there, as for tools).
+ */
 function hostPromptName(prompt: McpPrompt): string {
-  return `${prompt.server}__${prompt.name}`;
+  return promptName(prompt.server, prompt.name);
+}
+
+/**
+ * The manager's notes the model has not seen (a server it cannot use, a server degraded because
+ * another holds some of its names), each as a `<garuda_note>` text block after a call's result.
+ * The manager cleans and tag-neutralises them.
+ */
+function noteBlocks(mcp: McpManager) {
+  return mcp
+    .takeNotes()
+    .map((note) => ({ type: 'text' as const, text: `<garuda_note>${note}</garuda_note>` }));
 }
 
 /** A prompt as the host lists it: every string already cleaned by the manager. */
