@@ -202,6 +202,11 @@ describe('garuda-mcp serve', () => {
     const doctor = await world.run(['doctor', '--trust-project']);
     expect(doctor.stdout).toMatch(/^ {2}my-notes\s+project\s+degraded\s/m);
     expect(doctor.stdout).toContain('1 server degraded');
+    const call = await world.run(['call', 'my-notes/env', '{}', '--trust-project', '--yes']);
+    expect(call.code).toBe(2);
+    expect(call.stderr).toMatch(
+      /MCP server "my-notes" has no tool "my-notes\/env"\..* It is degraded: its tools .* MCP server "my_notes" \(yours\) holds those names\./,
+    );
   });
 
   it('hands the host only cleaned definitions and framed results of a hostile server', async () => {

@@ -8,6 +8,7 @@ import { configuredNames, findServer, readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { closeMatches, didYouMean } from '../did-you-mean.js';
 import { ExitCode, usageError, type CliError } from '../exit-codes.js';
+import { lostNamesLine } from '../format.js';
 import { withManager } from '../open-manager.js';
 import { mustBeConnected, parseJsonObject, requestFailure } from './request-errors.js';
 
@@ -108,10 +109,13 @@ export async function callCommand(
               own.map((t) => t.name),
               (t) => t,
             );
+      // A tool whose name another server holds is not offered: say so, not only "no tool".
+      const row = mcp.status().find((r) => r.name === server);
+      const lost = row === undefined ? undefined : lostNamesLine(row);
       throw usageError(
         `MCP server "${server}" has no tool "${tool}".${hint} Its tools: ${
           own.map((t) => t.name).join(', ') || 'none'
-        }.`,
+        }.${lost === undefined ? '' : ` It is ${lost}.`}`,
       );
     }
     try {
