@@ -506,7 +506,7 @@ export class McpManager {
         log(this.#options.logger, 'warn', 'some MCP servers took too long to stop');
       await this.#pinnedFetch.close().catch(() => {});
       this.#authStore.close();
-      await this.#audit.flush(CLOSE_BOUND_MS);
+      await this.#audit.close(CLOSE_BOUND_MS);
       await this.#cache.flush(CLOSE_BOUND_MS);
     })();
     return this.#closing;
