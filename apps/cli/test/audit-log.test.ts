@@ -114,9 +114,9 @@ describe('the audit log across CLI processes on one home', () => {
     expect(all.map((record) => record.seq)).toEqual(all.map((_, index) => index + 1));
     const calls = all.filter((record) => record.kind === 'call');
     // One call in turn, two pairs of calls, one beside a status, and the two gateways' calls.
-    expect(calls.map((record) => `${String(record.tool)} ${String(record.outcome)}`).sort()).toEqual(
-      [...Array<string>(5).fill('echo ok'), 'add ok'].sort(),
-    );
+    expect(
+      calls.map((record) => `${String(record.tool)} ${String(record.outcome)}`).sort(),
+    ).toEqual([...Array<string>(5).fill('echo ok'), 'add ok'].sort());
   }, 300_000);
 
   it('still finds an edited, cut or reordered line (exit 1, the line named)', async () => {
