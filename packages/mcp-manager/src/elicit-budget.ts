@@ -30,9 +30,17 @@ export interface OpenRequest {
   told: boolean;
 }
 
-/** Whether a question may be asked, and if not, why and whether to tell the user now. @internal */
+/**
+ * Whether a question may be asked, and if not, what the user is told (`tell`: now, or not again
+ * yet). @internal
+ */
 export type Admission =
-  { readonly ok: true } | { readonly ok: false; readonly reason: string; readonly tell: boolean };
+  { readonly ok: true } | { readonly ok: false; readonly notice: string; readonly tell: boolean };
+
+/** What the user is told when a server's question is refused. */
+function refusal(server: string, why: string): string {
+  return `MCP server "${server}" ${why}: declined without being shown.`;
+}
 
 /**
  * The questions of every server of one manager, counted by server name (a restart does not
@@ -58,7 +66,10 @@ export class ElicitBudget {
     if (open.length === 0) {
       return {
         ok: false,
-        reason: 'it asked while no request of this client was running',
+        notice: refusal(
+          server,
+          'asked you a question while no call of this client was running (a server may ask only during one)',
+        ),
         tell: this.#tellOncePerMinute(`${server}\0outside`, now),
       };
     }
@@ -68,7 +79,10 @@ export class ElicitBudget {
       for (const request of open) request.told = true;
       return {
         ok: false,
-        reason: `it may ask at most ${String(perCall)} during one call`,
+        notice: refusal(
+          server,
+          `asked you more than ${String(perCall)} questions during one call, the most it may`,
+        ),
         tell,
       };
     }
@@ -77,7 +91,10 @@ export class ElicitBudget {
       this.#asked.set(server, recent);
       return {
         ok: false,
-        reason: `it may ask at most ${String(perMinute)} in a minute`,
+        notice: refusal(
+          server,
+          `asked you more than ${String(perMinute)} questions in a minute, the most it may`,
+        ),
         tell: this.#tellOncePerMinute(server, now),
       };
     }

@@ -270,12 +270,7 @@ export function elicitationAnswers(
         const owners = hooks.open();
         const admitted = deps.budget.admit(server.name, owners);
         if (!admitted.ok) {
-          if (admitted.tell) {
-            deps.notice(
-              `${quoted} asked you more questions than it may (${admitted.reason}): ` +
-                'they were declined without being shown.',
-            );
-          }
+          if (admitted.tell) deps.notice(admitted.notice);
           return { action: 'decline' };
         }
         hooks.asking(1);

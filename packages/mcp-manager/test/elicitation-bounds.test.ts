@@ -81,9 +81,9 @@ describe.each(ERAS)('a flood of forms (hostile: elicitation flood), on the %s', 
       300 - DEFAULT_ELICIT_PER_CALL,
     );
     expect(prompter.asked).toHaveLength(DEFAULT_ELICIT_PER_CALL);
-    const told = prompter.notices.filter((notice) => notice.includes('more questions than it may'));
+    const told = prompter.notices.filter((notice) => notice.includes('questions during one call'));
     expect(told).toEqual([
-      `MCP server "ask" asked you more questions than it may (it may ask at most ${String(DEFAULT_ELICIT_PER_CALL)} during one call): they were declined without being shown.`,
+      `MCP server "ask" asked you more than ${String(DEFAULT_ELICIT_PER_CALL)} questions during one call, the most it may: declined without being shown.`,
     ]);
   });
 });
@@ -97,7 +97,7 @@ it('bounds a server per minute across calls (hostile: elicitation flood over man
   expect(prompter.asked).toHaveLength(DEFAULT_ELICIT_PER_MINUTE);
   expect(
     prompter.notices.filter((notice) =>
-      notice.includes(`at most ${String(DEFAULT_ELICIT_PER_MINUTE)} in a minute`),
+      notice.includes(`more than ${String(DEFAULT_ELICIT_PER_MINUTE)} questions in a minute`),
     ),
   ).toHaveLength(1);
 });
