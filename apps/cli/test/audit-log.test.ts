@@ -25,6 +25,7 @@ const COMMANDS: readonly (readonly string[])[] = [
   ['resources'],
   ['read', 'lib', LIBRARY_URIS.readme],
   ['prompts', 'lib'],
+  ['prompt', 'lib/review', '{"code":"x"}'],
   ['list'],
   ['doctor'],
   ['logout', 'fx'],

@@ -407,7 +407,9 @@ export class AuditLog {
 /**
  * Reads the log line by line and checks the chain: each line parses, `seq` counts up from 1,
  * `prev` is the SHA-256 of the line before (64 zeros for the first), `at` never goes back, and
- * the kind is known. A missing file is an empty, intact log.
+ * the kind is known. A missing file is an empty, intact log. The writers' lock is taken for a
+ * moment first, to read the length and head the last writer left: a log being written to
+ * verifies as what it was then.
  */
 export async function verifyAuditLog(file: string): Promise<AuditVerdict> {
   let lines = 0;
