@@ -47,6 +47,49 @@ describe('QuestionQueue', () => {
     expect(asked).toEqual(['first', 'third']);
   });
 
+  it('asks a waiting consent or approval before waiting forms', async () => {
+    const queue = new QuestionQueue();
+    const asked: string[] = [];
+    let release: () => void = () => {};
+    let opened: () => void = () => {};
+    const shown = new Promise<void>((resolve) => (opened = resolve));
+    const first = queue.ask(
+      () => {
+        asked.push('form 1');
+        opened();
+        return new Promise<void>((resolve) => (release = resolve));
+      },
+      undefined,
+      'form',
+    );
+    const later = queue.ask(() => Promise.resolve(asked.push('form 2')), undefined, 'form');
+    const approval = queue.ask(() => Promise.resolve(asked.push('approval')), undefined);
+    await shown;
+    release();
+    await Promise.all([first, later, approval]);
+    expect(asked).toEqual(['form 1', 'approval', 'form 2']);
+  });
+
+  it('an open form gives way to a question waiting behind it', async () => {
+    const queue = new QuestionQueue(20);
+    let gaveWay: AbortSignal | undefined;
+    const open = queue.ask(
+      (giveWay) =>
+        new Promise<string>((resolve) => {
+          giveWay.addEventListener('abort', () => {
+            gaveWay = giveWay;
+            resolve('form closed');
+          });
+        }),
+      undefined,
+      'form',
+    );
+    const approval = queue.ask(() => Promise.resolve('approved'), undefined);
+    expect(await open).toBe('form closed');
+    expect(await approval).toBe('approved');
+    expect(gaveWay?.aborted).toBe(true);
+  });
+
   it('a throwing question rejects only itself', async () => {
     const queue = new QuestionQueue();
     const bad = queue.ask(() => {

@@ -88,42 +88,107 @@ export function callSignal(
 }
 
 /**
+ * What a question is to the queue: a `form` (a server's elicitation, which may stay open long
+ * while a person types) or any other `question` (consent, a sign-in, a call's approval: a
+ * decision a person makes at once). @internal
+ */
+export type QuestionKind = 'question' | 'form';
+
+/** The default of {@link QuestionQueue}'s `giveWayMs`: one minute. @internal */
+export const DEFAULT_GIVE_WAY_MS = 60_000;
+
+/** One question in the queue. */
+interface Turn {
+  readonly kind: QuestionKind;
+  /** Resolves when the question may be asked. */
+  readonly started: Promise<void>;
+  readonly start: () => void;
+  /** Aborts when an open form must give way to the questions waiting behind it. */
+  readonly giveWay: AbortController;
+  timer?: NodeJS.Timeout;
+}
+
+/**
  * Asks the host's prompter one question at a time: a terminal can show only one, and two
  * servers needing consent start at the same moment. A question whose signal aborts while it
- * waits for its turn is dropped without being asked. @internal
+ * waits for its turn is dropped without being asked. A server's form never holds the others up
+ * for long: waiting questions go before waiting forms, and an open form that a question waits
+ * behind gets `giveWayMs` more, then its turn's signal aborts (the form is closed and the waiting
+ * question asked). Written by hand: the order and the give-way are the point, and they are a
+ * few lines over a list. @internal
  */
 export class QuestionQueue {
-  #tail: Promise<void> = Promise.resolve();
-  /** Questions asked or waiting: with none, a new one is asked at once. */
-  #open = 0;
+  readonly #waiting: Turn[] = [];
+  #current: Turn | undefined;
+  readonly #giveWayMs: number;
+
+  /** @param giveWayMs - How long an open form may keep a waiting question from being asked. */
+  constructor(giveWayMs: number = DEFAULT_GIVE_WAY_MS) {
+    this.#giveWayMs = giveWayMs;
+  }
 
   /**
-   * Runs `ask` once every earlier question has been answered.
+   * Runs `ask` once it is this question's turn.
    *
-   * @param ask - Asks the question.
+   * @param ask - Asks the question; gets the signal that aborts when a form must give way
+   *   (never, for a `question`).
    * @param signal - Cancels the wait and the question.
+   * @param kind - What the question is (default `question`).
    * @returns The answer.
    */
-  async ask<T>(ask: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-    const previous = this.#tail;
-    let release: () => void = () => {};
-    const mine = new Promise<void>((resolve) => {
-      release = resolve;
+  async ask<T>(
+    ask: (giveWay: AbortSignal) => Promise<T>,
+    signal: AbortSignal | undefined,
+    kind: QuestionKind = 'question',
+  ): Promise<T> {
+    signal?.throwIfAborted();
+    let start: () => void = () => {};
+    const started = new Promise<void>((resolve) => {
+      start = resolve;
     });
-    this.#tail = previous.then(() => mine);
-    this.#open += 1;
+    const turn: Turn = { kind, started, start, giveWay: new AbortController() };
+    this.#waiting.push(turn);
+    this.#next();
     try {
-      // Nothing asked or waiting: no turn to wait for (the usual case of a call's approval).
-      if (this.#open > 1) await raceAbort(previous, signal);
+      await raceAbort(started, signal);
       signal?.throwIfAborted();
       return await raceAbort(
-        Promise.resolve().then(() => ask()),
+        Promise.resolve().then(() => ask(turn.giveWay.signal)),
         signal,
       );
     } finally {
-      this.#open -= 1;
-      release();
+      clearTimeout(turn.timer);
+      const waiting = this.#waiting.indexOf(turn);
+      if (waiting >= 0) this.#waiting.splice(waiting, 1);
+      if (this.#current === turn) this.#current = undefined;
+      this.#next();
     }
+  }
+
+  /** Starts the next question when none is open, or presses an open form to give way. */
+  #next(): void {
+    const current = this.#current;
+    if (current !== undefined) {
+      if (
+        current.kind === 'form' &&
+        current.timer === undefined &&
+        this.#waiting.some((turn) => turn.kind === 'question')
+      ) {
+        current.timer = setTimeout(() => {
+          current.timer = undefined;
+          // A question withdrawn meanwhile (its call cancelled) no longer needs the turn.
+          if (this.#waiting.some((turn) => turn.kind === 'question')) {
+            current.giveWay.abort(new Error('other questions were waiting'));
+          }
+        }, this.#giveWayMs);
+      }
+      return;
+    }
+    const question = this.#waiting.findIndex((turn) => turn.kind === 'question');
+    const [turn] = this.#waiting.splice(question >= 0 ? question : 0, 1);
+    if (turn === undefined) return;
+    this.#current = turn;
+    turn.start();
   }
 }
 

@@ -1,4 +1,4 @@
-import { readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { access, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { tempDir, type TempDir } from '@garuda/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -96,6 +96,39 @@ describe('AuditLog', () => {
     await log.flush();
     expect((await appended).seq).toBe(1);
     expect(await verifyAuditLog(file)).toEqual({ ok: true, lines: 1 });
+  });
+
+  it('writes nothing when nothing waits: no empty line, no folder, and the chain goes on at 1', async () => {
+    const log = new AuditLog(file);
+    await log.flush();
+    await log.flush();
+    // Not even the folder: a host that removes its home after close() finds nothing made again.
+    await expect(access(path.dirname(file))).rejects.toThrow(/ENOENT/);
+    expect(await verifyAuditLog(file)).toEqual({ ok: true, lines: 0 });
+
+    expect((await log.append(call(1))).seq).toBe(1);
+    await log.flush();
+    await new AuditLog(file).flush();
+    expect((await new AuditLog(file).append(call(2))).seq).toBe(2);
+    expect(await readFile(file, 'utf8')).not.toMatch(/\n\n|^\n/);
+    expect(await verifyAuditLog(file)).toEqual({ ok: true, lines: 2 });
+  });
+
+  it("goes on from the file's last line even when it was stamped later than this clock", async () => {
+    // Another process's clock ahead (or this one's set back) must not read as reordered lines.
+    const lines = await writeLog(2);
+    const ahead = JSON.stringify({
+      ...(JSON.parse(lines[1] ?? '{}') as Record<string, unknown>),
+      seq: 3,
+      at: '2999-01-01T00:00:00.000Z',
+      prev: sha256Text(lines[1] ?? ''),
+    });
+    await writeFile(file, `${lines.join('\n')}\n${ahead}\n`);
+    await writeFile(`${file}.head`, JSON.stringify({ seq: 3, sha256: sha256Text(ahead) }));
+    expect(await verifyAuditLog(file)).toEqual({ ok: true, lines: 3 });
+    const record = await new AuditLog(file).append(call(4));
+    expect(record).toMatchObject({ seq: 4, at: '2999-01-01T00:00:00.000Z' });
+    expect(await verifyAuditLog(file)).toEqual({ ok: true, lines: 4 });
   });
 
   it('keeps the chain whole when two logs on one file append at once (the file lock)', async () => {

@@ -9,7 +9,7 @@ import { chmod, lstat, mkdir, open, readFile, rename, writeFile } from 'node:fs/
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { cleanLine, capText, cleanText } from '@garuda/mcp-sanitize';
-import { withFileLock } from '@garuda/mcp-trust';
+import { LockedFileError, withFileLock } from '@garuda/mcp-trust';
 
 /** The `prev` of the first line. */
 export const AUDIT_GENESIS = '0'.repeat(64);
@@ -280,8 +280,12 @@ export class AuditLog {
     });
   }
 
-  /** Writes what waits now, without waiting for the batch time (e.g. before the process ends). */
+  /**
+   * Writes what waits now, without waiting for the batch time (e.g. before the process ends).
+   * With nothing waiting it writes nothing: not even the log's folder is made.
+   */
   async flush(): Promise<void> {
+    if (this.#waiting.length === 0 && this.#writing === undefined) return;
     this.#flushing = true;
     try {
       this.#schedule(0);
@@ -292,7 +296,7 @@ export class AuditLog {
   }
 
   #schedule(delay: number): void {
-    if (this.#writing !== undefined) return;
+    if (this.#writing !== undefined || this.#waiting.length === 0) return;
     if (delay > 0 && this.#timer !== undefined) return;
     clearTimeout(this.#timer);
     this.#timer = undefined;
@@ -310,6 +314,11 @@ export class AuditLog {
     // A microtask later: the events of the same turn join this write.
     await Promise.resolve();
     const batch = this.#waiting.splice(0, MAX_BATCH);
+    // An empty batch would append a bare line break, which the chain cannot vouch for.
+    if (batch.length === 0) {
+      this.#writing = undefined;
+      return;
+    }
     try {
       const records = await this.#write(batch.map((waiting) => waiting.event));
       batch.forEach((waiting, index) => waiting.resolve(records[index] as AuditRecord));
@@ -331,15 +340,20 @@ export class AuditLog {
       if (info !== undefined && !info.isFile()) {
         throw new Error(`the audit log ${this.#file} is not a file (a link or a folder)`);
       }
+      // The chain goes on from the file's own last line, read under the lock: another process
+      // may have written since this one last did.
       const last = await lastLine(this.#file);
       let seq = 1;
       let prev = AUDIT_GENESIS;
       let lead = '';
+      let at = new Date().toISOString();
       if (last !== undefined) {
         prev = sha256Text(last.line);
         try {
-          const parsed = JSON.parse(last.line) as { seq?: unknown };
+          const parsed = JSON.parse(last.line) as { seq?: unknown; at?: unknown };
           seq = typeof parsed.seq === 'number' ? parsed.seq + 1 : 1;
+          // A clock set back (or another process's clock ahead) must not read as a reordered log.
+          if (typeof parsed.at === 'string' && parsed.at > at) at = parsed.at;
         } catch {
           // A torn last line (a crash mid-write): the new line starts on its own line and chains
           // to the torn bytes, so the verification names exactly that line.
@@ -349,7 +363,6 @@ export class AuditLog {
       }
       const records: AuditRecord[] = [];
       const lines: string[] = [];
-      const at = new Date().toISOString();
       for (const event of events) {
         const record = {
           seq,
@@ -370,7 +383,9 @@ export class AuditLog {
         0o600,
       );
       try {
-        await handle.write(`${lead}${lines.join('\n')}\n`);
+        // writeFile writes until every byte is out (one write() may take only part of a large
+        // batch); O_APPEND and the lock keep another process's lines from landing in between.
+        await handle.writeFile(`${lead}${lines.join('\n')}\n`, 'utf8');
         await handle.sync();
       } finally {
         await handle.close();
@@ -392,7 +407,9 @@ export class AuditLog {
 /**
  * Reads the log line by line and checks the chain: each line parses, `seq` counts up from 1,
  * `prev` is the SHA-256 of the line before (64 zeros for the first), `at` never goes back, and
- * the kind is known. A missing file is an empty, intact log.
+ * the kind is known. A missing file is an empty, intact log. The writers' lock is taken for a
+ * moment first, to read the length and head the last writer left: a log being written to
+ * verifies as what it was then.
  */
 export async function verifyAuditLog(file: string): Promise<AuditVerdict> {
   let lines = 0;
@@ -403,7 +420,8 @@ export async function verifyAuditLog(file: string): Promise<AuditVerdict> {
     lines: line,
     firstBad: { line, reason: `line ${String(line)}: ${reason}` },
   });
-  for await (const text of readLines(file)) {
+  const state = await settledState(file);
+  for await (const text of readLines(file, state?.size)) {
     lines += 1;
     let record: Record<string, unknown>;
     try {
@@ -435,7 +453,7 @@ export async function verifyAuditLog(file: string): Promise<AuditVerdict> {
     lastAt = record.at;
     prev = sha256Text(text);
   }
-  const head = await readHead(file);
+  const head = state?.head;
   if (head !== undefined) {
     if (lines < head.seq) {
       return bad(
@@ -450,7 +468,44 @@ export async function verifyAuditLog(file: string): Promise<AuditVerdict> {
   return { ok: true, lines };
 }
 
-async function readHead(file: string): Promise<{ seq: number; sha256: string } | undefined> {
+/**
+ * The log's length and head as one writer left them, taken under the writers' lock (for a
+ * moment: the lines are read after it is given back, and only up to that length, since the file
+ * only grows). Without the lock, a verification running beside a writer could read a line half
+ * written, or a head newer than the lines it read, and call an intact log broken.
+ */
+async function settledState(
+  file: string,
+): Promise<{ size: number; head: AuditHead | undefined } | undefined> {
+  const read = async () => {
+    // The head first: it never names more lines than the file held a moment later.
+    const head = await readHead(file);
+    const info = await lstat(file).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    return info === undefined ? undefined : { size: info.size, head };
+  };
+  const info = await lstat(file).catch(() => undefined);
+  // None yet, or not a file (readLines says so).
+  if (info?.isFile() !== true) return undefined;
+  try {
+    return await withFileLock(file, { label: 'audit log', timeoutMs: 10_000 }, read);
+  } catch (error) {
+    // A folder this user may read but not write (a copy kept as evidence): no writer can be
+    // beside this read, so it goes without the lock.
+    if (LockedFileError.isInstance(error) && error.code === 'LOCK_FAILED') return read();
+    throw error;
+  }
+}
+
+/** What the head file holds: the number and hash of the log's last line. */
+interface AuditHead {
+  readonly seq: number;
+  readonly sha256: string;
+}
+
+async function readHead(file: string): Promise<AuditHead | undefined> {
   try {
     const head = JSON.parse(await readFile(headFile(file), 'utf8')) as Record<string, unknown>;
     if (typeof head.seq === 'number' && typeof head.sha256 === 'string') {
@@ -484,14 +539,16 @@ export async function readAuditLog(
   return records;
 }
 
-async function* readLines(file: string): AsyncGenerator<string> {
+/** The lines of the log, up to `size` bytes when given (what a settled writer had left). */
+async function* readLines(file: string, size?: number): AsyncGenerator<string> {
   const info = await lstat(file).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
     throw error;
   });
-  if (info === undefined) return;
+  if (info === undefined || size === 0) return;
   if (!info.isFile()) throw new Error(`the audit log ${file} is not a file (a link or a folder)`);
-  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  const input = createReadStream(file, size === undefined ? {} : { end: size - 1 });
+  const lines = createInterface({ input, crlfDelay: Infinity });
   for await (const line of lines) yield line;
 }
 
@@ -504,6 +561,7 @@ export class AuditSink {
   readonly #log: AuditLog | undefined;
   readonly #warn: (text: string) => void;
   readonly #pending = new Set<Promise<unknown>>();
+  #closed = false;
 
   constructor(log: AuditLog | undefined, warn: (text: string) => void) {
     this.#log = log;
@@ -516,7 +574,8 @@ export class AuditSink {
   }
 
   record(event: AuditEvent): void {
-    if (this.#log === undefined) return;
+    // After close() the host may remove the home: a late line would make it again.
+    if (this.#log === undefined || this.#closed) return;
     const appended = this.#log.append(event).catch((error: unknown) => {
       this.#warn(
         `the audit log could not be written: ${error instanceof Error ? error.message : String(error)}`,
@@ -526,8 +585,15 @@ export class AuditSink {
     void appended.finally(() => this.#pending.delete(appended));
   }
 
+  /** Writes the pending appends now and takes no more; waits for them, at most `ms`. */
+  close(ms: number): Promise<void> {
+    this.#closed = true;
+    return this.flush(ms);
+  }
+
   /** Writes the pending appends now and waits for them, at most `ms`. */
   async flush(ms: number): Promise<void> {
+    if (this.#pending.size === 0) return;
     void this.#log?.flush();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([

@@ -1,6 +1,9 @@
 // Elicitation: a server asks the user to fill in a form or to open a page. Declared to servers
-// only when the host's prompter has `elicit`; each question goes through the one question queue,
-// is cleaned before the prompter shows it, and is answered only with what the user chose: a form's
+// only when the host's prompter has `elicit`; each question is bounded (a few per request of
+// ours, a few more per minute, none outside a request: elicit-budget.ts), belongs to the
+// requests that were running when it came and is closed when they have all settled, goes through
+// the one question queue (giving way to consent and approvals that wait behind it), is cleaned
+// before the prompter shows it, and is answered only with what the user chose: a form's
 // answers are checked against its schema before they are sent, and a page is never fetched and is
 // opened only after the user said yes, through the one URL policy and the sign-in page's opener.
 // The 2026-07-28 revision's `input_required` results reach the same handler (the SDK fulfils them
@@ -15,7 +18,8 @@ import {
   type ElicitResult,
 } from '@modelcontextprotocol/client';
 import { CallFailedError } from './errors.js';
-import { linkSignals, type QuestionQueue } from './abort.js';
+import { linkSignals, raceAbort, type QuestionQueue } from './abort.js';
+import type { ElicitBudget, OpenRequest } from './elicit-budget.js';
 import { answerProblems, defaultValues, formFields, wireValues } from './elicit-form.js';
 import type {
   ElicitFormRequest,
@@ -43,6 +47,16 @@ export interface ElicitationDeps {
   readonly openBrowser: (url: string, options: { readonly allowHttpLoopback: boolean }) => unknown;
   readonly notice: (text: string) => void;
   readonly logger: ManagerLogger | undefined;
+  /** How many questions each server may ask. */
+  readonly budget: ElicitBudget;
+}
+
+/** What a connection tells the handler it installs. @internal */
+export interface ConnectionHooks {
+  /** The user starts (`1`) or stops (`-1`) answering a question: the requests' clocks pause. */
+  readonly asking: (delta: 1 | -1) => void;
+  /** The requests of ours in flight now. */
+  readonly open: () => readonly OpenRequest[];
 }
 
 /** The server an elicitation comes from. @internal */
@@ -58,10 +72,11 @@ export interface AskingServer {
 export interface ServerAnswers {
   readonly capabilities: ClientCapabilities;
   /**
-   * Registers the handlers on the client, before it connects; `asking(1)` and `asking(-1)` tell
-   * when the user starts and stops answering one (the connection pauses its requests' clocks).
+   * Registers the handlers on the client, before it connects; `hooks` tell when the user starts
+   * and stops answering one (the connection pauses its requests' clocks) and which requests are
+   * in flight.
    */
-  install(client: Client, lifetime: AbortSignal, asking: (delta: 1 | -1) => void): void;
+  install(client: Client, lifetime: AbortSignal, hooks: ConnectionHooks): void;
   /**
    * A call the server refused until the user finishes on a page (`-32042`, 2025 revisions):
    * asks about each page as a URL elicitation, then returns the call's error saying what
@@ -104,10 +119,27 @@ export function elicitationAnswers(
   const quoted = `MCP server "${server.name}"`;
 
   const ask = async (request: ElicitRequest, signal: AbortSignal): Promise<ElicitReply> => {
+    let gaveWay = false;
     try {
       const reply = await deps.questions.ask(
-        async () => await prompter.elicit?.(forPrompter(request), signal),
+        async (giveWay) => {
+          // The prompter gets one signal for every reason to close the form; a prompter that
+          // does not heed it still loses the question's turn.
+          const { controller, detach } = linkSignals(signal, giveWay);
+          const onGiveWay = () => (gaveWay = true);
+          giveWay.addEventListener('abort', onGiveWay, { once: true });
+          try {
+            return await raceAbort(
+              Promise.resolve(prompter.elicit?.(forPrompter(request), controller.signal)),
+              controller.signal,
+            );
+          } finally {
+            giveWay.removeEventListener('abort', onGiveWay);
+            detach();
+          }
+        },
         signal,
+        'form',
       );
       if (
         typeof reply === 'object' &&
@@ -118,6 +150,12 @@ export function elicitationAnswers(
       }
       return { action: 'decline' };
     } catch (error) {
+      if (gaveWay) {
+        deps.notice(
+          `The question of ${quoted} was closed unanswered: other questions were waiting behind it. ` +
+            'The server was told it was cancelled and may ask again.',
+        );
+      }
       log(
         deps.logger,
         'debug',
@@ -227,13 +265,21 @@ export function elicitationAnswers(
   return {
     pagesFirst,
     capabilities: { elicitation: { form: {}, url: {} } },
-    install(client, lifetime, asking) {
+    install(client, lifetime, hooks) {
       client.setRequestHandler('elicitation/create', async (request, ctx) => {
-        asking(1);
+        const owners = hooks.open();
+        const admitted = deps.budget.admit(server.name, owners);
+        if (!admitted.ok) {
+          if (admitted.tell) deps.notice(admitted.notice);
+          return { action: 'decline' };
+        }
+        hooks.asking(1);
         const params = request.params as Record<string, unknown>;
+        const ended = whenAllSettled(owners);
         const { controller, detach } = linkSignals(
           ctx.mcpReq.signal,
           lifetime,
+          ended.signal,
           AbortSignal.timeout(ELICIT_TIMEOUT_MS),
         );
         try {
@@ -242,9 +288,36 @@ export function elicitationAnswers(
             : await form(params, controller.signal);
         } finally {
           detach();
-          asking(-1);
+          ended.detach();
+          hooks.asking(-1);
         }
       });
+    },
+  };
+}
+
+/**
+ * A signal that aborts once every one of `requests` has settled: a question closes with the
+ * requests it came during (their end, abort or time limit), whichever of them it belongs to.
+ */
+function whenAllSettled(requests: readonly OpenRequest[]): {
+  readonly signal: AbortSignal;
+  readonly detach: () => void;
+} {
+  const controller = new AbortController();
+  let left = requests.length;
+  const onSettled = () => {
+    left -= 1;
+    if (left === 0) controller.abort(new Error('the request it came during has ended'));
+  };
+  for (const request of requests) {
+    if (request.settled.aborted) onSettled();
+    else request.settled.addEventListener('abort', onSettled, { once: true });
+  }
+  return {
+    signal: controller.signal,
+    detach: () => {
+      for (const request of requests) request.settled.removeEventListener('abort', onSettled);
     },
   };
 }

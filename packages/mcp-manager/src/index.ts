@@ -22,6 +22,8 @@ export { lostNamesText } from './tool-view.js';
 export { MAX_SERVER_LOGS_PER_SECOND, PROGRESS_INTERVAL_MS } from './server-messages.js';
 export { MAX_ELICIT_FIELDS } from './elicit-form.js';
 export { ELICIT_TIMEOUT_MS } from './elicitation.js';
+export { DEFAULT_ELICIT_PER_CALL, DEFAULT_ELICIT_PER_MINUTE } from './elicit-budget.js';
+export { DEFAULT_GIVE_WAY_MS } from './abort.js';
 export {
   MAX_SUBSCRIPTIONS_PER_SERVER,
   RESOURCE_UPDATE_INTERVAL_MS,

@@ -8,6 +8,7 @@ import type { McpTrustEntry, TrustStoreLike } from '@garuda/mcp-trust';
 import path from 'node:path';
 import type { QuestionQueue } from './abort.js';
 import { AuditLog, AuditSink } from './audit-chain.js';
+import type { ElicitBudget } from './elicit-budget.js';
 import { elicitationAnswers } from './elicitation.js';
 import { InvalidOptionsError } from './errors.js';
 import type { CheckedOptions } from './options.js';
@@ -25,6 +26,8 @@ export interface ManagerOwned {
   readonly store: TrustStoreLike;
   readonly session: Map<string, McpTrustEntry>;
   readonly questions: QuestionQueue;
+  /** How many questions each server may still ask. */
+  readonly elicitBudget: ElicitBudget;
   readonly authStore: AuthStore;
   /** The strict fetch for project servers (made from `projectFetchOptions`). */
   readonly pinnedFetch: typeof fetch;
@@ -164,6 +167,7 @@ export function startDeps(
             openBrowser: remote.openBrowser,
             notice: owned.notice,
             logger,
+            budget: owned.elicitBudget,
           },
           server,
         ),

@@ -28,6 +28,7 @@ import {
 import { loadServers } from './load-servers.js';
 import { auditSink, buildParts, projectFetch, toolListCache } from './manager-parts.js';
 import type { AuditSink } from './audit-chain.js';
+import { ElicitBudget } from './elicit-budget.js';
 import { NoteTracker } from './notes.js';
 import { checkOptions, type CheckedOptions, type McpManagerOptions } from './options.js';
 import type { RemoteDeps } from './remote-connect.js';
@@ -84,7 +85,7 @@ export class McpManager {
   readonly #registry: ServerRegistry;
   /** Trust answered with "once": this session only. */
   readonly #session = new Map<string, McpTrustEntry>();
-  readonly #questions = new QuestionQueue();
+  readonly #questions: QuestionQueue;
   readonly #notes = new NoteTracker();
   readonly #lifetime = new AbortController();
   /** The strict fetch for project remote servers (public addresses only). */
@@ -112,6 +113,7 @@ export class McpManager {
   constructor(options: McpManagerOptions) {
     this.#options = checkOptions(options);
     const { home, root, logger } = this.#options;
+    this.#questions = new QuestionQueue(this.#options.elicitation.giveWayMs);
     // Every server start and call in flight listens to the manager's lifetime: more than ten is
     // normal here, and Node's "possible leak" warning would print on the host's stderr.
     setMaxListeners(0, this.#lifetime.signal);
@@ -132,6 +134,7 @@ export class McpManager {
       store: this.#store,
       session: this.#session,
       questions: this.#questions,
+      elicitBudget: new ElicitBudget(this.#options.elicitation),
       authStore: this.#authStore,
       pinnedFetch: this.#pinnedFetch as unknown as typeof fetch,
       sandbox: () => this.#sandbox as SandboxInfo,
@@ -517,7 +520,7 @@ export class McpManager {
         log(this.#options.logger, 'warn', 'some MCP servers took too long to stop');
       await this.#pinnedFetch.close().catch(() => {});
       this.#authStore.close();
-      await this.#audit.flush(CLOSE_BOUND_MS);
+      await this.#audit.close(CLOSE_BOUND_MS);
       await this.#cache.flush(CLOSE_BOUND_MS);
     })();
     return this.#closing;

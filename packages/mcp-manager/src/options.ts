@@ -5,6 +5,12 @@ import { TOOL_EXPOSURES, type ServerEntry, type ToolExposure } from '@garuda/mcp
 import type { TrustStoreLike } from '@garuda/mcp-trust';
 import type { PinnedFetchOptions } from '@garuda/pinned-fetch';
 import { TOKEN_STORAGES, type TokenStorage } from '@garuda/mcp-oauth';
+import { DEFAULT_GIVE_WAY_MS } from './abort.js';
+import {
+  DEFAULT_ELICIT_PER_CALL,
+  DEFAULT_ELICIT_PER_MINUTE,
+  type ElicitLimits,
+} from './elicit-budget.js';
 import { InvalidOptionsError } from './errors.js';
 import { isWithin } from './paths.js';
 import type { ManagerLogger, Prompter, ServerChange, ServerLogEntry } from './types.js';
@@ -87,6 +93,20 @@ export interface McpManagerOptions {
    * (loudly: a host should say so); `{ includeText: true }` also keeps argument and result text.
    */
   readonly auditLog?: false | { readonly includeText?: boolean };
+  /**
+   * Bounds on what servers ask the user (elicitation: forms and pages). `perCall` (default
+   * `DEFAULT_ELICIT_PER_CALL`, 3): questions during one request of this client; `perMinute`
+   * (default `DEFAULT_ELICIT_PER_MINUTE`, 10): questions of one server in any minute. Past either,
+   * and outside any request, a question is declined at once and the user told once. `giveWayMs`
+   * (default `DEFAULT_GIVE_WAY_MS`, 60 000): how long an open question may keep a consent,
+   * sign-in or approval question waiting behind it before it is closed (the server gets
+   * `cancel`).
+   */
+  readonly elicitation?: {
+    readonly perCall?: number;
+    readonly perMinute?: number;
+    readonly giveWayMs?: number;
+  };
   /** Where consent and tool pins are kept. Default: a `TrustStore` on `<home>/trust.json`. */
   readonly trustStore?: TrustStoreLike;
   /**
@@ -205,6 +225,7 @@ export interface CheckedOptions extends Pick<
   readonly approvalMode: ApprovalMode;
   readonly exposure: ToolExposure;
   readonly auditLog: false | { readonly includeText: boolean };
+  readonly elicitation: ElicitLimits & { readonly giveWayMs: number };
   readonly trustStore: TrustStoreLike | undefined;
   readonly servers: Readonly<Record<string, ServerEntry>>;
   readonly userConfigFile: string | undefined;
@@ -274,6 +295,32 @@ function sharedReadPath(
 
 function optionalFile(option: string, value: unknown): string | undefined {
   return value === undefined ? undefined : folder(option, value);
+}
+
+/** The `elicitation` option with its defaults; a bound must be a whole number in range. */
+function checkElicitation(value: unknown): CheckedOptions['elicitation'] {
+  const given = value ?? {};
+  if (!isRecord(given)) {
+    throw new InvalidOptionsError(
+      'elicitation',
+      'must be { perCall?, perMinute?, giveWayMs? } with whole numbers',
+    );
+  }
+  const whole = (name: string, fallback: number, max: number): number => {
+    const n = given[name] ?? fallback;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > max) {
+      throw new InvalidOptionsError(
+        `elicitation.${name}`,
+        `must be a whole number from 0 to ${String(max)}`,
+      );
+    }
+    return n;
+  };
+  return {
+    perCall: whole('perCall', DEFAULT_ELICIT_PER_CALL, 1000),
+    perMinute: whole('perMinute', DEFAULT_ELICIT_PER_MINUTE, 1000),
+    giveWayMs: whole('giveWayMs', DEFAULT_GIVE_WAY_MS, MAX_TIMEOUT_MS),
+  };
 }
 
 /**
@@ -391,6 +438,7 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
   if (audit !== false && (typeof audit !== 'object' || audit === null)) {
     throw new InvalidOptionsError('auditLog', 'must be false or { includeText?: boolean }');
   }
+  const elicitation = checkElicitation(options.elicitation);
   const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
   if (!Number.isInteger(startTimeoutMs) || startTimeoutMs < 1 || startTimeoutMs > MAX_TIMEOUT_MS) {
     throw new InvalidOptionsError(
@@ -461,6 +509,7 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
     approvalMode,
     exposure,
     auditLog: audit === false ? false : { includeText: audit.includeText === true },
+    elicitation,
     trustStore,
     servers: { ...servers },
     userConfigFile: optionalFile('userConfigFile', options.userConfigFile),

@@ -28,6 +28,7 @@ import {
   SignInRequiredError,
 } from './errors.js';
 import { droppedShape, mayBeAnAnswer } from './dropped-message.js';
+import type { OpenRequest } from './elicit-budget.js';
 import type { ServerAnswers } from './elicitation.js';
 import { CallClock, SDK_BACKSTOP_MS } from './call-clock.js';
 import { messageOf, oneLine } from './text.js';
@@ -49,9 +50,11 @@ export {
 /** How long each step of closing one server may take before we stop waiting for it. */
 const CLOSE_STEP_MS = 8_000;
 
-interface InFlight {
+interface InFlight extends OpenRequest {
   readonly controller: AbortController;
   readonly clock: CallClock;
+  /** Aborted once the request has settled: the questions that came during it close. */
+  readonly done: AbortController;
   tooLarge?: string;
 }
 
@@ -174,7 +177,10 @@ export class ServerConnection {
       if (connection.#stopped === undefined) logs.handle(notification.params);
     });
     connection.#answers = options.answers;
-    options.answers?.install(client, connection.signal, (delta) => connection.#asked(delta));
+    options.answers?.install(client, connection.signal, {
+      asking: (delta) => connection.#asked(delta),
+      open: () => [...connection.#inFlight],
+    });
     client.fallbackRequestHandler = refuseServerRequest(server, options.logger);
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new Error('start time limit')), timeoutMs);
@@ -376,7 +382,15 @@ export class ServerConnection {
     }
     const controller = new AbortController();
     const clock = new CallClock(timeoutMs, () => controller.abort(new Error('time limit')));
-    const inFlight: InFlight = { controller, clock };
+    const done = new AbortController();
+    const inFlight: InFlight = {
+      controller,
+      clock,
+      done,
+      settled: done.signal,
+      questions: 0,
+      told: false,
+    };
     if (this.#asking === 0) clock.run();
     // The SDK raises the same error for an abort and a timeout, so the caller's abort is tracked
     // here: our own controller is what the SDK sees.
@@ -412,6 +426,7 @@ export class ServerConnection {
       signal?.removeEventListener('abort', onAbort);
       clock.stop();
       this.#inFlight.delete(inFlight);
+      done.abort(new Error('the request has settled'));
     }
   }
 
