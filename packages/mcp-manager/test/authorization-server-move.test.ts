@@ -102,6 +102,26 @@ describe('an authorization server that moves (SEP-2352)', () => {
     expect(second.events.some((line) => line.includes('error'))).toBe(false);
   });
 
+  it('a skipped sign-in does not keep the next one at the old server', async () => {
+    const first = await ws.oauthFixture();
+    const second = await ws.oauthFixture();
+    await ws.userServers({ notes: { url: first.url.href } });
+    const browser = scriptedBrowser();
+    const skipping = new SignInPrompter();
+    skipping.signInAnswer = false;
+    const skipped = ws.manager(skipping, { openBrowser: (url) => browser.open(url) });
+    await skipped.start();
+    expect(skipped.status()[0]?.state).toBe('failed');
+    expect(skipping.signIns.map((request) => request.signInOrigin)).toEqual([first.issuer]);
+    await skipped.close();
+
+    first.moveAuthorizationServer(second);
+    const { prompter, mcp } = await startAgain(browser);
+    expect(mcp.status()[0]).toMatchObject({ state: 'connected' });
+    expect(prompter.signIns.map((request) => request.signInOrigin)).toEqual([second.issuer]);
+    expect(first.counts.authorizations).toBe(0);
+  });
+
   it('a configured client id is never sent to the new server: the reason says what to set', async () => {
     const first = await ws.oauthFixture({ registration: false });
     const second = await ws.oauthFixture({ registration: false });
