@@ -360,7 +360,8 @@ describe('GarudaOAuthProvider', () => {
   });
 
   it('an entry stored before issuer stamps belongs to the server of its discovery, or to none', async () => {
-    const provider = await createOAuthProvider(options());
+    const { logger, lines } = recordingLogger();
+    const provider = await createOAuthProvider(options({ logger }));
     await store.update(ID, () => ({
       client: { client_id: 'dcr-legacy' },
       tokens: { ...TOKENS },
@@ -386,6 +387,7 @@ describe('GarudaOAuthProvider', () => {
     expect(await provider.tokens({ issuer: 'https://auth.example' })).toBeUndefined();
     await provider.saveDiscoveryState(REGISTERING);
     expect(Object.keys((await store.get(ID)) ?? {}).sort()).toEqual(['discovery', 'updatedAt']);
+    expect(lines.warn.join('\n')).toContain('does not say which authorization server issued it');
   });
 
   it('keeps a CIMD client when its port is taken: its redirect may use any loopback port', async () => {

@@ -447,7 +447,7 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
       const client = entry.client && credentialFor(entry.client, entry, issuer);
       const tokens = entry.tokens && credentialFor(entry.tokens, entry, issuer);
       if (entry.client !== undefined && client === undefined) {
-        from ??= issuerOf(entry.client, entry) ?? '(unknown)';
+        from ??= issuerOf(entry.client, entry) ?? UNKNOWN_ISSUER;
         if (entry.client.client_id === this.#clientId && issuerOf(entry.client, entry)) {
           next.client = { ...entry.client, issuer: issuerOf(entry.client, entry) };
         } else {
@@ -458,7 +458,7 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
         next.client = client;
       }
       if (entry.tokens !== undefined && tokens === undefined) {
-        from ??= issuerOf(entry.tokens, entry) ?? '(unknown)';
+        from ??= issuerOf(entry.tokens, entry) ?? UNKNOWN_ISSUER;
         delete next.tokens;
         delete next.tokensSavedAt;
       } else if (tokens !== undefined) {
@@ -470,9 +470,12 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
       log(
         this.#logger,
         'warn',
-        `the authorization server of ${quote(this.name)} changed from ${quoteUntrusted(from)} to ` +
-          `${quoteUntrusted(issuer)}: its client and tokens from before are forgotten, never sent ` +
-          `to the new one; Garuda registers there and asks for a new sign-in`,
+        (from === UNKNOWN_ISSUER
+          ? `the stored sign-in of ${quote(this.name)} does not say which authorization server ` +
+            `issued it, so it is not used at ${quoteUntrusted(issuer)}`
+          : `the authorization server of ${quote(this.name)} changed from ${quoteUntrusted(from)} ` +
+            `to ${quoteUntrusted(issuer)}: its client and tokens from before are forgotten, never ` +
+            `sent to the new one`) + '; Garuda registers there and asks for a new sign-in',
       );
     }
   }
@@ -538,6 +541,9 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
     return this.#port;
   }
 }
+
+/** Where a client or tokens stored without a stamp or a discovery came from: not known. */
+const UNKNOWN_ISSUER = '';
 
 // A value the SDK saves always carries its stamp; one without gets the issuer of the call, so
 // nothing is stored unbound.
