@@ -159,6 +159,16 @@ class RemoteAuth {
     };
   }
 
+  /**
+   * Forgets a sign-in the SDK started that will not finish (skipped, cancelled, no callback):
+   * its code verifier would keep the next authorization at the authorization server it started
+   * at (the provider hands its discovery back only for a sign-in in progress), even after the
+   * server moved to another one.
+   */
+  async abandonSignIn(): Promise<void> {
+    await Promise.resolve(this.provider.invalidateCredentials('verifier')).catch(() => undefined);
+  }
+
   /** The scopes the stored sign-in holds. */
   async heldScopes(): Promise<string[]> {
     const tokens = await Promise.resolve(this.provider.tokens()).catch(() => undefined);
@@ -319,6 +329,7 @@ function callReauthorizer(
             : [],
       };
       if ('end' in outcome) {
+        await remote.abandonSignIn();
         throw new SignInRequiredError({ ...details, detail: oneLine(outcome.reason) });
       }
       try {
@@ -408,6 +419,7 @@ export async function openRemote(
       signal,
     );
     if ('end' in outcome) {
+      await remote.abandonSignIn();
       return failed(startReason(outcome, reason), outcome.end === 'cancelled');
     }
     try {
@@ -474,7 +486,10 @@ export async function forceSignIn(
   const redirect = remote.takeRedirect();
   if (redirect === undefined) return fail('no sign-in page was offered');
   const outcome = await signIn(server, policy, ctx, redirect, { reason, held }, signal);
-  if ('end' in outcome) return fail(outcome.reason);
+  if ('end' in outcome) {
+    await remote.abandonSignIn();
+    return fail(outcome.reason);
+  }
   const code = outcome.params.get('code');
   if (code === null) return fail('the sign-in page sent no code back');
   try {

@@ -21,6 +21,11 @@ export const OAuthFlowErrorCode = {
    * neither a Client ID Metadata Document (or none is set) nor a dynamic registration.
    */
   NO_CLIENT_REGISTRATION: 'NO_CLIENT_REGISTRATION',
+  /**
+   * The configured client id was used with another authorization server than the one the server
+   * now sends sign-ins to (SEP-2352): it is not sent to the new one.
+   */
+  CLIENT_ISSUER_MISMATCH: 'CLIENT_ISSUER_MISMATCH',
   /** The sign-in page address built for the browser is not one this package may open. */
   UNSAFE_AUTHORIZATION_URL: 'UNSAFE_AUTHORIZATION_URL',
   /** A code arrived but no sign-in is in progress (no code verifier is stored). */
@@ -152,6 +157,44 @@ export class NoClientRegistrationError extends OAuthFlowError {
     );
     this.server = server;
     this.metadataDocumentsSupported = metadataDocumentsSupported;
+  }
+}
+
+/**
+ * The configured client id belongs to another authorization server (code
+ * `CLIENT_ISSUER_MISMATCH`). A pre-registered client id is issued by one authorization server
+ * (RFC 6749 §2.2); it was first used with `clientIssuer`, and the server's resource metadata now
+ * names `issuer`. Nothing was sent to `issuer`; the fix is a client id from the new server, or a
+ * sign-out, which forgets the old binding.
+ */
+export class ClientIssuerMismatchError extends OAuthFlowError {
+  /** Whether `value` is a {@link ClientIssuerMismatchError}, from any copy of this package. */
+  static override readonly isInstance = brand(this, SCOPE, 'ClientIssuerMismatchError');
+
+  /** The server name. */
+  readonly server: string;
+  /** The authorization server the configured client id was used with. */
+  readonly clientIssuer: string;
+  /** The authorization server the server names now. */
+  readonly issuer: string;
+
+  /**
+   * @param server - the server name
+   * @param clientIssuer - where the configured client id was used
+   * @param issuer - where the server sends sign-ins now
+   */
+  constructor(server: string, clientIssuer: string, issuer: string) {
+    super(
+      OAuthFlowErrorCode.CLIENT_ISSUER_MISMATCH,
+      `${quote(server)} now sends sign-ins to the authorization server ${quoteUntrusted(issuer)}, ` +
+        `but its configured client id was issued for ${quoteUntrusted(clientIssuer)}; Garuda does ` +
+        `not send it to another server. Set the client id the new server gave you in "oauth": ` +
+        `{ "clientId": "<id>" } (or remove it to register there), or sign out of ` +
+        `${quote(server)} if the same id is meant for the new server`,
+    );
+    this.server = server;
+    this.clientIssuer = clientIssuer;
+    this.issuer = issuer;
   }
 }
 

@@ -44,6 +44,7 @@ describe('errors', () => {
     const classes: OAuthFlowError[] = [
       new api.InsecureAuthorizationServerError('issuer', 'x'),
       new api.NoClientRegistrationError('x', false),
+      new api.ClientIssuerMismatchError('x', 'https://a.example', 'https://b.example'),
       new api.CallbackPortChangedError('x', 1, 2, true),
       new api.CallbackPortInUseError('127.0.0.1', 1, undefined),
       new api.AuthorizationDeniedError('access_denied'),

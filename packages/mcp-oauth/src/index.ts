@@ -36,6 +36,7 @@ export {
   OAuthFlowErrorCode,
   InsecureAuthorizationServerError,
   NoClientRegistrationError,
+  ClientIssuerMismatchError,
   CallbackPortChangedError,
   CallbackPortInUseError,
   AuthorizationDeniedError,

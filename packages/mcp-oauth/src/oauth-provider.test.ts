@@ -4,7 +4,11 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { caught, recordingLogger, tempDir, type TempDir } from '../test/helpers.js';
 import { AuthStore } from './auth-store.js';
-import { InsecureAuthorizationServerError, NoClientRegistrationError } from './errors.js';
+import {
+  ClientIssuerMismatchError,
+  InsecureAuthorizationServerError,
+  NoClientRegistrationError,
+} from './errors.js';
 import { freePort } from './free-port.js';
 import { createOAuthProvider, GarudaOAuthProvider } from './oauth-provider.js';
 import type { GarudaOAuthProviderOptions, PendingSignIn } from './provider-options.js';
@@ -21,9 +25,19 @@ const METADATA = {
   response_types_supported: ['code'],
   code_challenge_methods_supported: ['S256'],
 };
+const TOKENS = {
+  access_token: 'at-legacy-0123456789',
+  token_type: 'Bearer',
+  refresh_token: 'rt-legacy-0123456789',
+};
 const DISCOVERY: OAuthDiscoveryState = {
   authorizationServerUrl: 'https://auth.example',
   authorizationServerMetadata: METADATA,
+};
+/** {@link DISCOVERY} of a server that takes dynamic registrations. */
+const REGISTERING: OAuthDiscoveryState = {
+  authorizationServerUrl: 'https://auth.example',
+  authorizationServerMetadata: { ...METADATA, registration_endpoint: 'https://auth.example/reg' },
 };
 
 beforeEach(async () => {
@@ -169,10 +183,15 @@ describe('GarudaOAuthProvider', () => {
       client_id: 'pre-1',
       issuer: 'https://auth.example',
     });
-    // Stamped for another server: the bare id, which the SDK stamps again (never a registration).
-    expect(await provider.clientInformation({ issuer: 'https://other.example' })).toEqual({
-      client_id: 'pre-1',
+    // Used with another server before: refused, never sent there (and never a registration).
+    const error = await caught(provider.clientInformation({ issuer: 'https://other.example' }));
+    expect(error).toBeInstanceOf(ClientIssuerMismatchError);
+    expect(error).toMatchObject({
+      code: 'CLIENT_ISSUER_MISMATCH',
+      clientIssuer: 'https://auth.example',
+      issuer: 'https://other.example',
     });
+    expect(String(error)).toContain('"oauth": { "clientId"');
   });
 
   it('round-trips client information, tokens and discovery verbatim, issuer stamps included', async () => {
@@ -200,6 +219,11 @@ describe('GarudaOAuthProvider', () => {
     expect((await store.get(ID))?.tokensSavedAt).toMatch(/^\d{4}-/);
 
     await provider.saveDiscoveryState(DISCOVERY);
+    expect((await store.get(ID))?.discovery).toEqual(DISCOVERY);
+    // Handed back for the code exchange of a sign-in in progress only: otherwise the SDK reads
+    // the resource metadata again, and follows an authorization server that moved.
+    expect(await provider.discoveryState()).toBeUndefined();
+    await provider.saveCodeVerifier('v'.repeat(43));
     expect(await provider.discoveryState()).toEqual(DISCOVERY);
   });
 
@@ -235,11 +259,11 @@ describe('GarudaOAuthProvider', () => {
   it('invalidates each credential scope', async () => {
     const provider = await createOAuthProvider(options());
     const fill = async () => {
+      await provider.saveDiscoveryState(DISCOVERY);
       await provider.saveClientInformation({ client_id: 'c' });
       await provider.saveTokens({ access_token: 'at-bbbbbbbbbbbbbbbbbbbb', token_type: 'Bearer' });
       await provider.state();
       await provider.saveCodeVerifier('v'.repeat(43));
-      await provider.saveDiscoveryState(DISCOVERY);
     };
     const fields = async () =>
       Object.keys((await store.get(ID)) ?? {})
@@ -291,10 +315,79 @@ describe('GarudaOAuthProvider', () => {
     // One stored under other rules is forgotten, so the SDK looks the server up again.
     const { logger, lines } = recordingLogger();
     const strict = await createOAuthProvider(options({ logger }));
-    await store.update(ID, () => ({ discovery: noPkce as OAuthDiscoveryState, port: 1 }));
+    await store.update(ID, () => ({
+      discovery: noPkce as OAuthDiscoveryState,
+      port: 1,
+      codeVerifier: 'v'.repeat(43),
+    }));
     expect(await strict.discoveryState()).toBeUndefined();
-    expect(await store.get(ID)).toEqual({ port: 1, updatedAt: expect.any(String) });
+    expect(await store.get(ID)).toEqual({
+      port: 1,
+      codeVerifier: 'v'.repeat(43),
+      updatedAt: expect.any(String),
+    });
     expect(lines.warn.join('\n')).toContain('no longer passes the security checks');
+  });
+
+  it('forgets the client and tokens of an authorization server the resource no longer names (SEP-2352)', async () => {
+    const { logger, lines } = recordingLogger();
+    const provider = await createOAuthProvider(options({ logger }));
+    const moved: OAuthDiscoveryState = {
+      authorizationServerUrl: 'https://login.example',
+      authorizationServerMetadata: {
+        ...METADATA,
+        registration_endpoint: 'https://login.example/reg',
+        issuer: 'https://login.example',
+      },
+    };
+    const old = { issuer: 'https://auth.example' };
+    await provider.saveDiscoveryState(REGISTERING);
+    await provider.saveClientInformation({ client_id: 'dcr-old', issuer: old.issuer }, old);
+    await provider.saveTokens({ ...TOKENS, issuer: old.issuer }, old);
+
+    // Before a refresh or a sign-in at the new server, nothing of the old one is handed out.
+    expect(await provider.clientInformation({ issuer: 'https://login.example' })).toBeUndefined();
+    expect(await provider.tokens({ issuer: 'https://login.example' })).toBeUndefined();
+    expect(await provider.tokens(old)).toMatchObject({ refresh_token: TOKENS.refresh_token });
+
+    await provider.saveDiscoveryState(moved);
+    const entry = await store.get(ID);
+    expect(Object.keys(entry ?? {}).sort()).toEqual(['discovery', 'updatedAt']);
+    expect(lines.warn.join('\n')).toContain(
+      'changed from "https://auth.example" to "https://login.example"',
+    );
+    expect(lines.warn.join('\n')).not.toContain(TOKENS.refresh_token);
+  });
+
+  it('an entry stored before issuer stamps belongs to the server of its discovery, or to none', async () => {
+    const { logger, lines } = recordingLogger();
+    const provider = await createOAuthProvider(options({ logger }));
+    await store.update(ID, () => ({
+      client: { client_id: 'dcr-legacy' },
+      tokens: { ...TOKENS },
+      discovery: REGISTERING,
+    }));
+    expect(await provider.tokens({ issuer: 'https://auth.example/' })).toEqual({
+      ...TOKENS,
+      issuer: 'https://auth.example',
+    });
+    expect(await provider.clientInformation({ issuer: 'https://other.example' })).toBeUndefined();
+    expect(await provider.tokens({ issuer: 'https://other.example' })).toBeUndefined();
+    // Its server named again: the stamps are written back.
+    await provider.saveDiscoveryState(REGISTERING);
+    expect((await store.get(ID))?.client).toEqual({
+      client_id: 'dcr-legacy',
+      issuer: 'https://auth.example',
+    });
+    expect((await store.get(ID))?.tokens?.issuer).toBe('https://auth.example');
+
+    // Without stamps and without a discovery, it is not known where they belong: never used.
+    await store.update(ID, () => ({ client: { client_id: 'dcr-lost' }, tokens: { ...TOKENS } }));
+    expect(await provider.clientInformation({ issuer: 'https://auth.example' })).toBeUndefined();
+    expect(await provider.tokens({ issuer: 'https://auth.example' })).toBeUndefined();
+    await provider.saveDiscoveryState(REGISTERING);
+    expect(Object.keys((await store.get(ID)) ?? {}).sort()).toEqual(['discovery', 'updatedAt']);
+    expect(lines.warn.join('\n')).toContain('does not say which authorization server issued it');
   });
 
   it('keeps a CIMD client when its port is taken: its redirect may use any loopback port', async () => {

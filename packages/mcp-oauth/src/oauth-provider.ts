@@ -15,12 +15,15 @@ import { checkDiscoveryState } from './check-authorization-server.js';
 import { checkSignInPage } from './check-sign-in-page.js';
 import {
   CallbackPortChangedError,
+  ClientIssuerMismatchError,
   invalidOption,
   NoClientRegistrationError,
   noSignInInProgress,
   providerNotReady,
+  quoteUntrusted,
 } from './errors.js';
 import { freePort, isPortFree } from './free-port.js';
+import { credentialFor, discoveryIssuer, issuerOf, sameIssuer } from './issuer-binding.js';
 import type { OAuthLogger } from './logger.js';
 import {
   checkProviderOptions,
@@ -45,6 +48,10 @@ import { scopeTokens, signInScopes } from './sign-in-scopes.js';
  *   when discovery is saved — before any registration or browser — and again at the redirect.
  * - code verifier, discovery state, client information and tokens persisted verbatim (issuer
  *   stamps included), and `invalidateCredentials` for every scope.
+ * - credentials bound to their authorization server (SEP-2352): the server's resource metadata is
+ *   read again at every authorization the SDK starts (a 401, a step-up, a new sign-in), and a
+ *   client or tokens of another authorization server than the one it names are never handed to
+ *   the SDK: it registers (or uses the Client ID Metadata Document) and signs in there anew.
  *
  * Call {@link GarudaOAuthProvider.prepare} (or use {@link createOAuthProvider}) before handing
  * it to a transport; the transport's first request also prepares it.
@@ -212,27 +219,41 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
   }
 
   /**
-   * The client to use: the stored one, or for a pre-registered `clientId` that id.
+   * The client to use with the authorization server `ctx.issuer`: the stored one when it belongs
+   * to that server (its `issuer` stamp, or for an entry stored before stamps, the server its
+   * discovery names), or for a pre-registered `clientId` that id, bound to the first server it is
+   * used with.
    * @param ctx - the authorization server's issuer, from the SDK
    * @returns the client with its issuer stamp, or `undefined` (the SDK then uses the Client ID
    *   Metadata Document or registers one)
    * @throws {@link NoClientRegistrationError} when there is no client and the authorization
    *   server takes neither (checked against the discovery the SDK saved just before)
+   * @throws {@link ClientIssuerMismatchError} when the configured client id was used with
+   *   another authorization server
    */
   async clientInformation(
     ctx?: OAuthClientInformationContext,
   ): Promise<StoredOAuthClientInformation | undefined> {
     const entry = await this.#store.get(this.#id);
-    const client = entry?.client;
+    const stored = entry?.client;
+    const issuer = ctx?.issuer;
+    const client =
+      issuer === undefined || entry === undefined ? stored : credentialFor(stored, entry, issuer);
     if (this.#clientId !== undefined) {
-      // Never undefined here: that would make the SDK register a client dynamically.
-      if (
-        client?.client_id === this.#clientId &&
-        (client.issuer === undefined || ctx === undefined || client.issuer === ctx.issuer)
-      ) {
-        return client;
+      if (client?.client_id === this.#clientId) return client;
+      // A pre-registered id is issued by one authorization server: bound to the first one it is
+      // used with, it is never sent to another.
+      const bound =
+        stored?.client_id === this.#clientId && entry ? issuerOf(stored, entry) : undefined;
+      if (issuer !== undefined && bound !== undefined && !sameIssuer(bound, issuer)) {
+        throw new ClientIssuerMismatchError(this.name, bound, issuer);
       }
-      return { client_id: this.#clientId };
+      // Never undefined here: that would make the SDK register a client dynamically.
+      if (issuer === undefined) return { client_id: this.#clientId };
+      const bind = { client_id: this.#clientId, issuer };
+      await this.prepare();
+      await this.saveClientInformation(bind);
+      return bind;
     }
     if (client === undefined) {
       // The SDK would now use a metadata document or register; when the server takes neither,
@@ -253,12 +274,13 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
   /**
    * Keeps the client the SDK registered (or stamped), verbatim, with the current callback port.
    * @param clientInformation - from the SDK, with its `issuer` stamp
-   * @param _ctx - the issuer context (the stamp is already on the value)
+   * @param ctx - the issuer context: the stamp when the value has none
    */
   async saveClientInformation(
     clientInformation: StoredOAuthClientInformation,
-    _ctx?: OAuthClientInformationContext,
+    ctx?: OAuthClientInformationContext,
   ): Promise<void> {
+    clientInformation = stamped(clientInformation, ctx);
     const port = this.#requirePort();
     let registered = false;
     await this.#store.update(this.#id, (entry) => {
@@ -275,23 +297,28 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
   }
 
   /**
-   * The stored tokens (the SDK calls this before every request, without `ctx`). Prepares the
-   * provider on first use.
-   * @param _ctx - the issuer context; the SDK itself discards tokens stamped with another issuer
+   * The stored tokens. Without `ctx` (the SDK's read before every request to the MCP server,
+   * which the tokens were issued for) the latest ones; with `ctx` (before a refresh at the
+   * authorization server `ctx.issuer`) only tokens that server issued, so a refresh token never
+   * goes to another one. Prepares the provider on first use.
+   * @param ctx - the authorization server about to be used, from the SDK
    * @returns the tokens with their issuer stamp, or `undefined`
    */
-  async tokens(_ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
+  async tokens(ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
     await this.prepare();
-    return (await this.#store.get(this.#id))?.tokens;
+    const entry = await this.#store.get(this.#id);
+    if (ctx?.issuer === undefined || entry === undefined) return entry?.tokens;
+    return credentialFor(entry.tokens, entry, ctx.issuer);
   }
 
   /**
    * Keeps new tokens verbatim. New tokens end a sign-in in progress: its verifier and `state`
    * are dropped.
    * @param tokens - from the SDK, with its `issuer` stamp
-   * @param _ctx - the issuer context (the stamp is already on the value)
+   * @param ctx - the issuer context: the stamp when the value has none
    */
-  async saveTokens(tokens: StoredOAuthTokens, _ctx?: OAuthClientInformationContext): Promise<void> {
+  async saveTokens(tokens: StoredOAuthTokens, ctx?: OAuthClientInformationContext): Promise<void> {
+    tokens = stamped(tokens, ctx);
     let signedIn = false;
     const savedAt = this.#store.now().toISOString();
     await this.#store.update(this.#id, (entry) => {
@@ -402,31 +429,79 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
   /**
    * Keeps which authorization server the SDK found, after checking it: refused here, before any
    * registration is sent or any browser opens, when it fails
-   * {@link checkAuthorizationServerMetadata}.
+   * {@link checkAuthorizationServerMetadata}. A client or tokens of another authorization server
+   * (the resource moved, SEP-2352) are forgotten here, so the SDK registers and signs in at the
+   * new one; a configured client id keeps its binding, for {@link clientInformation} to refuse.
    * @param state - from the SDK
    * @throws {@link InsecureAuthorizationServerError}, {@link OAuthFlowError} `PKCE_NOT_SUPPORTED`
    */
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
     checkDiscoveryState(state, this.#allowHttpLoopback);
-    await this.#store.update(this.#id, (entry) => ({ ...entry, discovery: state }));
+    const issuer = discoveryIssuer(state);
+    let from: string | undefined;
+    await this.#store.update(this.#id, (entry) => {
+      if (entry === undefined || issuer === undefined) return { ...entry, discovery: state };
+      const next: AuthEntry = { ...entry, discovery: state };
+      // Issuers are looked up before the discovery they come from is replaced: an entry stored
+      // before stamps belongs to the server of its old discovery.
+      const client = entry.client && credentialFor(entry.client, entry, issuer);
+      const tokens = entry.tokens && credentialFor(entry.tokens, entry, issuer);
+      if (entry.client !== undefined && client === undefined) {
+        from ??= issuerOf(entry.client, entry) ?? UNKNOWN_ISSUER;
+        if (entry.client.client_id === this.#clientId && issuerOf(entry.client, entry)) {
+          next.client = { ...entry.client, issuer: issuerOf(entry.client, entry) };
+        } else {
+          delete next.client;
+          delete next.port;
+        }
+      } else if (client !== undefined) {
+        next.client = client;
+      }
+      if (entry.tokens !== undefined && tokens === undefined) {
+        from ??= issuerOf(entry.tokens, entry) ?? UNKNOWN_ISSUER;
+        delete next.tokens;
+        delete next.tokensSavedAt;
+      } else if (tokens !== undefined) {
+        next.tokens = tokens;
+      }
+      return next;
+    });
+    if (from !== undefined && issuer !== undefined) {
+      log(
+        this.#logger,
+        'warn',
+        (from === UNKNOWN_ISSUER
+          ? `the stored sign-in of ${quote(this.name)} does not say which authorization server ` +
+            `issued it, so it is not used at ${quoteUntrusted(issuer)}`
+          : `the authorization server of ${quote(this.name)} changed from ${quoteUntrusted(from)} ` +
+            `to ${quoteUntrusted(issuer)}: its client and tokens from before are forgotten, never ` +
+            `sent to the new one`) + '; Garuda registers there and asks for a new sign-in',
+      );
+    }
   }
 
   /**
-   * The kept discovery state, checked again. One that no longer passes (stored by an older
-   * version, or under other options) is forgotten, so the SDK discovers again and
-   * {@link GarudaOAuthProvider.saveDiscoveryState} refuses the server with a clear error if it
-   * is still unsafe.
+   * The kept discovery state, for the code exchange of a sign-in in progress only: the code and
+   * verifier belong to the authorization server the sign-in started at, and the SDK checks the
+   * callback against it. Otherwise `undefined`, so the SDK reads the server's resource metadata
+   * again (RFC 9728) and follows an authorization server that moved (SEP-2352); the SDK never
+   * looks again by itself, and a few requests at a 401 cost less than signing in at a server the
+   * resource no longer trusts. A kept state that no longer passes the checks (stored by an older
+   * version, or under other options) is forgotten, so
+   * {@link GarudaOAuthProvider.saveDiscoveryState} refuses the server with a clear error if it is
+   * still unsafe.
    * @returns the state, or `undefined` (the SDK then discovers)
    */
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
-    const discovery = (await this.#store.get(this.#id))?.discovery;
-    if (discovery === undefined) return undefined;
+    const entry = await this.#store.get(this.#id);
+    const discovery = entry?.discovery;
+    if (discovery === undefined || entry?.codeVerifier === undefined) return undefined;
     try {
       checkDiscoveryState(discovery, this.#allowHttpLoopback);
       return discovery;
     } catch {
-      await this.#store.update(this.#id, (entry) =>
-        entry?.discovery === undefined ? entry : withoutFields(entry, ['discovery']),
+      await this.#store.update(this.#id, (current) =>
+        current?.discovery === undefined ? current : withoutFields(current, ['discovery']),
       );
       log(
         this.#logger,
@@ -465,6 +540,20 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
     if (this.#port === undefined) throw providerNotReady(this.name);
     return this.#port;
   }
+}
+
+/** Where a client or tokens stored without a stamp or a discovery came from: not known. */
+const UNKNOWN_ISSUER = '';
+
+// A value the SDK saves always carries its stamp; one without gets the issuer of the call, so
+// nothing is stored unbound.
+function stamped<T extends StoredOAuthClientInformation | StoredOAuthTokens>(
+  value: T,
+  ctx: OAuthClientInformationContext | undefined,
+): T {
+  return typeof value.issuer === 'string' || ctx?.issuer === undefined
+    ? value
+    : { ...value, issuer: ctx.issuer };
 }
 
 /**

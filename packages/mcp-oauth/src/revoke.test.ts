@@ -47,6 +47,33 @@ async function failingEndpoint(status = 500) {
 }
 
 describe('revoke', () => {
+  it("never sends one authorization server's tokens to another after the resource moved (SEP-2352)", async () => {
+    const f = await w.fixture();
+    const other = await w.fixture();
+    const h = await w.harness(f);
+    await w.signIn(f, h);
+    const tokens = await h.provider.tokens();
+    const refresh = tokens?.refresh_token as string;
+    const access = tokens?.access_token as string;
+    // The entry no longer says where its server was (a host dropped the discovery): revoke
+    // looks the resource up, and it now names the other server.
+    await w.store().update({ scope: 'user', name: 'demo', url: f.url }, (entry) => {
+      const next = { ...entry };
+      delete next.discovery;
+      return next;
+    });
+    f.moveAuthorizationServer(other);
+
+    const result = await revokeDemo(f.url);
+    expect(result.removed).toBe(1);
+    expect(result.ok).toBe(false);
+    expect(result.revocations.map((r) => r.status)).toEqual(['failed', 'failed']);
+    expect(result.revocations[0]?.reason).toContain(`issued by "${f.issuer}"`);
+    expect(other.heard(refresh)).toBe(false);
+    expect(other.heard(access)).toBe(false);
+    expect(other.counts.revocations).toBe(0);
+  });
+
   it('revokes refresh and access tokens at the revocation endpoint; the token stops working', async () => {
     const f = await w.fixture();
     const h = await w.harness(f);

@@ -8,7 +8,8 @@ import { isPlainObject } from './auth-entry.js';
 import { checkServerName, normalizeId } from './auth-key.js';
 import type { AuthRecord, AuthStore } from './auth-store.js';
 import { safeErrorCode } from './authorization-response.js';
-import { invalidOption } from './errors.js';
+import { invalidOption, quoteUntrusted } from './errors.js';
+import { issuerOf, sameIssuer } from './issuer-binding.js';
 import type { OAuthLogger } from './logger.js';
 import { checkSecureUrl } from './url-policy.js';
 
@@ -181,6 +182,27 @@ async function revocationEndpoint(
     } catch {
       return { ok: false, status: 'failed', reason: 'its authorization server could not be found' };
     }
+  }
+  // Tokens go back only to the authorization server that issued them (SEP-2352): after the
+  // resource moved, the server it names now must not receive the old server's tokens.
+  const tokens = record.entry.tokens;
+  const issuedBy = tokens === undefined ? undefined : issuerOf(tokens, record.entry);
+  const serverIssuer = isPlainObject(found) ? found.issuer : undefined;
+  if (
+    issuedBy === undefined ||
+    typeof serverIssuer !== 'string' ||
+    !sameIssuer(issuedBy, serverIssuer)
+  ) {
+    return {
+      ok: false,
+      status: 'failed',
+      reason:
+        issuedBy === undefined
+          ? 'it is not known which authorization server issued the tokens, so they were not sent anywhere'
+          : `the tokens were issued by ${quoteUntrusted(issuedBy)}, not by the authorization server ` +
+            `found now${typeof serverIssuer === 'string' ? ` (${quoteUntrusted(serverIssuer)})` : ''}, ` +
+            'so they were not sent there',
+    };
   }
   const endpoint = isPlainObject(found) ? found.revocation_endpoint : undefined;
   if (endpoint === undefined) {

@@ -90,7 +90,9 @@ export function authorizeEndpoint(
       return fail('invalid_request', 'PKCE with code_challenge_method=S256 is required');
     }
     if (parsed.resource === undefined) return fail('invalid_target', 'resource is required');
-    if (parsed.resource !== site.mcpUrl.href) return fail('invalid_target', 'unknown resource');
+    if (parsed.resource !== site.mcpUrl.href && !store.otherResources.has(parsed.resource)) {
+      return fail('invalid_target', 'unknown resource');
+    }
     const requested = (parsed.scope ?? '').split(' ').filter(Boolean);
     const unknownScope = requested.find((scope) => !supportedScopes.includes(scope));
     if (unknownScope !== undefined) return fail('invalid_scope', 'unknown scope');

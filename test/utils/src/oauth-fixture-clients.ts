@@ -55,6 +55,7 @@ export function registerEndpoint(store: FixtureStore): Handler {
       oauthError(store.events, res, 'register', status, error, description);
     const body = await readBody(req, MAX_FORM_BYTES);
     if (!body) return fail(413, 'invalid_client_metadata', 'body too large');
+    store.heard.push(body.toString('utf8'));
     let submitted: unknown;
     try {
       submitted = JSON.parse(body.toString('utf8'));

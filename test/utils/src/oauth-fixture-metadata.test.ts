@@ -2,9 +2,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { INSECURE_AUTHORIZATION_HOST, startOAuthFixture } from './oauth-fixture.js';
 import {
+  MemoryProvider,
   cleanups,
+  connected,
   connectExpectingSignIn,
+  echo,
   getJson,
+  rawMcp,
   runCleanups,
   signIn,
   world,
@@ -68,5 +72,47 @@ describe('OAuth fixture metadata switches', () => {
     expect(w.provider.opened[0]?.protocol).toBe('http:');
     expect(w.browser.visits[0]?.error).toBe('refused to open: not a loopback host');
     expect(w.fixture.counts.authorizations).toBe(0);
+  });
+});
+
+describe('OAuth fixture: a resource that moves to another authorization server', () => {
+  it('names the other server in its resource metadata and honours only its tokens; back again on undefined', async () => {
+    const w = await world();
+    await signIn(w);
+    const before = w.provider.stored?.access_token ?? '';
+    expect((await rawMcp(w.fixture, before)).status).toBe(200);
+
+    const second = await startOAuthFixture();
+    cleanups.push(() => second.close());
+    w.fixture.moveAuthorizationServer(second);
+    expect(await getJson(w.fixture.resourceMetadataUrl)).toMatchObject({
+      resource: w.fixture.url.href,
+      authorization_servers: [second.issuer],
+    });
+    // Its own authorization server still answers as itself.
+    expect(await getJson(w.fixture.authorizationServerMetadataUrl)).toEqual(w.fixture.metadata);
+    const refused = await rawMcp(w.fixture, before);
+    expect(refused.status).toBe(401);
+    expect(refused.challenge).toContain('invalid_token');
+    expect(refused.challenge).toContain(`resource_metadata="${w.fixture.resourceMetadataUrl}"`);
+
+    // A client that forgets what it knew signs in at the second server, for the first's resource.
+    const fresh = new MemoryProvider(w.callback.url, (url) => w.browser.open(url));
+    const moved = { ...w, provider: fresh };
+    await signIn(moved);
+    expect(second.counts).toMatchObject({ registrations: 1, codesIssued: 1, tokensIssued: 1 });
+    expect(second.lastAuthorizationRequest?.resource).toBe(w.fixture.url.href);
+    expect(await echo(await connected(moved), 'moved')).toBe('moved');
+    expect(second.heard(fresh.client?.client_id ?? '-')).toBe(true);
+    expect(second.heard(w.provider.client?.client_id ?? '-')).toBe(false);
+    expect(second.heard(before)).toBe(false);
+    expect(second.heard('')).toBe(false);
+
+    w.fixture.moveAuthorizationServer(undefined);
+    expect(await getJson(w.fixture.resourceMetadataUrl)).toMatchObject({
+      authorization_servers: [w.fixture.issuer],
+    });
+    expect((await rawMcp(w.fixture, fresh.stored?.access_token)).status).toBe(401);
+    expect(() => w.fixture.moveAuthorizationServer(w.fixture)).toThrow(TypeError);
   });
 });

@@ -5,6 +5,7 @@ import { oauthMetadataResponse, type OAuthMetadata } from '@modelcontextprotocol
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendWebResponse } from './node-bridge.js';
 import { sendPlain } from './oauth-fixture-replies.js';
+import type { FixtureStore } from './oauth-fixture-store.js';
 import { INSECURE_AUTHORIZATION_HOST } from './oauth-fixture-types.js';
 
 /**
@@ -17,6 +18,12 @@ export interface FixtureSite {
   mcpUrl: URL;
   resourceMetadataUrl: string;
   metadata: OAuthMetadata & Record<string, unknown>;
+  /**
+   * The authorization server of another fixture that now serves this resource
+   * ({@link OAuthFixture.moveAuthorizationServer}): the resource metadata names it, and the
+   * resource honours only its tokens.
+   */
+  movedTo?: { readonly site: Readonly<FixtureSite>; readonly store: FixtureStore } | undefined;
 }
 
 /** The options of {@link startOAuthFixture} that change the authorization server metadata. */
@@ -74,8 +81,12 @@ export function metadataEndpoint(
       method: req.method ?? 'GET',
       headers: preflight === undefined ? {} : { 'access-control-request-headers': preflight },
     });
+    // The resource metadata names the authorization server that serves the resource now; this
+    // fixture's own RFC 8414 document stays its own.
+    const isResourceMetadata = new URL(site.resourceMetadataUrl).pathname === url.pathname;
     const answer = oauthMetadataResponse(request, {
-      oauthMetadata: site.metadata,
+      oauthMetadata:
+        isResourceMetadata && site.movedTo ? site.movedTo.site.metadata : site.metadata,
       resourceServerUrl: site.mcpUrl,
       scopesSupported: supportedScopes,
     });

@@ -36,7 +36,8 @@ export function protectedMcpEndpoint(options: ProtectedMcpOptions): Handler {
   const verifier = {
     async verifyAccessToken(token: string): Promise<AuthInfo> {
       if (rejectEveryToken) throw new OAuthError(OAuthErrorCode.InvalidToken, 'Token refused');
-      const issued = accessTokens.get(token);
+      // After a move, only the new authorization server's tokens count: the old ones are refused.
+      const issued = (site.movedTo?.store.accessTokens ?? accessTokens).get(token);
       if (!issued) throw new OAuthError(OAuthErrorCode.InvalidToken, 'Unknown token');
       if (issued.revoked) throw new OAuthError(OAuthErrorCode.InvalidToken, 'Token was revoked');
       return {
@@ -68,6 +69,7 @@ export function protectedMcpEndpoint(options: ProtectedMcpOptions): Handler {
     counts.mcpRequests++;
     const { resourceMetadataUrl } = site;
     const header = req.headers.authorization;
+    if (header) store.heard.push(header);
     if (!header) {
       events.push(`mcp ${req.method ?? 'GET'} 401 no token`);
       // RFC 6750 §3.1: no error code when the request carried no credentials.

@@ -41,6 +41,13 @@ export interface FixtureStore {
   readonly refreshTokens: Map<string, IssuedToken>;
   /** The query of the latest `GET /authorize`, first value of each parameter. */
   lastAuthorizationRequest: Record<string, string> | undefined;
+  /**
+   * What requests carried, for {@link OAuthFixture.heard}: every query and form value, every
+   * registration body and `Authorization` header. Kept in memory only, never in `events`.
+   */
+  readonly heard: string[];
+  /** Resources of other fixtures this authorization server also issues tokens for. */
+  readonly otherResources: Set<string>;
 }
 
 /** An empty store: nothing counted, only the pre-registered client known. */
@@ -69,6 +76,8 @@ export function createFixtureStore(): FixtureStore {
     accessTokens: new Map(),
     refreshTokens: new Map(),
     lastAuthorizationRequest: undefined,
+    heard: [],
+    otherResources: new Set(),
   };
 }
 

@@ -25,6 +25,7 @@ export function tokenEndpoint(options: TokenOptions): Handler {
       oauthError(events, res, 'token', status, error, description);
     const form = await readForm(req);
     if (form === 'too-large') return fail(413, 'invalid_request', 'body too large');
+    store.heard.push(...form.values());
     if (req.headers.authorization) {
       return fail(401, 'invalid_client', 'public clients do not authenticate');
     }
@@ -103,6 +104,7 @@ export function revokeEndpoint(options: Pick<TokenOptions, 'store' | 'clientFor'
       oauthError(events, res, 'revoke', status, error, description);
     const form = await readForm(req);
     if (form === 'too-large') return fail(413, 'invalid_request', 'body too large');
+    store.heard.push(...form.values());
     const value = form.get('token');
     if (!value) return fail(400, 'invalid_request', 'token is required');
     const client = clientFor(form.get('client_id') ?? '');

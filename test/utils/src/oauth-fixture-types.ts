@@ -139,6 +139,19 @@ export interface OAuthFixture {
   expireAllTokens(): void;
   /** Every access token, refresh token and unused code issued so far is revoked. */
   revokeAll(): void;
+  /**
+   * The protected resource moves to the authorization server of `to`, another running fixture
+   * (SEP-2352): its resource metadata names `to.issuer`, it honours only tokens `to` issued
+   * for it (its own are refused with `401 invalid_token`, as a former server's), and `to`
+   * accepts it as an RFC 8707 `resource`. This fixture's own authorization server keeps
+   * answering. `undefined` moves the resource back.
+   */
+  moveAuthorizationServer(to: OAuthFixture | undefined): void;
+  /**
+   * Whether any request to this fixture carried `value` (a client id, a token, a code…): in a
+   * query, a form, a registration body or an `Authorization` header. For "never sent here".
+   */
+  heard(value: string): boolean;
   /** Ends every connection and stops listening. Safe to call twice. */
   close(): Promise<void>;
 }

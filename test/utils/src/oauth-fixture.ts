@@ -22,6 +22,7 @@ import {
   createFixtureStore,
   expireAllTokens,
   revokeAll,
+  type FixtureStore,
 } from './oauth-fixture-store.js';
 import { revokeEndpoint, tokenEndpoint } from './oauth-fixture-token.js';
 import type { OAuthFixture, OAuthFixtureOptions } from './oauth-fixture-types.js';
@@ -142,6 +143,8 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     const method = req.method ?? 'GET';
     if (url.pathname.startsWith('/.well-known/')) return serveMetadata(url, req, res);
     if (url.pathname === '/mcp') return serveMcp(req, res);
+    store.heard.push(...url.searchParams.values());
+    if (req.headers.authorization) store.heard.push(req.headers.authorization);
 
     const routes: Record<string, [string, (req: IncomingMessage, res: ServerResponse) => unknown]> =
       {
@@ -199,7 +202,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
   const served = structuredClone(site.metadata);
 
   let closed: Promise<void> | undefined;
-  return {
+  const fixture: OAuthFixture = {
     get url() {
       return new URL(site.mcpUrl);
     },
@@ -227,6 +230,20 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     revokeAll() {
       revokeAll(store);
     },
+    moveAuthorizationServer(to) {
+      const target = to === undefined ? undefined : internals.get(to);
+      if (to !== undefined && (target === undefined || to === fixture)) {
+        throw new TypeError('moveAuthorizationServer needs another running OAuth fixture');
+      }
+      site.movedTo = target;
+      target?.store.otherResources.add(site.mcpUrl.href);
+      store.events.push(
+        `test: the resource now signs in at ${to === undefined ? 'its own server' : to.issuer}`,
+      );
+    },
+    heard(value) {
+      return value !== '' && store.heard.some((text) => text.includes(value));
+    },
     close() {
       closed ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -237,4 +254,9 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
       return closed;
     },
   };
+  internals.set(fixture, { site, store });
+  return fixture;
 }
+
+/** What one fixture reads of another when a resource moves between them. */
+const internals = new WeakMap<OAuthFixture, { site: FixtureSite; store: FixtureStore }>();
