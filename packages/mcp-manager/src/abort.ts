@@ -90,12 +90,19 @@ export function callSignal(
 /**
  * Asks the host's prompter one question at a time: a terminal can show only one, and two
  * servers needing consent start at the same moment. A question whose signal aborts while it
- * waits for its turn is dropped without being asked. @internal
+ * waits for its turn is dropped without being asked. A prompter that shows each question where
+ * it belongs (`concurrent`) gets each at once: none waits for another's answer. @internal
  */
 export class QuestionQueue {
   #tail: Promise<void> = Promise.resolve();
   /** Questions asked or waiting: with none, a new one is asked at once. */
   #open = 0;
+  readonly #concurrent: boolean;
+
+  /** @param options - `concurrent`: ask every question as it comes. */
+  constructor(options: { readonly concurrent?: boolean } = {}) {
+    this.#concurrent = options.concurrent === true;
+  }
 
   /**
    * Runs `ask` once every earlier question has been answered.
@@ -105,6 +112,13 @@ export class QuestionQueue {
    * @returns The answer.
    */
   async ask<T>(ask: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    if (this.#concurrent) {
+      signal?.throwIfAborted();
+      return await raceAbort(
+        Promise.resolve().then(() => ask()),
+        signal,
+      );
+    }
     const previous = this.#tail;
     let release: () => void = () => {};
     const mine = new Promise<void>((resolve) => {

@@ -84,7 +84,7 @@ export class McpManager {
   readonly #registry: ServerRegistry;
   /** Trust answered with "once": this session only. */
   readonly #session = new Map<string, McpTrustEntry>();
-  readonly #questions = new QuestionQueue();
+  readonly #questions: QuestionQueue;
   readonly #notes = new NoteTracker();
   readonly #lifetime = new AbortController();
   /** The strict fetch for project remote servers (public addresses only). */
@@ -111,6 +111,7 @@ export class McpManager {
    */
   constructor(options: McpManagerOptions) {
     this.#options = checkOptions(options);
+    this.#questions = new QuestionQueue({ concurrent: this.#options.prompter.concurrent });
     const { home, root, logger } = this.#options;
     // Every server start and call in flight listens to the manager's lifetime: more than ten is
     // normal here, and Node's "possible leak" warning would print on the host's stderr.
