@@ -192,7 +192,8 @@ export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
     ],
   },
   serve: {
-    usage: 'garuda-mcp serve [--approvals elicit|rules|host] [--http [--port <n>]]',
+    usage:
+      'garuda-mcp serve [--approvals elicit|rules|host] [--http [--port <n>]] [--answer-timeout <s>]',
     summary:
       'Be one MCP server (stdio) in front of every configured server, for a host such as Claude Desktop.',
     details:
@@ -207,6 +208,10 @@ export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
         'serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio; every request needs\nthe bearer token kept in <home>/serve-http-token (shown once, when it is made)',
       ],
       ['--port <n>', 'the port of --http (default 0: a free one, printed on stderr)'],
+      [
+        '--answer-timeout <s>',
+        'how long a question asked through the host waits for its answer (default 45, at most 50:\nhosts give up on a request after about a minute); then it expires and its call is not run',
+      ],
     ],
   },
   demo: {

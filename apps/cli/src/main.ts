@@ -8,6 +8,7 @@ import { callCommand } from './commands/call.js';
 import { doctorCommand } from './commands/doctor.js';
 import { installCommand } from './commands/install.js';
 import { SERVE_APPROVALS, serveCommand, type ServeApprovals } from './commands/serve.js';
+import { MAX_ANSWER_TIMEOUT_MS } from './commands/serve-questions.js';
 import { getCommand, listCommand } from './commands/list.js';
 import { importCommand } from './commands/import.js';
 import { loginCommand, logoutCommand } from './commands/login.js';
@@ -69,6 +70,7 @@ const OPTIONS = {
   approvals: { type: 'string' },
   http: { type: 'boolean' },
   port: { type: 'string' },
+  'answer-timeout': { type: 'string' },
   // import
   from: { type: 'string', multiple: true },
   all: { type: 'boolean' },
@@ -101,6 +103,7 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   approvals: ['serve'],
   http: ['serve'],
   port: ['serve'],
+  'answer-timeout': ['serve'],
   from: ['import'],
   all: ['import'],
   only: ['import'],
@@ -430,10 +433,22 @@ async function run(
           `--port must be a port number from 0 (any free one) to 65535, not ${JSON.stringify(values.port)}.`,
         );
       }
+      const answer = values['answer-timeout'];
+      const answerSeconds = Number(answer ?? '0');
+      const most = MAX_ANSWER_TIMEOUT_MS / 1000;
+      if (
+        answer !== undefined &&
+        (!/^\d{1,2}$/.test(answer) || answerSeconds < 1 || answerSeconds > most)
+      ) {
+        throw usageError(
+          `--answer-timeout must be a number of seconds from 1 to ${most} (a host gives up on a request after about a minute), not ${JSON.stringify(answer)}.`,
+        );
+      }
       return serveCommand(
         ctx,
         approvals as ServeApprovals,
         values.http === true ? { port } : undefined,
+        answer === undefined ? {} : { answerTimeoutMs: answerSeconds * 1000 },
       );
     }
     case 'demo': {

@@ -26,6 +26,7 @@ import {
   fixtureEntry,
   framedJson,
   osSandboxed,
+  questionsStayWithTheirCalls,
   worldPerTest,
   type CliWorld,
 } from './cli-support.js';
@@ -278,30 +279,30 @@ async function cancelStopsTheCall(client: Client): Promise<void> {
   ]);
 }
 
-describe('garuda-mcp serve --http: questions', () => {
-  /** A client that shows garuda-mcp's forms and answers "Allow once" (the questions kept). */
-  async function askingClient(url: string, stderr: string, modern: boolean) {
-    const token = /shown this once, is ([A-Za-z0-9_-]{43})/.exec(stderr)?.[1];
-    const questions: string[] = [];
-    const client = new Client(
-      { name: 'http-host', version: '1.0.0' },
-      {
-        capabilities: { elicitation: { form: {} } },
-        ...(modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
-      },
-    );
-    client.setRequestHandler('elicitation/create', (request) => {
-      questions.push(request.params.message);
-      return { action: 'accept', content: { decision: 'Allow once' } };
-    });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(url), {
-        requestInit: { headers: { Authorization: `Bearer ${token}` } },
-      }),
-    );
-    return { client, questions };
-  }
+/** A client that shows garuda-mcp's forms and answers "Allow once" (the questions kept). */
+async function askingClient(url: string, stderr: string, modern: boolean) {
+  const token = /shown this once, is ([A-Za-z0-9_-]{43})/.exec(stderr)?.[1];
+  const questions: string[] = [];
+  const client = new Client(
+    { name: 'http-host', version: '1.0.0' },
+    {
+      capabilities: { elicitation: { form: {} } },
+      ...(modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+    },
+  );
+  client.setRequestHandler('elicitation/create', (request) => {
+    questions.push(request.params.message);
+    return { action: 'accept', content: { decision: 'Allow once' } };
+  });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    }),
+  );
+  return { client, questions };
+}
 
+describe('garuda-mcp serve --http: questions', () => {
   it('asks a 2026-07-28 client about a call as an input_required result; a 2025 one is refused as rules', async () => {
     await world.userServers({ notes: fixtureEntry('normal', 'garuda-serve-http-ask') });
     const { url, stderr } = await gateway();
@@ -330,6 +331,25 @@ describe('garuda-mcp serve --http: questions', () => {
       expect(JSON.stringify(refused.content)).toContain('This call was not run');
     } finally {
       await legacy.client.close();
+    }
+  });
+});
+
+describe('garuda-mcp serve --http: a question belongs to its own client and call', () => {
+  it("two clients calling one tool are each asked their own call's question; one's answer never decides the other's", async () => {
+    await world.userServers({ notes: fixtureEntry('normal', 'garuda-serve-http-own') });
+    const { url, stderr } = await gateway();
+    const first = await askingClient(url, stderr(), true);
+    const second = await askingClient(url, stderr(), true);
+    try {
+      // The second client is asked about its own call in its own round, never through the
+      // first client's, and the first client's answer decides nothing of it.
+      await questionsStayWithTheirCalls(first.client, second.client, world.home);
+      // The automatic hosts never saw a question: each was carried by its own call's rounds.
+      expect([...first.questions, ...second.questions]).toEqual([]);
+    } finally {
+      await first.client.close();
+      await second.client.close();
     }
   });
 });

@@ -22,10 +22,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   auditCalls,
   BIN,
+  callRound,
   FETCH_BROWSER,
   fixtureEntry,
   framedJson,
   osSandboxed,
+  questionOf,
+  questionsStayWithTheirCalls,
   worldPerTest,
   type CliWorld,
 } from './cli-support.js';
@@ -38,15 +41,18 @@ afterEach(async () => {
   await Promise.all(hosts.splice(0).map((host) => host.close().catch(() => {})));
 });
 
+/** What a test host answers a question with. */
+interface Reply {
+  action: 'accept' | 'decline' | 'cancel';
+  decision?: string;
+  content?: Record<string, unknown>;
+}
+
 /** What a test host answers a question with, given the question's message and its request. */
 type Answer = (
   message: string,
   params: { mode?: string; url?: string; requestedSchema?: unknown },
-) => {
-  action: 'accept' | 'decline' | 'cancel';
-  decision?: string;
-  content?: Record<string, unknown>;
-};
+) => Reply | Promise<Reply>;
 
 /**
  * A host: starts `garuda-mcp serve args…` in the project and connects to it. With `answer`, it
@@ -76,10 +82,10 @@ async function host(
     },
   );
   if (answer !== undefined) {
-    client.setRequestHandler('elicitation/create', (request) => {
+    client.setRequestHandler('elicitation/create', async (request) => {
       const message = request.params.message;
       questions.push(message);
-      const { action, decision, content } = answer(
+      const { action, decision, content } = await answer(
         message,
         request.params as { mode?: string; url?: string; requestedSchema?: unknown },
       );
@@ -357,6 +363,178 @@ describe('garuda-mcp serve: questions of the 2026-07-28 revision (input_required
     })) as { content?: unknown; isError?: boolean };
     expect(forged.isError).toBe(true);
     expect(textOf(forged)).toContain('This question is no longer open');
+  });
+});
+
+describe('garuda-mcp serve: a question belongs to its own call', () => {
+  it('two calls of one tool are each asked in their own round; the answers do not cross (2026-07-28)', async () => {
+    await world.userServers({ notes: fixtureEntry('normal', 'garuda-serve-own-round') });
+    // The host shows the questions itself (it declares forms; this handler is never used).
+    const { client } = await host([], () => ({ action: 'decline' }), { modern: true });
+    const a = await callRound(client, 'notes__echo', { text: 'call-A' });
+    expect(questionOf(a).message).toContain('call-A');
+    // B is asked while A's question is open: it does not wait for A's answer.
+    const b = await callRound(client, 'notes__echo', { text: 'call-B' });
+    expect(questionOf(b).message).toContain('call-B');
+    expect(questionOf(b).message).not.toContain('call-A');
+    expect(b.requestState).not.toBe(a.requestState);
+    // Each answer goes with its own round: B denied, A allowed; only A runs.
+    const deniedB = await callRound(
+      client,
+      'notes__echo',
+      { text: 'call-B' },
+      {
+        round: b,
+        decision: 'Deny',
+      },
+    );
+    expect(deniedB.resultType).not.toBe('input_required');
+    expect(deniedB.isError).toBe(true);
+    expect(textOf(deniedB)).toContain('This call was not run');
+    const ranA = await callRound(
+      client,
+      'notes__echo',
+      { text: 'call-A' },
+      {
+        round: a,
+        decision: 'Allow once',
+      },
+    );
+    expect(ranA.resultType).not.toBe('input_required');
+    expect(ranA.isError).toBeFalsy();
+    expect(textOf(ranA)).toContain('call-A');
+    expect(textOf(ranA)).not.toContain('call-B');
+    await waitFor(async () => (await auditCalls(world.home)).length >= 2);
+    expect(await auditCalls(world.home)).toEqual([
+      ['echo', 'declined'],
+      ['echo', 'ok'],
+    ]);
+  });
+
+  it("a call's question is never carried by the round of another call of the same tool that is running (2026-07-28)", async () => {
+    await world.userServers({ notes: fixtureEntry('normal', 'garuda-serve-not-crossed') });
+    const { client } = await host([], () => ({ action: 'decline' }), { modern: true });
+    await questionsStayWithTheirCalls(client, client, world.home);
+  });
+
+  it('two calls of one tool are each asked inside their own call; an open question holds no other (2025)', async () => {
+    await world.userServers({ notes: fixtureEntry('normal', 'garuda-serve-own-call') });
+    let sawB!: () => void;
+    const bAsked = new Promise<void>((resolve) => (sawB = resolve));
+    const { client, questions } = await host([], async (message) => {
+      if (message.includes('call-B')) {
+        sawB();
+        return { action: 'accept', decision: 'Deny' };
+      }
+      // A's question stays open until B's question came: B does not wait behind it.
+      await bAsked;
+      return { action: 'accept', decision: 'Allow once' };
+    });
+    const [ranA, deniedB] = await Promise.all([
+      client.callTool({ name: 'notes__echo', arguments: { text: 'call-A' } }),
+      client.callTool({ name: 'notes__echo', arguments: { text: 'call-B' } }),
+    ]);
+    expect(questions).toHaveLength(2);
+    expect(questions.filter((q) => q.includes('call-A') && !q.includes('call-B'))).toHaveLength(1);
+    expect(ranA.isError).toBeFalsy();
+    expect(textOf(ranA)).toContain('call-A');
+    expect(deniedB.isError).toBe(true);
+    expect(textOf(deniedB)).toContain('This call was not run');
+    await waitFor(async () => (await auditCalls(world.home)).length >= 2);
+    expect((await auditCalls(world.home)).sort()).toEqual([
+      ['echo', 'declined'],
+      ['echo', 'ok'],
+    ]);
+  });
+
+  it('a question not answered in time expires: a late answer is refused and nothing runs (2026-07-28)', async () => {
+    await world.userServers({ notes: fixtureEntry('normal', 'garuda-serve-expired') });
+    const { client, transport } = await host(
+      ['--answer-timeout', '1', '--allow', 'mcp.notes.add'],
+      () => ({ action: 'decline' }),
+      { modern: true },
+    );
+    const asked = await callRound(client, 'notes__echo', { text: 'too late' });
+    questionOf(asked);
+    await waitFor(() => transport.stderrTail().join('\n').includes('expired'), {
+      timeoutMs: 60_000,
+    });
+    expect(transport.stderrTail().join('\n')).toContain(
+      'a question about "notes__echo" was not answered within 1 s',
+    );
+    const late = await callRound(
+      client,
+      'notes__echo',
+      { text: 'too late' },
+      {
+        round: asked,
+        decision: 'Allow once',
+      },
+    );
+    expect(late.resultType).not.toBe('input_required');
+    expect(late.isError).toBe(true);
+    expect(textOf(late)).toContain('This question expired');
+    expect(textOf(late)).toContain('Call the tool again');
+    // The expired call never ran: the next call (allowed beforehand) is the first the log has.
+    const next = await callRound(client, 'notes__add', { a: 1, b: 2 });
+    expect(next.isError).toBeFalsy();
+    await waitFor(async () => (await auditCalls(world.home)).length >= 1);
+    expect(await auditCalls(world.home)).toEqual([['add', 'ok']]);
+  });
+
+  it('a question a 2025 host leaves unanswered ends its call with an error result, not a hang', async () => {
+    await world.userServers({ notes: fixtureEntry('normal', 'garuda-serve-expired-2025') });
+    const { client, transport } = await host(
+      ['--answer-timeout', '1', '--allow', 'mcp.notes.add'],
+      // The host's user never answers.
+      () => new Promise<Reply>(() => {}),
+    );
+    const refused = await client.callTool({ name: 'notes__echo', arguments: { text: 'never' } });
+    expect(refused.isError).toBe(true);
+    expect(transport.stderrTail().join('\n')).toContain(
+      'a question about "notes__echo" was not answered within 1 s',
+    );
+    const next = await client.callTool({ name: 'notes__add', arguments: { a: 1, b: 2 } });
+    expect(next.isError).toBeFalsy();
+    await waitFor(async () => (await auditCalls(world.home)).length >= 1);
+    expect(await auditCalls(world.home)).toEqual([['add', 'ok']]);
+  });
+
+  it("a server's own question while several of its calls are open is handed to none of their hosts", async () => {
+    await world.userServers({ ask: fixtureEntry('asker', 'garuda-serve-asker-several') });
+    const forms: string[] = [];
+    let approvals = 0;
+    let sawSecond!: () => void;
+    const secondAsked = new Promise<void>((resolve) => (sawSecond = resolve));
+    const { client, transport } = await host([], async (message) => {
+      if (message.includes('before this call runs')) {
+        // The first call is allowed only once the second is asked too: both are open then.
+        approvals += 1;
+        if (approvals === 2) sawSecond();
+        else await secondAsked;
+        return { action: 'accept', decision: 'Allow once' };
+      }
+      forms.push(message);
+      return { action: 'accept', content: { ...ASKER_DEFAULTS, name: 'Grace' } };
+    });
+    const results = await Promise.all(
+      [1, 2].map(() => client.callTool({ name: 'ask__ask_form', arguments: { form: 'all' } })),
+    );
+    // Which call a server's question is about cannot be told while two run: it is declined,
+    // never shown in the other call's request.
+    expect(results.some((result) => textOf(result).includes('"action":"decline"'))).toBe(true);
+    expect(forms.length).toBeLessThan(2);
+    expect(transport.stderrTail().join('\n')).toContain(
+      'MCP server "ask" asked a question while several of its calls ran',
+    );
+  });
+
+  it('--answer-timeout takes whole seconds from 1 to 50', async () => {
+    for (const wrong of ['0', '51', '1.5', 'soon']) {
+      const result = await world.run(['serve', '--answer-timeout', wrong]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('--answer-timeout must be a number of seconds from 1 to 50');
+    }
   });
 });
 

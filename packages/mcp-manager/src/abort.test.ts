@@ -71,7 +71,7 @@ describe('QuestionQueue', () => {
   });
 
   it('an open form gives way to a question waiting behind it', async () => {
-    const queue = new QuestionQueue(20);
+    const queue = new QuestionQueue({ giveWayMs: 20 });
     let gaveWay: AbortSignal | undefined;
     const open = queue.ask(
       (giveWay) =>
@@ -88,6 +88,23 @@ describe('QuestionQueue', () => {
     expect(await open).toBe('form closed');
     expect(await approval).toBe('approved');
     expect(gaveWay?.aborted).toBe(true);
+  });
+
+  it('concurrent: a question open without an answer does not hold the next one', async () => {
+    const queue = new QuestionQueue({ concurrent: true });
+    let answerFirst: (answer: string) => void = () => {};
+    const first = queue.ask(
+      () => new Promise<string>((resolve) => (answerFirst = resolve)),
+      undefined,
+    );
+    // Asked and answered while the first still waits for its answer.
+    expect(await queue.ask(() => Promise.resolve('second'), undefined)).toBe('second');
+    const controller = new AbortController();
+    const third = queue.ask(() => new Promise<string>(() => {}), controller.signal);
+    controller.abort(new Error('cancelled'));
+    await expect(third).rejects.toThrow('cancelled');
+    answerFirst('first');
+    expect(await first).toBe('first');
   });
 
   it('a throwing question rejects only itself', async () => {

@@ -114,17 +114,24 @@ interface Turn {
  * waits for its turn is dropped without being asked. A server's form never holds the others up
  * for long: waiting questions go before waiting forms, and an open form that a question waits
  * behind gets `giveWayMs` more, then its turn's signal aborts (the form is closed and the waiting
- * question asked). Written by hand: the order and the give-way are the point, and they are a
- * few lines over a list. @internal
+ * question asked). A prompter that shows each question where it belongs (`concurrent`, as the
+ * gateway's does: each call's question goes to that call's own request) gets each at once: none
+ * waits for another's answer, so none has to give way. Written by hand: the order and the
+ * give-way are the point, and they are a few lines over a list. @internal
  */
 export class QuestionQueue {
   readonly #waiting: Turn[] = [];
   #current: Turn | undefined;
   readonly #giveWayMs: number;
+  readonly #concurrent: boolean;
 
-  /** @param giveWayMs - How long an open form may keep a waiting question from being asked. */
-  constructor(giveWayMs: number = DEFAULT_GIVE_WAY_MS) {
-    this.#giveWayMs = giveWayMs;
+  /**
+   * @param options - `giveWayMs`: how long an open form may keep a waiting question from being
+   *   asked; `concurrent`: ask every question as it comes.
+   */
+  constructor(options: { readonly giveWayMs?: number; readonly concurrent?: boolean } = {}) {
+    this.#giveWayMs = options.giveWayMs ?? DEFAULT_GIVE_WAY_MS;
+    this.#concurrent = options.concurrent === true;
   }
 
   /**
@@ -142,6 +149,14 @@ export class QuestionQueue {
     kind: QuestionKind = 'question',
   ): Promise<T> {
     signal?.throwIfAborted();
+    if (this.#concurrent) {
+      // Nothing waits behind this question, so nothing ever asks it to give way.
+      const never = new AbortController().signal;
+      return await raceAbort(
+        Promise.resolve().then(() => ask(never)),
+        signal,
+      );
+    }
     let start: () => void = () => {};
     const started = new Promise<void>((resolve) => {
       start = resolve;

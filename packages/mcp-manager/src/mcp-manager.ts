@@ -113,7 +113,10 @@ export class McpManager {
   constructor(options: McpManagerOptions) {
     this.#options = checkOptions(options);
     const { home, root, logger } = this.#options;
-    this.#questions = new QuestionQueue(this.#options.elicitation.giveWayMs);
+    this.#questions = new QuestionQueue({
+      giveWayMs: this.#options.elicitation.giveWayMs,
+      concurrent: this.#options.prompter.concurrent,
+    });
     // Every server start and call in flight listens to the manager's lifetime: more than ten is
     // normal here, and Node's "possible leak" warning would print on the host's stderr.
     setMaxListeners(0, this.#lifetime.signal);

@@ -361,6 +361,9 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
       'must have consent(request, signal), notice(text) and approveCall(preview, signal)',
     );
   }
+  if (prompter.concurrent !== undefined && typeof prompter.concurrent !== 'boolean') {
+    throw new InvalidOptionsError('prompter', 'concurrent must be true or false when given');
+  }
   if (logger !== undefined && !isRecord(logger)) {
     throw new InvalidOptionsError('logger', 'must be an object with debug/info/warn/error');
   }

@@ -205,6 +205,13 @@ export interface SignInRequest {
  */
 export interface Prompter {
   /**
+   * Whether this prompter shows each question where it belongs, several at once (a gateway asks
+   * each call's question in that call's own request). Then the manager asks every question as
+   * it comes, and no question waits for another one's answer. Default `false`: one question at a
+   * time, in order (a terminal shows one).
+   */
+  readonly concurrent?: boolean;
+  /**
    * Asks whether a server may start, or whether its changed tools may be used: `'once'` (this
    * session), `'remember'` (stored), `'deny'`; anything else is a no.
    */

@@ -70,6 +70,52 @@ function hostRequest(request: ElicitRequest): InputRequest {
   });
 }
 
+/** One call running through the gateway: its conversation, when its host can be asked. */
+interface RunningCall {
+  readonly conversation: Conversation | undefined;
+}
+
+/**
+ * The calls running through the gateway, by server: which request a server's own question is
+ * about. A server's question names no call (a 2025 server's `elicitation/create` over stdio
+ * carries no request id), so it is passed on only when exactly one call of that server runs;
+ * with several, it cannot be told which one it is about, and it is not handed to any of them.
+ */
+export class ServerCalls {
+  readonly #running = new Map<string, Set<RunningCall>>();
+
+  /**
+   * Counts a call of `server` until the returned function is called (when it ends).
+   *
+   * @param conversation - The call's conversation; `undefined` when its host cannot be asked.
+   */
+  enter(server: string, conversation: Conversation | undefined): () => void {
+    const call: RunningCall = { conversation };
+    let calls = this.#running.get(server);
+    if (calls === undefined) {
+      calls = new Set();
+      this.#running.set(server, calls);
+    }
+    calls.add(call);
+    return () => {
+      calls.delete(call);
+      if (calls.size === 0 && this.#running.get(server) === calls) this.#running.delete(server);
+    };
+  }
+
+  /**
+   * The conversation a question of `server` belongs to: `'several'` when more than one of its
+   * calls runs (it cannot be told which), `undefined` when none runs or the one running has no
+   * conversation.
+   */
+  ownerOf(server: string): Conversation | 'several' | undefined {
+    const calls = this.#running.get(server);
+    if (calls === undefined || calls.size === 0) return undefined;
+    if (calls.size > 1) return 'several';
+    return [...calls][0]?.conversation;
+  }
+}
+
 /**
  * Asks the host's user a server's question in the conversation of that server's call: an accepted
  * form gives its values (the manager checks them), an accepted page means the host opened it.

@@ -9,6 +9,13 @@
 // out as the result's `requestState` and comes back with the answer. The id is only a key into
 // this process's memory (128 random bits, never reused): an id that is not a conversation open
 // here, or that belongs to another tool, gets nothing.
+//
+// A question belongs to the request it is about: the work runs inside its own conversation's
+// async context, and a question asked from that work goes out with that conversation's rounds
+// only (never with another request's, even one of the same tool or of another client). Questions
+// of different conversations never wait for each other, and each waits for its answer at most
+// the gateway's answer time limit, well under the minute after which hosts give up on a request.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import {
   CLIENT_CAPABILITIES_META_KEY,
@@ -22,10 +29,25 @@ import {
 } from '@modelcontextprotocol/server';
 
 /**
- * How long a question waits for its answer: the SDK's own limit for one question to a 2025
- * host. A conversation whose question is not answered by then is cancelled (its call not run).
+ * How long a question waits for its answer by default: hosts give up on a request after about a
+ * minute (a 2025 host's call stays open while its user answers), so an unanswered question ends
+ * well before that, as a refusal the host can show, rather than as the host's own time-out. A
+ * conversation whose question is not answered by then expires (its call is not run).
  */
-export const ANSWER_TIMEOUT_MS = 600_000;
+export const DEFAULT_ANSWER_TIMEOUT_MS = 45_000;
+
+/** The longest answer time limit `serve` takes: with the grace below, under a host's limit. */
+export const MAX_ANSWER_TIMEOUT_MS = 50_000;
+
+/**
+ * How much longer than a question a 2025 host's call waits for that host's answer: an answer
+ * that comes just after the question expired is told it came too late (rather than the call
+ * ending with the SDK's own time-out).
+ */
+export const LATE_ANSWER_GRACE_MS = 5_000;
+
+/** The expired conversations remembered, so that a late answer is told it came too late. */
+const EXPIRED_KEPT = 256;
 
 /** What the host that sent a request can ask its user: a form, a page to open. */
 export interface HostAsks {
@@ -83,10 +105,8 @@ export class Conversation {
     questions: Conversations,
     /** The tool name the host called (its rounds must name it too). */
     readonly hostTool: string,
-    /** The manager's tool name (approval questions are matched with it), if a server's tool. */
+    /** The manager's tool name, if a server's tool (an approval question must be about it). */
     readonly tool: string | undefined,
-    /** That tool's server (its own questions are matched with it). */
-    readonly server: string | undefined,
     readonly asks: HostAsks,
   ) {
     this.#questions = questions;
@@ -97,21 +117,17 @@ export class Conversation {
     return this.#controller.signal;
   }
 
-  /** Whether a question is open right now. */
-  get asking(): boolean {
-    return this.#question !== undefined;
-  }
-
-  /** @internal Starts the work (once). */
+  /** @internal Starts the work (once), inside this conversation's async context. */
   begin(work: (conversation: Conversation) => Promise<ToolResult>): void {
-    this.#work = work(this);
+    this.#work = this.#questions.within(this, () => work(this));
   }
 
   /**
    * Asks the host's user (called by the work): the request goes out with the next round's
    * result, and the answer comes back with the host's next round. Questions of one conversation
-   * are asked one after another. A question not answered in {@link ANSWER_TIMEOUT_MS}, or
-   * cancelled through `signal` or the conversation, is answered `cancel`.
+   * are asked one after another. A question not answered within the answer time limit expires
+   * the conversation (answered `cancel`, its work cancelled); one cancelled through `signal` or
+   * the conversation is answered `cancel`.
    */
   ask(request: InputRequest, signal?: AbortSignal): Promise<InputResponseView> {
     const turn = this.#turn.then(() => this.#askNow(request, signal));
@@ -128,8 +144,9 @@ export class Conversation {
     return new Promise<InputResponseView>((resolve) => {
       const timer = setTimeout(() => {
         finish(CANCELLED);
+        this.#questions.expired(this);
         this.cancel();
-      }, ANSWER_TIMEOUT_MS);
+      }, this.#questions.answerTimeoutMs);
       timer.unref();
       const onAbort = () => finish(CANCELLED);
       const finish = (answer: InputResponseView) => {
@@ -224,56 +241,100 @@ export class Conversation {
   }
 }
 
+/** What a round's `requestState` names: an open conversation, or why there is none. */
+export type RoundOf = Conversation | 'expired' | 'unknown' | undefined;
+
 /** The conversations open in one gateway. */
 export class Conversations {
   readonly #open = new Map<string, Conversation>();
+  /** Ids of conversations that expired lately (oldest first), for a late answer's refusal. */
+  readonly #expired = new Set<string>();
+  /** The conversation whose work runs in the current async context. */
+  readonly #current = new AsyncLocalStorage<Conversation | undefined>();
+  readonly #onExpired: (conversation: Conversation) => void;
+
+  /**
+   * @param options - How long a question waits for its answer ({@link DEFAULT_ANSWER_TIMEOUT_MS}
+   *   unless given), and what to do when one expires (tell the log).
+   */
+  constructor(
+    options: {
+      readonly answerTimeoutMs?: number;
+      readonly onExpired?: (conversation: Conversation) => void;
+    } = {},
+  ) {
+    this.answerTimeoutMs = options.answerTimeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS;
+    this.#onExpired = options.onExpired ?? (() => {});
+  }
+
+  /** How long one question waits for its answer, in ms. */
+  readonly answerTimeoutMs: number;
 
   /**
    * Starts a request's work as a conversation and plays its first round.
    *
-   * @param about - The tool name the host called; the manager's tool name and its server, when
-   *   it is a server's tool; what the host can ask.
+   * @param about - The tool name the host called; the manager's tool name, when it is a
+   *   server's tool; what the host can ask.
    */
   start(
     context: ServerContext,
-    about: {
-      readonly hostTool: string;
-      readonly tool?: string;
-      readonly server?: string;
-      readonly asks: HostAsks;
-    },
+    about: { readonly hostTool: string; readonly tool?: string; readonly asks: HostAsks },
     work: (conversation: Conversation) => Promise<ToolResult>,
   ): Promise<ToolResult | ReturnType<typeof inputRequired>> {
-    const conversation = new Conversation(
-      this,
-      about.hostTool,
-      about.tool,
-      about.server,
-      about.asks,
-    );
+    const conversation = new Conversation(this, about.hostTool, about.tool, about.asks);
     this.#open.set(conversation.id, conversation);
     conversation.begin(work);
     return conversation.round(context);
   }
 
   /**
-   * The conversation a round belongs to: its `requestState`, for the same tool. `undefined`
-   * when the round carries no state; `null` when it names no conversation open here (expired,
-   * finished, made up, or another tool's).
+   * Runs a request's work that has no conversation (its host cannot be asked): whatever it asks
+   * finds no conversation, whichever request's context it was started from.
    */
-  of(context: ServerContext, hostTool: string): Conversation | null | undefined {
-    const state = context.mcpReq.requestState<unknown>();
-    if (state === undefined) return undefined;
-    const conversation = typeof state === 'string' ? this.#open.get(state) : undefined;
-    return conversation?.hostTool === hostTool ? conversation : null;
+  alone<T>(work: () => Promise<T>): Promise<T> {
+    return this.#current.run(undefined, work);
   }
 
-  /** The oldest open conversation that matches and asks nothing yet. */
-  find(matches: (conversation: Conversation) => boolean): Conversation | undefined {
-    for (const conversation of this.#open.values()) {
-      if (!conversation.asking && matches(conversation)) return conversation;
+  /** @internal Runs `work` as `conversation`'s. */
+  within<T>(conversation: Conversation, work: () => Promise<T>): Promise<T> {
+    return this.#current.run(conversation, work);
+  }
+
+  /**
+   * The conversation of the work that is asking: the request the question is about, and the
+   * only one whose rounds may carry it. `undefined` outside a conversation's work, or when that
+   * conversation is over (expired, cancelled, done).
+   */
+  current(): Conversation | undefined {
+    const conversation = this.#current.getStore();
+    return conversation !== undefined && this.#open.get(conversation.id) === conversation
+      ? conversation
+      : undefined;
+  }
+
+  /**
+   * The conversation a round belongs to: its `requestState`, for the same tool. `undefined`
+   * when the round carries no state; `'expired'` when its question was not answered in time;
+   * `'unknown'` when it names no conversation open here (finished, cancelled, made up, or
+   * another tool's).
+   */
+  of(context: ServerContext, hostTool: string): RoundOf {
+    const state = context.mcpReq.requestState<unknown>();
+    if (state === undefined) return undefined;
+    if (typeof state !== 'string') return 'unknown';
+    const conversation = this.#open.get(state);
+    if (conversation !== undefined)
+      return conversation.hostTool === hostTool ? conversation : 'unknown';
+    return this.#expired.has(state) ? 'expired' : 'unknown';
+  }
+
+  /** @internal A conversation whose question was not answered in time. */
+  expired(conversation: Conversation): void {
+    this.#expired.add(conversation.id);
+    if (this.#expired.size > EXPIRED_KEPT) {
+      this.#expired.delete(this.#expired.values().next().value as string);
     }
-    return undefined;
+    this.#onExpired(conversation);
   }
 
   /** @internal */
