@@ -8,6 +8,7 @@ import {
 } from '@garuda/mcp-config';
 import type { ServerOrigin } from '@garuda/mcp-tools';
 import type { CheckedOptions } from './options.js';
+import { originOf } from './server-policy.js';
 
 /** The servers the configuration gives this manager, and the problems found. @internal */
 export interface LoadedServers {
@@ -24,18 +25,19 @@ function importedFile(options: CheckedOptions): string {
 }
 
 /**
- * Where a loaded server's definition comes from, for the rule of names that clash: the `servers`
- * option (`host`), the user's file, the project's own file, or another client's project file read
- * in place (`imported`). `loadConfig` gives each server its file as it was passed in. @internal
+ * Where a loaded server's definition comes from, for the rule of names that clash (decided by
+ * {@link originOf} in the policy module). `loadConfig` gives each server its file as it was
+ * passed in. @internal
  *
  * @param config - A server {@link loadServers} returned.
  * @param options - The manager's options.
  * @returns Its origin.
  */
 export function serverOrigin(config: ServerConfig, options: CheckedOptions): ServerOrigin {
-  if (config.source === 'user') return config.file === SERVERS_OPTION_LABEL ? 'host' : 'user';
-  const imported = options.importConfigs.length > 0 && config.file === importedFile(options);
-  return imported ? 'imported' : 'project';
+  return originOf(config, {
+    hostFile: SERVERS_OPTION_LABEL,
+    importedFile: options.importConfigs.length > 0 ? importedFile(options) : undefined,
+  });
 }
 
 /**

@@ -7,6 +7,7 @@
 // metadata and no network unless its definition says so), the cleaning of everything a server
 // sends, the approval of every call, and the pins of its tools (only what a change does differs).
 import type { ServerSource } from '@garuda/mcp-config';
+import type { ServerOrigin } from '@garuda/mcp-tools';
 import { USER_SCOPE } from '@garuda/mcp-oauth';
 import { mcpTrustKey } from '@garuda/mcp-trust';
 
@@ -93,6 +94,24 @@ export function serverPolicy(
     trustKey: mcpTrustKey({ kind: 'project', root }, server.name),
     signInScope: root,
   });
+}
+
+/**
+ * Where a server comes from, for the rule of names that clash: the host's own (`servers` option),
+ * the user's file, another client's project file read in place (`imported`), or the project's
+ * own file. Both of the last two come from the repository; the project's own file ranks above the
+ * other client's file, as `loadConfig` ranks them for a name both define. @internal
+ *
+ * @param server - Its source and the file it was read from.
+ * @param from - The label of the host's servers and the other client's project file, if read.
+ * @returns Its origin.
+ */
+export function originOf(
+  server: { readonly source: ServerSource; readonly file: string },
+  from: { readonly hostFile: string; readonly importedFile: string | undefined },
+): ServerOrigin {
+  if (server.source === 'user') return server.file === from.hostFile ? 'host' : 'user';
+  return server.file === from.importedFile ? 'imported' : 'project';
 }
 
 /**
