@@ -10,6 +10,7 @@ import {
   McpManagerError,
   type McpManager,
   type McpPrompt,
+  type McpResourceTemplate,
   type McpTool,
   type PromptResult,
 } from '@garuda/mcp-manager';
@@ -30,7 +31,7 @@ import {
   hostMedia,
   hostResource,
   hostResourceResult,
-  hostTemplate,
+  hostTemplates,
   resourceOfHostUri,
 } from './serve-resources.js';
 
@@ -148,6 +149,17 @@ export async function serveCommand(
   const started = mcp.start({ signal: ctx.signal }).catch((error: unknown) => {
     output.err(`garuda-mcp serve: the servers did not start: ${messageOf(error)}`);
   });
+
+  // A template the gateway does not offer is told once (the host lists templates often).
+  const refusedTemplates = new Set<string>();
+  const noticeRefusedTemplate = (template: McpResourceTemplate, reason: string) => {
+    const key = JSON.stringify([template.server, template.uriTemplate]);
+    if (refusedTemplates.has(key)) return;
+    refusedTemplates.add(key);
+    rulesPrompter.notice(
+      `MCP server "${template.server}": its resource template ${JSON.stringify(template.shownUriTemplate)} is not offered to the host: ${reason}.`,
+    );
+  };
 
   const build = (): Server => {
     const server = new Server(
@@ -269,7 +281,7 @@ export async function serveCommand(
     });
     server.setRequestHandler('resources/templates/list', async () => {
       await started;
-      return { resourceTemplates: mcp.resourceTemplates().map(hostTemplate) };
+      return { resourceTemplates: hostTemplates(mcp.resourceTemplates(), noticeRefusedTemplate) };
     });
     server.setRequestHandler('resources/read', async (request, requestContext) => {
       await started;
