@@ -6,7 +6,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import path from 'node:path';
@@ -197,6 +197,39 @@ describe('garuda-mcp serve --http', () => {
       `the bearer token is in ${path.join(world.home, 'serve-http-token')}`,
     );
     expect(second.stderr()).not.toContain(token);
+  });
+
+  it('token file: refuses one of mode 0644 or a symbolic link (exit 3, naming the file and the command that mends it); starts no server', async () => {
+    const mark = `garuda-serve-http-token-${process.pid}`;
+    await world.userServers({ notes: fixtureEntry('normal', mark) });
+    const file = path.join(world.home, 'serve-http-token');
+    const planted = 'p'.repeat(43);
+    await mkdir(world.home, { recursive: true });
+    await writeFile(file, `${planted}\n`, { mode: 0o644 });
+    await chmod(file, 0o644);
+    const loose = await world.run(['serve', '--http']);
+    expect(loose.code).toBe(3);
+    expect(loose.stderr).toContain(`the token file ${file} has mode 0644`);
+    expect(loose.stderr).toContain(`chmod 600 ${file}`);
+    expect(loose.stderr).not.toContain(planted);
+    expect(loose.stderr).not.toContain('listening on');
+
+    await rm(file);
+    const elsewhere = path.join(world.root, 'planted-token');
+    await writeFile(elsewhere, `${planted}\n`, { mode: 0o600 });
+    await symlink(elsewhere, file);
+    const linked = await world.run(['serve', '--http']);
+    expect(linked.code).toBe(3);
+    expect(linked.stderr).toContain(`the token file ${file} is a symbolic link`);
+    expect(linked.stderr).toContain(`rm ${file}`);
+    expect(linked.stderr).not.toContain('listening on');
+    expect(await pidsWith(mark)).toEqual([]);
+
+    // Mended as told: a new token is made and used.
+    await rm(file);
+    const { stderr } = await gateway();
+    expect(stderr()).toMatch(/shown this once, is [A-Za-z0-9_-]{43}/);
+    expect(stderr()).not.toContain(planted);
   });
 
   it('hands a client over HTTP only cleaned definitions and framed results of a hostile server', async () => {

@@ -23,7 +23,7 @@ import { formatCallPreview } from '../format.js';
 import { cliPrompter, createManager } from '../open-manager.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import type { CliPrompter } from '../prompter.js';
-import { startHttpGateway, type HttpGateway } from './serve-http.js';
+import { gatewayToken, startHttpGateway, type HttpGateway } from './serve-http.js';
 import { Conversations, hostAsks, type Conversation, type ToolResult } from './serve-questions.js';
 import { REVIEW_TOOL, Review } from './serve-review.js';
 import { forwardElicitation } from './serve-elicit.js';
@@ -83,6 +83,8 @@ export async function serveCommand(
 ): Promise<number> {
   await readConfig(ctx);
   const { globals, output } = ctx;
+  // A token file that is not safe to use stops the command before any server starts.
+  const token = http === undefined ? undefined : await gatewayToken(globals.home);
   // Nobody can be asked on a terminal: stdin and stdout are the host's. `--yes` is what `host`
   // means for calls; consent needs trust given beforehand (or --trust-project on the command).
   const rulesPrompter = cliPrompter(ctx, {
@@ -310,11 +312,11 @@ export async function serveCommand(
     return server;
   };
 
-  if (http !== undefined) {
+  if (http !== undefined && token !== undefined) {
     try {
       gateway = await startHttpGateway({
         build,
-        home: globals.home,
+        token,
         port: http.port,
         onError: (error) => output.err(`garuda-mcp serve: ${messageOf(error)}`),
       });
