@@ -26,6 +26,7 @@ import {
   fixtureEntry,
   framedJson,
   osSandboxed,
+  RAW_INITIALIZE,
   worldPerTest,
   type CliWorld,
 } from './cli-support.js';
@@ -77,17 +78,6 @@ function raw(
   });
 }
 
-const INIT = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'raw', version: '1' },
-  },
-});
-
 describe('garuda-mcp serve --http', () => {
   it('serves the tools to a client with the token, on 127.0.0.1, and stops every server on SIGTERM', async () => {
     const mark = `garuda-serve-http-${process.pid}`;
@@ -129,7 +119,7 @@ describe('garuda-mcp serve --http', () => {
     };
     const auth = { authorization: `Bearer ${token}` };
 
-    const none = await raw(url, { headers: json, body: INIT });
+    const none = await raw(url, { headers: json, body: RAW_INITIALIZE });
     expect(none.status).toBe(401);
     expect(none.headers['www-authenticate']).toBe('Bearer realm="garuda-mcp"');
     expect(none.body).not.toContain(token);
@@ -137,23 +127,23 @@ describe('garuda-mcp serve --http', () => {
       (
         await raw(url, {
           headers: { ...json, authorization: `Bearer ${'x'.repeat(43)}` },
-          body: INIT,
+          body: RAW_INITIALIZE,
         })
       ).status,
     ).toBe(401);
     expect(
-      (await raw(url, { headers: { ...json, authorization: token }, body: INIT })).status,
+      (await raw(url, { headers: { ...json, authorization: token }, body: RAW_INITIALIZE })).status,
     ).toBe(401);
 
     const foreignOrigin = await raw(url, {
       headers: { ...json, ...auth, origin: 'http://evil.example' },
-      body: INIT,
+      body: RAW_INITIALIZE,
     });
     expect(foreignOrigin.status).toBe(403);
     const port = new URL(url).port;
     const foreignHost = await raw(url, {
       headers: { ...json, ...auth, host: `evil.example:${port}` },
-      body: INIT,
+      body: RAW_INITIALIZE,
     });
     expect(foreignHost.status).toBe(403);
 
@@ -179,7 +169,7 @@ describe('garuda-mcp serve --http', () => {
     // With everything right, the same request is served (and carries no CORS header either).
     const ok = await raw(url, {
       headers: { ...json, ...auth, origin: `http://127.0.0.1:${port}` },
-      body: INIT,
+      body: RAW_INITIALIZE,
     });
     expect(ok.status).toBe(200);
     expect(Object.keys(ok.headers).filter((name) => name.startsWith('access-control-'))).toEqual(

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Server } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
+import { RAW_INITIALIZE } from '../../test/cli-support.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import {
   gatewayToken,
@@ -61,17 +62,6 @@ async function gateway(
   return started;
 }
 
-const INIT = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'raw', version: '1' },
-  },
-});
-
 /**
  * An authorised POST whose chunked body never ends: resolves once the gateway took its headers
  * (its `100 Continue`, sent just before the request is handed to the gateway's handler).
@@ -117,7 +107,7 @@ async function post(gw: HttpGateway, body: string): Promise<{ status: number; te
 }
 
 async function initialize(gw: HttpGateway): Promise<number> {
-  return (await post(gw, INIT)).status;
+  return (await post(gw, RAW_INITIALIZE)).status;
 }
 
 describe('serve --http limits', () => {
