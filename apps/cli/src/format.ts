@@ -99,14 +99,15 @@ export function rowDetail(
   return row.detail === undefined ? undefined : cliDetail(row.detail);
 }
 
+/** One word of a POSIX shell command line: as it is when it is plain, else single-quoted. */
+export function shellWord(word: string): string {
+  return /^[\w:./@+-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
 /** `garuda-mcp login <server>`, with `--scope` for each scope it must ask for. */
 export function loginCommandLine(server: string, scopes: readonly string[] = []): string {
   const words = ['garuda-mcp', 'login', server];
-  for (const scope of scopes)
-    words.push(
-      '--scope',
-      /^[\w:./@+-]+$/.test(scope) ? scope : `'${scope.replaceAll("'", "'\\''")}'`,
-    );
+  for (const scope of scopes) words.push('--scope', shellWord(scope));
   return words.join(' ');
 }
 

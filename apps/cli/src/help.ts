@@ -205,7 +205,7 @@ export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
       ],
       [
         '--http',
-        'serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio; every request needs\nthe bearer token kept in <home>/serve-http-token (shown once, when it is made)',
+        'serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio; every request needs\nthe bearer token kept in <home>/serve-http-token (shown once, when it is made; used\nonly from a regular 0600 file of yours)',
       ],
       ['--port <n>', 'the port of --http (default 0: a free one, printed on stderr)'],
       [

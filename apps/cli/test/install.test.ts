@@ -89,6 +89,17 @@ describe('garuda-mcp install', () => {
     expect(await readFile(file, 'utf8')).toBe(after);
   });
 
+  it('ReDoS: finds its table in a Codex TOML of 200 000 empty lines in linear time', async () => {
+    const before = `model = "o4"\n${'\n'.repeat(200_000)}[mcp_servers.notes]\ncommand = "notes-server"\n`;
+    const file = await put('.codex/config.toml', before);
+    // The time limit only catches a hang: a pattern that reads every following line again from
+    // each line's start takes many minutes on this file.
+    expect((await world.run(['install', 'codex', '--yes'], { timeoutMs: 60_000 })).code).toBe(0);
+    const again = await world.run(['install', 'codex', '--yes'], { timeoutMs: 60_000 });
+    expect(again.stdout).toContain('already has [mcp_servers.garuda]');
+    expect((await readFile(file, 'utf8')).startsWith(before)).toBe(true);
+  });
+
   it('writes nothing without a yes, nor into a file it cannot edit safely; an unknown host is a usage error', async () => {
     const file = await put('.gemini/settings.json', '{ "theme": "dark" }\n');
     const declined = await world.run(['install', 'gemini']);

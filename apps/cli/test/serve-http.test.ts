@@ -6,7 +6,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import path from 'node:path';
@@ -27,6 +27,7 @@ import {
   framedJson,
   osSandboxed,
   questionsStayWithTheirCalls,
+  RAW_INITIALIZE,
   worldPerTest,
   type CliWorld,
 } from './cli-support.js';
@@ -78,17 +79,6 @@ function raw(
   });
 }
 
-const INIT = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'raw', version: '1' },
-  },
-});
-
 describe('garuda-mcp serve --http', () => {
   it('serves the tools to a client with the token, on 127.0.0.1, and stops every server on SIGTERM', async () => {
     const mark = `garuda-serve-http-${process.pid}`;
@@ -130,7 +120,7 @@ describe('garuda-mcp serve --http', () => {
     };
     const auth = { authorization: `Bearer ${token}` };
 
-    const none = await raw(url, { headers: json, body: INIT });
+    const none = await raw(url, { headers: json, body: RAW_INITIALIZE });
     expect(none.status).toBe(401);
     expect(none.headers['www-authenticate']).toBe('Bearer realm="garuda-mcp"');
     expect(none.body).not.toContain(token);
@@ -138,23 +128,23 @@ describe('garuda-mcp serve --http', () => {
       (
         await raw(url, {
           headers: { ...json, authorization: `Bearer ${'x'.repeat(43)}` },
-          body: INIT,
+          body: RAW_INITIALIZE,
         })
       ).status,
     ).toBe(401);
     expect(
-      (await raw(url, { headers: { ...json, authorization: token }, body: INIT })).status,
+      (await raw(url, { headers: { ...json, authorization: token }, body: RAW_INITIALIZE })).status,
     ).toBe(401);
 
     const foreignOrigin = await raw(url, {
       headers: { ...json, ...auth, origin: 'http://evil.example' },
-      body: INIT,
+      body: RAW_INITIALIZE,
     });
     expect(foreignOrigin.status).toBe(403);
     const port = new URL(url).port;
     const foreignHost = await raw(url, {
       headers: { ...json, ...auth, host: `evil.example:${port}` },
-      body: INIT,
+      body: RAW_INITIALIZE,
     });
     expect(foreignHost.status).toBe(403);
 
@@ -180,7 +170,7 @@ describe('garuda-mcp serve --http', () => {
     // With everything right, the same request is served (and carries no CORS header either).
     const ok = await raw(url, {
       headers: { ...json, ...auth, origin: `http://127.0.0.1:${port}` },
-      body: INIT,
+      body: RAW_INITIALIZE,
     });
     expect(ok.status).toBe(200);
     expect(Object.keys(ok.headers).filter((name) => name.startsWith('access-control-'))).toEqual(
@@ -198,6 +188,39 @@ describe('garuda-mcp serve --http', () => {
       `the bearer token is in ${path.join(world.home, 'serve-http-token')}`,
     );
     expect(second.stderr()).not.toContain(token);
+  });
+
+  it('token file: refuses one of mode 0644 or a symbolic link (exit 3, naming the file and the command that mends it); starts no server', async () => {
+    const mark = `garuda-serve-http-token-${process.pid}`;
+    await world.userServers({ notes: fixtureEntry('normal', mark) });
+    const file = path.join(world.home, 'serve-http-token');
+    const planted = 'p'.repeat(43);
+    await mkdir(world.home, { recursive: true });
+    await writeFile(file, `${planted}\n`, { mode: 0o644 });
+    await chmod(file, 0o644);
+    const loose = await world.run(['serve', '--http']);
+    expect(loose.code).toBe(3);
+    expect(loose.stderr).toContain(`the token file ${file} has mode 0644`);
+    expect(loose.stderr).toContain(`chmod 600 ${file}`);
+    expect(loose.stderr).not.toContain(planted);
+    expect(loose.stderr).not.toContain('listening on');
+
+    await rm(file);
+    const elsewhere = path.join(world.root, 'planted-token');
+    await writeFile(elsewhere, `${planted}\n`, { mode: 0o600 });
+    await symlink(elsewhere, file);
+    const linked = await world.run(['serve', '--http']);
+    expect(linked.code).toBe(3);
+    expect(linked.stderr).toContain(`the token file ${file} is a symbolic link`);
+    expect(linked.stderr).toContain(`rm ${file}`);
+    expect(linked.stderr).not.toContain('listening on');
+    expect(await pidsWith(mark)).toEqual([]);
+
+    // Mended as told: a new token is made and used.
+    await rm(file);
+    const { stderr } = await gateway();
+    expect(stderr()).toMatch(/shown this once, is [A-Za-z0-9_-]{43}/);
+    expect(stderr()).not.toContain(planted);
   });
 
   it('hands a client over HTTP only cleaned definitions and framed results of a hostile server', async () => {

@@ -841,6 +841,47 @@ describe('garuda-mcp serve: prompts and resources', () => {
       client.readResource({ uri: 'garuda://lib/note%3A%2F%2Flibrary%2Fother%2F42' }),
     ).rejects.toThrow(/No such resource behind this gateway/);
   });
+
+  it('ReDoS: a server template of adjacent expressions is not offered, and reading it never stops the gateway answering', async () => {
+    await world.userServers({
+      lib: fixtureEntry('library', 'garuda-serve-redos'),
+      fx: fixtureEntry('normal', 'garuda-serve-redos'),
+    });
+    const { client, transport } = await host(['--approvals', 'host']);
+    // A slow call of another server is in flight the whole time.
+    const slow = client.callTool({ name: 'fx__slow', arguments: { ms: 5_000 } });
+    const changed = new Promise<void>((resolve) =>
+      client.setNotificationHandler('notifications/resources/list_changed', () => resolve()),
+    );
+    // `note://{a}{b}…{z}.txt`: a backtracking match of a URI that does not end in `.txt` tries
+    // every way to split it among 26 values.
+    const letters = 'abcdefghijklmnopqrstuvwxyz'.split('');
+    const uriTemplate = `note://${letters.map((letter) => `{${letter}}`).join('')}.txt`;
+    const added = await client.callTool({
+      name: 'lib__add_template',
+      arguments: { name: 'packed', uriTemplate },
+    });
+    expect(added.isError).toBeFalsy();
+    await changed;
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((template) => template.name)).toEqual(['lib: item']);
+    await waitFor(
+      () => transport.stderrTail().join('\n').includes('its resource template "note://{a}{b}{c}'),
+      { timeoutMs: 20_000 },
+    );
+    expect(transport.stderrTail().join('\n')).toContain('is not offered to the host');
+    // A host may send the URI anyway: refused at once, and the gateway goes on answering.
+    const hostile = `garuda://lib/note%3A%2F%2F${'a'.repeat(40)}.tx`;
+    const read = client.readResource({ uri: hostile }).then(
+      () => 'read',
+      (error: unknown) => String(error),
+    );
+    await expect(client.ping()).resolves.toBeDefined();
+    const sum = await client.callTool({ name: 'fx__add', arguments: { a: 2, b: 3 } });
+    expect(textOf(sum)).toContain('5');
+    expect(await read).toMatch(/No such resource behind this gateway/);
+    expect(textOf(await slow)).toContain('done');
+  });
 });
 
 // Without an OS sandbox there is nothing to prove: skipped, and CI (which requires one) fails.

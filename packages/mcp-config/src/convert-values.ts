@@ -389,7 +389,15 @@ export function convertPlain(value: string, field: string, ctx: ValueContext): C
 const HARMLESS = /^(?:true|false|yes|no|on|off|0|1|none|null)$/i;
 const PATH_LIKE = /^(?:\/|~[/\\]|\.{1,2}[/\\]|[A-Za-z]:[/\\])\S*$/;
 const URL_LIKE = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/\S+$/;
-const REFERENCE = /\$\{[^}]*\}/;
+
+/**
+ * Whether a value holds a `${…}` reference: a `${` with a `}` after it. Two searches rather than
+ * a regex, whose search would read the rest of the text again from each of many `${`.
+ */
+function hasReference(value: string): boolean {
+  const open = value.indexOf('${');
+  return open >= 0 && value.indexOf('}', open + 2) >= 0;
+}
 
 /**
  * Whether a value under this name is a secret written out: a value that looks like a token,
@@ -399,7 +407,7 @@ const REFERENCE = /\$\{[^}]*\}/;
 export function isWrittenSecret(name: string, value: string): boolean {
   if (looksSecretValue(value)) return true;
   if (!looksSecretName(name)) return false;
-  if (REFERENCE.test(value)) return false;
+  if (hasReference(value)) return false;
   const literal = value.trim();
   return !(
     literal === '' ||

@@ -257,4 +257,19 @@ describe("Claude Code's projects", () => {
     expect(claudeProjectKey(projects, 'c:\\users\\me\\repo', 'win32')).toBe('C:/Users/Me/Repo');
     expect(claudeProjectKey([], '/work/repo', 'linux')).toBeUndefined();
   });
+
+  // A guard against quadratic time, not a speed test (the bound only catches a hang).
+  it(
+    'ReDoS: keys of ~/.claude.json made of 50 000 separators are compared in linear time',
+    { timeout: 300_000 },
+    () => {
+      const projects: Record<string, unknown> = {};
+      for (let i = 0; i < 20; i += 1) projects[`${'/\\'.repeat(25_000)}${i}`] = {};
+      projects['/work/repo//'] = {};
+      const started = performance.now();
+      expect(claudeProjectKey(projects, '/work/repo', 'linux')).toBe('/work/repo//');
+      expect(claudeProjectKey(projects, '/', 'linux')).toBeUndefined();
+      expect(performance.now() - started).toBeLessThan(20_000);
+    },
+  );
 });

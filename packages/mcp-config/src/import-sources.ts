@@ -47,7 +47,11 @@ export function claudeProjectKey(
 ): string | undefined {
   if (!isRecord(projects)) return undefined;
   const canonical = (p: string): string => {
-    const trimmed = p.length > 1 ? p.replace(/[\\/]+$/, '') : p;
+    // Trailing separators counted off by hand: `/[\\/]+$/` would read a long run of them
+    // again from each one.
+    let end = p.length;
+    while (end > 0 && (p[end - 1] === '/' || p[end - 1] === '\\')) end--;
+    const trimmed = p.length > 1 ? p.slice(0, end) : p;
     return platform === 'win32' ? trimmed.replace(/\\/g, '/').toLowerCase() : trimmed;
   };
   const wanted = canonical(root);

@@ -76,3 +76,41 @@ describe('looksSecretValue', () => {
     expect(performance.now() - start).toBeLessThan(1000);
   });
 });
+
+describe('looksSecretValue on hostile text', () => {
+  // A guard against quadratic time, not a speed test: the linear checks finish these in a second
+  // or two; searches that read a long run again from each of its characters took over a minute.
+  // The bound is loose so a busy machine cannot fail it.
+  it(
+    'ReDoS: long runs made to restart each check (eyJ…, a scheme run, ${…, known prefixes) finish',
+    { timeout: 300_000 },
+    () => {
+      const hostile = [
+        'eyJ'.repeat(17_000),
+        `z${'a'.repeat(50_000)}`,
+        `${'a1'.repeat(25_000)}://`,
+        `x://${':'.repeat(50_000)}`,
+        '${'.repeat(25_000),
+        '$'.repeat(50_000),
+        ' sk-'.repeat(12_500),
+        `-----BEGIN ${'A '.repeat(25_000)}`,
+        `bearer${' '.repeat(50_000)}`,
+      ];
+      const started = performance.now();
+      for (let round = 0; round < 120; round += 1) {
+        for (const value of hostile) looksSecretValue(value);
+      }
+      expect(performance.now() - started).toBeLessThan(20_000);
+    },
+  );
+
+  it('still finds what hides after many references, and skips the references themselves', () => {
+    expect(looksSecretValue(`${'${X} '.repeat(100)}ghp_16C7e42F292c6912E7710c838347Ae178B4a`)).toBe(
+      true,
+    );
+    expect(looksSecretValue('${'.repeat(100))).toBe(false);
+    expect(looksSecretValue('Bearer ${TOKEN} and $OTHER_TOKEN_VALUE_1234567890')).toBe(false);
+    expect(looksSecretValue('x eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig')).toBe(true);
+    expect(looksSecretValue('postgres://user:hunter2@db')).toBe(true);
+  });
+});

@@ -73,16 +73,53 @@ const KNOWN_PREFIX = new RegExp(
     ')[A-Za-z0-9_.-]{10,}',
 );
 
-/** A JSON Web Token: two base64url parts, the first starting with `{"`. */
-const JWT = /eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/;
+/**
+ * A JSON Web Token: two base64url parts, the first starting with `{"`. It starts where a run of
+ * base64url characters starts (the lookbehind), so each run is read from one place only: tried
+ * from every `eyJ` inside one long run, the search would be quadratic.
+ */
+const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/;
 
 const PRIVATE_KEY = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
 
-/** `scheme://user:password@`: a password inside a URL. */
-const URL_PASSWORD = /[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/@:]*:[^\s/@]+@/;
+/**
+ * `scheme://user:password@`: a password inside a URL. The scheme is a whole run of scheme
+ * characters (the lookbehind), for the same reason as {@link JWT}.
+ */
+const URL_PASSWORD = /(?<![A-Za-z0-9+.-])[A-Za-z0-9+.-]+:\/\/[^\s/@:]*:[^\s/@]+@/;
 
-/** A reference to a variable, which is not itself a secret (`${X}`, `${env:X}`, `$X`). */
-const REFERENCE = /\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*/g;
+/** A variable's name after `$`. */
+const VARIABLE_NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
+
+/**
+ * The text with each reference to a variable (`${X}`, `${env:X}`, `$X`), which is not itself a
+ * secret, replaced by a space. By hand rather than one global regex: with many `${` and no `}`
+ * after them, a regex search would read the rest of the text again from each one.
+ */
+function withoutReferences(text: string): string {
+  let out = '';
+  let from = 0;
+  let closes = true;
+  for (let dollar = text.indexOf('$'); dollar >= 0; dollar = text.indexOf('$', dollar + 1)) {
+    if (dollar < from) continue;
+    if (text[dollar + 1] === '{' && closes) {
+      const close = text.indexOf('}', dollar + 2);
+      // No `}` after this `${` means none after any later one either.
+      closes = close >= 0;
+      if (closes) {
+        out += `${text.slice(from, dollar)} `;
+        from = close + 1;
+        continue;
+      }
+    }
+    VARIABLE_NAME.lastIndex = dollar + 1;
+    if (VARIABLE_NAME.test(text)) {
+      out += `${text.slice(from, dollar)} `;
+      from = VARIABLE_NAME.lastIndex;
+    }
+  }
+  return out + text.slice(from);
+}
 
 const HEX = /^[0-9a-f]+$/;
 
@@ -126,7 +163,7 @@ export function looksSecretValue(value: string): boolean {
   if (typeof value !== 'string' || value === '') return false;
   // Long values are judged by a bounded window: a secret is never that long, and the checks
   // stay linear and cheap whatever a file holds.
-  const text = (value.length > 8192 ? value.slice(0, 8192) : value).replace(REFERENCE, ' ');
+  const text = withoutReferences(value.length > 8192 ? value.slice(0, 8192) : value);
   if (
     AUTH_SCHEME.test(text) ||
     KNOWN_PREFIX.test(text) ||

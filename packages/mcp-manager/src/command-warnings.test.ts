@@ -257,3 +257,27 @@ describe('commandWarnings: inside command lines', () => {
     expect(performance.now() - start).toBeLessThan(30_000);
   });
 });
+
+describe('commandWarnings on hostile command lines', () => {
+  // A guard against quadratic time, not a speed test (the bound only catches a hang).
+  it(
+    'ReDoS: pipes, wrappers, options and folders 50 000 characters long are read in linear time',
+    { timeout: 300_000 },
+    () => {
+      const hostile = [
+        `x|${'sudo '.repeat(10_000)}!`,
+        `x|sudo${' -x'.repeat(16_000)}!`,
+        `x|${'a/'.repeat(25_000)}!`,
+        'a| '.repeat(16_000),
+        `x|python${'.'.repeat(50_000)}!`,
+        `x|env${'  -'.repeat(16_000)}`,
+      ];
+      const started = performance.now();
+      for (const script of hostile) commandWarnings(['sh', '-c', script]);
+      expect(performance.now() - started).toBeLessThan(20_000);
+      expect(texts(['sh', '-c', `x | ${'sudo '.repeat(1_000)}/usr/bin/bash`])).toContain(
+        PIPE('bash'),
+      );
+    },
+  );
+});

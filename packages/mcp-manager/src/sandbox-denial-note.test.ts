@@ -198,6 +198,22 @@ describe('sandboxDenialNote', () => {
   });
 });
 
+describe('sandboxDenialNote on hostile text', () => {
+  // A guard against quadratic time, not a speed test (the bound only catches a hang).
+  it(
+    'ReDoS: paths ending in thousands of dots, in 50 000 characters of error text, are read in linear time',
+    { timeout: 300_000 },
+    () => {
+      const text = `EROFS: read-only file system ${`'/${'.'.repeat(4_000)}x' `.repeat(12)}`;
+      const started = performance.now();
+      for (let i = 0; i < 20; i += 1) sandboxDenialNote(text, subject());
+      expect(performance.now() - started).toBeLessThan(20_000);
+      const file = path.join(DOCS, 'x.txt');
+      expect(sandboxDenialNote(`EROFS: cannot write ${file}...`, subject())).toContain(`"${file}"`);
+    },
+  );
+});
+
 describe('noNetworkNote', () => {
   it.each([
     'TypeError: fetch failed',

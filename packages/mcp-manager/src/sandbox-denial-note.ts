@@ -89,11 +89,21 @@ const SYSTEM_FOLDERS = [
   '/private',
 ];
 
+/**
+ * A path without the dots that end its sentence. By hand: `/\.+$/` would read a long run of
+ * dots again from each one.
+ */
+function withoutTrailingDots(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 0x2e) end--;
+  return text.slice(0, end);
+}
+
 /** The absolute paths an error text names, cleaned, in order, each once. */
 function pathsIn(text: string): string[] {
   const found: string[] = [];
   for (const match of text.slice(0, MAX_SCANNED_CHARS).matchAll(PATHS)) {
-    const raw = (match[1] ?? match[2] ?? match[3] ?? match[4] ?? '').replace(/\.+$/, '');
+    const raw = withoutTrailingDots(match[1] ?? match[2] ?? match[3] ?? match[4] ?? '');
     // A path with hidden or control characters is no path to quote, nor to suggest.
     if (raw.length < 2 || cleanLine(raw) !== raw || raw.includes('\\')) continue;
     const file = path.resolve(raw);

@@ -158,3 +158,21 @@ describe('checkUrl', () => {
     );
   });
 });
+
+describe('checkUrl on hostile data URLs', () => {
+  // A guard against quadratic time, not a speed test (the bound only catches a hang).
+  it(
+    'ReDoS: base64 padding of 50 000 `=` before one last character is counted in linear time',
+    { timeout: 300_000 },
+    () => {
+      const hostile = `data:image/png;base64,${'='.repeat(50_000)}A`;
+      const started = performance.now();
+      for (let i = 0; i < 20; i += 1) {
+        expect(checkUrl(hostile, { use: 'icon', what: 'the icon', maxDataBytes: 100_000 }).ok).toBe(
+          true,
+        );
+      }
+      expect(performance.now() - started).toBeLessThan(20_000);
+    },
+  );
+});

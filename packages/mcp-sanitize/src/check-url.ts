@@ -102,7 +102,10 @@ function dataBytes(href: string): number {
   const payload = href.slice(comma + 1);
   if (/;base64,/i.test(href.slice(0, comma + 1))) {
     const clean = payload.replace(/%3d/gi, '=');
-    return Math.floor((clean.replace(/=+$/, '').length * 3) / 4);
+    // The padding counted off by hand: `/=+$/` would read a long run of `=` again from each one.
+    let end = clean.length;
+    while (end > 0 && clean.charCodeAt(end - 1) === 0x3d) end--;
+    return Math.floor((end * 3) / 4);
   }
   return decodeURIComponentSafe(payload).length;
 }

@@ -264,7 +264,7 @@ describe('cleanText: the fast path returns what the simple one does', () => {
   });
 });
 
-describe('cleanText: linear time on large hostile input', () => {
+describe('ReDoS: cleanText takes linear time on large hostile input', () => {
   // Catastrophic backtracking or quadratic joins would take minutes here, not seconds. The real
   // speed figures are in bench/.
   const inputs: [string, string][] = [

@@ -176,7 +176,7 @@ describe('neutralizeTags', () => {
   // A guard against quadratic behaviour, not a speed test (speed is measured in bench/): linear
   // work takes about a second here, quadratic work on 4 MB would take hours. The bound is loose
   // so a busy shared machine cannot fail it.
-  it('is linear on large near-miss input', { timeout: 240_000 }, () => {
+  it('ReDoS: is linear on large near-miss input', { timeout: 240_000 }, () => {
     const inputs = [
       '<mcp_resul'.repeat(400_000),
       '<' + ' '.repeat(4_000_000),

@@ -384,3 +384,23 @@ describe('callPreview masks secrets', () => {
     );
   });
 });
+
+describe('masking hostile text', () => {
+  // A guard against quadratic time, not a speed test (the bound only catches a hang).
+  it(
+    'ReDoS: Basic credentials that decode to 37 000 `:` and a key of capitals are checked in linear time',
+    { timeout: 300_000 },
+    () => {
+      const colons = Buffer.from(`${':'.repeat(37_500)}\u0001`, 'latin1').toString('base64');
+      const started = performance.now();
+      for (let i = 0; i < 20; i += 1) {
+        expect(maskString(`Authorization: Basic ${colons}`)).toBeUndefined();
+        looksSecretKey('A'.repeat(50_000));
+      }
+      expect(performance.now() - started).toBeLessThan(20_000);
+      expect(maskString(`Basic ${Buffer.from('user:pass').toString('base64')}`)?.text).toBe(
+        `Basic ${MASK}`,
+      );
+    },
+  );
+});

@@ -66,7 +66,7 @@ const SECRET_SEGMENTS: ReadonlySet<string> = new Set(['key', 'auth']);
 function segments(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/([A-Z])(?=[A-Z][a-z])/g, '$1 ')
     .toLowerCase()
     .split(/[^a-z0-9]+/);
 }
@@ -110,8 +110,16 @@ const AUTH_SCHEME = /\b(bearer|basic)[ \t]+([A-Za-z0-9._~+/=-]{8,})/gi;
 /** A plain word after `Bearer` is prose ("Bearer authentication"), not a credential. */
 const PLAIN_WORD = /^[A-Za-z][a-z]*$/;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
-/** What `Basic` credentials decode to: `user:password` in printable ASCII. */
-const USER_PASSWORD = /^[\x20-\x7e]*:[\x20-\x7e]*$/;
+/** What `Basic` credentials decode to: printable ASCII (with a `:`, see {@link isUserPassword}). */
+const PRINTABLE = /^[\x20-\x7e]*$/;
+
+/**
+ * Whether decoded `Basic` credentials are `user:password` in printable ASCII. Two linear checks:
+ * one pattern `^[ -~]*:[ -~]*$` would try every `:` of a long run of them.
+ */
+function isUserPassword(text: string): boolean {
+  return text.includes(':') && PRINTABLE.test(text);
+}
 
 /** The credential after `Bearer` or `Basic` (the scheme word stays visible). */
 function authHeaders(text: string, out: Span[]): void {
@@ -121,7 +129,7 @@ function authHeaders(text: string, out: Span[]): void {
     const basic = scheme === 'basic';
     const credentialLike = basic
       ? BASE64.test(credential) &&
-        USER_PASSWORD.test(Buffer.from(credential, 'base64').toString('latin1'))
+        isUserPassword(Buffer.from(credential, 'base64').toString('latin1'))
       : !PLAIN_WORD.test(credential);
     if (!credentialLike) continue;
     const start = match.index + match[0].length - credential.length;

@@ -71,7 +71,12 @@ export interface ToolIndex {
 }
 
 const CAMEL_LOWER = /(\p{Ll}|\p{N})(\p{Lu})/gu;
-const CAMEL_UPPER = /(\p{Lu}+)(\p{Lu}\p{Ll})/gu;
+/**
+ * The last capital of a run before a capitalised word (`HTMLParser` → `HTML Parser`), found by
+ * looking ahead from each capital: `(\p{Lu}+)(\p{Lu}\p{Ll})` would read a long run of capitals
+ * again from each of them.
+ */
+const CAMEL_UPPER = /(\p{Lu})(?=\p{Lu}\p{Ll})/gu;
 const SEPARATOR = /[^\p{L}\p{N}]+/u;
 
 /**
@@ -85,7 +90,7 @@ const SEPARATOR = /[^\p{L}\p{N}]+/u;
 export function tokenize(text: string): string[] {
   return text
     .replace(CAMEL_LOWER, '$1 $2')
-    .replace(CAMEL_UPPER, '$1 $2')
+    .replace(CAMEL_UPPER, '$1 ')
     .toLowerCase()
     .split(SEPARATOR)
     .filter((word) => word.length > 2 || Array.from(word).length > 1);

@@ -167,7 +167,9 @@ export async function installCommand(
   } else {
     const text = before ?? '';
     hasServers = /mcp_servers/.test(text);
-    if (!/^\s*\[\s*mcp_servers\s*\.\s*"?garuda"?\s*\]/m.test(text)) {
+    // A table header is one line: blanks, not `\s` (which spans lines and made a file of many
+    // empty lines take quadratic time).
+    if (!/^[ \t]*\[[ \t]*mcp_servers[ \t]*\.[ \t]*"?garuda"?[ \t]*\]/m.test(text)) {
       after = withTable(text, tomlTable(command, args));
     }
   }

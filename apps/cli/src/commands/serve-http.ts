@@ -1,11 +1,13 @@
 // `garuda-mcp serve --http`: the gateway over Streamable HTTP, on 127.0.0.1 only. Every request
 // must carry the bearer token kept in <home>/serve-http-token (0600), a loopback Host (DNS
 // rebinding) and, when it has one, a loopback Origin; no CORS headers are ever sent, bodies and
-// requests in flight are bounded. The SDK's handler (createMcpHandler) speaks MCP; this file is
+// requests in flight are bounded, and so is the time a client may take to send a request (a
+// stalled upload is cut; a call that runs long is not). The SDK's handler (createMcpHandler) speaks MCP; this file is
 // the small node:http bridge in front of it, written here because the SDK's own bridge
 // (@modelcontextprotocol/node) would pull in a web framework for about forty lines.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { constants as fsConstants } from 'node:fs';
+import { lstat, mkdir, open } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -20,11 +22,42 @@ import {
   type Server,
 } from '@modelcontextprotocol/server';
 import writeFileAtomic from 'write-file-atomic';
+import { CliError, ExitCode } from '../exit-codes.js';
+import { shellWord } from '../format.js';
 
 /** The largest request body taken (the SDK's own limit is the same). */
 export const MAX_HTTP_BODY_BYTES = 4 * 1024 * 1024;
-/** Requests served at once; more are answered 503. */
+/**
+ * Requests served at once; more are answered 503. A request takes its place only once its body
+ * is read whole, so uploads that stall hold none (the request time limit ends them).
+ */
 export const MAX_HTTP_IN_FLIGHT = 32;
+
+/**
+ * How long a client may take to send a request, in milliseconds. `headersMs`: its headers;
+ * `requestMs`: the whole request, body included (past either it gets 408 and the connection is
+ * closed); `keepAliveMs`: an idle kept-alive connection between requests; `checkEveryMs`: how
+ * often they are checked. None of them limits a response: a call may run as long as its
+ * server's own time limit allows, and a listen stream stays open.
+ */
+export interface HttpTimeouts {
+  readonly headersMs: number;
+  readonly requestMs: number;
+  readonly keepAliveMs: number;
+  readonly checkEveryMs: number;
+}
+
+/**
+ * The gateway's limits: a loopback client sends a request (at most 4 MiB) in far less than
+ * this, so only a client that stalls meets them.
+ */
+export const HTTP_TIMEOUTS: HttpTimeouts = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  keepAliveMs: 5_000,
+  checkEveryMs: 1_000,
+};
+
 /** The token file under the home. */
 export const HTTP_TOKEN_FILE = 'serve-http-token';
 
@@ -44,20 +77,79 @@ export interface HttpGateway {
   close(): Promise<void>;
 }
 
+/** The gateway's bearer token and the file that keeps it. */
+export interface GatewayToken {
+  readonly file: string;
+  readonly token: string;
+  /** Made now (it is then shown once). */
+  readonly isNew: boolean;
+}
+
 /**
  * Reads the gateway's token from `<home>/serve-http-token`, or makes one (32 random bytes,
- * base64url) in a file of mode 0600, written whole (write-file-atomic).
+ * base64url) in a file of mode 0600, written whole (write-file-atomic). A file that is there is
+ * used only when it is a regular file of this user's with mode 0600, opened without following a
+ * link (anyone who could read or swap it could call every server behind the gateway).
+ *
+ * @param home - Garuda's home folder.
+ * @returns The token, its file, and whether it was made now.
+ * @throws {@link CliError} (exit 3) naming the file, what is wrong and the command that mends it.
  */
-async function gatewayToken(
-  home: string,
-): Promise<{ file: string; token: string; isNew: boolean }> {
+export async function gatewayToken(home: string): Promise<GatewayToken> {
   const file = path.join(home, HTTP_TOKEN_FILE);
-  const kept = await readFile(file, 'utf8').catch(() => '');
-  if (TOKEN_SHAPE.test(kept.trim())) return { file, token: kept.trim(), isNew: false };
+  const kept = (await keptToken(file))?.trim();
+  if (kept !== undefined && TOKEN_SHAPE.test(kept)) return { file, token: kept, isNew: false };
   await mkdir(home, { recursive: true, mode: 0o700 });
   const token = randomBytes(32).toString('base64url');
   await writeFileAtomic(file, `${token}\n`, { mode: 0o600, fsync: true });
   return { file, token, isNew: true };
+}
+
+/** The text of the token file, `undefined` when there is none; refuses one that is not safe. */
+async function keptToken(file: string): Promise<string | undefined> {
+  const refuse = (what: string, mend: string) =>
+    new CliError(
+      `garuda-mcp serve --http: the token file ${file} ${what}; it must be a regular file of ` +
+        `yours with mode 0600, so the token was not used. ${mend}`,
+      ExitCode.CONFIG,
+    );
+  const rm = `rm ${shellWord(file)}`;
+  const anew = `Remove it (${rm}) and run the command again: a new token is made.`;
+  // Where there is no O_NOFOLLOW (Windows), a link is refused by looking first.
+  const noFollow = fsConstants.O_NOFOLLOW ?? 0;
+  if (noFollow === 0) {
+    const link = await lstat(file).catch(() => undefined);
+    if (link?.isSymbolicLink() === true) throw refuse('is a symbolic link', anew);
+  }
+  let handle;
+  try {
+    // Non-blocking, so that a FIFO put there cannot hold the open.
+    handle = await open(file, fsConstants.O_RDONLY | noFollow | (fsConstants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP' || code === 'EMLINK') throw refuse('is a symbolic link', anew);
+    throw refuse(`cannot be read (${code ?? 'error'})`, anew);
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw refuse('is not a regular file', anew);
+    const uid = process.getuid?.();
+    if (uid !== undefined && info.uid !== uid) throw refuse('belongs to another user', anew);
+    const mode = info.mode & 0o777;
+    if (process.platform !== 'win32' && mode !== 0o600) {
+      throw refuse(
+        `has mode 0${mode.toString(8)}`,
+        `If nobody else could have read it, run: chmod 600 ${shellWord(file)}; otherwise remove it (${rm}) and run the command again.`,
+      );
+    }
+    // A token line is 44 bytes; more is not a token (and is never read whole).
+    const buffer = Buffer.alloc(256);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Whether `header` is `Bearer <token>`, compared in constant time. */
@@ -78,38 +170,46 @@ function plain(
 }
 
 /**
- * The request body, or undefined when it is over {@link MAX_HTTP_BODY_BYTES}. The rest of an
- * oversized body is read and dropped (so the client hears the 413 instead of a reset), up to 16
- * times the limit; past that the connection is cut.
+ * The request body: `too-large` when it is over {@link MAX_HTTP_BODY_BYTES} (the rest is read and
+ * dropped, so the client hears the 413 instead of a reset, up to 16 times the limit; past that
+ * the connection is cut), `gone` when the client went away or was cut (the request time limit).
  */
-async function bodyOf(req: IncomingMessage): Promise<Buffer | undefined> {
+async function bodyOf(req: IncomingMessage): Promise<Buffer | 'too-large' | 'gone'> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > 16 * MAX_HTTP_BODY_BYTES) {
-      req.destroy();
-      return undefined;
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > 16 * MAX_HTTP_BODY_BYTES) {
+        req.destroy();
+        return 'gone';
+      }
+      if (size <= MAX_HTTP_BODY_BYTES) chunks.push(chunk);
     }
-    if (size <= MAX_HTTP_BODY_BYTES) chunks.push(chunk);
+  } catch {
+    return 'gone';
   }
-  return size > MAX_HTTP_BODY_BYTES ? undefined : Buffer.concat(chunks);
+  if (!req.complete) return 'gone';
+  return size > MAX_HTTP_BODY_BYTES ? 'too-large' : Buffer.concat(chunks);
 }
 
 /**
  * Starts the gateway's HTTP endpoint on 127.0.0.1:`port` (0: a free port) at `/mcp`.
  *
- * @param options - `build` makes one gateway server per exchange; `home` keeps the token;
- *   `onError` hears what went wrong outside a request.
+ * @param options - `build` makes one gateway server per exchange; `token` is the one every
+ *   request must carry ({@link gatewayToken}); `onError` hears what went wrong outside a request;
+ *   `timeouts` replaces {@link HTTP_TIMEOUTS} (tests shorten them).
  * @returns The running gateway.
  */
 export async function startHttpGateway(options: {
   readonly build: () => Server;
-  readonly home: string;
+  readonly token: GatewayToken;
   readonly port: number;
   readonly onError: (error: Error) => void;
+  readonly timeouts?: HttpTimeouts;
 }): Promise<HttpGateway> {
-  const { file, token, isNew } = await gatewayToken(options.home);
+  const timeouts = options.timeouts ?? HTTP_TIMEOUTS;
+  const { file, token, isNew } = options.token;
   const handler = createMcpHandler(() => options.build(), {
     legacy: 'stateless',
     onerror: options.onError,
@@ -121,8 +221,25 @@ export async function startHttpGateway(options: {
   // gets it knows no such request. Ids are only unique per client, so a cancel is acted on only
   // when exactly one request in flight has that id (two clients' would be left alone).
   const byId = new Map<string, Set<AbortController>>();
-  const server = createServer((req, res) => {
-    if (inFlight >= MAX_HTTP_IN_FLIGHT) return plain(res, 503, 'Too many requests at once.');
+  const server = createServer(
+    {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      keepAliveTimeout: timeouts.keepAliveMs,
+      connectionsCheckingInterval: timeouts.checkEveryMs,
+    },
+    (req, res) => {
+      serve(req, res).catch((error: unknown) => {
+        options.onError(error instanceof Error ? error : new Error(String(error)));
+        if (!res.headersSent) plain(res, 500, 'The gateway failed on this request.');
+        else res.destroy();
+      });
+    },
+  );
+
+  /** Takes one of the places of the requests served at once, kept until the response ends. */
+  const place = (res: ServerResponse): AbortController | undefined => {
+    if (inFlight >= MAX_HTTP_IN_FLIGHT) return undefined;
     inFlight += 1;
     const done = new AbortController();
     exchanges.add(done);
@@ -131,14 +248,10 @@ export async function startHttpGateway(options: {
       exchanges.delete(done);
       done.abort();
     });
-    serve(req, res, done).catch((error: unknown) => {
-      options.onError(error instanceof Error ? error : new Error(String(error)));
-      if (!res.headersSent) plain(res, 500, 'The gateway failed on this request.');
-      else res.destroy();
-    });
-  });
+    return done;
+  };
 
-  const serve = async (req: IncomingMessage, res: ServerResponse, done: AbortController) => {
+  const serve = async (req: IncomingMessage, res: ServerResponse) => {
     const address = server.address();
     const port = typeof address === 'object' && address !== null ? address.port : 0;
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
@@ -161,8 +274,13 @@ export async function startHttpGateway(options: {
     if (url.pathname !== '/mcp') return plain(res, 404, 'The MCP endpoint is /mcp.');
     if (req.method === 'OPTIONS') return plain(res, 405, 'No cross-origin requests.');
     const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'DELETE';
+    // The body is read before the request takes a place: a client that stalls its upload holds
+    // a connection until the request time limit, never a place of the ones that answer.
     const body = hasBody ? await bodyOf(req) : undefined;
-    if (hasBody && body === undefined) return plain(res, 413, 'The request body is too large.');
+    if (body === 'gone' || res.destroyed) return;
+    if (body === 'too-large') return plain(res, 413, 'The request body is too large.');
+    const done = place(res);
+    if (done === undefined) return plain(res, 503, 'Too many requests at once.');
     const request = new Request(url, {
       method: req.method ?? 'GET',
       headers,

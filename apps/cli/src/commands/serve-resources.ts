@@ -5,13 +5,15 @@
 // same URI, and a server's own URI is untrusted (never shown raw), so it travels as one opaque
 // segment the gateway maps back. A template keeps its `{…}` expressions and encodes only the
 // text between them, so the host expands it as RFC 6570 says and the gateway puts each expanded
-// value back between the server's own text, exactly as the server's expansion would have.
+// value back between the server's own text, exactly as the server's expansion would have. The
+// match is linear (uri-template-match.ts); a template it could not match so is not offered.
 import type {
   CallResult,
   McpResource,
   McpResourceTemplate,
   ResourceResult,
 } from '@garuda/mcp-manager';
+import { matchTemplate, templateParts, templateShape } from './uri-template-match.js';
 
 const SCHEME = 'garuda://';
 
@@ -48,36 +50,9 @@ function hostPrefix(server: string): string {
   return `${SCHEME}${encodeURIComponent(server)}/`;
 }
 
-/** The literal text and the `{…}` expressions of a URI template, in turn (text first). */
-function templateParts(template: string): { literals: string[]; expressions: string[] } {
-  const literals: string[] = [];
-  const expressions: string[] = [];
-  let rest = template;
-  for (let found = /\{[^{}]*\}/.exec(rest); found !== null; found = /\{[^{}]*\}/.exec(rest)) {
-    literals.push(rest.slice(0, found.index));
-    expressions.push(found[0]);
-    rest = rest.slice(found.index + found[0].length);
-  }
-  literals.push(rest);
-  return { literals, expressions };
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** The URI the host sees for a server's resource. */
 export function hostResourceUri(resource: Pick<McpResource, 'server' | 'uri'>): string {
   return `${hostPrefix(resource.server)}${encodeURIComponent(resource.uri)}`;
-}
-
-/** The URI template the host sees for a server's template: its expressions kept, the rest encoded. */
-export function hostTemplateUri(template: Pick<McpResourceTemplate, 'server' | 'uriTemplate'>) {
-  const { literals, expressions } = templateParts(template.uriTemplate);
-  const body = literals
-    .map((literal, index) => `${encodeURIComponent(literal)}${expressions[index] ?? ''}`)
-    .join('');
-  return `${hostPrefix(template.server)}${body}`;
 }
 
 /**
@@ -94,13 +69,12 @@ export function resourceOfHostUri(
   for (const template of templates) {
     const prefix = hostPrefix(template.server);
     if (!uri.startsWith(prefix)) continue;
+    const shape = templateShape(template.uriTemplate);
+    if (!shape.ok) continue;
+    const values = matchTemplate(shape.pieces.literals, uri.slice(prefix.length));
+    if (values === undefined) continue;
+    // The server's own text (not the host's encoding of it) around each expanded value.
     const { literals } = templateParts(template.uriTemplate);
-    const pattern = new RegExp(
-      `^${literals.map((literal) => escapeRegExp(encodeURIComponent(literal))).join('([^]*?)')}$`,
-    );
-    const found = pattern.exec(uri.slice(prefix.length));
-    if (found === null) continue;
-    const values = found.slice(1);
     return {
       server: template.server,
       uri: literals.map((literal, index) => `${literal}${values[index] ?? ''}`).join(''),
@@ -122,17 +96,41 @@ export function hostResource(resource: McpResource) {
   };
 }
 
-/** A resource template as the host lists it, likewise. */
-export function hostTemplate(template: McpResourceTemplate) {
-  return {
-    uriTemplate: hostTemplateUri(template),
-    name: `${template.server}: ${template.name}`,
-    ...(template.title === undefined ? {} : { title: template.title }),
-    description: `[From MCP server "${template.server}"; its template: ${template.shownUriTemplate}]${
-      template.description === undefined ? '' : ` ${template.description}`
-    }`,
-    ...(template.mimeType === undefined ? {} : { mimeType: template.mimeType }),
-  };
+/**
+ * The resource templates as the host lists them: each template's expressions kept and the text
+ * between them percent-encoded, with the manager's cleaned fields. A template the gateway could
+ * not match back in linear time (see {@link templateShape}: too long, too many expressions, two
+ * with no text between them) is left out and told to `refused` with the reason; only an offered
+ * template's expansion is ever read ({@link resourceOfHostUri} checks the same shape).
+ *
+ * @param templates - The manager's templates.
+ * @param refused - Hears each template left out, and why.
+ * @returns The templates for `resources/templates/list`.
+ */
+export function hostTemplates(
+  templates: readonly McpResourceTemplate[],
+  refused: (template: McpResourceTemplate, reason: string) => void,
+) {
+  return templates.flatMap((template) => {
+    const shape = templateShape(template.uriTemplate);
+    if (!shape.ok) {
+      refused(template, shape.reason);
+      return [];
+    }
+    const { literals, expressions } = shape.pieces;
+    const body = literals.map((literal, index) => `${literal}${expressions[index] ?? ''}`).join('');
+    return [
+      {
+        uriTemplate: `${hostPrefix(template.server)}${body}`,
+        name: `${template.server}: ${template.name}`,
+        ...(template.title === undefined ? {} : { title: template.title }),
+        description: `[From MCP server "${template.server}"; its template: ${template.shownUriTemplate}]${
+          template.description === undefined ? '' : ` ${template.description}`
+        }`,
+        ...(template.mimeType === undefined ? {} : { mimeType: template.mimeType }),
+      },
+    ];
+  });
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   McpManagerError,
   type McpManager,
   type McpPrompt,
+  type McpResourceTemplate,
   type McpTool,
   type PromptResult,
   promptName,
@@ -23,7 +24,7 @@ import { formatCallPreview } from '../format.js';
 import { cliPrompter, createManager } from '../open-manager.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import type { CliPrompter } from '../prompter.js';
-import { startHttpGateway, type HttpGateway } from './serve-http.js';
+import { gatewayToken, startHttpGateway, type HttpGateway } from './serve-http.js';
 import {
   Conversations,
   hostAsks,
@@ -37,7 +38,7 @@ import {
   hostMedia,
   hostResource,
   hostResourceResult,
-  hostTemplate,
+  hostTemplates,
   resourceOfHostUri,
 } from './serve-resources.js';
 
@@ -99,6 +100,8 @@ export async function serveCommand(
 ): Promise<number> {
   await readConfig(ctx);
   const { globals, output } = ctx;
+  // A token file that is not safe to use stops the command before any server starts.
+  const token = http === undefined ? undefined : await gatewayToken(globals.home);
   // Nobody can be asked on a terminal: stdin and stdout are the host's. `--yes` is what `host`
   // means for calls; consent needs trust given beforehand (or --trust-project on the command).
   const rulesPrompter = cliPrompter(ctx, {
@@ -183,6 +186,17 @@ export async function serveCommand(
   const started = mcp.start({ signal: ctx.signal }).catch((error: unknown) => {
     output.err(`garuda-mcp serve: the servers did not start: ${messageOf(error)}`);
   });
+
+  // A template the gateway does not offer is told once (the host lists templates often).
+  const refusedTemplates = new Set<string>();
+  const noticeRefusedTemplate = (template: McpResourceTemplate, reason: string) => {
+    const key = JSON.stringify([template.server, template.uriTemplate]);
+    if (refusedTemplates.has(key)) return;
+    refusedTemplates.add(key);
+    rulesPrompter.notice(
+      `MCP server "${template.server}": its resource template ${JSON.stringify(template.shownUriTemplate)} is not offered to the host: ${reason}.`,
+    );
+  };
 
   const build = (): Server => {
     const server = new Server(
@@ -327,7 +341,7 @@ export async function serveCommand(
     });
     server.setRequestHandler('resources/templates/list', async () => {
       await started;
-      return { resourceTemplates: mcp.resourceTemplates().map(hostTemplate) };
+      return { resourceTemplates: hostTemplates(mcp.resourceTemplates(), noticeRefusedTemplate) };
     });
     server.setRequestHandler('resources/read', async (request, requestContext) => {
       await started;
@@ -356,11 +370,11 @@ export async function serveCommand(
     return server;
   };
 
-  if (http !== undefined) {
+  if (http !== undefined && token !== undefined) {
     try {
       gateway = await startHttpGateway({
         build,
-        home: globals.home,
+        token,
         port: http.port,
         onError: (error) => output.err(`garuda-mcp serve: ${messageOf(error)}`),
       });

@@ -1,0 +1,203 @@
+// The HTTP gateway's own limits, on real sockets: uploads that stall hold no place of the
+// requests served at once and are cut by the request time limit (shortened here through the
+// factory's `timeouts`); the token file is used only when it is a regular 0600 file of the user's.
+import { once } from 'node:events';
+import { chmod, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Server } from '@modelcontextprotocol/server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RAW_INITIALIZE } from '../../test/cli-support.js';
+import { CliError, ExitCode } from '../exit-codes.js';
+import {
+  gatewayToken,
+  HTTP_TOKEN_FILE,
+  MAX_HTTP_IN_FLIGHT,
+  startHttpGateway,
+  type HttpGateway,
+} from './serve-http.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function tempHome(): Promise<string> {
+  const home = await mkdtemp(path.join(tmpdir(), 'garuda-serve-http-'));
+  cleanups.push(() => rm(home, { recursive: true, force: true }));
+  return home;
+}
+
+async function gateway(
+  requestMs: number,
+  slowCall: () => Promise<void> = async () => {},
+): Promise<HttpGateway> {
+  const home = await tempHome();
+  const build = () => {
+    const server = new Server(
+      { name: 'limits', version: '1.0.0' },
+      { capabilities: { tools: {} } },
+    );
+    server.setRequestHandler('tools/list', () => ({ tools: [] }));
+    server.setRequestHandler('tools/call', async () => {
+      await slowCall();
+      return { content: [{ type: 'text' as const, text: 'slow and done' }] };
+    });
+    return server;
+  };
+  const started = await startHttpGateway({
+    build,
+    token: await gatewayToken(home),
+    port: 0,
+    onError: () => {},
+    timeouts: {
+      headersMs: Math.min(requestMs, 60_000),
+      requestMs,
+      keepAliveMs: 5_000,
+      checkEveryMs: 100,
+    },
+  });
+  cleanups.push(() => started.close());
+  return started;
+}
+
+/**
+ * An authorised POST whose chunked body never ends: resolves once the gateway took its headers
+ * (its `100 Continue`, sent just before the request is handed to the gateway's handler).
+ */
+async function stalledUpload(gw: HttpGateway): Promise<{ socket: Socket; received: () => string }> {
+  const { port } = new URL(gw.url);
+  const socket = connect(Number(port), '127.0.0.1');
+  cleanups.push(async () => void socket.destroy());
+  let received = '';
+  socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
+  socket.on('error', () => {});
+  await once(socket, 'connect');
+  socket.write(
+    [
+      'POST /mcp HTTP/1.1',
+      `Host: 127.0.0.1:${port}`,
+      `Authorization: Bearer ${gw.token}`,
+      'Content-Type: application/json',
+      'Accept: application/json, text/event-stream',
+      'Transfer-Encoding: chunked',
+      'Expect: 100-continue',
+      '',
+      '',
+    ].join('\r\n'),
+  );
+  while (!received.includes('100 Continue')) await once(socket, 'data');
+  socket.write('5\r\n{"jso\r\n');
+  return { socket, received: () => received };
+}
+
+async function post(gw: HttpGateway, body: string): Promise<{ status: number; text: string }> {
+  const response = await fetch(gw.url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${gw.token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    },
+    body,
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+async function initialize(gw: HttpGateway): Promise<number> {
+  return (await post(gw, RAW_INITIALIZE)).status;
+}
+
+describe('serve --http limits', () => {
+  it('slowloris: authorised uploads that never end take no place; a normal request is still served', async () => {
+    // A request limit no test reaches: the stalled uploads stay open throughout.
+    const gw = await gateway(600_000);
+    const stalled = [];
+    for (let i = 0; i < MAX_HTTP_IN_FLIGHT + 8; i += 1) stalled.push(await stalledUpload(gw));
+    expect(await initialize(gw)).toBe(200);
+    // None of them was answered (a 503 would say they were counted as served).
+    expect(stalled.filter((one) => /HTTP\/1\.1 [2-5]\d\d/.test(one.received()))).toEqual([]);
+  });
+
+  it('slowloris: an upload that stalls is cut at the request time limit (408, connection closed)', async () => {
+    const gw = await gateway(1_000);
+    const stalled = [];
+    for (let i = 0; i < MAX_HTTP_IN_FLIGHT + 1; i += 1) stalled.push(await stalledUpload(gw));
+    await Promise.all(stalled.map(({ socket }) => once(socket, 'close')));
+    for (const one of stalled) expect(one.received()).toMatch(/HTTP\/1\.1 408/);
+    expect(await initialize(gw)).toBe(200);
+  });
+
+  it('a call that runs past the request time limit is not cut: the limit is on sending, not on answering', async () => {
+    let callRuns!: () => void;
+    const running = new Promise<void>((resolve) => (callRuns = resolve));
+    let limitPassed!: () => void;
+    const passed = new Promise<void>((resolve) => (limitPassed = resolve));
+    // The call answers only once an upload started after it began was cut by the limit.
+    const gw = await gateway(1_000, () => {
+      callRuns();
+      return passed;
+    });
+    const call = post(
+      gw,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'slow', arguments: {} },
+      }),
+    );
+    await running;
+    const stalled = await stalledUpload(gw);
+    await once(stalled.socket, 'close');
+    expect(stalled.received()).toMatch(/HTTP\/1\.1 408/);
+    limitPassed();
+    const answered = await call;
+    expect(answered.status).toBe(200);
+    expect(answered.text).toContain('slow and done');
+  });
+});
+
+describe('the token file', () => {
+  const refusal = async (home: string) => {
+    const error = await gatewayToken(home).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(CliError);
+    expect((error as CliError).exitCode).toBe(ExitCode.CONFIG);
+    return (error as CliError).message;
+  };
+
+  it('token file: one of mode 0644 is refused, naming the file and the command that mends it', async () => {
+    const home = await tempHome();
+    const file = path.join(home, HTTP_TOKEN_FILE);
+    await writeFile(file, `${'a'.repeat(43)}\n`, { mode: 0o644 });
+    await chmod(file, 0o644);
+    const message = await refusal(home);
+    expect(message).toContain(`${file} has mode 0644`);
+    expect(message).toContain(`chmod 600 ${file}`);
+    expect(message).toContain(`rm ${file}`);
+    expect(message).not.toContain('a'.repeat(43));
+  });
+
+  it('token file: a symbolic link to a file elsewhere is refused, never followed', async () => {
+    const home = await tempHome();
+    const elsewhere = path.join(await tempHome(), 'token');
+    await writeFile(elsewhere, `${'b'.repeat(43)}\n`, { mode: 0o600 });
+    await symlink(elsewhere, path.join(home, HTTP_TOKEN_FILE));
+    const message = await refusal(home);
+    expect(message).toContain('is a symbolic link');
+    expect(message).not.toContain('b'.repeat(43));
+  });
+
+  it('token file: a regular 0600 file of the user is used as it is; none is made anew', async () => {
+    const home = await tempHome();
+    const made = await gatewayToken(home);
+    expect(made.isNew).toBe(true);
+    const again = await gatewayToken(home);
+    expect(again).toEqual({ ...made, isNew: false });
+  });
+});

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { isWrittenSecret } from './convert-values.js';
+
+describe('isWrittenSecret', () => {
+  it('a reference is not a secret written out; a literal under a secret name is', () => {
+    expect(isWrittenSecret('API_KEY', '${API_KEY}')).toBe(false);
+    expect(isWrittenSecret('API_KEY', 'prefix-${env:API_KEY}')).toBe(false);
+    expect(isWrittenSecret('API_KEY', 'hunter2')).toBe(true);
+    expect(isWrittenSecret('API_KEY', '${ not closed')).toBe(true);
+    expect(isWrittenSecret('API_KEY', '} before ${')).toBe(true);
+    expect(isWrittenSecret('PATH', 'hunter2')).toBe(false);
+  });
+
+  // A guard against quadratic time, not a speed test (the bound only catches a hang).
+  it(
+    'ReDoS: a value of 25 000 `${` and no `}` (a repository file) is judged in linear time',
+    { timeout: 300_000 },
+    () => {
+      const hostile = '${'.repeat(25_000);
+      const started = performance.now();
+      for (let i = 0; i < 100; i += 1) expect(isWrittenSecret('API_KEY', hostile)).toBe(true);
+      expect(performance.now() - started).toBeLessThan(20_000);
+    },
+  );
+});
