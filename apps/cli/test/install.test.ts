@@ -4,6 +4,7 @@
 // --move the host's own servers go behind the gateway: imported into Garuda's file, the host's
 // file backed up, and its server list left with the garuda entry and what could not be moved.
 import { chmod, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { ProcessTransport } from '@garuda/mcp-transport';
@@ -471,6 +472,18 @@ describe('garuda-mcp install: host files it cannot parse are left untouched', ()
       expect(imported.stdout).toContain('nests arrays and objects more than 64 levels deep');
     },
   );
+
+  it('install refuses a FIFO planted at the host file\u2019s path instead of waiting on it (a hang)', async () => {
+    const file = path.join(world.userHome, '.gemini', 'settings.json');
+    await mkdir(path.dirname(file), { recursive: true });
+    execFileSync('mkfifo', [file]);
+    const result = await world.run(['install', 'gemini', '--yes']);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(
+      `${file} is not a regular file, so garuda-mcp does not edit it`,
+    );
+    expect((await stat(file)).isFIFO()).toBe(true);
+  });
 
   it('install leaves a settings.json that is not UTF-8 untouched', async () => {
     const before = Buffer.from('{ "theme": "caf\xe9" }\n', 'latin1');

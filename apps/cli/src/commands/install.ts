@@ -295,10 +295,10 @@ async function readHostFile(
       `${file} ${why}, so garuda-mcp does not edit it: fix it, or add the entry by hand. Nothing was written.`,
       ExitCode.CONFIG,
     );
-  const size = await stat(file).then(
-    (s) => s.size,
-    () => 0,
-  );
+  const info = await stat(file).catch(() => undefined);
+  // A FIFO or device at the path would make the read below wait for ever.
+  if (info !== undefined && !info.isFile()) throw refuse('is not a regular file');
+  const size = info?.size ?? 0;
   if (size > MAX_IMPORT_FILE_BYTES) {
     throw refuse(`is larger than ${MAX_IMPORT_FILE_BYTES / (1024 * 1024)} MiB`);
   }
