@@ -9,6 +9,7 @@ import {
   type ValueContext,
 } from './convert-values.js';
 import { ConfigProblemCode } from './config-problem.js';
+import { commandSubstitution, shellCommandLine } from './expand-env.js';
 import { formatFieldPath } from './field-path.js';
 import { ImportNoteCode, type ImportClient, type ImportNote } from './import-types.js';
 import { looksSecretValue } from './looks-secret.js';
@@ -90,6 +91,23 @@ function convertPlainFields(
   const plain = (value: string, field: string): Step<string> => {
     const converted = convertPlain(value, field, ctx);
     if (!converted.ok) return { ok: false, problem: converted.note };
+    // The loader's rule, on the value as it would be written (checked again by validation).
+    const substitution =
+      commandSubstitution(converted.value) ??
+      (field === 'command' ? shellCommandLine(converted.value) : undefined);
+    if (substitution !== undefined) {
+      return {
+        ok: false,
+        problem: {
+          code: ImportNoteCode.VALUE_REFUSED,
+          field,
+          message:
+            `${quoteText(field)} ${substitution}: Garuda runs no shell and refuses such a ` +
+            `value, so the server was not imported; ${ctx.clientName} may run it through a ` +
+            'shell, so check the entry there too',
+        },
+      };
+    }
     warnings.push(...converted.notes);
     return { ok: true, value: converted.value };
   };

@@ -99,10 +99,14 @@ function classify(inner: string, ctx: ValueContext): Placeholder {
   if (withDefault !== null) return { kind: 'var', name: withDefault[1] ?? '', hadDefault: true };
   const env = ENV_VAR.exec(inner);
   if (env !== null) return { kind: 'var', name: env[1] ?? '', hadDefault: false };
-  const input = INPUT.exec(inner);
+  // Only VS Code has inputs; written elsewhere, `${input:…}` is a copy that means nothing there.
+  const input = ctx.client === 'vscode' ? INPUT.exec(inner) : null;
   if (input !== null) return { kind: 'input', id: input[1] ?? '' };
   return { kind: 'unknown' };
 }
+
+/** VS Code's placeholders that ask the user or run a command, whatever file they are in. */
+const VSCODE_ACTION = /^(?:input|command):/;
 
 const PATH_WORDS = {
   root: "the project's root folder",
@@ -135,6 +139,17 @@ export function quoteUnlessSecret(text: string): string {
 }
 
 function unknownNote(field: string, inner: string, ctx: ValueContext): ImportNote {
+  if (VSCODE_ACTION.test(inner)) {
+    const action = inner.startsWith('input:') ? 'asks you for' : 'runs as a command';
+    return {
+      code: ImportNoteCode.UNKNOWN_PLACEHOLDER,
+      field,
+      message:
+        `${quoteText(field)} uses ${quoteUnlessSecret(`\${${inner}}`)}, which VS Code ${action}; ` +
+        'Garuda neither asks nor runs anything for a value, and would pass it on as text: the ' +
+        'server was not imported; write the value itself and add the server with `garuda-mcp add`',
+    };
+  }
   return {
     code: ImportNoteCode.UNKNOWN_PLACEHOLDER,
     field,
@@ -295,6 +310,10 @@ const EDITOR_ONLY: ReadonlySet<string> = new Set([
  */
 function plainPlaceholder(inner: string, ctx: ValueContext): Placeholder | { kind: 'literal' } {
   const literal = { kind: 'literal' } as const;
+  // A prompt or a command in VS Code, never plain text, in whichever client's file it is.
+  if (VSCODE_ACTION.test(inner) && !(ctx.client === 'vscode' && inner.startsWith('input:'))) {
+    return { kind: 'unknown' };
+  }
   switch (ctx.client) {
     case 'claude': {
       if (VAR.test(inner)) return { kind: 'var', name: inner, hadDefault: false };

@@ -65,32 +65,47 @@ export type ParsedTemplate =
 const USE_NAME = 'write the value itself, or take it from a variable with ${NAME}';
 
 /**
+ * Why a value looks like command substitution (`!` at its start, `$(` or a backtick anywhere),
+ * to follow a subject such as `env "X" `; `undefined` when it does not. The one rule every
+ * value of a server entry is held to, wherever it is read (`loadConfig`, `addServer`, an
+ * import): such a value was almost certainly meant to run, and nothing here ever runs anything.
+ * Three fixed searches, linear in the value's length. @internal
+ */
+export function commandSubstitution(value: string): string | undefined {
+  if (value.startsWith('!')) return 'starts with "!", which some tools run as a command';
+  if (value.includes('$(')) return 'contains "$(" (command substitution)';
+  if (value.includes('`')) return 'contains a backtick (command substitution)';
+  return undefined;
+}
+
+/** What makes a `command` a shell command line: Garuda runs it as one program, never a shell. */
+const SHELL_OPERATORS = [';', '|', '&', '<', '>', '\n'] as const;
+
+/**
+ * Why a `command` is a shell command line rather than a program (`npx x; curl … | sh`: a `;`,
+ * `|`, `&`, `<`, `>` or line break in it), to follow a subject; `undefined` when it is not. No
+ * shell ever runs `command`, so such a value would not do what it looks like it does. Fixed
+ * searches, linear in the value's length. @internal
+ */
+export function shellCommandLine(command: string): string | undefined {
+  const found = SHELL_OPERATORS.find((op) => command.includes(op));
+  if (found === undefined) return undefined;
+  return `is a shell command line (it has ${found === '\n' ? 'a line break' : `"${found}"`}), not a program`;
+}
+
+/**
  * Splits a value into text and `${NAME}` references, or says why it is refused. This is the
  * check done when a file is loaded or edited; it needs no environment. `$NAME` and `$$` are
  * plain text. There is no escape for a literal `${`. @internal
  */
 export function parseTemplate(value: string): ParsedTemplate {
-  // Command substitution is refused outright rather than passed on as text: a value that looks
-  // like one was almost certainly meant to run, and nothing here ever runs anything.
-  if (value.startsWith('!')) {
+  // Refused outright rather than passed on as text (see commandSubstitution).
+  const substitution = commandSubstitution(value);
+  if (substitution !== undefined) {
     return {
       ok: false,
       code: ConfigProblemCode.VALUE_REJECTED,
-      reason: `starts with "!", which some tools run as a command; nothing is run here: ${USE_NAME}`,
-    };
-  }
-  if (value.includes('$(')) {
-    return {
-      ok: false,
-      code: ConfigProblemCode.VALUE_REJECTED,
-      reason: `contains "$(" (command substitution), which is never run: ${USE_NAME}`,
-    };
-  }
-  if (value.includes('`')) {
-    return {
-      ok: false,
-      code: ConfigProblemCode.VALUE_REJECTED,
-      reason: `contains a backtick (command substitution), which is never run: ${USE_NAME}`,
+      reason: `${substitution}: nothing here runs it; ${USE_NAME}`,
     };
   }
   const parts: TemplatePart[] = [];

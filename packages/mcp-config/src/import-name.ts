@@ -4,8 +4,11 @@ const MAX_NAME = 32;
 
 /**
  * A server name from another client turned into a valid Garuda name: accents removed,
- * lower-cased, every character outside `[a-z0-9_-]` (and runs of them) written `-`, no `-` or
- * `_` at the start or end, at most 32 characters; `server` when nothing is left. @internal
+ * lower-cased, every character outside `[a-z0-9_-]` (and runs of them) written `-`, a run of
+ * `-` and `_` written as its first character, no `-` or `_` at the start or end, at most 32
+ * characters; `server` when nothing is left. The runs go because a model sees the server's
+ * tools as `mcp__<server>__<tool>` (`-` written `_`): `other__search` would make them read as
+ * the tools of a server `other` (`mcp__other__search__…`). @internal
  */
 export function garudaName(name: string): string {
   const head = name.length > 256 ? name.slice(0, 256) : name;
@@ -14,7 +17,7 @@ export function garudaName(name: string): string {
     .replace(/\p{M}/gu, '')
     .toLowerCase()
     .replace(/[^a-z0-9_-]+/g, '-')
-    .replace(/-{2,}/g, '-');
+    .replace(/([-_])[-_]+/g, '$1');
   const trimmed = plain
     .replace(/^[-_]+/, '')
     .slice(0, MAX_NAME)

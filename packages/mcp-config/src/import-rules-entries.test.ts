@@ -24,6 +24,25 @@ describe('names', () => {
     expect(freeName('x'.repeat(32), new Set(['x'.repeat(32)]))).toBe(`${'x'.repeat(30)}-2`);
   });
 
+  it('never keep a "__" that would make a server\'s tools read as another server\'s (tool name spoofing)', async () => {
+    expect(garudaName('mcp__other__search')).toBe('mcp_other_search');
+    expect(garudaName('other__search')).toBe('other_search');
+    expect(garudaName('a-_b--c')).toBe('a-b-c');
+    const result = await importOne('claude', {
+      mcp__other__search: { command: 'x' },
+      Upper_Case: { command: 'y' },
+      ['long-'.repeat(10)]: { command: 'z' },
+      plain: { command: 'w' },
+    });
+    const spoof = importable(result, 'mcp__other__search');
+    expect(spoof.name).toBe('mcp_other_search');
+    expect(spoof.warnings[0]).toMatchObject({ code: 'RENAMED', to: 'mcp_other_search' });
+    expect(spoof.warnings[0]?.message).toContain("read like another server's");
+    expect(importable(result, 'Upper_Case').name).toBe('upper_case');
+    expect(importable(result, 'long-'.repeat(10)).name).toBe('long-long-long-long-long-long-lo');
+    expect(importable(result, 'plain').warnings).toEqual([]);
+  });
+
   it('get a suffix on a clash with another imported server or an existing Garuda name, with a warning', async () => {
     const s = await machine();
     await put(

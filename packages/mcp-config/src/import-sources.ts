@@ -18,17 +18,14 @@ import {
   type ImportSourcesResult,
   type ReadImportSourcesOptions,
 } from './import-types.js';
-import { parseSourceJson, type ParsedSource } from './parse-source-json.js';
-import { parseSourceToml } from './parse-source-toml.js';
+import { parseSource } from './parse-client-file.js';
 import { quoteText, shortText } from './quote-text.js';
 import { readSourceFile } from './read-source-file.js';
+import { SERVER_NAME } from './server-schema.js';
 import type { ServerSource } from './server-types.js';
 
 /** Servers read from one list; a hostile file cannot make the import do unbounded work. */
 const MAX_SERVERS_PER_LIST = 500;
-
-/** Clients whose JSON files may hold comments and trailing commas. */
-const JSONC_CLIENTS: ReadonlySet<ImportClient> = new Set(['vscode', 'cursor', 'gemini']);
 
 /** One server list in a file: where it is, and whether its servers are tied to one project. */
 interface ServerList {
@@ -109,12 +106,6 @@ function vscodeInputs(data: Record<string, unknown>): Map<string, string> {
   return inputs;
 }
 
-function parse(source: ImportSourceFile, text: string): ParsedSource {
-  return source.client === 'codex'
-    ? parseSourceToml(text)
-    : parseSourceJson(text, JSONC_CLIENTS.has(source.client));
-}
-
 /** A server found in a list, before its name is given. */
 interface Found {
   readonly source: ImportSourceFile;
@@ -133,7 +124,7 @@ function filesServers(
   text: string,
   at: { root: string; userHome: string; platform: string; separator: string; rootBasename: string },
 ): { problems: ImportNote[]; found: Found[]; usable: boolean } {
-  const parsed = parse(source, text);
+  const parsed = parseSource(source.client, text);
   if (!parsed.ok) return { problems: [...parsed.problems], found: [], usable: false };
   if (!isRecord(parsed.value)) {
     return {
@@ -229,8 +220,14 @@ function renamedNote(
 ): ImportNote {
   const from = shortText(sourceName);
   const reasons: string[] = [];
-  if (base !== sourceName)
-    reasons.push('Garuda names use a-z, 0-9, _ and -, at most 32 characters');
+  if (base !== sourceName) {
+    reasons.push(
+      SERVER_NAME.test(sourceName)
+        ? 'a name with "__" (or "-_") would make its tools\' names, mcp__<server>__<tool>, ' +
+            "read like another server's"
+        : 'Garuda names use a-z, 0-9, _ and -, at most 32 characters',
+    );
+  }
   if (name !== base) {
     reasons.push(
       `${quoteText(base)} is already taken ${byCaller ? 'in your Garuda configuration' : 'by a server imported before it'}`,

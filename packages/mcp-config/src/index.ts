@@ -63,6 +63,8 @@ export type {
 } from './import-types.js';
 export { importSourceFiles } from './import-paths.js';
 export { readImportSources } from './import-sources.js';
+export { parseClientFile } from './parse-client-file.js';
+export type { ParsedClientFile } from './parse-client-file.js';
 export { MAX_IMPORT_FILE_BYTES } from './read-source-file.js';
 export { looksSecretName, looksSecretValue } from './looks-secret.js';
 export type { ImportedProjectFile } from './claude-project-file.js';

@@ -193,7 +193,8 @@ const PROJECT_CLASH = (name: string) =>
  *   a repository cannot replace a server you configured.
  * - `${NAME}` in env and header values is expanded from `env`; a missing name becomes empty
  *   and is reported (the server still loads). Command substitution (`!…`, `$(…`, backticks) is
- *   refused and leaves its server out.
+ *   refused in any value (`command`, `args`, `cwd`, `url`, env and header values), as is a
+ *   `command` that is a shell command line (`;`, `|`, `&`, `<`, `>`); either leaves its server out.
  * - If both paths lead to the same file (a project whose root is the home folder's parent),
  *   it is read once, as the user's file.
  * - `importedProjectFiles` (e.g. Claude Code's `<root>/.mcp.json`) are read in place as

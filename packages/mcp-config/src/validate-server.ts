@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { checkServerUrl } from './check-server-url.js';
 import { ConfigProblemCode } from './config-problem.js';
-import { parseTemplate } from './expand-env.js';
+import { commandSubstitution, parseTemplate, shellCommandLine } from './expand-env.js';
 import { formatFieldPath, type FieldPath } from './field-path.js';
 import { quoteText } from './quote-text.js';
 import { CONTROL_LIST, CONTROL_RULES, batchingProblem, controlDef } from './control-fields.js';
@@ -150,6 +150,43 @@ function templateIssues(
       path,
       field: formatFieldPath(path),
       message: `${prefix}${kind === 'env' ? 'env' : 'header'} ${quoteText(key)} ${template.reason}`,
+    });
+  }
+  return issues;
+}
+
+/**
+ * The command-substitution rule (see {@link commandSubstitution}) on the fields passed as they
+ * are written: `command`, each of `args`, `cwd` and `url`. `env` and `headers` get it from
+ * {@link parseTemplate}.
+ */
+function plainFieldIssues(raw: Record<string, unknown>, prefix: string): ServerIssue[] {
+  const issues: ServerIssue[] = [];
+  const check = (value: unknown, path: FieldPath): void => {
+    if (typeof value !== 'string') return;
+    const substitution = commandSubstitution(value);
+    if (substitution === undefined) return;
+    const field = formatFieldPath(path);
+    issues.push({
+      code: ConfigProblemCode.VALUE_REJECTED,
+      path,
+      field,
+      message:
+        `${prefix}${quoteText(field)} ${substitution}: nothing here runs it (no shell sees ` +
+        'this field), so the server is not used; write the value itself',
+    });
+  };
+  for (const key of ['command', 'cwd', 'url'] as const) check(raw[key], [key]);
+  if (Array.isArray(raw.args)) raw.args.forEach((arg: unknown, i) => check(arg, ['args', i]));
+  const shell = typeof raw.command === 'string' ? shellCommandLine(raw.command) : undefined;
+  if (issues.length === 0 && shell !== undefined) {
+    issues.push({
+      code: ConfigProblemCode.VALUE_REJECTED,
+      path: ['command'],
+      field: 'command',
+      message:
+        `${prefix}"command" ${shell}: Garuda runs it as one program and never through a shell; ` +
+        'write the program in "command" and its arguments in "args"',
     });
   }
   return issues;
@@ -316,6 +353,7 @@ export function validateServer(name: string, value: unknown, source: ServerSourc
     });
     return { def: undefined, issues };
   }
+  issues.push(...plainFieldIssues(raw, prefix));
   if (hasCommand) {
     const parsed = localServerSchema.safeParse(value);
     if (!parsed.success) issues.push(...issuesFromZod(parsed.error, 'local', prefix));

@@ -19,14 +19,16 @@ export const WarningRank = {
   privilege: 2,
   shell: 3,
   pipe: 4,
-  download: 5,
-  unpinned: 6,
-  delete: 7,
-  writePath: 8,
+  /** `;`, `|`, `&&`, backticks, redirections in the command line, run by a shell or not. */
+  shellSyntax: 5,
+  download: 6,
+  unpinned: 7,
+  delete: 8,
+  writePath: 9,
   /** A read path that shows the server a credential path the sandbox hides (`~/.kube`). */
-  readPath: 9,
-  secret: 10,
-  network: 11,
+  readPath: 10,
+  secret: 11,
+  network: 12,
 } as const;
 
 /** A warning with its rank. @internal */
@@ -406,12 +408,38 @@ function checkText(text: string, out: Collector): void {
   }
 }
 
+/** Shell operators, in the order a warning names them. */
+const SHELL_OPERATORS = [';', '&&', '||', '|', '&', '`', '$(', '>', '<'] as const;
+type ShellOperator = (typeof SHELL_OPERATORS)[number];
+
+/** A word that starts with a redirection (`>out`, `2>&1`, `>>log`, `<in`, `&>x`). */
+const REDIRECTION = /^(?:[0-9]{0,3}|&)[<>]/;
+
+/**
+ * The shell operators written in a command line, by fixed searches over each word (linear in
+ * its length; no pattern is built from the text). A redirection counts only at the start of a
+ * word, so a version range such as `pkg>=1.0` is not one; a lone `&` only as a word of its own.
+ */
+function shellOperators(words: readonly string[]): ShellOperator[] {
+  const found = new Set<ShellOperator>();
+  for (const word of words) {
+    for (const op of [';', '&&', '||', '`', '$('] as const) if (word.includes(op)) found.add(op);
+    if (word.replaceAll('||', '').includes('|')) found.add('|');
+    if (word === '&') found.add('&');
+    const redirection = REDIRECTION.exec(word.slice(0, 8));
+    if (redirection !== null) found.add(word.charAt(redirection[0].length - 1) as '<' | '>');
+  }
+  return SHELL_OPERATORS.filter((op) => found.has(op));
+}
+
 /**
  * The consent warnings a server's command line deserves, ranked (see {@link WarningRank}),
  * without duplicates. Looks through wrappers (`env`, `sudo`, `nohup`, `timeout`, …) and into the
  * command lines given to shells (`sh -c`, `bash -lc`, `cmd /c`, `powershell -Command`, also
  * base64-encoded), at most four levels deep. Finds: `sudo`/`doas`; shells with `-c` and inline
  * code (`node -e`, `python -c`); pipes into a shell (`| sh`, `|bash`, inside any argument);
+ * shell syntax anywhere in the command line (`;`, `&&`, `||`, `|`, a lone `&`, backticks, `$(`,
+ * a redirection at the start of a word), said differently when a shell runs it and when not;
  * `curl` and `wget` anywhere; package runners (`npx`, `uvx`, `pnpm dlx`, `yarn dlx`, `bunx`,
  * `pipx run`, `npm exec`, `uv tool run`) with a package that has no pinned version; `rm` with
  * both `-r` and `-f` in any order. These are heuristics for a person reading a consent screen,
@@ -433,6 +461,20 @@ export function commandWarnings(argv: readonly string[]): RankedWarning[] {
   // A pipe written as separate words (`… | sh`) only means something to a shell, but say so.
   checkText(words.join(' '), out);
   checkCommand(words, out, 0);
+  const operators = shellOperators(words);
+  if (operators.length > 0) {
+    const shown = operators.map((op) => quoteText(op)).join(', ');
+    const shell = out.warnings.some((warning) => warning.rank === WarningRank.shell);
+    out.add(
+      WarningRank.shellSyntax,
+      shell
+        ? `its shell command line uses ${shown}: it can run several commands and write files; ` +
+            'read all of it'
+        : `has shell syntax (${shown}) in its command line, but no shell runs it here: the ` +
+            'program gets it as text, so the line does not do what it looks like; check why it ' +
+            'is there',
+    );
+  }
   const seen = new Set<string>();
   return out.warnings
     .filter((warning) => !seen.has(warning.text) && seen.add(warning.text))

@@ -121,6 +121,7 @@ describe('serverConsentRequest with loadConfig (a hostile project file)', () => 
         'no OS sandbox: bubblewrap is not installed: install the "bubblewrap" package — this server runs with your full user permissions',
         'runs a shell command line ("sh -c"): it can do anything, and is hard to check',
         'pipes text into a shell ("| sh"): it runs whatever arrives',
+        'its shell command line uses "|": it can run several commands and write files; read all of it',
         'uses "curl" to download from the network',
         `it may write outside the project and temp folders: "~", which is ${JSON.stringify(dir.path)} (your home folder)`,
         'the environment variable "GH" takes ${GITHUB_TOKEN}, which looks like a secret: the server can read it',

@@ -49,9 +49,23 @@ describe('serverConsentRequest: each warning, and a near miss that gives none', 
     [
       'a pipe into a shell',
       { command: 'my-server', args: ['--hook', 'cat x|bash'] },
-      ['pipes text into a shell ("| bash"): it runs whatever arrives'],
+      [
+        'pipes text into a shell ("| bash"): it runs whatever arrives',
+        'has shell syntax ("|") in its command line, but no shell runs it here: the program gets it as text, so the line does not do what it looks like; check why it is there',
+      ],
     ],
-    ['an or, not a pipe', { command: 'my-server', args: ['--hook', 'a || bash'] }, []],
+    [
+      'an or, not a pipe',
+      { command: 'my-server', args: ['--hook', 'a || bash'] },
+      [
+        'has shell syntax ("||") in its command line, but no shell runs it here: the program gets it as text, so the line does not do what it looks like; check why it is there',
+      ],
+    ],
+    [
+      'no shell syntax',
+      { command: 'my-server', args: ['--url', 'https://a.example/?x=1&y=2'] },
+      [],
+    ],
     [
       'sudo',
       { command: 'sudo', args: ['my-server'] },
@@ -174,6 +188,7 @@ describe('serverConsentRequest: each warning, and a near miss that gives none', 
       'runs "sudo": it asks for administrator (root) rights',
       'runs a shell command line ("sh -c"): it can do anything, and is hard to check',
       'pipes text into a shell ("| bash"): it runs whatever arrives',
+      'its shell command line uses "&&", "|": it can run several commands and write files; read all of it',
       'uses "curl" to download from the network',
       '"npx" downloads and runs code: "tool" has no pinned version — pin one, e.g. "tool@1.2.3"',
       'deletes files recursively without asking ("rm -rf")',

@@ -2,9 +2,15 @@ import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { confirm } from '@inquirer/prompts';
-import { importSourceFiles, type ImportClient } from '@garuda/mcp-config';
+import {
+  ImportNoteCode,
+  MAX_IMPORT_FILE_BYTES,
+  importSourceFiles,
+  parseClientFile,
+  type ImportClient,
+} from '@garuda/mcp-config';
+import { cleanLine } from '@garuda/mcp-sanitize';
 import writeFileAtomic from 'write-file-atomic';
-import { parse, type ParseError } from 'jsonc-parser';
 import { cliPaths } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, usageError } from '../exit-codes.js';
@@ -37,6 +43,11 @@ export type InstallHost = keyof typeof HOSTS;
 
 /** The hosts, in the order help lists them. */
 export const INSTALL_HOSTS = Object.keys(HOSTS) as InstallHost[];
+
+/** Whether a parsed value is a JSON object or TOML table (not an array). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /** The name of the gateway's entry in a host's file. */
 const ENTRY_NAME = 'garuda';
@@ -126,35 +137,24 @@ export async function installCommand(
   const entry: Record<string, unknown> =
     host === 'vscode' ? { type: 'stdio', command, args } : { command, args };
 
-  const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw new CliError(`Cannot read ${file}: ${error.message}.`, ExitCode.CONFIG);
-  });
-  const before = bytes?.toString('utf8');
+  const { bytes, before } = await readHostFile(file);
+  // The file's data, parsed as `garuda-mcp import` parses it (depth checked before any
+  // recursive parser runs), so a file the host could not read either is never appended to.
+  const data = hostData(file, host, client, format, before);
+  const list = data[key];
+  const servers = isRecord(list) ? list : undefined;
+  if (list !== undefined && servers === undefined) {
+    throw new CliError(
+      `${file}: "${key}" is not an object of servers, so garuda-mcp cannot add its entry safely: fix it in ${host}'s settings, or add the entry by hand. Nothing was written.`,
+      ExitCode.CONFIG,
+    );
+  }
+  const hasServers = servers !== undefined && Object.keys(servers).some((n) => n !== ENTRY_NAME);
   // The file with the entry added, or undefined when the entry is there already.
   let after: string | undefined;
-  let hasServers: boolean;
   if (format === 'json') {
     const text = before ?? '{}\n';
-    const errors: ParseError[] = [];
-    const parsed = parse(text, errors, { allowTrailingComma: true }) as unknown;
-    if (
-      errors.length > 0 ||
-      typeof parsed !== 'object' ||
-      parsed === null ||
-      Array.isArray(parsed)
-    ) {
-      throw new CliError(
-        `${file} is not a JSON object garuda-mcp can edit safely (fix it, or add the entry by hand): nothing was written.`,
-        ExitCode.CONFIG,
-      );
-    }
-    const list = (parsed as Record<string, Record<string, unknown> | undefined>)[key];
-    hasServers =
-      typeof list === 'object' &&
-      list !== null &&
-      Object.keys(list).some((name) => name !== ENTRY_NAME);
-    if (JSON.stringify(list?.[ENTRY_NAME]) !== JSON.stringify(entry)) {
+    if (JSON.stringify(servers?.[ENTRY_NAME]) !== JSON.stringify(entry)) {
       try {
         after = withEntry(text, key, ENTRY_NAME, entry);
       } catch (error) {
@@ -164,14 +164,14 @@ export async function installCommand(
         );
       }
     }
-  } else {
-    const text = before ?? '';
-    hasServers = /mcp_servers/.test(text);
-    // A table header is one line: blanks, not `\s` (which spans lines and made a file of many
-    // empty lines take quadratic time).
-    if (!/^[ \t]*\[[ \t]*mcp_servers[ \t]*\.[ \t]*"?garuda"?[ \t]*\]/m.test(text)) {
-      after = withTable(text, tomlTable(command, args));
-    }
+  } else if (servers === undefined || !Object.hasOwn(servers, ENTRY_NAME)) {
+    after = withTable(before ?? '', tomlTable(command, args));
+  }
+  if (after !== undefined && !holdsEntry(client, after, key, entry)) {
+    throw new CliError(
+      `${file} cannot take the entry: the file with it added would not read back as ${format === 'json' ? 'JSON' : 'TOML'} holding it (is "${key}" written in a way garuda-mcp cannot add to, such as an inline table?). Add it by hand. Nothing was written.`,
+      ExitCode.CONFIG,
+    );
   }
 
   // The host's own servers, as `garuda-mcp import` reads them.
@@ -282,6 +282,92 @@ export async function installCommand(
   return ExitCode.OK;
 }
 
+/**
+ * The host's file: its bytes (undefined when there is none) and their text. A file over import's
+ * cap (16 MiB) or not UTF-8 is refused before anything is parsed: editing one would mean
+ * rewriting bytes the host wrote.
+ */
+async function readHostFile(
+  file: string,
+): Promise<{ bytes: Buffer | undefined; before: string | undefined }> {
+  const refuse = (why: string): CliError =>
+    new CliError(
+      `${file} ${why}, so garuda-mcp does not edit it: fix it, or add the entry by hand. Nothing was written.`,
+      ExitCode.CONFIG,
+    );
+  const info = await stat(file).catch(() => undefined);
+  // A FIFO or device at the path would make the read below wait for ever.
+  if (info !== undefined && !info.isFile()) throw refuse('is not a regular file');
+  const size = info?.size ?? 0;
+  if (size > MAX_IMPORT_FILE_BYTES) {
+    throw refuse(`is larger than ${MAX_IMPORT_FILE_BYTES / (1024 * 1024)} MiB`);
+  }
+  const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw new CliError(`Cannot read ${file}: ${error.message}.`, ExitCode.CONFIG);
+  });
+  if (bytes === undefined) return { bytes, before: undefined };
+  if (bytes.length > MAX_IMPORT_FILE_BYTES) {
+    throw refuse(`is larger than ${MAX_IMPORT_FILE_BYTES / (1024 * 1024)} MiB`);
+  }
+  try {
+    return { bytes, before: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+  } catch {
+    throw refuse('is not UTF-8 text');
+  }
+}
+
+/**
+ * The data of the host's file (an empty object for a new or empty one), or a CliError naming the
+ * file, the line and what to do when it cannot be parsed: nothing is ever added to such a file.
+ */
+function hostData(
+  file: string,
+  host: string,
+  client: ImportClient,
+  format: 'json' | 'toml',
+  text: string | undefined,
+): Record<string, unknown> {
+  // An empty Codex file is an empty TOML document; an empty JSON file is an error, as before.
+  if (text === undefined || (format === 'toml' && text.trim() === '')) return {};
+  const parsed = parseClientFile(client, text);
+  if (!parsed.ok) {
+    const problem = parsed.problems[0];
+    // A syntax error's message has its line and column already; a nesting one's place is added.
+    const where =
+      problem?.code === ImportNoteCode.TOO_DEEP && problem.line !== undefined
+        ? ` (from line ${problem.line}, column ${problem.column ?? 1})`
+        : '';
+    throw new CliError(
+      `${file} ${cleanLine(problem?.message ?? 'cannot be parsed')}${where}. garuda-mcp does not ` +
+        `edit a ${format === 'json' ? 'JSON' : 'TOML'} file it cannot parse: fix the file, then ` +
+        `run garuda-mcp install ${host} again, or add the entry by hand. Nothing was written; ` +
+        'the file is as it was.',
+      ExitCode.CONFIG,
+    );
+  }
+  if (!isRecord(parsed.value)) {
+    throw new CliError(
+      `${file} is not a ${format === 'json' ? 'JSON object' : 'TOML document'} garuda-mcp can edit safely (fix it, or add the entry by hand): nothing was written.`,
+      ExitCode.CONFIG,
+    );
+  }
+  return parsed.value;
+}
+
+/** Whether `text` parses (as the host's format) with `entry` under `key`.`garuda`. */
+function holdsEntry(
+  client: ImportClient,
+  text: string,
+  key: string,
+  entry: Record<string, unknown>,
+): boolean {
+  const parsed = parseClientFile(client, text);
+  if (!parsed.ok || !isRecord(parsed.value)) return false;
+  const servers = parsed.value[key];
+  return isRecord(servers) && JSON.stringify(servers[ENTRY_NAME]) === JSON.stringify(entry);
+}
+
 /** The TOML table of the gateway's entry. */
 function tomlTable(command: string, args: readonly string[]): string {
   return (
@@ -324,6 +410,19 @@ async function moveBehindGateway(
       without === undefined || move.hasEntry
         ? without
         : withTable(without, tomlTable(command, args));
+    // Read back with a real TOML parser: the moved servers gone, the entry there, or nothing.
+    const gone = new Set(plan.moving.map((server) => server.raw));
+    const check = after === undefined ? undefined : parseClientFile(hostFile.client, after);
+    const list = check?.ok === true && isRecord(check.value) ? check.value[key] : undefined;
+    if (
+      !isRecord(list) ||
+      Object.keys(list).some((name) => gone.has(name)) ||
+      !(move.hasEntry
+        ? Object.hasOwn(list, ENTRY_NAME)
+        : holdsEntry(hostFile.client, after ?? '', key, entry))
+    ) {
+      after = undefined;
+    }
   }
   if (after === undefined) {
     throw new CliError(
