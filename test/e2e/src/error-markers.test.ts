@@ -86,6 +86,8 @@ const PACKAGES: PackageCase[] = [
     CallbackPortInUseError: (m) => new m.CallbackPortInUseError('127.0.0.1', 1, cause),
     AuthorizationDeniedError: (m) => new m.AuthorizationDeniedError('access_denied'),
     KeyringUnavailableError: (m) => new m.KeyringUnavailableError('no keychain', cause),
+    ClientIssuerMismatchError: (m) =>
+      new m.ClientIssuerMismatchError('s', 'https://a.test', 'https://b.test'),
   }),
   errorsOf('@garuda/mcp-tools', tools, {
     McpToolsError: (m) => new m.McpToolsError(m.McpToolsErrorCode.INVALID_OPTION, 'x'),
