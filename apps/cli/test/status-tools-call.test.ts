@@ -440,7 +440,10 @@ describe('the sandbox and /tmp', () => {
         expect(rows[0]).toMatchObject({ state: 'failed' });
         expect(rows[0]?.detail).toContain(`${server} is under /tmp`);
         const table = await world.run(['status'], { env: { GARUDA_SANDBOX_READ: '' } });
-        expect(table.stdout).toContain('allow its folder with --sandbox-read <folder>');
+        expect(table.stdout).toContain(
+          'allow its folder with --sandbox-read <folder> (or $GARUDA_SANDBOX_READ)',
+        );
+        expect(table.stdout).not.toContain('sandboxReadPaths');
       } else if (SANDBOXED) {
         // Seatbelt (macOS) leaves the machine's temp folders in place: the server is seen.
         expect(rows[0]).toMatchObject({ state: 'connected' });

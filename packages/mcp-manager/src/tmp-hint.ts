@@ -32,7 +32,8 @@ export function hiddenTempHint(
     if (visible.some((folder) => isWithin(file, path.resolve(folder)))) continue;
     return (
       `${file} is under ${PRIVATE_TEMP.find((temp) => isWithin(file, temp)) ?? '/tmp'}, which the ` +
-      `sandbox replaces with an empty folder: add its folder to the sandbox's read paths`
+      `sandbox replaces with an empty folder: add its folder to the sandbox's read paths ` +
+      `(the sandboxReadPaths option)`
     );
   }
   return undefined;

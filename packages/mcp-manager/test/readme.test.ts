@@ -1,12 +1,12 @@
-// The README's example must run as written: its code block is taken from README.md, the one
-// line that names "your server" is pointed at the fixture server, and the result is run (with
-// the package name resolved to this source) and compared with the output the README shows.
+// The README's code must run as written: the Quick start (with a throwaway home and project, so
+// the test touches nothing of the user's) and the Example (word for word), both with the minimal
+// server the README gives, are run with the package name resolved to this source, and print
+// what the README shows.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   codeBlock,
-  fixtureCommand,
   quickStartTest,
   readmeSection,
   sandboxOutcomes,
@@ -14,21 +14,30 @@ import {
   type TempDir,
 } from '@garuda/test-utils';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { HAS_SANDBOX, REPO_ROOT, SANDBOX } from './support.js';
+import { HAS_SANDBOX, SANDBOX } from './support.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const SERVER_LINE = "const server = { command: 'node', args: ['my-mcp-server.mjs'] };";
+const README = path.join(here, '..', 'README.md');
+
+/** The minimal server the Quick start section gives, as `my-mcp-server.mjs`. */
+async function readmeServer(): Promise<string> {
+  const section = readmeSection(await readFile(README, 'utf8'), '## Quick start');
+  const blocks = [...section.matchAll(/```js\n([\s\S]*?)\n```/g)].map((match) => match[1] ?? '');
+  const server = blocks.find((block) => block.includes("from 'node:readline'"));
+  expect(server).toBeDefined();
+  return `${server ?? ''}\n`;
+}
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
-// The Quick start, as written but for the server (the fixture), its home and project (a
-// throwaway folder, so the test touches nothing of the user's) and the fixture's checkout
-// (which may be under /tmp, empty inside the sandbox).
+// The Quick start, as written but for its home and project: a throwaway folder, so the test
+// touches nothing of the user's, holding the README's server.
 let quick: TempDir;
 beforeAll(async () => {
   quick = await tempDir('garuda-quick-start-');
+  await writeFile(path.join(quick.path, 'my-mcp-server.mjs'), await readmeServer());
 });
 afterAll(async () => {
   await quick.cleanup();
@@ -42,45 +51,25 @@ quickStartTest({
   prepare: (code) => {
     expect(code).toContain(QUICK_SERVER);
     expect(code).toContain(QUICK_WHERE);
-    const fixture = fixtureCommand('normal');
     const where = {
       root: quick.path,
       home: path.join(quick.path, '.garuda'),
       userHome: quick.path,
     };
-    return code
-      .replace(QUICK_SERVER, JSON.stringify({ command: fixture.command, args: fixture.args }))
-      .replace(
-        QUICK_WHERE,
-        `...${JSON.stringify(where)}, env: process.env, sandboxReadPaths: [${JSON.stringify(REPO_ROOT)}],`,
-      );
+    return code.replace(QUICK_WHERE, `...${JSON.stringify(where)}, env: process.env,`);
   },
 });
 
 describe('README', () => {
   it.skipIf(!HAS_SANDBOX)(
-    'the example runs as written and prints what the README shows',
+    "the example runs word for word beside the README's server and prints what the README shows",
     async () => {
-      const readme = await readFile(path.join(here, '..', 'README.md'), 'utf8');
-      const example = readmeSection(readme, '## Example');
-      const code = codeBlock(example, 'js');
-      expect(code).toContain(SERVER_LINE);
-      const fixture = fixtureCommand('normal');
-      const runnable = code
-        .replace(
-          SERVER_LINE,
-          `const server = ${JSON.stringify({ command: fixture.command, args: fixture.args })};`,
-        )
-        // The fixture lives in this checkout, which may be under /tmp (empty inside the sandbox).
-        .replace(
-          '  prompter,\n});',
-          `  prompter,\n  sandboxReadPaths: [${JSON.stringify(REPO_ROOT)}],\n});`,
-        );
-      expect(runnable).toContain('sandboxReadPaths');
+      const example = readmeSection(await readFile(README, 'utf8'), '## Example');
       const dir = path.join(here, '..', 'test-results');
       await mkdir(dir, { recursive: true });
+      await writeFile(path.join(dir, 'my-mcp-server.mjs'), await readmeServer());
       const file = path.join(dir, 'readme-example.mjs');
-      await writeFile(file, runnable);
+      await writeFile(file, codeBlock(example, 'js'));
 
       const lines: string[] = [];
       vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {

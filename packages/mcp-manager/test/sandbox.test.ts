@@ -95,7 +95,7 @@ describe.runIf(HAS_SANDBOX && IS.privateTmp)('a server the sandbox cannot see', 
       const [row] = mcp.status();
       expect(row?.state).toBe('failed');
       expect(row?.detail).toMatch(
-        /\(note: \S+server\.mjs is under \/tmp, which the sandbox replaces with an empty folder: add its folder to the sandbox's read paths\); stderr: /,
+        /\(note: \S+server\.mjs is under \/tmp, which the sandbox replaces with an empty folder: add its folder to the sandbox's read paths \(the sandboxReadPaths option\)\); stderr: /,
       );
     } finally {
       await rm(dir, { recursive: true, force: true });
