@@ -1,0 +1,71 @@
+// The README's way to install garuda-mcp before a release, as a newcomer runs it:
+// scripts/install-cli.mjs (the root's `install:cli`) packs the CLI and the workspace packages it
+// needs and installs them with one `npm install -g`, here into a throwaway prefix under the OS
+// temp folder. The installed command must then work offline: its version, and the whole demo.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from './workspace.js';
+
+const run = promisify(execFile);
+
+describe('scripts/install-cli.mjs (pnpm install:cli)', () => {
+  let work = '';
+  let prefix = '';
+  let bin = '';
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'garuda-install-cli-'));
+    prefix = join(work, 'prefix');
+    await run(
+      process.execPath,
+      [
+        join(repoRoot, 'scripts', 'install-cli.mjs'),
+        '--prefix',
+        prefix,
+        '--prefer-offline',
+        '--loglevel=error',
+      ],
+      { cwd: work, timeout: 540_000, maxBuffer: 16 * 1024 * 1024 },
+    );
+    bin = join(prefix, 'bin', 'garuda-mcp');
+  }, 600_000);
+  afterAll(async () => {
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it("installs the CLI's workspace dependencies from the packed tarballs, with real versions", async () => {
+    const manifest = JSON.parse(
+      await readFile(join(prefix, 'lib', 'node_modules', 'garuda-mcp', 'package.json'), 'utf8'),
+    ) as { dependencies: Record<string, string> };
+    const workspaceDeps = Object.entries(manifest.dependencies).filter(([name]) =>
+      name.startsWith('@garuda/'),
+    );
+    expect(workspaceDeps.length).toBeGreaterThan(0);
+    for (const [name, range] of workspaceDeps) {
+      expect(range).not.toContain('workspace:');
+      const installed = JSON.parse(
+        await readFile(join(prefix, 'lib', 'node_modules', name, 'package.json'), 'utf8'),
+      ) as { version: string };
+      expect(installed.version).toBe(range);
+    }
+  });
+
+  it('gives a garuda-mcp command that prints the version of this checkout', async () => {
+    const { version } = JSON.parse(
+      await readFile(join(repoRoot, 'apps', 'cli', 'package.json'), 'utf8'),
+    ) as { version: string };
+    const printed = await run(bin, ['--version'], { cwd: work });
+    expect(printed.stdout.trim()).toBe(version);
+  });
+
+  it('runs the whole demo offline and exits 0', async () => {
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, LANG: 'C.UTF-8' };
+    const { stdout } = await run(bin, ['demo'], { cwd: work, env, timeout: 240_000 });
+    expect(stdout).toMatch(/files\s+project\s+connected/);
+    expect(stdout).toContain('Hello over signed-in HTTP');
+    expect(stdout).toMatch(/Done in [\d.]+ s/);
+  }, 300_000);
+});
