@@ -46,6 +46,12 @@ export { secretServiceMissing, startSecretService, type SecretService } from './
 export { allStrings, hostileLeftovers } from './leftovers.js';
 export { codeBlock, readmeSection } from './readme.js';
 export {
+  readmePrograms,
+  readmeProgramsTest,
+  type ReadmeProgram,
+  type ReadmeProgramsOptions,
+} from './readme-blocks.js';
+export {
   QUICK_START_MAX_LINES,
   quickStartTest,
   type QuickStartTestOptions,
