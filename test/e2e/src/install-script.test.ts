@@ -36,6 +36,17 @@ describe('scripts/install-cli.mjs (pnpm install:cli)', () => {
     if (work) await rm(work, { recursive: true, force: true });
   });
 
+  it("is what the README tells a newcomer to run, with the repository's own pnpm", async () => {
+    const root = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as {
+      packageManager: string;
+      scripts: Record<string, string>;
+    };
+    expect(root.scripts['install:cli']).toBe('node scripts/install-cli.mjs');
+    const pnpm = `npx -y ${root.packageManager}`;
+    const readme = await readFile(join(repoRoot, 'README.md'), 'utf8');
+    expect(readme).toContain(`${pnpm} install --frozen-lockfile && ${pnpm} install:cli\n`);
+  });
+
   it("installs the CLI's workspace dependencies from the packed tarballs, with real versions", async () => {
     const manifest = JSON.parse(
       await readFile(join(prefix, 'lib', 'node_modules', 'garuda-mcp', 'package.json'), 'utf8'),
