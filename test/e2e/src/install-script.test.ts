@@ -3,7 +3,7 @@
 // needs and installs them with one `npm install -g`, here into a throwaway prefix under the OS
 // temp folder. The installed command must then work offline: its version, and the whole demo.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -79,4 +79,49 @@ describe('scripts/install-cli.mjs (pnpm install:cli)', () => {
     expect(stdout).toContain('Hello over signed-in HTTP');
     expect(stdout).toMatch(/Done in [\d.]+ s/);
   }, 300_000);
+});
+
+describe('scripts/install-package.mjs (pnpm install:package <name> <project>)', () => {
+  let project = '';
+  beforeAll(async () => {
+    project = await mkdtemp(join(tmpdir(), 'garuda-install-package-'));
+    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'app', private: true }));
+    await run(
+      process.execPath,
+      [
+        join(repoRoot, 'scripts', 'install-package.mjs'),
+        '@garuda/mcp-tools',
+        project,
+        '--prefer-offline',
+        '--loglevel=error',
+      ],
+      { cwd: project, timeout: 540_000, maxBuffer: 16 * 1024 * 1024 },
+    );
+  }, 600_000);
+  afterAll(async () => {
+    if (project) await rm(project, { recursive: true, force: true });
+  });
+
+  it('installs the package and its @garuda dependency from tarballs kept in the project', async () => {
+    const manifest = JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    expect(Object.keys(manifest.dependencies).sort()).toEqual([
+      '@garuda/mcp-sanitize',
+      '@garuda/mcp-tools',
+    ]);
+    for (const range of Object.values(manifest.dependencies)) {
+      expect(range).toMatch(/^file:garuda-packages\/garuda-mcp-[a-z-]+-\d+\.\d+\.\d+.*\.tgz$/);
+    }
+    const { stdout } = await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "import { adaptTools } from '@garuda/mcp-tools'; console.log(typeof adaptTools);",
+      ],
+      { cwd: project },
+    );
+    expect(stdout.trim()).toBe('function');
+  });
 });
