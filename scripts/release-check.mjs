@@ -4,10 +4,13 @@
 // registry beyond reading packages (no login, no publish).
 //
 //   1. copy the tracked and new files (not node_modules, dist, .git), install from the lockfile
-//   2. `changeset version`: every package that has changesets gets its version and changelog
-//   3. build, then `pnpm pack` every public package (what `pnpm publish` uploads)
-//   4. check each tarball: version (a first release is 0.1.0), no `workspace:` left, our own
-//      dependencies as real ranges of this release, README, LICENSE, CHANGELOG entry, every
+//   2. `changeset version`: with changesets pending, each package they name gets its version and
+//      changelog (a first release is 0.1.0); with none pending (the state in which the release
+//      workflow publishes) nothing may change. Private packages are never versioned, and the
+//      root `release` script and the changesets config must make publishing one `pnpm release`
+//   3. build as `pnpm release` does, then `pnpm pack` every public package (what is uploaded)
+//   4. check each tarball: its version, no `workspace:` left, our own dependencies as real ranges
+//      of this release, README, LICENSE, a CHANGELOG that opens with this version, every
 //      `exports`/`bin` target shipped and nothing outside `files`
 //   5. install all tarballs with plain npm into an empty folder outside the repository, then
 //      import every package (and `require()` it) and compare its exports with its public entry,
@@ -19,7 +22,14 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkChangelog, checkFiles, checkManifest, checkVersion } from './release/checks.mjs';
+import {
+  checkChangelog,
+  checkFiles,
+  checkManifest,
+  checkPublishSetup,
+  checkReleaseVersions,
+  checkVersion,
+} from './release/checks.mjs';
 
 const root = join(import.meta.dirname, '..');
 const keep = process.argv.includes('--keep');
@@ -112,6 +122,7 @@ async function workspacePackages(base) {
 
 const problems = [];
 const lines = [];
+let pending = 0;
 const temp = await mkdtemp(join(tmpdir(), 'garuda-release-check-'));
 const copy = join(temp, 'repo');
 const tarballs = join(temp, 'tarballs');
@@ -153,15 +164,36 @@ try {
     if (existsSync(file)) privateNames.add(JSON.parse(await readFile(file, 'utf8')).name);
   }
 
-  step('changeset version');
-  await pnpm(['exec', 'changeset', 'version'], copy);
-  const left = (await readdir(join(copy, '.changeset'))).filter(
-    (file) => file.endsWith('.md') && file !== 'README.md',
+  const changesets = async () =>
+    (await readdir(join(copy, '.changeset'))).filter(
+      (file) => file.endsWith('.md') && file !== 'README.md',
+    );
+  pending = (await changesets()).length;
+  problems.push(
+    ...checkPublishSetup(
+      rootManifest,
+      JSON.parse(await readFile(join(copy, '.changeset', 'config.json'), 'utf8')),
+    ),
   );
+
+  step(`changeset version (${pending === 0 ? 'no' : pending} changesets pending)`);
+  await pnpm(['exec', 'changeset', 'version'], copy);
+  const left = await changesets();
   if (left.length > 0)
     problems.push(`changeset version left these changesets: ${left.join(', ')}.`);
 
   const after = await workspacePackages(copy);
+  problems.push(
+    ...checkReleaseVersions(
+      before.map((pkg) => ({
+        name: pkg.manifest.name,
+        private: pkg.manifest.private === true,
+        before: pkg.manifest.version,
+        after: after.find((candidate) => candidate.folder === pkg.folder)?.manifest.version,
+      })),
+      pending,
+    ),
+  );
   const released = new Map(
     after
       .filter((pkg) => !pkg.manifest.private)
@@ -173,8 +205,14 @@ try {
     );
   }
 
-  step('building');
-  await pnpm(['run', 'build'], copy);
+  // The build half of the root `release` script, as the release workflow runs it (the other
+  // half is `changeset publish`).
+  const releaseBuild = String(rootManifest.scripts?.release ?? '').replace(
+    / && changeset publish$/,
+    '',
+  );
+  step(`building as \`pnpm release\` does: ${releaseBuild}`);
+  await pnpm(['exec', 'sh', '-c', releaseBuild], copy);
 
   step(`packing ${released.size} packages`);
   await mkdir(tarballs);
@@ -211,8 +249,9 @@ try {
       ...checkChangelog(name, version, changelog),
     );
     const before = publicBefore.find((candidate) => candidate.manifest.name === name);
+    const was = before?.manifest.version ?? '(new)';
     lines.push(
-      `${name} ${before?.manifest.version ?? '(new)'} → ${version}: ${listing.length} files`,
+      `${name} ${was === version ? version : `${was} → ${version}`}: ${listing.length} files`,
     );
     packed.push({ name, version, file, folder: pkg.folder, bin: manifest.bin });
   }
@@ -324,5 +363,10 @@ if (problems.length > 0) {
   for (const problem of problems) process.stderr.write(`- ${problem}\n`);
   process.exitCode = 1;
 } else {
+  process.stdout.write(
+    pending === 0
+      ? 'no changesets pending: the release workflow publishes these versions with one `pnpm release`\n'
+      : `${pending} changesets pending: the release workflow opens the "Version packages" pull request; merging it publishes\n`,
+  );
   process.stdout.write(`release check passed: ${lines.length} packages\n`);
 }

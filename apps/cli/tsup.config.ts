@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { defineBuild } from '../../tsup.shared.ts';
+
+/** This package's version, built into the CLI (src/version.ts). */
+const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
 export default defineBuild({
   entry: {
@@ -9,6 +13,7 @@ export default defineBuild({
     'demo-server': 'src/demo/demo-server.ts',
   },
   dts: { entry: { index: 'src/index.ts' } },
+  define: { __GARUDA_MCP_VERSION__: JSON.stringify(version) },
   // The demo runs on the test fixtures (stdio server, OAuth server, scripted browser). The CLI is
   // published without its test packages, so they are bundled into the demo's own chunks; the SDK
   // and zod they use stay external (they are dependencies of the CLI).

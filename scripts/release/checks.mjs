@@ -117,7 +117,8 @@ export function checkFiles(manifest, files) {
 }
 
 /**
- * Checks that `CHANGELOG.md` has a section for the version and at least one entry in it.
+ * Checks that `CHANGELOG.md` opens with a section for the version (the newest release on top)
+ * and that the section lists at least one change.
  *
  * @param {string} name
  * @param {string} version
@@ -129,11 +130,78 @@ export function checkChangelog(name, version, changelog) {
     return [`${name}: the tarball has no CHANGELOG.md (is it in "files"?).`];
   }
   const sections = changelog.split(/^## /m).slice(1);
-  const section = sections.find((text) => text.split('\n', 1)[0].trim() === version);
+  const heading = (text) => text.split('\n', 1)[0].trim();
+  const section = sections.find((text) => heading(text) === version);
   if (section === undefined) return [`${name}: CHANGELOG.md has no "## ${version}" section.`];
+  if (section !== sections[0]) {
+    return [
+      `${name}: CHANGELOG.md opens with "## ${heading(sections[0])}", not the version being ` +
+        `released, ${version}; the newest release goes on top.`,
+    ];
+  }
   if (!/^\s*- \S/m.test(section))
     return [`${name}: the "## ${version}" section of CHANGELOG.md lists no change.`];
   return [];
+}
+
+/**
+ * Checks the versions of a release as a whole: a package changes version only through a
+ * changeset, so with none pending every version stays as the repository has it; a private
+ * package is never versioned.
+ *
+ * @param {{ name: string, private: boolean, before: string, after: string | undefined }[]} packages
+ *   every workspace package, with its version before and after `changeset version`
+ * @param {number} pending how many changesets were waiting before `changeset version`
+ * @returns {string[]}
+ */
+export function checkReleaseVersions(packages, pending) {
+  const problems = [];
+  for (const pkg of packages) {
+    if (pkg.after === undefined) {
+      problems.push(`${pkg.name}: its package.json is gone after changeset version.`);
+    } else if (pkg.private && pkg.after !== pkg.before) {
+      problems.push(
+        `${pkg.name}: it is private, yet changeset version moved it from ${pkg.before} to ` +
+          `${pkg.after}; private packages are never versioned (see .changeset/config.json).`,
+      );
+    } else if (!pkg.private && pending === 0 && pkg.after !== pkg.before) {
+      problems.push(
+        `${pkg.name}: changeset version moved it from ${pkg.before} to ${pkg.after} with no ` +
+          'changeset pending.',
+      );
+    }
+  }
+  return problems;
+}
+
+/**
+ * Checks that publishing is one `pnpm release` run: the root `release` script builds every
+ * published package and ends in `changeset publish`, and the changesets config publishes with
+ * public access and leaves private packages alone.
+ *
+ * @param {Record<string, any>} rootManifest the root package.json
+ * @param {Record<string, any>} config `.changeset/config.json`
+ * @returns {string[]}
+ */
+export function checkPublishSetup(rootManifest, config) {
+  const problems = [];
+  const release = String(rootManifest.scripts?.release ?? '');
+  if (!/\bturbo run build\b/.test(release) || !/ && changeset publish$/.test(release)) {
+    problems.push(
+      `The root "release" script is ${JSON.stringify(release)}; it must build the packages ` +
+        '(turbo run build) and end in "&& changeset publish", which the release workflow runs.',
+    );
+  }
+  if (config.access !== 'public') {
+    problems.push('.changeset/config.json: "access" is not "public" (scoped packages would fail).');
+  }
+  if (config.privatePackages?.version !== false || config.privatePackages?.tag !== false) {
+    problems.push(
+      '.changeset/config.json: "privatePackages" must be { version: false, tag: false }: test ' +
+        'utilities, e2e and bench are never versioned or tagged.',
+    );
+  }
+  return problems;
 }
 
 /**

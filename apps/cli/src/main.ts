@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,6 +24,7 @@ import { COMMANDS, helpText } from './help.js';
 import { readSessionSwitches, terminalSession } from './terminal-session.js';
 import type { CliIo } from './io.js';
 import { Output } from './output.js';
+import { CLI_VERSION } from './version.js';
 import {
   APPROVAL_MODES,
   AUTO_SEARCH_MIN_TOOLS,
@@ -114,15 +114,9 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   since: ['audit'],
 };
 
-/** The CLI's version, from its package.json (one folder up from dist/ and src/). */
+/** The CLI's version, from its package.json at build time (see version.ts). */
 export function cliVersion(): string {
-  try {
-    const file = new URL('../package.json', import.meta.url);
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown };
-    return typeof parsed.version === 'string' ? parsed.version : '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
+  return CLI_VERSION;
 }
 
 function splitCommandLine(text: string): string[] {

@@ -1,5 +1,4 @@
 // garuda-mcp's usage, help and usage errors, run as the built command without a terminal.
-import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { fixtureEntry, worldPerTest, type CliWorld } from './cli-support.js';
 
@@ -37,14 +36,6 @@ describe('usage', () => {
     const result = await world.run(['call', '--help']);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Usage: garuda-mcp call <tool>/);
-  });
-
-  it('--version prints the package version', async () => {
-    const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as {
-      version: string;
-    };
-    const result = await world.run(['--version']);
-    expect(result).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
   });
 
   it.each([

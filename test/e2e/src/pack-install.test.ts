@@ -116,7 +116,7 @@ describe('pack and install', () => {
     }
   });
 
-  it('ships only dist, package.json and README', async () => {
+  it('ships only dist, package.json, README, LICENSE and CHANGELOG', async () => {
     for (const name of PACKAGES) {
       const { stdout } = await run('tar', [
         '-tzf',
@@ -129,9 +129,12 @@ describe('pack and install', () => {
       expect(files).toContain('dist/index.js');
       expect(files).toContain('dist/index.d.ts');
       expect(files).toContain('README.md');
-      expect(files.filter((f) => !/^(dist\/|package\.json$|README\.md$|LICENSE$)/.test(f))).toEqual(
-        [],
-      );
+      expect(files).toContain('CHANGELOG.md');
+      expect(
+        files.filter(
+          (f) => !/^(dist\/|package\.json$|README\.md$|LICENSE$|CHANGELOG\.md$)/.test(f),
+        ),
+      ).toEqual([]);
     }
   });
 });

@@ -1,15 +1,18 @@
 // `pnpm release:check` does what cutting a release does, in a throwaway copy, and must pass on
-// main: every package versioned by its changesets (a first release is 0.1.0), built, packed,
-// installed from the tarballs with plain npm outside the repository, and imported. Its checks
-// of one package are also fed broken packages here, so each is seen to refuse what it must.
+// main: every package versioned by its changesets (a first release is 0.1.0; with none pending,
+// every version as the repository has it), built as `pnpm release` builds, packed, installed
+// from the tarballs with plain npm outside the repository, and imported. Its checks are also fed
+// broken packages and setups here, so each is seen to refuse what it must.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   checkChangelog,
   checkFiles,
   checkManifest,
+  checkPublishSetup,
+  checkReleaseVersions,
   checkVersion,
 } from '../../../scripts/release/checks.mjs';
 import { repoRoot, shippedWorkspaces } from './workspace.js';
@@ -135,6 +138,73 @@ describe('the checks of one package', () => {
       'a: the "## 0.1.0" section of CHANGELOG.md lists no change.',
     ]);
   });
+
+  it('refuse a changelog whose newest section is not the version being released', () => {
+    expect(checkChangelog('a', '0.1.0', '# a\n\n## 0.1.0\n\nFirst.\n\n- One.\n')).toEqual([]);
+    expect(
+      checkChangelog('a', '0.1.0', '# a\n\n## 0.2.0\n\n- Later.\n\n## 0.1.0\n\n- One.\n'),
+    ).toEqual([
+      expect.stringMatching(/opens with "## 0\.2\.0", not the version being released, 0\.1\.0/),
+    ]);
+  });
+});
+
+describe('the checks of the release as a whole', () => {
+  const pkg = (name: string, before: string, after: string | undefined, isPrivate = false) => ({
+    name,
+    private: isPrivate,
+    before,
+    after,
+  });
+
+  it('let changesets move public packages, and nothing move without one', () => {
+    expect(
+      checkReleaseVersions([pkg('a', '0.0.0', '0.1.0'), pkg('t', '0.0.0', '0.0.0', true)], 2),
+    ).toEqual([]);
+    expect(checkReleaseVersions([pkg('a', '0.1.0', '0.1.0')], 0)).toEqual([]);
+    expect(checkReleaseVersions([pkg('a', '0.1.0', '0.1.1')], 0)).toEqual([
+      expect.stringMatching(
+        /^a: changeset version moved it from 0\.1\.0 to 0\.1\.1 with no changeset/,
+      ),
+    ]);
+  });
+
+  it('refuse a private package that was versioned, and a package that is gone', () => {
+    expect(checkReleaseVersions([pkg('t', '0.0.0', '0.1.0', true)], 1)).toEqual([
+      expect.stringMatching(/^t: it is private, yet changeset version moved it/),
+    ]);
+    expect(checkReleaseVersions([pkg('a', '0.1.0', undefined)], 0)).toEqual([
+      expect.stringMatching(/package\.json is gone/),
+    ]);
+  });
+
+  const RELEASE_SCRIPT = 'env -u x turbo run build --filter=./packages/* && changeset publish';
+  const CONFIG = { access: 'public', privatePackages: { version: false, tag: false } };
+
+  it('find publishing to be one `pnpm release` run in this repository', () => {
+    const root = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    const config = JSON.parse(
+      readFileSync(join(repoRoot, '.changeset', 'config.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    expect(checkPublishSetup(root, config)).toEqual([]);
+    expect(checkPublishSetup({ scripts: { release: RELEASE_SCRIPT } }, CONFIG)).toEqual([]);
+  });
+
+  it('refuse a release script that does not build and publish, and a config that versions private packages', () => {
+    expect(checkPublishSetup({ scripts: { release: 'changeset publish' } }, CONFIG)).toEqual([
+      expect.stringMatching(/must build the packages/),
+    ]);
+    expect(checkPublishSetup({ scripts: {} }, CONFIG)).toHaveLength(1);
+    expect(
+      checkPublishSetup(
+        { scripts: { release: RELEASE_SCRIPT } },
+        { access: 'restricted', privatePackages: { version: true, tag: false } },
+      ),
+    ).toEqual([expect.stringMatching(/"access"/), expect.stringMatching(/"privatePackages"/)]);
+  });
 });
 
 /** pnpm as started by the test command; `pnpm` from PATH otherwise. */
@@ -162,17 +232,23 @@ describe('pnpm release:check', () => {
       expect(code).toBe(0);
       const published = shippedWorkspaces().filter((workspace) => !workspace.private);
       expect(stdout).toContain(`release check passed: ${published.length} packages`);
+      const pending = readdirSync(join(repoRoot, '.changeset')).filter(
+        (file) => file.endsWith('.md') && file !== 'README.md',
+      );
+      if (pending.length === 0) {
+        expect(stdout).toContain(
+          'no changesets pending: the release workflow publishes these versions with one `pnpm release`',
+        );
+      }
       for (const workspace of published) {
         const { version } = JSON.parse(
           readFileSync(join(workspace.dir, 'package.json'), 'utf8'),
         ) as { version: string };
-        // Before the first release every package is 0.0.0 in the repository and 0.1.0 in the check.
-        const next = version === '0.0.0' ? '0.1.0' : '';
+        const escaped = `${workspace.name} ${version}`.replaceAll('.', '\\.');
+        // With no changeset pending each package is released at the version it has; with some,
+        // the line of a package they name shows where they take it.
         expect(stdout).toMatch(
-          new RegExp(
-            `^  ${workspace.name.replace('/', '\\/')} ${version.replaceAll('.', '\\.')} → ${next.replaceAll('.', '\\.')}`,
-            'm',
-          ),
+          new RegExp(`^  ${escaped}${pending.length === 0 ? ':' : '(:| → )'}`, 'm'),
         );
       }
     },

@@ -27,6 +27,7 @@ import { createDemoPrompter } from './demo-prompter.js';
 import type * as FixturesModule from './fixtures.js';
 import { LOCAL, REMOTE, createDemoWorld, type DemoWorld } from './demo-world.js';
 import { visible } from './visible.js';
+import { CLI_VERSION } from '../version.js';
 
 /** Options of {@link runDemo}. */
 export interface DemoOptions {
@@ -481,7 +482,7 @@ export async function runDemo(output: Output, options: DemoOptions): Promise<num
       home: world.home,
       userHome: output.io.userHome,
       env: output.io.env,
-      clientInfo: { name: 'garuda-mcp-demo', version: '1.0.0' },
+      clientInfo: { name: 'garuda-mcp-demo', version: CLI_VERSION },
       approvalMode: 'balanced',
       prompter: createDemoPrompter(output, {
         interactive: options.interactive,
