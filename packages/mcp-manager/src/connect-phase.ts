@@ -10,7 +10,8 @@ import type { LocalPlan, RunnerCacheUse } from './launch-phase.js';
 import type { AskingServer, ServerAnswers } from './elicitation.js';
 import { networkReason } from './network-reason.js';
 import { isOfflineMiss, type PackageLaunch } from './package-launch.js';
-import { timeoutNote, upstreamFailure } from './runner-cause.js';
+import { forgetDownload } from './download-phase.js';
+import { isBrokenInstall, timeoutNote, upstreamFailure } from './runner-cause.js';
 import { openRemote, type RemoteDeps } from './remote-connect.js';
 import type { ServerPolicy } from './server-policy.js';
 import { STDERR_PART, ServerConnection, type OpenOptions } from './server-connection.js';
@@ -157,6 +158,21 @@ export function connectPhase(deps: ConnectDeps) {
     });
     if (opened.ok) return { ...opened, signedIn: false };
     if (opened.cancelled) return { state: 'stopped', detail: CANCELLED_DETAIL };
+    // A package the runner installed only in part (a download cut off outside Garuda): the
+    // next start removes it and downloads again.
+    if (
+      plan.cache !== undefined &&
+      isBrokenInstall(opened.stderr ?? []) &&
+      forgetDownload(plan.cache.dir)
+    ) {
+      return {
+        state: 'failed',
+        detail: withNote(
+          opened.reason,
+          'its package in the cache is incomplete; the next start downloads it again, so try again',
+        ),
+      };
+    }
     // A server that started but whose stderr says its upstream service is out of reach (a
     // remote proxy): that is the cause, whatever the runner did before.
     const upstream = server.def.network ? upstreamFailure(opened.stderr ?? []) : undefined;

@@ -346,3 +346,20 @@ export function downloadPhase(deps: DownloadDeps) {
     return undefined;
   };
 }
+
+/**
+ * Forgets a server's last download (its marker), so that its next start removes what the runner
+ * installed and downloads again: for a server that failed on a package installed only in part.
+ * @internal
+ *
+ * @param dir - The server's runner cache.
+ * @returns Whether the marker was there and is gone.
+ */
+export function forgetDownload(dir: string): boolean {
+  try {
+    rmSync(path.join(dir, DOWNLOAD_MARKER));
+    return true;
+  } catch {
+    return false;
+  }
+}

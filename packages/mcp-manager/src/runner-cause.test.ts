@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isBrokenCache, runnerCause, upstreamFailure } from './runner-cause.js';
+import { isBrokenCache, isBrokenInstall, runnerCause, upstreamFailure } from './runner-cause.js';
 
 // What npm 10 printed when a killed `npx` had left a half-written cache, as seen in the field.
 const NPM_ENOENT = [
@@ -83,6 +83,20 @@ describe('isBrokenCache', () => {
     expect(isBrokenCache(1, MODULE_MISSING)).toBe(true);
     expect(isBrokenCache(1, ['npm error code E404'])).toBe(false);
     expect(isBrokenCache(null, [])).toBe(false);
+  });
+});
+
+describe('isBrokenInstall', () => {
+  it("sees a module missing from the runner's install, not a server's own missing module", () => {
+    expect(isBrokenInstall(MODULE_MISSING)).toBe(true);
+    expect(
+      isBrokenInstall([
+        "Error: Cannot find module 'ajv'",
+        "  requireStack: [ '/c/_npx/5b2dd62b9d0bddd4/node_modules/ajv-formats/dist/limit.js' ]",
+      ]),
+    ).toBe(true);
+    expect(isBrokenInstall(["Error: Cannot find module '/srv/app/plugin.js'"])).toBe(false);
+    expect(isBrokenInstall(NPM_ENOENT)).toBe(false);
   });
 });
 

@@ -132,3 +132,16 @@ export function timeoutNote(
     `cache, where what it fetched stays: try again, or ${RAISE_START_LIMIT}`
   );
 }
+
+/**
+ * Whether a server started through npm's runner failed on a package its runner installed only
+ * in part: Node's `Cannot find module` (or `MODULE_NOT_FOUND`) with a path inside `_npx`. @internal
+ *
+ * @param stderr - The server's last stderr lines (raw).
+ */
+export function isBrokenInstall(stderr: readonly string[]): boolean {
+  return (
+    stderr.some((line) => /\bCannot find module\b|\bMODULE_NOT_FOUND\b/.test(line)) &&
+    stderr.some((line) => /[/\\]_npx[/\\]/.test(line))
+  );
+}

@@ -20,7 +20,8 @@ const INSTALLED = '_npx/0123abcd/node_modules/mcp-slow';
 /**
  * The stand-in runner. Download step: a half-installed package makes it fail as npm does (exit
  * 254, ENOENT); else it installs, holding until `$SHIM_RELEASE` exists. Server run: a package
- * not fully installed fails as Node does (Cannot find module); `SHIM_UPSTREAM` makes it a proxy
+ * not fully installed (or marked `torn`: npm would not notice) fails as Node does (Cannot find
+ * module); `SHIM_UPSTREAM` makes it a proxy
  * whose upstream is out of reach; else it becomes the fixture server.
  */
 const SHIM = `#!/bin/sh
@@ -48,6 +49,11 @@ case "$*" in
   ;;
 esac
 echo "serve $*" >> "$SHIM_LOG"
+if [ -e "$pkg/torn" ]; then
+  echo "Error: Cannot find module 'ajv'" >&2
+  echo "  requireStack: [ '$pkg/dist/index.js' ]" >&2
+  exit 1
+fi
 if [ ! -e "$pkg/done" ]; then
   echo "Error: Cannot find module '$pkg/index.js'" >&2
   exit 1
@@ -220,6 +226,36 @@ describe.skipIf(!HAS_SANDBOX)('the download step of npx servers', () => {
     ]);
     expect(logOf('torn')).toEqual(['download', 'broken', 'download', 'serve']);
     await mcp.close();
+  }, 180_000);
+
+  it('a server that fails on a package installed in part gets a note, and its next start downloads again', async () => {
+    const cache = cacheOf('part');
+    // A finished download (marker) whose package lost files since: npm does not notice.
+    await mkdir(path.join(cache, INSTALLED), { recursive: true });
+    for (const file of ['installing', 'done', 'torn']) {
+      await writeFile(path.join(cache, INSTALLED, file), '');
+    }
+    await writeFile(path.join(cache, DOWNLOAD_MARKER), JSON.stringify({ packages: [SPEC] }));
+    await userServers({ part: shimServer('part') });
+    await release('part');
+    const first = manager();
+    await first.start();
+    const [row] = first.status();
+    expect(row?.state).toBe('failed');
+    expect(row?.detail).toContain(
+      'it could not start: it exited with code 1 (note: its package in the cache is incomplete; the next start downloads it again, so try again); stderr: ',
+    );
+    expect(row?.detail).toContain("Cannot find module 'ajv'");
+    expect(existsSync(path.join(cache, DOWNLOAD_MARKER))).toBe(false);
+    await first.close();
+
+    const second = manager();
+    await second.start();
+    expect(second.status().map((row) => [row.name, row.state, row.detail])).toEqual([
+      ['part', 'connected', undefined],
+    ]);
+    expect(logOf('part')).toEqual(['download', 'serve', 'download', 'serve']);
+    await second.close();
   }, 180_000);
 
   it("a download that fails for good says npm's own cause, not where its log is", async () => {
