@@ -59,6 +59,13 @@ export interface Globals {
    * server started with `npx`, `uvx`… gets its own download cache. Absolute.
    */
   readonly cacheDir: string;
+  /**
+   * `--start-timeout`: the start limit of a server that sets no `"startTimeoutMs"`, in ms
+   * (default the manager's 30 s). On `add`, the value written into the entry instead.
+   */
+  readonly startTimeoutMs?: number;
+  /** `--download-timeout`: the limit of a package runner's download step, in ms (default 5 min). */
+  readonly downloadTimeoutMs?: number;
   /** The terminal session this run belongs to (Linux), for `--session` switches. */
   readonly session: TerminalSession | undefined;
   /** Servers `enable`/`disable --session` switched on or off for this terminal session. */

@@ -73,7 +73,7 @@ export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
   },
   add: {
     usage:
-      'garuda-mcp add <name> [--project] [--env K=V]… [--network] [--cwd <dir>] [--write <dir>]… [--read <path>]… [--timeout <ms>] -- <command> [args…]\n       garuda-mcp add <name> [--project] --url <url> [--header K=V]… [--timeout <ms>]',
+      'garuda-mcp add <name> [--project] [--env K=V]… [--network] [--cwd <dir>] [--write <dir>]… [--read <path>]… [--timeout <ms>] [--start-timeout <t>] -- <command> [args…]\n       garuda-mcp add <name> [--project] --url <url> [--header K=V]… [--timeout <ms>] [--start-timeout <t>]',
     summary: "Add a server to your file (or the project's with --project).",
     details:
       'Values may use ${NAME}, taken from your environment when the server starts: prefer it to\nwriting a secret out. Nothing is started. Relative folders are taken from the project root,\n~/… from your home.',
@@ -93,6 +93,10 @@ export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
         "a file or folder the sandbox hides that a local server may read, read-only, e.g. ~/.kube\n(repeatable; never Garuda's own folder)",
       ],
       ['--timeout <ms>', 'the time limit of a call, 1000 to 600000 ms (default 60000)'],
+      [
+        '--start-timeout <t>',
+        'the time limit of its start (start, connect, list tools): seconds, or 90s, 2m, 120000ms;\n1 s to 10 min (default 30 s; an npx download before it has its own)',
+      ],
       [
         '--replace',
         'replace a server of the same name: the new command line or URL and the fields you give;\nthe fields you do not give stay (what is kept or dropped is listed)',
@@ -244,6 +248,11 @@ const GLOBAL_OPTIONS = `Options:
   --deny <rule>       calls that never run; deny > ask > allow
   --sandbox-read <dir> a folder under /tmp that sandboxed servers may still read (on Linux each
                       server gets an empty private /tmp); repeatable, also $GARUDA_SANDBOX_READ (a:b)
+  --start-timeout <t> how long a server may take to start, connect and list its tools, for
+                      servers whose entry sets no "startTimeoutMs": seconds (default 30), or 90s,
+                      2m, 120000ms; 1 s to 10 min. On add: written into the entry
+  --download-timeout <t>  how long an npx server's package download may take, before its
+                      start limit begins (default 5 min; same units)
   -h, --help          show help (also: garuda-mcp <command> --help)
   -V, --version       show the version
 

@@ -33,6 +33,7 @@ import {
 } from '@garuda/mcp-manager';
 import { TOOL_EXPOSURES, type ToolExposure } from '@garuda/mcp-config';
 import { TOKEN_STORAGES, type TokenStorage } from '@garuda/mcp-oauth';
+import { limitOf } from './durations.js';
 
 const OPTIONS = {
   root: { type: 'string' },
@@ -49,6 +50,8 @@ const OPTIONS = {
   ask: { type: 'string', multiple: true },
   deny: { type: 'string', multiple: true },
   'sandbox-read': { type: 'string', multiple: true },
+  'start-timeout': { type: 'string' },
+  'download-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
   // add / remove / enable / disable
@@ -143,6 +146,19 @@ function cacheDirOf(io: CliIo): string {
   // The XDG rule: a relative value is to be ignored.
   const base = xdg !== undefined && path.isAbsolute(xdg) ? xdg : path.join(io.userHome, '.cache');
   return path.join(base, 'garuda-mcp');
+}
+
+/** `--start-timeout` and `--download-timeout`, in ms, when given. */
+function limitsOf(
+  start: string | undefined,
+  download: string | undefined,
+): Pick<Globals, 'startTimeoutMs' | 'downloadTimeoutMs'> {
+  return {
+    ...(start === undefined ? {} : { startTimeoutMs: limitOf('--start-timeout', start) }),
+    ...(download === undefined
+      ? {}
+      : { downloadTimeoutMs: limitOf('--download-timeout', download) }),
+  };
 }
 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
@@ -281,6 +297,7 @@ async function run(
       .filter((folder) => folder !== '')
       .map((folder) => path.resolve(io.cwd, folder)),
     cacheDir: cacheDirOf(io),
+    ...limitsOf(values['start-timeout'], values['download-timeout']),
     session,
     sessionSwitches: await readSessionSwitches(path.resolve(io.cwd, home), session),
     interactive: io.stdin.isTTY === true && io.stderr.isTTY === true,
@@ -347,6 +364,7 @@ async function run(
         write: values.write ?? [],
         read: values.read ?? [],
         timeout: values.timeout,
+        startTimeout: values['start-timeout'],
         replace: values.replace === true,
       });
     case 'remove':

@@ -61,6 +61,15 @@ export function createManager(
     askRules: globals.rules.ask,
     denyRules: globals.rules.deny,
     cacheDir: globals.cacheDir,
+    ...(globals.startTimeoutMs === undefined ? {} : { startTimeoutMs: globals.startTimeoutMs }),
+    ...(globals.downloadTimeoutMs === undefined
+      ? {}
+      : { downloadTimeoutMs: globals.downloadTimeoutMs }),
+    // A first download can take minutes: say what the start is waiting for.
+    onStartStep: (event) => {
+      if (event.step !== 'downloading') return;
+      ctx.output.err(`MCP server "${event.server}": downloading ${event.packages.join(', ')}…`);
+    },
     enabledForSession: globals.sessionSwitches,
     // The keychain is reached through the user's own session bus (io.env).
     tokenStorage: globals.store,

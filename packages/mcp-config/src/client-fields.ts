@@ -10,6 +10,7 @@ const GARUDA_ONLY_FIELDS: ReadonlySet<string> = new Set([
   'readPaths',
   'network',
   'timeoutMs',
+  'startTimeoutMs',
 ]);
 
 /** How each client is named in messages. @internal */

@@ -50,7 +50,7 @@ function stringRecord(value: unknown, what: string): Readonly<Record<string, str
  * ask for consent again. Left out when not set, so a definition keeps the hash it had before
  * these fields existed.
  *
- * `timeoutMs`, `enabled`, `oauth` and the tool filters, exposure and result size are left out:
+ * `timeoutMs`, `startTimeoutMs`, `enabled`, `oauth` and the tool filters, exposure and result size are left out:
  * changing them does not change what the server can do with your machine or your secrets.
  *
  * @param def - A `ServerDef` from `loadConfig`, or a `ServerEntry` as written in a file.

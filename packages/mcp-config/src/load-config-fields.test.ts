@@ -217,6 +217,24 @@ const SERVER_FILES: readonly BadCase[] = [
     goodLoads: true,
   },
   {
+    name: 'startTimeoutMs too small',
+    content: fileWith('"bad": { "command": "npx", "startTimeoutMs": 999 }'),
+    code: ConfigProblemCode.INVALID_VALUE,
+    server: 'bad',
+    field: 'startTimeoutMs',
+    goodLoads: true,
+    says: 'from 1000 to 600000',
+  },
+  {
+    name: 'startTimeoutMs too large',
+    content: fileWith('"bad": { "url": "https://example.com", "startTimeoutMs": 600001 }'),
+    code: ConfigProblemCode.INVALID_VALUE,
+    server: 'bad',
+    field: 'startTimeoutMs',
+    goodLoads: true,
+    says: "remove it to use the host's start time limit",
+  },
+  {
     name: 'enabled as a number',
     content: fileWith('"bad": { "command": "x", "enabled": 1 }'),
     code: ConfigProblemCode.INVALID_VALUE,
@@ -417,7 +435,7 @@ describe('loadConfig on bad files', () => {
       fileWith(`"bad": { "command": "x", ${JSON.stringify(long)}: 1 }`),
     );
     expect(problems[0]?.code).toBe(ConfigProblemCode.UNKNOWN_KEY);
-    expect(problems[0]?.message.length).toBeLessThan(300);
+    expect(problems[0]?.message.length).toBeLessThan(320);
     expect(problems[0]?.message).toContain('yyy…"');
   });
 

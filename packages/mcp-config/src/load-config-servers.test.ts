@@ -123,6 +123,7 @@ describe('loadConfig on good files', () => {
       writePaths: ['/tmp/out'],
       readPaths: ['~/.kube', 'vendor/tool'],
       timeoutMs: 120_000,
+      startTimeoutMs: 180_000,
       enabled: false,
     };
     const remote = {
@@ -130,6 +131,7 @@ describe('loadConfig on good files', () => {
       type: 'http',
       headers: { 'X-Api-Key': '${API_KEY}' },
       timeoutMs: 1000,
+      startTimeoutMs: 1000,
       oauth: { clientId: 'garuda', scopes: ['mcp:tools'] },
     };
     const cimd = {

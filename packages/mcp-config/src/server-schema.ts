@@ -35,6 +35,7 @@ export const localServerSchema = z.strictObject({
   writePaths: z.array(z.string().min(1).regex(NO_NUL)).optional(),
   readPaths: z.array(z.string().min(1).regex(NO_NUL)).optional(),
   timeoutMs: timeoutMs.optional(),
+  startTimeoutMs: timeoutMs.optional(),
   enabled: z.boolean().optional(),
   ...controlFields,
 });
@@ -48,6 +49,7 @@ export const remoteServerSchema = z.strictObject({
     .record(z.string().regex(HEADER_NAME).refine(notProto), z.string().regex(HEADER_VALUE))
     .optional(),
   timeoutMs: timeoutMs.optional(),
+  startTimeoutMs: timeoutMs.optional(),
   enabled: z.boolean().optional(),
   oauth: z
     .strictObject({

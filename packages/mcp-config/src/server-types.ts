@@ -48,6 +48,12 @@ export interface LocalServerEntry extends ControlEntry {
   readonly readPaths?: readonly string[];
   /** Time limit of a call, 1 000 … 600 000 ms (default 60 000). */
   readonly timeoutMs?: number;
+  /**
+   * Time limit of its start (start, connect, list tools), 1 000 … 600 000 ms; default the
+   * host's (30 000 for garuda-mcp). For a server started through `npx`, it starts after the
+   * package download, which has a limit of its own.
+   */
+  readonly startTimeoutMs?: number;
   /** Default true; a disabled server is listed but not started. */
   readonly enabled?: boolean;
 }
@@ -62,6 +68,12 @@ export interface RemoteServerEntry extends ControlEntry {
   readonly headers?: Readonly<Record<string, string>>;
   /** Time limit of a call, 1 000 … 600 000 ms (default 60 000). */
   readonly timeoutMs?: number;
+  /**
+   * Time limit of its start (start, connect, list tools), 1 000 … 600 000 ms; default the
+   * host's (30 000 for garuda-mcp). For a server started through `npx`, it starts after the
+   * package download, which has a limit of its own.
+   */
+  readonly startTimeoutMs?: number;
   /** Default true; a disabled server is listed but not started. */
   readonly enabled?: boolean;
   /** OAuth client settings, when the server does not support dynamic registration. */
@@ -84,6 +96,8 @@ export interface LocalServerDef extends ControlDef {
   /** As written (default `[]`); see {@link LocalServerEntry.readPaths}. */
   readonly readPaths: readonly string[];
   readonly timeoutMs: number;
+  /** Its own start time limit, when it has one (see {@link LocalServerEntry.startTimeoutMs}). */
+  readonly startTimeoutMs?: number;
   readonly enabled: boolean;
 }
 
@@ -96,6 +110,8 @@ export interface RemoteServerDef extends ControlDef {
   /** As written (see `RemoteServerConfig.headers` for the expanded values). */
   readonly headers: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
+  /** Its own start time limit, when it has one (see {@link LocalServerEntry.startTimeoutMs}). */
+  readonly startTimeoutMs?: number;
   readonly enabled: boolean;
   readonly oauth?: OAuthSettings;
 }

@@ -49,6 +49,8 @@ const RULES: Readonly<Record<string, string>> = {
   'readPaths[]': 'must be a file or folder path: a non-empty string without NUL characters',
   timeoutMs:
     'must be a whole number of milliseconds from 1000 to 600000: change it, or remove it to use 60000',
+  startTimeoutMs:
+    "must be a whole number of milliseconds from 1000 to 600000: change it, or remove it to use the host's start time limit",
   enabled: 'must be true or false',
   url: "must be the server's https URL, as a string",
   type:
@@ -64,8 +66,8 @@ const RULES: Readonly<Record<string, string>> = {
   ...CONTROL_RULES,
 };
 
-const LOCAL_LIST = `command, args, env, cwd, network, writePaths, readPaths, timeoutMs, enabled, ${CONTROL_LIST}`;
-const REMOTE_LIST = `url, type, headers, timeoutMs, enabled, oauth, ${CONTROL_LIST}`;
+const LOCAL_LIST = `command, args, env, cwd, network, writePaths, readPaths, timeoutMs, startTimeoutMs, enabled, ${CONTROL_LIST}`;
+const REMOTE_LIST = `url, type, headers, timeoutMs, startTimeoutMs, enabled, oauth, ${CONTROL_LIST}`;
 
 function rulePattern(path: FieldPath): string {
   let out = '';
@@ -371,6 +373,7 @@ export function validateServer(name: string, value: unknown, source: ServerSourc
         writePaths: entry.writePaths ?? [],
         readPaths: entry.readPaths ?? [],
         timeoutMs: entry.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        ...(entry.startTimeoutMs === undefined ? {} : { startTimeoutMs: entry.startTimeoutMs }),
         enabled: entry.enabled ?? true,
         ...controlDef(entry),
       },
@@ -401,6 +404,7 @@ export function validateServer(name: string, value: unknown, source: ServerSourc
       url: entry.url,
       headers: entry.headers ?? {},
       timeoutMs: entry.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      ...(entry.startTimeoutMs === undefined ? {} : { startTimeoutMs: entry.startTimeoutMs }),
       enabled: entry.enabled ?? true,
       ...(entry.oauth === undefined ? {} : { oauth: entry.oauth }),
       ...controlDef(entry),

@@ -10,6 +10,8 @@ import type { LocalPlan, RunnerCacheUse } from './launch-phase.js';
 import type { AskingServer, ServerAnswers } from './elicitation.js';
 import { networkReason } from './network-reason.js';
 import { isOfflineMiss, type PackageLaunch } from './package-launch.js';
+import { forgetDownload } from './download-phase.js';
+import { isBrokenInstall, timeoutNote, upstreamFailure } from './runner-cause.js';
 import { openRemote, type RemoteDeps } from './remote-connect.js';
 import type { ServerPolicy } from './server-policy.js';
 import { STDERR_PART, ServerConnection, type OpenOptions } from './server-connection.js';
@@ -89,11 +91,7 @@ function runnerFailure(
     };
   }
   if (server.def.network && failure.timedOut === true) {
-    return {
-      note:
-        `${runner} may still have been downloading ${what} into the server's own cache, ` +
-        `where what it fetched stays: try again, or raise the start time limit`,
-    };
+    return { note: timeoutNote(cache.launch, what) };
   }
   return undefined;
 }
@@ -117,7 +115,7 @@ export function connectPhase(deps: ConnectDeps) {
     const common: Omit<OpenOptions, 'launch'> = {
       server: server.name,
       clientInfo: deps.clientInfo,
-      timeoutMs: deps.startTimeoutMs,
+      timeoutMs: server.def.startTimeoutMs ?? deps.startTimeoutMs,
       signal,
       onSkip: (notice) => deps.notice(notice),
       track: deps.track,
@@ -160,6 +158,30 @@ export function connectPhase(deps: ConnectDeps) {
     });
     if (opened.ok) return { ...opened, signedIn: false };
     if (opened.cancelled) return { state: 'stopped', detail: CANCELLED_DETAIL };
+    // A package the runner installed only in part (a download cut off outside Garuda): the
+    // next start removes it and downloads again.
+    if (
+      plan.cache !== undefined &&
+      isBrokenInstall(opened.stderr ?? []) &&
+      forgetDownload(plan.cache.dir)
+    ) {
+      return {
+        state: 'failed',
+        detail: withNote(
+          opened.reason,
+          'its package in the cache is incomplete; the next start downloads it again, so try again',
+        ),
+      };
+    }
+    // A server that started but whose stderr says its upstream service is out of reach (a
+    // remote proxy): that is the cause, whatever the runner did before.
+    const upstream = server.def.network ? upstreamFailure(opened.stderr ?? []) : undefined;
+    if (upstream !== undefined) {
+      return {
+        state: 'failed',
+        detail: `it started but could not reach its upstream service (${upstream}); ${opened.reason}`,
+      };
+    }
     const runner = runnerFailure(server, plan.cache, opened);
     if (runner !== undefined && 'detail' in runner) {
       return { state: 'failed', detail: runner.detail };

@@ -150,6 +150,8 @@ export function startDeps(
       tempDirs: options.tempDirs,
       sandboxReadPaths: options.sandboxReadPaths,
     },
+    download: { downloadTimeoutMs: options.downloadTimeoutMs, track: owned.track },
+    onStartStep: options.onStartStep,
     connect: {
       remote,
       clientInfo: options.clientInfo,

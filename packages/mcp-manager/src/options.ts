@@ -14,6 +14,7 @@ import {
 import { InvalidOptionsError } from './errors.js';
 import { isWithin } from './paths.js';
 import type { ManagerLogger, Prompter, ServerChange, ServerLogEntry } from './types.js';
+import type { StartStepEvent } from './download-phase.js';
 import type { ToolRules } from './tool-rules.js';
 import { isRecord } from '@garuda/internal';
 
@@ -22,6 +23,8 @@ export type StartMode = 'eager' | 'lazy';
 
 /** The default limit for one server's start + connect + list tools: 30 s. */
 export const DEFAULT_START_TIMEOUT_MS = 30_000;
+/** The default limit of a package runner's download step (5 minutes). */
+export const DEFAULT_DOWNLOAD_TIMEOUT_MS = 300_000;
 const MAX_TIMEOUT_MS = 600_000;
 
 /**
@@ -127,8 +130,24 @@ export interface McpManagerOptions {
    * `detectSandbox({ searchPath: env.PATH })`, once, in `start()`.
    */
   readonly sandbox?: SandboxInfo;
-  /** Limit for one server's start + connect + list tools, in ms. Default 30 000. */
+  /**
+   * Limit for one server's start + connect + list tools, in ms. Default 30 000. A server's own
+   * `"startTimeoutMs"` in its config file wins. For a server started through npm's package
+   * runner (`npx`, `npm exec`) it starts after the download step, which has its own limit.
+   */
   readonly startTimeoutMs?: number;
+  /**
+   * Limit for the download step of a server started through npm's package runner (`npx`,
+   * `npm exec`), in ms: before the server starts, the runner downloads its packages alone, in
+   * the server's sandbox and its own cache. 1 … 600 000. Default 300 000 (5 minutes).
+   */
+  readonly downloadTimeoutMs?: number;
+  /**
+   * Told each step a server's start begins: `downloading` (with the packages; npm's package
+   * runner only) and `starting` (the server's process starts, connects and lists its tools), so
+   * a host can show "downloading <package>…". It must not throw. Default none.
+   */
+  readonly onStartStep?: (event: StartStepEvent) => void;
   /**
    * When servers start. `eager` (the default): `start()` starts every server, so a server that
    * fails or whose tools changed is known, and asked about, while the user is at the screen.
@@ -232,6 +251,8 @@ export interface CheckedOptions extends Pick<
   readonly projectConfigFile: string | undefined;
   readonly sandbox: SandboxInfo | undefined;
   readonly startTimeoutMs: number;
+  readonly downloadTimeoutMs: number;
+  readonly onStartStep: ((event: StartStepEvent) => void) | undefined;
   readonly startMode: StartMode;
   readonly tempDirs: readonly string[];
   readonly sandboxReadPaths: readonly string[];
@@ -449,6 +470,20 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
       `must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`,
     );
   }
+  const downloadTimeoutMs = options.downloadTimeoutMs ?? DEFAULT_DOWNLOAD_TIMEOUT_MS;
+  if (
+    !Number.isInteger(downloadTimeoutMs) ||
+    downloadTimeoutMs < 1 ||
+    downloadTimeoutMs > MAX_TIMEOUT_MS
+  ) {
+    throw new InvalidOptionsError(
+      'downloadTimeoutMs',
+      `must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`,
+    );
+  }
+  if (options.onStartStep !== undefined && typeof options.onStartStep !== 'function') {
+    throw new InvalidOptionsError('onStartStep', 'must be a function (event)');
+  }
   const startMode = options.startMode ?? 'eager';
   if (startMode !== 'eager' && startMode !== 'lazy') {
     throw new InvalidOptionsError('startMode', 'must be "eager" or "lazy"');
@@ -519,6 +554,8 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
     projectConfigFile: optionalFile('projectConfigFile', options.projectConfigFile),
     sandbox,
     startTimeoutMs,
+    downloadTimeoutMs,
+    onStartStep: options.onStartStep,
     startMode,
     tempDirs: tempDirs.map((dir, index) => folder(`tempDirs[${index}]`, dir)),
     sandboxReadPaths: sandboxReadPaths.map((dir, index) =>

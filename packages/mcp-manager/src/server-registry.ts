@@ -10,6 +10,7 @@ import { linkSignals, within } from './abort.js';
 import type { CallLanes } from './call-lanes.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import type { ServerConnection } from './server-connection.js';
+import type { StartStep } from './download-phase.js';
 import type { StartOutcome, StartServer } from './start-server.js';
 import { messageOf, oneLine } from './text.js';
 import { NO_RESOURCES, type AdaptedResources } from './offer-view.js';
@@ -76,6 +77,8 @@ export interface ServerRecord {
   waking: Promise<void> | undefined;
   /** A remote server that connected with OAuth tokens. */
   signedIn: boolean;
+  /** The step its start is at, while it starts. */
+  step?: StartStep | undefined;
 }
 
 /** The books of one manager's servers. @internal */
@@ -356,7 +359,9 @@ export class ServerRegistry {
     attempt.done = (async () => {
       let outcome: StartOutcome;
       try {
-        outcome = await this.#start(record.config, controller.signal);
+        outcome = await this.#start(record.config, controller.signal, (step) => {
+          if (record.attempt === attempt) record.step = step;
+        });
       } catch (error) {
         outcome = { state: 'failed', detail: `it could not start: ${messageOf(error)}` };
       } finally {
@@ -364,7 +369,10 @@ export class ServerRegistry {
       }
       const current =
         record.attempt === attempt && !this.#closed && this.records.get(record.name) === record;
-      if (record.attempt === attempt) record.attempt = undefined;
+      if (record.attempt === attempt) {
+        record.attempt = undefined;
+        record.step = undefined;
+      }
       if (outcome.state === 'connected') {
         const { connection } = outcome;
         if (!current) {

@@ -5,6 +5,12 @@ import type { ServerConfig } from '@garuda/mcp-config';
 import type { SandboxInfo } from '@garuda/mcp-transport';
 import type { Tool } from '@modelcontextprotocol/client';
 import { connectPhase, type ConnectDeps } from './connect-phase.js';
+import {
+  downloadPhase,
+  type DownloadDeps,
+  type StartStep,
+  type StartStepEvent,
+} from './download-phase.js';
 import { launchPhase, type LaunchDeps, type LocalPlan } from './launch-phase.js';
 import type { ServerConnection } from './server-connection.js';
 import { serverPolicy } from './server-policy.js';
@@ -36,14 +42,24 @@ export interface StartDeps {
   readonly trust: TrustDeps;
   readonly launch: LaunchDeps;
   readonly connect: ConnectDeps;
+  readonly download: DownloadDeps;
+  /** The host's `onStartStep` (it must not throw; a throw is ignored). */
+  readonly onStartStep?: ((event: StartStepEvent) => void) | undefined;
   /** What `detectSandbox` found (asked when a start begins: it is detected before any start). */
   readonly sandbox: () => SandboxInfo;
   /** Where the pinned list of a server trusted in the store is kept for a lazy start. */
   readonly cache: ToolListCache;
 }
 
-/** Starts one server; never throws. @internal */
-export type StartServer = (server: ServerConfig, signal: AbortSignal) => Promise<StartOutcome>;
+/**
+ * Starts one server; never throws. `onStep` hears each step it begins (`downloading`,
+ * `starting`). @internal
+ */
+export type StartServer = (
+  server: ServerConfig,
+  signal: AbortSignal,
+  onStep?: (step: StartStep) => void,
+) => Promise<StartOutcome>;
 
 /**
  * The start sequence of a manager. @internal
@@ -56,9 +72,18 @@ export function startSequence(deps: StartDeps): StartServer {
   const { consent, pins } = trustPhases(deps.trust);
   const launch = launchPhase(deps.launch);
   const connect = connectPhase(deps.connect);
+  const download = downloadPhase(deps.download);
   const cancelled = { state: 'stopped', detail: CANCELLED_DETAIL } as const;
 
-  return async (server, signal) => {
+  return async (server, signal, onStep) => {
+    const step = (now: StartStep, packages: readonly string[] = []) => {
+      onStep?.(now);
+      try {
+        deps.onStartStep?.({ server: server.name, step: now, packages });
+      } catch {
+        // The host's listener must not end a start.
+      }
+    };
     if (!server.def.enabled) {
       return { state: 'disabled', detail: 'it is disabled in the configuration' };
     }
@@ -72,7 +97,12 @@ export function startSequence(deps: StartDeps): StartServer {
       const planned = launch(server, policy, deps.sandbox());
       if ('state' in planned) return planned;
       plan = planned;
+      const fetched = await download(server, plan, signal, (packages) =>
+        step('downloading', packages),
+      );
+      if (fetched !== undefined) return fetched;
     }
+    step('starting');
     const connected = await connect(server, policy, plan, signal);
     if ('state' in connected) return connected;
 

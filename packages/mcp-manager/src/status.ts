@@ -1,5 +1,6 @@
 import type { ServerConfig } from '@garuda/mcp-config';
 import type { SandboxInfo } from '@garuda/mcp-transport';
+import type { StartStep } from './download-phase.js';
 import { riskOf } from './risk-tier.js';
 import { oneLine } from './text.js';
 import type { ExposedTools, ExposureMode } from './tool-exposure.js';
@@ -15,6 +16,8 @@ export interface StatusSubject {
   readonly detail: string | undefined;
   /** A remote server that connected with OAuth tokens. */
   readonly signedIn?: boolean | undefined;
+  /** The step its start is at, while it starts. */
+  readonly step?: StartStep | undefined;
 }
 
 /**
@@ -43,6 +46,7 @@ export function statusRow(
     source: config.source,
     origin: server.origin,
     state: server.state,
+    ...(server.state === 'starting' && server.step !== undefined ? { step: server.step } : {}),
     tools,
     hiddenTools,
     heldTools: exposure.held,

@@ -29,6 +29,18 @@ describe('stderrExcerpt', () => {
     expect(Array.from(excerpt).length).toBeLessThanOrEqual(MAX_STDERR_EXCERPT_CHARS);
   });
 
+  it("quotes npm's error, not its pointer to a log file the user cannot see", () => {
+    const excerpt = stderrExcerpt([
+      'npm error code ENOENT',
+      "npm error enoent ENOENT: no such file or directory, open '/c/_npx/9f/package.json'",
+      'npm error A complete log of this run can be found in: /c/_logs/2026-debug-0.log',
+    ]);
+    expect(excerpt).toContain(
+      "npm error enoent ENOENT: no such file or directory, open '/c/_npx/9f",
+    );
+    expect(excerpt).not.toContain('complete log');
+  });
+
   it('keeps the newest lines and cuts the older ones first', () => {
     const long = (c: string) => c.repeat(100);
     expect(stderrExcerpt([long('a'), long('b'), 'listening failed on port 3000'])).toBe(

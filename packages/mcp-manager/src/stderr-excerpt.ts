@@ -20,7 +20,8 @@ const ERROR_ANYWHERE = /\b(?:error|fatal|panicked|exception|failed|cannot|could 
 
 /**
  * Lines that say nothing about why a program failed: stack frames (JavaScript, Python, Go,
- * Java), the `Node.js vX` banner Node prints after a crash, a caret under the failing column,
+ * Java), the `Node.js vX` banner Node prints after a crash, npm's pointer to its log file, a
+ * caret under the failing column,
  * and lines of only brackets or punctuation (the ends of an error's property dump). (The source
  * line quoted above a caret, and its `file:line`, are dropped too.)
  */
@@ -31,6 +32,10 @@ function isNoise(line: string): boolean {
     /^goroutine \d+ \[/.test(line) ||
     /^\S+\.go:\d+/.test(line) ||
     /^Node\.js v\d/.test(line) ||
+    // npm's pointer to its log, which is inside the server's cache: not a cause.
+    /^npm (?:error|ERR!) (?:A complete log of this run can be found in|Log files were not written)\b/.test(
+      line,
+    ) ||
     /^[\s^~]+$/.test(line) ||
     /^[\s\][{}()<>,;:|'"`.-]*$/.test(line)
   );

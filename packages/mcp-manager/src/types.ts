@@ -1,6 +1,7 @@
 // The shapes shared by the manager and its parts. Everything in them that came from a server or
 // a project file has been cleaned already (cleanLine for one-line fields, cleanText otherwise).
 import type { ExposureMode } from './tool-exposure.js';
+import type { StartStep } from './download-phase.js';
 import type { EnvSource } from '@garuda/mcp-config';
 import type {
   CallPreview,
@@ -274,6 +275,11 @@ export interface StatusRow {
    */
   readonly origin: ServerOrigin;
   readonly state: ServerState;
+  /**
+   * While it starts (`state` `starting`): the step it is at, `downloading` (its package runner
+   * fetches its packages) or `starting` (its process starts, connects and lists its tools).
+   */
+  readonly step?: StartStep;
   /** Tools registered for the model (in `tools()`). */
   readonly tools: number;
   /** Tools of the server the user hid (`denyTools`, `allowTools`, `disable()`); `hiddenTools()` lists them. */

@@ -20,6 +20,7 @@ import { cliPaths, configuredNames, readConfig } from '../cli-config.js';
 import { writeSessionSwitch } from '../terminal-session.js';
 import type { CommandContext } from '../context.js';
 import { didYouMean } from '../did-you-mean.js';
+import { limitOf } from '../durations.js';
 import { CliError, ExitCode, usageError } from '../exit-codes.js';
 import { looksLiteralSecret } from '../secrets.js';
 
@@ -40,6 +41,8 @@ export interface AddArguments {
   readonly read: readonly string[];
   /** `--timeout <ms>`, as typed. */
   readonly timeout: string | undefined;
+  /** `--start-timeout <seconds>`, as typed: written as the entry's `startTimeoutMs`. */
+  readonly startTimeout?: string | undefined;
   readonly replace: boolean;
 }
 
@@ -259,6 +262,9 @@ export async function addCommand(ctx: CommandContext, args: AddArguments): Promi
   if (args.read.some((p) => p === '')) throw usageError('--read needs a file or folder.');
   refuseNeverShown(ctx, args.read);
   const timeoutMs = timeoutOf(args.timeout);
+  const startTimeoutMs =
+    args.startTimeout === undefined ? undefined : limitOf('--start-timeout', args.startTimeout);
+  const startLimit = startTimeoutMs === undefined ? {} : { startTimeoutMs };
   const config = await readConfig(ctx);
   let def: ServerEntry;
   if (hasCommand) {
@@ -273,6 +279,7 @@ export async function addCommand(ctx: CommandContext, args: AddArguments): Promi
       ...(args.write.length > 0 ? { writePaths: [...new Set(args.write)] } : {}),
       ...(args.read.length > 0 ? { readPaths: [...new Set(args.read)] } : {}),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...startLimit,
     };
   } else {
     const headers = pairs(args.headers, '--header');
@@ -280,6 +287,7 @@ export async function addCommand(ctx: CommandContext, args: AddArguments): Promi
       url: args.url ?? '',
       ...(Object.keys(headers).length > 0 ? { headers } : {}),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...startLimit,
     };
   }
   const { file, source } = fileOf(ctx, args.project);

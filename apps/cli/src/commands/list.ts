@@ -170,6 +170,7 @@ export async function getCommand(ctx: CommandContext, name: string): Promise<num
     }
   }
   field('timeout', `${def.timeoutMs} ms`);
+  if (def.startTimeoutMs !== undefined) field('start', `within ${def.startTimeoutMs} ms`);
   field('enabled', enabledLabel(ctx, server));
   ctx.output.out(lines.join('\n'));
   if (masked.length > 0) {
