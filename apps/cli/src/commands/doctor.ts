@@ -1,6 +1,6 @@
 import { access } from 'node:fs/promises';
 import { formatProblem } from '@garuda/mcp-config';
-import type { StatusRow } from '@garuda/mcp-manager';
+import { pinCounts, type PinCounts, type StatusRow } from '@garuda/mcp-manager';
 import { detectSandbox } from '@garuda/mcp-transport';
 import { TrustStore, getMcpTrustEntry, mcpTrustKey } from '@garuda/mcp-trust';
 import { cliPaths, readConfig } from '../cli-config.js';
@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { TokenStorageInfo } from '@garuda/mcp-oauth';
 import {
   lostNamesLine,
+  pinnedText,
   plural,
   rowDetail,
   stateText,
@@ -28,8 +29,13 @@ interface ServerCheck {
   readonly tools: number;
   /** `signed in`, `no sign-in`, or `-` for a local server. */
   readonly signIn: string;
-  /** `pinned (N tools)` (`1 tool`), `trusted, no tools pinned yet`, or `not pinned`. */
+  /**
+   * `pinned (N tools)` (`1 tool`; `, M prompts` when it has prompts), `trusted, no tools pinned
+   * yet`, or `not pinned`.
+   */
   readonly pin: string;
+  /** How many tools and prompts are pinned (resources are not pinned). */
+  readonly pinned: PinCounts;
   readonly detail?: string;
   /** The tool and prompt names another server holds (the server is degraded when any). */
   readonly lostNames: StatusRow['lostNames'];
@@ -72,7 +78,7 @@ export async function doctorCommand(ctx: CommandContext): Promise<number> {
           row.name,
         );
         const entry = await getMcpTrustEntry(trust, key).catch(() => undefined);
-        const pinned = entry?.toolHashes === undefined ? 0 : Object.keys(entry.toolHashes).length;
+        const pinned = pinCounts(Object.keys(entry?.toolHashes ?? {}));
         const detail = rowDetail(row, prompter.declined);
         checks.push({
           name: row.name,
@@ -91,7 +97,8 @@ export async function doctorCommand(ctx: CommandContext): Promise<number> {
               ? 'not pinned'
               : entry.tools === undefined
                 ? 'trusted, no tools pinned yet'
-                : `pinned (${plural(pinned, 'tool')})`,
+                : `pinned (${pinnedText(pinned)})`,
+          pinned,
           ...(detail === undefined ? {} : { detail }),
           lostNames: row.lostNames,
         });
