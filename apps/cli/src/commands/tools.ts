@@ -97,7 +97,8 @@ export async function toolsCommand(
     }
     if (server !== undefined) {
       const row = mcp.status().find((r) => r.name === server);
-      if (row?.state !== 'connected') {
+      // `ready`: a pinned server of `--start lazy`, listed from its cached, pinned tools.
+      if (row?.state !== 'connected' && row?.state !== 'ready') {
         throw notConnected(server, row, prompter.declined);
       }
     }
