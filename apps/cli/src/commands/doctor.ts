@@ -3,7 +3,7 @@ import { formatProblem } from '@garuda/mcp-config';
 import { pinCounts, type PinCounts, type StatusRow } from '@garuda/mcp-manager';
 import { detectSandbox } from '@garuda/mcp-transport';
 import { TrustStore, getMcpTrustEntry, mcpTrustKey } from '@garuda/mcp-trust';
-import { cliPaths, readConfig } from '../cli-config.js';
+import { cliPaths, configProblems, isServerWarning, readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import path from 'node:path';
@@ -110,7 +110,11 @@ export async function doctorCommand(ctx: CommandContext): Promise<number> {
   const failed = servers.filter((s) => s.state === 'failed' || s.state === 'denied');
   const degraded = servers.filter((s) => s.lostNames.length > 0);
   const code =
-    problems.length > 0 ? ExitCode.CONFIG : failed.length > 0 ? ExitCode.SERVER : ExitCode.OK;
+    configProblems(problems).length > 0
+      ? ExitCode.CONFIG
+      : failed.length > 0
+        ? ExitCode.SERVER
+        : ExitCode.OK;
   if (globals.json) {
     output.out(
       JSON.stringify(
@@ -132,7 +136,10 @@ export async function doctorCommand(ctx: CommandContext): Promise<number> {
   for (const file of files) {
     output.out(`  ${file.which.padEnd(8)} ${file.file}${file.exists ? '' : c.dim(' (none)')}`);
   }
-  for (const problem of problems) output.out(`  ${c.red('problem:')} ${formatProblem(problem)}`);
+  for (const problem of problems) {
+    const label = isServerWarning(problem) ? c.yellow('warning:') : c.red('problem:');
+    output.out(`  ${label} ${formatProblem(problem)}`);
+  }
   if (problems.length === 0) output.out(`  ${c.green('no problems')}`);
   output.out('');
   output.out(c.bold('Sign-in tokens'));
@@ -181,7 +188,7 @@ export async function doctorCommand(ctx: CommandContext): Promise<number> {
           )
         : c.green('All good.')
       : c.yellow(
-          `${plural(problems.length, 'config problem')}, ${plural(failed.length, 'server')} not working.`,
+          `${plural(configProblems(problems).length, 'config problem')}, ${plural(failed.length, 'server')} not working.`,
         ),
   );
   return code;

@@ -1,4 +1,10 @@
-import { findServer, noServersLine, notConnected, readConfig } from '../cli-config.js';
+import {
+  configProblems,
+  findServer,
+  noServersLine,
+  notConnected,
+  readConfig,
+} from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { summaryLine, table } from '../format.js';
@@ -103,7 +109,9 @@ export async function toolsCommand(
       }
     }
     return Promise.resolve(
-      server === undefined && mcp.problems().length > 0 ? ExitCode.CONFIG : ExitCode.OK,
+      server === undefined && configProblems(mcp.problems()).length > 0
+        ? ExitCode.CONFIG
+        : ExitCode.OK,
     );
   });
 }
