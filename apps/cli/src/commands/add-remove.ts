@@ -347,7 +347,7 @@ export async function addCommand(ctx: CommandContext, args: AddArguments): Promi
         `warning: the argument ${secret.shown} looks like a secret written out, and arguments ` +
           `are kept in ${result.file} as written. If the server can read it from its ` +
           `environment, prefer --env ${variable}='\${${variable}}' (taken from your environment ` +
-          'when the server starts; see the server\'s documentation for the variable it reads)' +
+          "when the server starts; see the server's documentation for the variable it reads)" +
           (source === 'project' ? ': a project file is usually shared with others.' : '.'),
       ),
     );
