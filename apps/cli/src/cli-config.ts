@@ -36,6 +36,20 @@ export async function readConfig(ctx: CommandContext): Promise<LoadConfigResult>
   return config;
 }
 
+/**
+ * Whether a problem is only a warning about one server: a `${NAME}` it takes is not set. That
+ * server does not start (the manager says why); the file and every other server are fine, so it
+ * never makes a command exit 3.
+ */
+export function isServerWarning(problem: ConfigProblem): boolean {
+  return problem.code === ConfigProblemCode.MISSING_VARIABLE;
+}
+
+/** The problems that make a command exit 3: all but {@link isServerWarning}'s. */
+export function configProblems(problems: readonly ConfigProblem[]): ConfigProblem[] {
+  return problems.filter((problem) => !isServerWarning(problem));
+}
+
 /** Tells each problem not told yet on stderr, one line each. */
 export function reportProblems(ctx: CommandContext, problems: readonly ConfigProblem[]): void {
   const c = ctx.output.errColour;
@@ -43,7 +57,9 @@ export function reportProblems(ctx: CommandContext, problems: readonly ConfigPro
     const line = formatProblem(problem);
     if (ctx.shownProblems.has(line)) continue;
     ctx.shownProblems.add(line);
-    ctx.output.err(`${c.yellow('config problem:')} ${line}`);
+    ctx.output.err(
+      `${c.yellow(isServerWarning(problem) ? 'warning:' : 'config problem:')} ${line}`,
+    );
   }
 }
 

@@ -22,6 +22,12 @@ export function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
+/** A server's pins in words: `15 tools, 4 prompts` (the prompts only when it has some). */
+export function pinnedText(pinned: { readonly tools: number; readonly prompts: number }): string {
+  const tools = plural(pinned.tools, 'tool');
+  return pinned.prompts === 0 ? tools : `${tools}, ${plural(pinned.prompts, 'prompt')}`;
+}
+
 /** Display width of a cleaned string (wide East Asian characters count two). */
 function width(text: string): number {
   let total = 0;

@@ -96,6 +96,55 @@ describe('add and remove', () => {
     expect(secret.stderr).toMatch(/Authorization looks like a secret written out/);
     expect(secret.stderr).not.toContain('sk_live_0123456789abcdefghijklmnop');
   });
+
+  it('warns about a secret written out in the arguments, with the ${NAME} form to use instead', async () => {
+    const inline = await world.run([
+      'add',
+      'fire',
+      '--',
+      'npx',
+      '-y',
+      'x',
+      '--api-key=sk_live_0123456789abcdefghijklmnop',
+    ]);
+    expect(inline.code).toBe(0);
+    expect(inline.stderr).toContain(
+      'warning: the argument --api-key=… looks like a secret written out',
+    );
+    expect(inline.stderr).toContain("--env API_KEY='${API_KEY}'");
+    expect(inline.stderr).not.toContain('sk_live_0123456789abcdefghijklmnop');
+    expect(inline.stdout).toContain("npx -y x '--api-key=****'");
+    expect(inline.stdout).not.toContain('sk_live_0123456789abcdefghijklmnop');
+    const apart = await world.run([
+      'add',
+      'hub',
+      '--',
+      'npx',
+      'x',
+      '--access-token=plainvalue123',
+      '--token',
+      'another-plain-value',
+    ]);
+    expect(apart.code).toBe(0);
+    expect(apart.stderr).toContain('the argument --access-token=… looks like a secret');
+    expect(apart.stderr).toContain("--env ACCESS_TOKEN='${ACCESS_TOKEN}'");
+    expect(apart.stderr).toContain('the argument --token … looks like a secret');
+    expect(apart.stderr).toContain("--env TOKEN='${TOKEN}'");
+    expect(apart.stderr).not.toMatch(/plainvalue123|another-plain-value/);
+    // An ordinary option, a path or a flag is no secret.
+    const plain = await world.run([
+      'add',
+      'fs',
+      '--',
+      'npx',
+      'x',
+      '--token-file',
+      '/home/me/.token',
+      '--verbose',
+    ]);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).not.toContain('looks like a secret');
+  });
 });
 
 describe('add: --timeout, --write, --read and --replace', () => {

@@ -51,6 +51,29 @@ describe('config problems are named first, by every command', () => {
     expect(JSON.parse(await readFile(file, 'utf8')).servers.broken.enabled).toBe(false);
   });
 
+  it('an unset ${NAME} is a warning about its server: list and status exit 0; that server does not start, naming it', async () => {
+    await world.userServers({
+      good: fixtureEntry('normal'),
+      keyless: { ...fixtureEntry('normal'), env: { API_KEY: '${GARUDA_TEST_UNSET_KEY}' } },
+    });
+    const list = await world.run(['list']);
+    expect(list.code).toBe(0);
+    expect(list.stderr).toMatch(
+      /^warning: .*server "keyless": env "API_KEY" takes \$\{GARUDA_TEST_UNSET_KEY\}/m,
+    );
+    expect(list.stderr).not.toContain('config problem:');
+    expect(list.stdout).toMatch(/^good\s/m);
+    expect(list.stdout).toMatch(/^keyless\s/m);
+    const status = await world.run(['status']);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/^good\s+user\s+connected/m);
+    expect(status.stdout).toContain(
+      'its env "API_KEY" takes ${GARUDA_TEST_UNSET_KEY}, which is not set: set GARUDA_TEST_UNSET_KEY',
+    );
+    const tools = await world.run(['tools']);
+    expect(tools.code).toBe(0);
+  });
+
   it('a file that does not parse: status, tools and list name it instead of "no servers configured"', async () => {
     const file = path.join(world.home, 'mcp.json');
     await writeFile(file, '{ "servers": {\n  "fx": { "command": "node" },\n}}\n');

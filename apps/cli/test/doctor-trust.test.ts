@@ -62,6 +62,40 @@ describe('doctor and trust', () => {
     expect(result.stdout).toContain(`${path.join(world.home, 'mcp.json')}:`);
   });
 
+  it('doctor and trust list count pinned tools and prompts apart', async () => {
+    await world.userServers({ lib: fixtureEntry('library') });
+    const tools = JSON.parse((await world.run(['tools', 'lib', '--json'])).stdout) as {
+      tools: unknown[];
+    };
+    const prompts = JSON.parse((await world.run(['prompts', 'lib', '--json'])).stdout) as {
+      prompts: unknown[];
+    };
+    expect(prompts.prompts.length).toBeGreaterThan(0);
+    const counts = { tools: tools.tools.length, prompts: prompts.prompts.length };
+    const doctor = await world.run(['doctor', '--json']);
+    const report = JSON.parse(doctor.stdout) as {
+      servers: { name: string; pin: string; pinned: unknown }[];
+    };
+    expect(report.servers.find((s) => s.name === 'lib')).toMatchObject({
+      pin: `pinned (${String(counts.tools)} tools, ${String(counts.prompts)} prompts)`,
+      pinned: counts,
+    });
+    const trusted = JSON.parse((await world.run(['trust', 'list', '--json'])).stdout) as {
+      trusted: { name: string; pinnedTools: number; pinnedPrompts: number }[];
+    };
+    expect(trusted.trusted).toEqual([
+      expect.objectContaining({
+        name: 'lib',
+        pinnedTools: counts.tools,
+        pinnedPrompts: counts.prompts,
+      }),
+    ]);
+    const table = await world.run(['trust', 'list']);
+    expect(table.stdout).toContain(
+      `${String(counts.tools)} tools, ${String(counts.prompts)} prompts`,
+    );
+  });
+
   it('trust list shows what status pinned; trust forget removes it', async () => {
     await world.userServers({ fx: fixtureEntry('normal') });
     expect((await world.run(['status'])).code).toBe(0);

@@ -5,7 +5,7 @@
 // the host goes away.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -145,12 +145,17 @@ describe('garuda-mcp serve', () => {
 
   it('refuses a call nothing allowed beforehand, naming the command that allows it; --allow runs it', async () => {
     await world.userServers({ notes: fixtureEntry('normal', 'garuda-serve-rules') });
-    const refused = await host();
+    // The gateway's own home and root (a root with a space, quoted for a shell).
+    const spaced = path.join(world.root, 'my project');
+    await mkdir(spaced);
+    const refused = await host(['--root', spaced]);
     const result = await refused.client.callTool({ name: 'notes__echo', arguments: { text: 'x' } });
     expect(result.isError).toBe(true);
     const text = textOf(result);
-    expect(text).toContain('This call was not run');
-    expect(text).toContain('`garuda-mcp call notes/echo`');
+    expect(text).toContain('This call was not run: nobody was asked');
+    expect(text).toContain(
+      `\`garuda-mcp call notes/echo --home ${world.home} --root '${spaced}'\``,
+    );
     expect(text).toContain('`--allow mcp.notes.echo`');
     expect(text).not.toContain('<mcp_result');
 
@@ -289,7 +294,10 @@ describe('garuda-mcp serve: questions through the host (elicitation)', () => {
     const ran = await client.callTool({ name: 'notes__echo', arguments: { text: 'asked' } });
     expect(questions).toHaveLength(1);
     expect(questions[0]).toContain('garuda-mcp asks before this call runs:');
-    expect(questions[0]).toContain('notes');
+    // The tool as this host calls it, with its server and tool.
+    expect(questions[0]).toContain('Run tool "echo" of MCP server "notes"?');
+    expect(questions[0]).toMatch(/name +notes__echo\n/);
+    expect(questions[0]).not.toContain('mcp__notes__echo');
     expect(questions[0]).toContain('asked');
     expect(hostileLeftovers(questions[0] ?? '')).toEqual([]);
     expect(ran.isError).toBeFalsy();
@@ -299,7 +307,8 @@ describe('garuda-mcp serve: questions through the host (elicitation)', () => {
     const denied = await client.callTool({ name: 'notes__echo', arguments: { text: 'no' } });
     expect(questions).toHaveLength(2);
     expect(denied.isError).toBe(true);
-    expect(textOf(denied)).toContain('This call was not run');
+    expect(textOf(denied)).toContain('This call was not run: the user chose "Deny"');
+    expect(textOf(denied)).not.toContain('does not ask per call');
 
     // --yes approves every call: the host is not asked.
     const yes = await host(['--yes'], () => ({ action: 'accept', decision: 'Deny' }));
@@ -317,6 +326,17 @@ describe('garuda-mcp serve: questions through the host (elicitation)', () => {
     });
     expect(declined.isError).toBe(true);
     expect(declining.questions).toHaveLength(1);
+    expect(textOf(declined)).toContain(
+      'This call was not run: the user declined the approval form this host showed for "notes__add"',
+    );
+    expect(textOf(declined)).not.toContain('does not ask per call');
+    const cancelling = await host([], () => ({ action: 'cancel' }));
+    const cancelled = await cancelling.client.callTool({
+      name: 'notes__add',
+      arguments: { a: 1, b: 2 },
+    });
+    expect(cancelled.isError).toBe(true);
+    expect(textOf(cancelled)).toContain('the approval form this host showed was cancelled');
 
     const always = await host([], () => ({
       action: 'accept',
@@ -349,7 +369,8 @@ describe('garuda-mcp serve: questions of the 2026-07-28 revision (input_required
     const denied = await client.callTool({ name: 'notes__echo', arguments: { text: 'no' } });
     expect(questions).toHaveLength(2);
     expect(denied.isError).toBe(true);
-    expect(textOf(denied)).toContain('This call was not run');
+    expect(textOf(denied)).toContain('This call was not run: the user chose "Deny"');
+    expect(textOf(denied)).not.toContain('does not ask per call');
   });
 
   it('a made-up or finished requestState gets nothing run', async () => {

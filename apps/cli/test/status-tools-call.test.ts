@@ -252,6 +252,11 @@ describe('status, tools and call', () => {
     expect(status.stdout).toMatch(/^fx\s+user\s+ready \(not started\)\s+7\s/m);
     const tools = await world.run(['tools', '--start', 'lazy']);
     expect(tools.stdout).toMatch(/^mcp__fx__echo\s+fx\s/m);
+    // One server, by name: its cached, pinned tools too.
+    const one = await world.run(['tools', 'fx', '--start', 'lazy']);
+    expect(one.stderr).not.toContain('has not started yet');
+    expect(one.code).toBe(0);
+    expect(one.stdout).toMatch(/^mcp__fx__echo\s+fx\s/m);
     const call = await world.run(['call', 'fx/add', '{"a":2,"b":3}', '--yes', '--start', 'lazy']);
     expect(call.code).toBe(0);
     expect(call.stdout).toContain('5');

@@ -436,9 +436,9 @@ export function isWrittenSecret(name: string, value: string): boolean {
   );
 }
 
-const FLAG = /^--?([A-Za-z0-9][A-Za-z0-9_.-]*)$/;
-const FLAG_WITH_VALUE = /^--?([A-Za-z0-9][A-Za-z0-9_.-]*)=([\s\S]*)$/;
-const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=([\s\S]*)$/;
+export const FLAG = /^--?([A-Za-z0-9][A-Za-z0-9_.-]*)$/;
+export const FLAG_WITH_VALUE = /^--?([A-Za-z0-9][A-Za-z0-9_.-]*)=([\s\S]*)$/;
+export const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=([\s\S]*)$/;
 
 /**
  * Whether `args[index]` holds a secret written out: a token-like value, or the value of a

@@ -67,6 +67,8 @@ export { parseClientFile } from './parse-client-file.js';
 export type { ParsedClientFile } from './parse-client-file.js';
 export { MAX_IMPORT_FILE_BYTES } from './read-source-file.js';
 export { looksSecretName, looksSecretValue } from './looks-secret.js';
+export { secretArguments } from './secret-arguments.js';
+export type { SecretArgument } from './secret-arguments.js';
 export type { ImportedProjectFile } from './claude-project-file.js';
 export {
   DEFAULT_MAX_RESULT_CHARS,

@@ -20,6 +20,8 @@ export {
 } from '@garuda/mcp-tools';
 export { networkText, sandboxText, valueSourceText } from './wording.js';
 export { lostNamesText } from './tool-view.js';
+export { pinCounts } from './prompt-pins.js';
+export type { PinCounts } from './prompt-pins.js';
 export { MAX_SERVER_LOGS_PER_SECOND, PROGRESS_INTERVAL_MS } from './server-messages.js';
 export { MAX_ELICIT_FIELDS } from './elicit-form.js';
 export { ELICIT_TIMEOUT_MS } from './elicitation.js';

@@ -68,3 +68,31 @@ export function splitPinned(list: readonly Tool[]): { tools: Tool[]; prompts: Pr
 export function pinLabel(name: string): string {
   return isPromptPin(name) ? `prompt ${name.slice(PROMPT_PIN.length)}` : name;
 }
+
+/** How many tools and prompts a server's pins hold (see {@link pinCounts}). */
+export interface PinCounts {
+  readonly tools: number;
+  readonly prompts: number;
+}
+
+/**
+ * Counts a server's pinned tools and prompts apart: its pins are one list, where each prompt
+ * is an entry of its own next to the tools. Resources are not pinned.
+ *
+ * @param names - The pinned names: the keys of a trust entry's `toolHashes` (`@garuda/mcp-trust`).
+ * @returns The tools and the prompts among them.
+ * @example
+ * ```ts
+ * const entry = await getMcpTrustEntry(store, key);
+ * const { tools, prompts } = pinCounts(Object.keys(entry?.toolHashes ?? {}));
+ * ```
+ */
+export function pinCounts(names: Iterable<string>): PinCounts {
+  let tools = 0;
+  let prompts = 0;
+  for (const name of names) {
+    if (isPromptPin(name)) prompts += 1;
+    else tools += 1;
+  }
+  return { tools, prompts };
+}

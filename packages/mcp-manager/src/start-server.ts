@@ -87,6 +87,8 @@ export function startSequence(deps: StartDeps): StartServer {
     if (!server.def.enabled) {
       return { state: 'disabled', detail: 'it is disabled in the configuration' };
     }
+    const unset = unsetVariables(server);
+    if (unset !== undefined) return { state: 'failed', detail: unset };
     const policy = serverPolicy(server, deps.launch.root);
     const trusted = await consent(server, policy, signal);
     if ('state' in trusted) return trusted;
@@ -124,4 +126,29 @@ export function startSequence(deps: StartDeps): StartServer {
       signedIn: connected.signedIn,
     };
   };
+}
+
+/**
+ * Why a server cannot start because a `${NAME}` it takes is not set (its value would be empty,
+ * which no server expects of a token or a setting): the values and the variables, named. Only
+ * that server fails; the config file is still loaded. `undefined` when every variable is set.
+ */
+function unsetVariables(server: ServerConfig): string | undefined {
+  const values = server.kind === 'local' ? server.env : server.headers;
+  const what = server.kind === 'local' ? 'env' : 'header';
+  const places: string[] = [];
+  const names: string[] = [];
+  for (const [key, value] of Object.entries(values)) {
+    if (value.source.kind !== 'vars' || value.source.missing.length === 0) continue;
+    places.push(`${what} ${JSON.stringify(key)}`);
+    for (const name of value.source.missing) if (!names.includes(name)) names.push(name);
+  }
+  if (names.length === 0) return undefined;
+  const one = names.length === 1;
+  return (
+    `its ${places.join(', ')} ${places.length === 1 ? 'takes' : 'take'} ` +
+    `${names.map((name) => `\${${name}}`).join(', ')}, which ${one ? 'is' : 'are'} not set: set ` +
+    `${names.join(', ')} in the environment that starts this program, ` +
+    'or change the value in its config file'
+  );
 }

@@ -77,6 +77,24 @@ describe('configuration', () => {
     expect(await readFile(path.join(ws.home, 'trust.json'), 'utf8')).not.toContain('hello world');
     expect(prompter.consents).toEqual([]);
   });
+
+  it('a server whose ${NAME} is not set does not start, naming it; the others do', async () => {
+    await ws.userServers({
+      unset: fixture('normal', ws.mark, { env: { API_TOKEN: '${GARUDA_TEST_UNSET_TOKEN}' } }),
+      fine: fixture('normal', ws.mark),
+    });
+    const mcp = ws.manager(new ScriptedPrompter(), {
+      env: { PATH: process.env.PATH, HOME: ws.userHome },
+    });
+    await mcp.start();
+    expect(mcp.problems().map((problem) => problem.code)).toEqual(['MISSING_VARIABLE']);
+    const rows = mcp.status();
+    expect(rows.find((row) => row.name === 'fine')?.state).toBe('connected');
+    expect(rows.find((row) => row.name === 'unset')).toMatchObject({ state: 'failed' });
+    expect(rows.find((row) => row.name === 'unset')?.detail).toContain(
+      'its env "API_TOKEN" takes ${GARUDA_TEST_UNSET_TOKEN}, which is not set: set GARUDA_TEST_UNSET_TOKEN',
+    );
+  });
 });
 
 describe('consent', () => {
@@ -84,7 +102,7 @@ describe('consent', () => {
     await ws.userServers({ mine: fixture('normal', ws.mark) });
     const { prompter, mcp } = await ws.startProjectServers(
       {
-        theirs: fixture('normal', ws.mark, { env: { API_TOKEN: '${NOPE}' } }),
+        theirs: fixture('normal', ws.mark, { env: { API_TOKEN: 'literal' } }),
       },
       'once',
     );

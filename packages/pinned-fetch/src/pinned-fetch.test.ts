@@ -1,6 +1,7 @@
 import { caught, makeCertificate } from '@garuda/test-utils';
 import { Agent, FormData as UndiciFormData, Request as UndiciRequest } from 'undici';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BlockedAddressError, LookupFailedError } from './errors.js';
 import { findBlockedAddressError, isBlockedAddressError } from './find-blocked-address-error.js';
 import type { PinnedFetchOptions } from './pinned-agent-options.js';
 import { createPinnedFetch } from './pinned-fetch.js';
@@ -110,9 +111,25 @@ describe('IP literals and localhost against a real server on 127.0.0.1', () => {
     expect(findBlockedAddressError(error)).toMatchObject({
       host: 'localhost',
       addressClass: 'loopback',
+      code: 'BLOCKED_ADDRESS',
     });
+    // The refusal is in the message itself, not only in its cause.
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toMatch(
+      /^fetch failed: refused to connect to "localhost" at (127\.0\.0\.1|::1): a loopback address/,
+    );
+    expect(BlockedAddressError.isInstance((error as Error).cause)).toBe(true);
     expect(server.connections).toBe(0);
     expect(guard.attempts).toEqual([]);
+  });
+
+  it('a failed lookup says so in the message, with its LookupFailedError as cause', async () => {
+    const fetcher = pinned({ lookup: fakeLookup({}).lookup });
+    const error = await caught(fetcher(`http://nowhere.test:${server.port}/`));
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toMatch(/^fetch failed: could not resolve "nowhere\.test"/);
+    expect(LookupFailedError.isInstance((error as Error).cause)).toBe(true);
+    expect(server.connections).toBe(0);
   });
 
   it('allowLoopback reaches localhost through the real resolver', async () => {

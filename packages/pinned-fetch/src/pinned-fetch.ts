@@ -6,6 +6,8 @@ import type {
   Response as UndiciResponse,
 } from 'undici';
 import { fromForeignRequest, isForeignRequest, toUndiciInit } from './foreign-fetch-input.js';
+import { PinnedFetchError } from './errors.js';
+import { findBlockedAddressError } from './find-blocked-address-error.js';
 import { createPinnedAgent } from './pinned-agent.js';
 import type { PinnedFetchOptions } from './pinned-agent-options.js';
 
@@ -54,6 +56,21 @@ function redirectModeFor(requested: string | undefined): 'manual' | 'error' {
 }
 
 /**
+ * undici's `TypeError: fetch failed` says why only in its `cause`: when that is one of ours (a
+ * refused address anywhere in the chain, a failed lookup), the same error with the refusal in
+ * its message too (`fetch failed: refused to connect to "localhost" at 127.0.0.1: …`), keeping
+ * its class and `cause`. Any other error is returned as it is.
+ */
+function withRefusal(error: unknown): unknown {
+  if (!(error instanceof TypeError) || error.message !== 'fetch failed') return error;
+  const ours =
+    findBlockedAddressError(error) ??
+    (PinnedFetchError.isInstance(error.cause) ? error.cause : undefined);
+  if (ours === undefined) return error;
+  return new TypeError(`fetch failed: ${ours.message}`, { cause: error.cause });
+}
+
+/**
  * Creates a `fetch` that only talks to public addresses (see {@link createPinnedAgent}) and
  * never follows redirects.
  *
@@ -69,8 +86,10 @@ function redirectModeFor(requested: string | undefined): 'manual' | 'error' {
  * @param options - See {@link PinnedFetchOptions}.
  * @returns A fetch function with `dispatcher` and `close()`.
  * @throws {@link InvalidOptionsError} (code `INVALID_OPTIONS`) for unusable options. A refused
- *   address rejects the returned promise with `TypeError: fetch failed` whose cause chain holds
- *   a {@link BlockedAddressError} (see {@link findBlockedAddressError}).
+ *   address rejects the returned promise with a `TypeError` whose message carries the refusal
+ *   (`fetch failed: refused to connect to "localhost" at 127.0.0.1: …`) and whose cause chain
+ *   holds the {@link BlockedAddressError} (see {@link findBlockedAddressError}); a failed lookup
+ *   likewise, with its {@link LookupFailedError} as `cause`.
  * @example
  * ```ts
  * import { createPinnedFetch, isBlockedAddressError } from '@garuda/pinned-fetch';
@@ -101,7 +120,15 @@ export function createPinnedFetch(options?: PinnedFetchOptions): PinnedFetch {
       : (input as UndiciRequestInfo);
     const requested =
       undiciInit.redirect ?? (request instanceof UndiciRequest ? request.redirect : undefined);
-    return fetch(request, { ...undiciInit, redirect: redirectModeFor(requested), dispatcher });
+    try {
+      return await fetch(request, {
+        ...undiciInit,
+        redirect: redirectModeFor(requested),
+        dispatcher,
+      });
+    } catch (error) {
+      throw withRefusal(error);
+    }
   };
   return Object.defineProperties(pinnedFetch, {
     dispatcher: { value: dispatcher, enumerable: true },

@@ -9,6 +9,7 @@ import {
   commandLine,
   formatProblem,
   removeServer,
+  secretArguments,
   setServerEnabled,
   type AddServerResult,
   type LoadConfigResult,
@@ -22,7 +23,7 @@ import type { CommandContext } from '../context.js';
 import { didYouMean } from '../did-you-mean.js';
 import { limitOf } from '../durations.js';
 import { CliError, ExitCode, usageError } from '../exit-codes.js';
-import { looksLiteralSecret } from '../secrets.js';
+import { looksLiteralSecret, MASK } from '../secrets.js';
 
 /** What `add` was given. */
 export interface AddArguments {
@@ -312,7 +313,20 @@ export async function addCommand(ctx: CommandContext, args: AddArguments): Promi
     configFailure(ctx, error);
   }
   const c = ctx.output.colour;
-  const what = commandLine(result.def);
+  // Arguments are kept as written (no ${NAME} in them): a secret there is in the file, and is
+  // not shown again here.
+  const written = 'command' in result.def ? (result.def.args ?? []) : [];
+  const secretArgs = secretArguments(written);
+  const what = commandLine(
+    secretArgs.length === 0
+      ? result.def
+      : {
+          ...result.def,
+          args: written.map(
+            (arg, i) => secretArgs.find((a) => a.index === i)?.shown.replace('…', MASK) ?? arg,
+          ),
+        },
+  );
   if (ctx.globals.json) {
     ctx.output.out(JSON.stringify(result, null, 2));
   } else {
@@ -330,6 +344,18 @@ export async function addCommand(ctx: CommandContext, args: AddArguments): Promi
       e.yellow(
         `warning: ${literal.map((pair) => pair.slice(0, pair.indexOf('='))).join(', ')} looks like a secret written out. ` +
           `Prefer \${NAME} (taken from your environment when the server starts)` +
+          (source === 'project' ? ': a project file is usually shared with others.' : '.'),
+      ),
+    );
+  }
+  for (const secret of secretArgs) {
+    const variable = secret.variable ?? 'NAME';
+    ctx.output.err(
+      e.yellow(
+        `warning: the argument ${secret.shown} looks like a secret written out, and arguments ` +
+          `are kept in ${result.file} as written. If the server can read it from its ` +
+          `environment, prefer --env ${variable}='\${${variable}}' (taken from your environment ` +
+          "when the server starts; see the server's documentation for the variable it reads)" +
           (source === 'project' ? ': a project file is usually shared with others.' : '.'),
       ),
     );

@@ -1,15 +1,16 @@
 import { access } from 'node:fs/promises';
 import { formatProblem } from '@garuda/mcp-config';
-import type { StatusRow } from '@garuda/mcp-manager';
+import { pinCounts, type PinCounts, type StatusRow } from '@garuda/mcp-manager';
 import { detectSandbox } from '@garuda/mcp-transport';
 import { TrustStore, getMcpTrustEntry, mcpTrustKey } from '@garuda/mcp-trust';
-import { cliPaths, readConfig } from '../cli-config.js';
+import { cliPaths, configProblems, isServerWarning, readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import path from 'node:path';
 import type { TokenStorageInfo } from '@garuda/mcp-oauth';
 import {
   lostNamesLine,
+  pinnedText,
   plural,
   rowDetail,
   stateText,
@@ -28,8 +29,13 @@ interface ServerCheck {
   readonly tools: number;
   /** `signed in`, `no sign-in`, or `-` for a local server. */
   readonly signIn: string;
-  /** `pinned (N tools)` (`1 tool`), `trusted, no tools pinned yet`, or `not pinned`. */
+  /**
+   * `pinned (N tools)` (`1 tool`; `, M prompts` when it has prompts), `trusted, no tools pinned
+   * yet`, or `not pinned`.
+   */
   readonly pin: string;
+  /** How many tools and prompts are pinned (resources are not pinned). */
+  readonly pinned: PinCounts;
   readonly detail?: string;
   /** The tool and prompt names another server holds (the server is degraded when any). */
   readonly lostNames: StatusRow['lostNames'];
@@ -72,7 +78,7 @@ export async function doctorCommand(ctx: CommandContext): Promise<number> {
           row.name,
         );
         const entry = await getMcpTrustEntry(trust, key).catch(() => undefined);
-        const pinned = entry?.toolHashes === undefined ? 0 : Object.keys(entry.toolHashes).length;
+        const pinned = pinCounts(Object.keys(entry?.toolHashes ?? {}));
         const detail = rowDetail(row, prompter.declined);
         checks.push({
           name: row.name,
@@ -91,7 +97,8 @@ export async function doctorCommand(ctx: CommandContext): Promise<number> {
               ? 'not pinned'
               : entry.tools === undefined
                 ? 'trusted, no tools pinned yet'
-                : `pinned (${plural(pinned, 'tool')})`,
+                : `pinned (${pinnedText(pinned)})`,
+          pinned,
           ...(detail === undefined ? {} : { detail }),
           lostNames: row.lostNames,
         });
@@ -103,7 +110,11 @@ export async function doctorCommand(ctx: CommandContext): Promise<number> {
   const failed = servers.filter((s) => s.state === 'failed' || s.state === 'denied');
   const degraded = servers.filter((s) => s.lostNames.length > 0);
   const code =
-    problems.length > 0 ? ExitCode.CONFIG : failed.length > 0 ? ExitCode.SERVER : ExitCode.OK;
+    configProblems(problems).length > 0
+      ? ExitCode.CONFIG
+      : failed.length > 0
+        ? ExitCode.SERVER
+        : ExitCode.OK;
   if (globals.json) {
     output.out(
       JSON.stringify(
@@ -125,7 +136,10 @@ export async function doctorCommand(ctx: CommandContext): Promise<number> {
   for (const file of files) {
     output.out(`  ${file.which.padEnd(8)} ${file.file}${file.exists ? '' : c.dim(' (none)')}`);
   }
-  for (const problem of problems) output.out(`  ${c.red('problem:')} ${formatProblem(problem)}`);
+  for (const problem of problems) {
+    const label = isServerWarning(problem) ? c.yellow('warning:') : c.red('problem:');
+    output.out(`  ${label} ${formatProblem(problem)}`);
+  }
   if (problems.length === 0) output.out(`  ${c.green('no problems')}`);
   output.out('');
   output.out(c.bold('Sign-in tokens'));
@@ -174,7 +188,7 @@ export async function doctorCommand(ctx: CommandContext): Promise<number> {
           )
         : c.green('All good.')
       : c.yellow(
-          `${plural(problems.length, 'config problem')}, ${plural(failed.length, 'server')} not working.`,
+          `${plural(configProblems(problems).length, 'config problem')}, ${plural(failed.length, 'server')} not working.`,
         ),
   );
   return code;

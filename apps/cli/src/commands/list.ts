@@ -1,6 +1,12 @@
 import { commandLine, type ServerConfig, type ServerDef } from '@garuda/mcp-config';
 import { cleanLine } from '@garuda/mcp-sanitize';
-import { findServer, noServersLine, readConfig, unreadFiles } from '../cli-config.js';
+import {
+  configProblems,
+  findServer,
+  noServersLine,
+  readConfig,
+  unreadFiles,
+} from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { table } from '../format.js';
@@ -91,7 +97,7 @@ export async function listCommand(ctx: CommandContext): Promise<number> {
       );
     }
   }
-  return problems.length > 0 ? ExitCode.CONFIG : ExitCode.OK;
+  return configProblems(problems).length > 0 ? ExitCode.CONFIG : ExitCode.OK;
 }
 
 /** A definition as `get --json` shows it: secret-looking values written out replaced. */

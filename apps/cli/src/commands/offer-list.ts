@@ -1,5 +1,11 @@
 import type { McpManager } from '@garuda/mcp-manager';
-import { findServer, noServersLine, notConnected, readConfig } from '../cli-config.js';
+import {
+  configProblems,
+  findServer,
+  noServersLine,
+  notConnected,
+  readConfig,
+} from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { withManager } from '../open-manager.js';
@@ -36,7 +42,9 @@ export async function offerListing(
       }
     }
     return Promise.resolve(
-      server === undefined && mcp.problems().length > 0 ? ExitCode.CONFIG : ExitCode.OK,
+      server === undefined && configProblems(mcp.problems()).length > 0
+        ? ExitCode.CONFIG
+        : ExitCode.OK,
     );
   });
 }

@@ -174,6 +174,20 @@ export class Conversation {
     choices: readonly T[],
     signal?: AbortSignal,
   ): Promise<T | undefined> {
+    return (await this.pick(message, title, choices, signal)).choice;
+  }
+
+  /**
+   * {@link choose}, also telling how the form was answered: `accept` (with `choice` when it is
+   * one of `choices`), `decline` or `cancel` (also for a question not answered: expired,
+   * cancelled, the gateway closed).
+   */
+  async pick<T extends string>(
+    message: string,
+    title: string,
+    choices: readonly T[],
+    signal?: AbortSignal,
+  ): Promise<{ readonly action: 'accept' | 'decline' | 'cancel'; readonly choice?: T }> {
     const answer = await this.ask(
       inputRequired.elicit({
         mode: 'form',
@@ -186,9 +200,11 @@ export class Conversation {
       }),
       signal,
     );
-    if (answer.kind !== 'elicit' || answer.action !== 'accept') return undefined;
+    if (answer.kind !== 'elicit') return { action: 'cancel' };
+    if (answer.action !== 'accept') return { action: answer.action };
     const decision = answer.content?.decision;
-    return choices.find((choice) => choice === decision);
+    const choice = choices.find((one) => one === decision);
+    return choice === undefined ? { action: 'accept' } : { action: 'accept', choice };
   }
 
   /**

@@ -15,6 +15,7 @@ import {
   type PromptResult,
   promptName,
 } from '@garuda/mcp-manager';
+import { commandLine } from '@garuda/mcp-config';
 import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import pc from 'picocolors';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
@@ -293,7 +294,10 @@ export async function serveCommand(
             isError: result.isError,
           };
         } catch (error) {
-          if (CallDeclinedError.isInstance(error)) return errorResult(declinedText(ctx, tool));
+          if (CallDeclinedError.isInstance(error)) {
+            const answer = conversation === undefined ? undefined : hostAnswers.get(conversation);
+            return errorResult(declinedText(ctx, tool, name, error, answer));
+          }
           if (CallCancelledError.isInstance(error)) return errorResult('The call was cancelled.');
           if (McpManagerError.isInstance(error)) return errorResult(error.message);
           throw error;
@@ -512,16 +516,29 @@ async function askHost(
   request: CallApprovalRequest,
   signal: AbortSignal | undefined,
 ): Promise<CallApprovalReply> {
-  const decision = await conversation.choose(
-    `garuda-mcp asks before this call runs:\n${formatCallPreview(request, pc.createColors(false))}`,
+  // The form names the tool as this host calls it (`<server>__<tool>`); its title line shows
+  // the server and the tool.
+  const preview = formatCallPreview(
+    { ...request, name: conversation.hostTool },
+    pc.createColors(false),
+  );
+  const { action, choice } = await conversation.pick(
+    `garuda-mcp asks before this call runs:\n${preview}`,
     'Run this call?',
     request.remember ? [ALLOW_ONCE, ALWAYS_ALLOW, DENY] : [ALLOW_ONCE, DENY],
     signal,
   );
-  if (decision === ALLOW_ONCE) return true;
-  if (decision === ALWAYS_ALLOW) return 'always';
+  if (choice === ALLOW_ONCE) return true;
+  if (choice === ALWAYS_ALLOW) return 'always';
+  hostAnswers.set(conversation, action === 'accept' ? 'deny' : action);
   return false;
 }
+
+/**
+ * How the host's user said no to a call's approval form, per conversation: chose Deny,
+ * declined the form or cancelled it (a question not answered in time is cancelled too).
+ */
+const hostAnswers = new WeakMap<Conversation, 'deny' | 'decline' | 'cancel'>();
 
 /** The answer time limit, in whole seconds, as messages say it. */
 function answerSeconds(conversations: Conversations): number {
@@ -532,16 +549,46 @@ function errorResult(text: string): ToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-/** What a refused call tells the host's user: exactly what would allow it. */
-function declinedText(ctx: CommandContext, tool: McpTool): string {
-  const root = ctx.globals.root;
+/**
+ * What a refused call tells the host: why it did not run (the host's user said no, a deny rule,
+ * or nobody could be asked) and, when nobody was asked, exactly what would allow it: commands
+ * with the gateway's own `--home` and `--root`.
+ */
+function declinedText(
+  ctx: CommandContext,
+  tool: McpTool,
+  hostTool: string,
+  error: CallDeclinedError,
+  answer: 'deny' | 'decline' | 'cancel' | undefined,
+): string {
+  const { home, root } = ctx.globals;
+  const named = `${JSON.stringify(hostTool)} (tool ${JSON.stringify(tool.tool)} of MCP server ${JSON.stringify(tool.server)})`;
+  if (error.rule !== undefined) {
+    return `This call was not run: the rule ${JSON.stringify(error.rule)} denies calls of ${named}.`;
+  }
+  if (answer !== undefined) {
+    const how =
+      answer === 'deny'
+        ? 'the user chose "Deny" in the approval form this host showed'
+        : answer === 'decline'
+          ? 'the user declined the approval form this host showed'
+          : 'the approval form this host showed was cancelled (or not answered in time)';
+    return (
+      `This call was not run: ${how} for ${named}. Do not call it again unless the user asks ` +
+      'you to; continue without it or ask the user what to do.'
+    );
+  }
+  const call = commandLine({
+    command: 'garuda-mcp',
+    args: ['call', `${tool.server}/${tool.tool}`, '--home', home, '--root', root],
+  });
   return (
-    `This call was not run: garuda-mcp serve does not ask per call, and nothing set beforehand ` +
-    `allows ${tool.server}/${tool.tool}. To allow it, either run ` +
-    `\`garuda-mcp call ${tool.server}/${tool.tool}\` in a terminal in ${root} and answer ` +
-    `"always allow", or add \`--allow mcp.${tool.server}.${tool.tool}\` (or ` +
-    `\`--approvals host\`, to let this host ask for each call) to the garuda-mcp serve command ` +
-    `in the host's configuration.`
+    'This call was not run: nobody was asked (garuda-mcp serve does not ask per call when the ' +
+    `host cannot show its approval form), and nothing set beforehand allows ${named}. To allow ` +
+    `it, either run \`${call}\` in a terminal and answer "always allow", or add ` +
+    `\`--allow mcp.${tool.server}.${tool.tool}\` (or \`--approvals host\`, to let this host ask ` +
+    'for each call, or `--yes`, to run every call) to the garuda-mcp serve command in the ' +
+    "host's configuration."
   );
 }
 

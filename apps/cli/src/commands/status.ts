@@ -1,4 +1,4 @@
-import { noServersLine } from '../cli-config.js';
+import { configProblems, noServersLine } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import path from 'node:path';
@@ -38,6 +38,6 @@ export async function statusCommand(ctx: CommandContext): Promise<number> {
         );
       }
     }
-    return problems.length > 0 ? ExitCode.CONFIG : ExitCode.OK;
+    return configProblems(problems).length > 0 ? ExitCode.CONFIG : ExitCode.OK;
   });
 }

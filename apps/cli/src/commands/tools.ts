@@ -1,4 +1,10 @@
-import { findServer, noServersLine, notConnected, readConfig } from '../cli-config.js';
+import {
+  configProblems,
+  findServer,
+  noServersLine,
+  notConnected,
+  readConfig,
+} from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
 import { summaryLine, table } from '../format.js';
@@ -97,12 +103,15 @@ export async function toolsCommand(
     }
     if (server !== undefined) {
       const row = mcp.status().find((r) => r.name === server);
-      if (row?.state !== 'connected') {
+      // `ready`: a pinned server of `--start lazy`, listed from its cached, pinned tools.
+      if (row?.state !== 'connected' && row?.state !== 'ready') {
         throw notConnected(server, row, prompter.declined);
       }
     }
     return Promise.resolve(
-      server === undefined && mcp.problems().length > 0 ? ExitCode.CONFIG : ExitCode.OK,
+      server === undefined && configProblems(mcp.problems()).length > 0
+        ? ExitCode.CONFIG
+        : ExitCode.OK,
     );
   });
 }

@@ -1,3 +1,4 @@
+import { pinCounts } from '@garuda/mcp-manager';
 import { cleanLine } from '@garuda/mcp-sanitize';
 import {
   MCP_GRANT_PREFIX,
@@ -14,10 +15,19 @@ import { cliPaths, configuredNames, readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { didYouMean } from '../did-you-mean.js';
 import { CliError, ExitCode } from '../exit-codes.js';
-import { table } from '../format.js';
+import { pinnedText, table } from '../format.js';
 
 function store(ctx: CommandContext): TrustStore {
   return new TrustStore(cliPaths(ctx).trustFile);
+}
+
+/** A trust entry's pinned tools and prompts, counted apart. */
+function pinnedOf(hashes: Readonly<Record<string, unknown>> | undefined): {
+  pinnedTools: number;
+  pinnedPrompts: number;
+} {
+  const { tools, prompts } = pinCounts(Object.keys(hashes ?? {}));
+  return { pinnedTools: tools, pinnedPrompts: prompts };
 }
 
 /**
@@ -37,7 +47,7 @@ export async function trustListCommand(ctx: CommandContext): Promise<number> {
         scope: parsed.kind === 'user' ? 'user' : `project ${parsed.root ?? '?'}`,
         name: parsed.name,
         trustedAt: entry.at,
-        pinnedTools: entry.toolHashes === undefined ? 0 : Object.keys(entry.toolHashes).length,
+        ...pinnedOf(entry.toolHashes),
         alwaysAllowed: [...readToolGrants(grants.get(mcpGrantKey(key))).keys()].sort(),
         definition: entry.def,
       },
@@ -50,12 +60,12 @@ export async function trustListCommand(ctx: CommandContext): Promise<number> {
   } else {
     ctx.output.out(
       table(
-        ['NAME', 'WHERE', 'TRUSTED AT', 'PINNED TOOLS', 'ALWAYS ALLOWED'],
+        ['NAME', 'WHERE', 'TRUSTED AT', 'PINNED', 'ALWAYS ALLOWED'],
         rows.map((row) => [
           row.name,
           row.scope,
           row.trustedAt,
-          String(row.pinnedTools),
+          pinnedText({ tools: row.pinnedTools, prompts: row.pinnedPrompts }),
           // Tool names come from servers: one line each, cleaned.
           row.alwaysAllowed.map((tool) => cleanLine(tool)).join(', ') || '-',
         ]),
