@@ -106,12 +106,11 @@ describe('withFileLock', () => {
 
   it('a lock folder that cannot be created is LOCK_FAILED at once, not a timeout', async () => {
     const missing = path.join(temp.dir, 'no-such-folder', 'notes.json');
-    const started = performance.now();
+    // "At once" is told by the code, not the clock: a lock that waited would end in LOCK_TIMEOUT,
+    // and with a time limit of an hour, a wait runs into the test's own time limit first.
     const error = (await caught(() =>
-      withFileLock(missing, { timeoutMs: 30_000, label: 'notes file' }, () => undefined),
+      withFileLock(missing, { timeoutMs: 3_600_000, label: 'notes file' }, () => undefined),
     )) as LockedFileError;
-    // Long before the 30 s the lock would wait for (loose: a busy machine cannot fail it).
-    expect(performance.now() - started).toBeLessThan(10_000);
     expect(error).toMatchObject({ name: 'LockedFileError', code: 'LOCK_FAILED' });
     expect(error.code).toBe(TrustStoreErrorCode.LOCK_FAILED);
     expect(error).toMatchObject({ file: missing, path: `${missing}.lock` });
