@@ -2,7 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { caught, recordingLogger, tempDirEachTest } from '../test/helpers.js';
+import { caught, recordingLogger, tempDirEachTest, waitFor } from '../test/helpers.js';
 import { type LockedFileError, TrustStoreError, TrustStoreErrorCode } from './errors.js';
 import { withFileLock } from './file-lock.js';
 
@@ -89,7 +89,8 @@ describe('withFileLock', () => {
     const release = await lockfile.lock(file, { realpath: false });
     const { logger, lines } = recordingLogger();
     const pending = withFileLock(file, { logger, label: 'notes file' }, () => 'got it');
-    await new Promise((r) => setTimeout(r, 150));
+    // Given back once it is known to wait (a fixed pause could end first on a busy machine).
+    await waitFor(() => lines.debug.length > 0);
     await release();
     expect(await pending).toBe('got it');
     expect(lines.debug).toEqual([`waiting for the lock on the notes file ${JSON.stringify(file)}`]);
