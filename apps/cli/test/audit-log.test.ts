@@ -150,5 +150,5 @@ describe('the audit log across CLI processes on one home', () => {
 
     await writeFile(auditFile(), original);
     expect((await verify()).code).toBe(0);
-  }, 120_000);
+  });
 });

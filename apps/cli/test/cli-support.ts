@@ -95,7 +95,7 @@ export class CliWorld {
     } = {},
   ): Promise<RunResult> {
     const child = this.spawn(args, options);
-    return collect(child, options.input, options.timeoutMs ?? 60_000);
+    return collect(child, options.input, options.timeoutMs ?? 120_000);
   }
 
   /**
@@ -178,7 +178,7 @@ export class CliTerminal {
     options: { env?: Record<string, string>; input?: string; timeoutMs?: number } = {},
   ): Promise<RunResult> {
     const id = this.#next++;
-    const timeoutMs = options.timeoutMs ?? 60_000;
+    const timeoutMs = options.timeoutMs ?? 120_000;
     return new Promise<RunResult>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#waiting.delete(id);

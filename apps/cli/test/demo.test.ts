@@ -71,7 +71,7 @@ describe('garuda-mcp demo', () => {
   // instead of its event shows in the story itself (a server that did not connect in time, a
   // call that timed out), which the sections below check; collect() stops a run that hangs.
   it('shows the whole story, exits 0, and leaves nothing behind', async () => {
-    const { code, stdout, stderr } = await collect(demo(), undefined, 90_000);
+    const { code, stdout, stderr } = await collect(demo(), undefined, 120_000);
     expect(stderr).not.toContain('The demo failed');
     expect(code, stderr).toBe(0);
 
@@ -270,11 +270,11 @@ describe('garuda-mcp demo', () => {
 
   it('Ctrl-C in the middle exits 130, stops its server and removes its folder', async () => {
     const child = demo();
-    const done = collect(child, undefined, 60_000);
+    const done = collect(child, undefined, 120_000);
     let seen = '';
     child.stdout?.on('data', (chunk: string) => (seen += chunk));
     // Interrupt once its server runs: right after the tool list.
-    await waitFor(() => seen.includes('3. Its tools'), { timeoutMs: 30_000 });
+    await waitFor(() => seen.includes('3. Its tools'), { timeoutMs: 60_000 });
     expect(await pidsWith(tmp)).not.toEqual([]);
     child.kill('SIGINT');
     const { code, stdout, stderr } = await done;

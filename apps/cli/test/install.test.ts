@@ -95,8 +95,8 @@ describe('garuda-mcp install', () => {
     const file = await put('.codex/config.toml', before);
     // The time limit only catches a hang: a pattern that reads every following line again from
     // each line's start takes many minutes on this file.
-    expect((await world.run(['install', 'codex', '--yes'], { timeoutMs: 60_000 })).code).toBe(0);
-    const again = await world.run(['install', 'codex', '--yes'], { timeoutMs: 60_000 });
+    expect((await world.run(['install', 'codex', '--yes'], { timeoutMs: 120_000 })).code).toBe(0);
+    const again = await world.run(['install', 'codex', '--yes'], { timeoutMs: 120_000 });
     expect(again.stdout).toContain('already has [mcp_servers.garuda]');
     expect((await readFile(file, 'utf8')).startsWith(before)).toBe(true);
   });

@@ -52,7 +52,7 @@ async function gateway(args: readonly string[] = []) {
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   await waitFor(() => /bearer token/.test(stderr) || child.exitCode !== null, {
-    timeoutMs: 30_000,
+    timeoutMs: 60_000,
   });
   const url = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr)?.[1];
   if (url === undefined) throw new Error(`serve --http did not start:\n${stderr}`);
@@ -107,7 +107,7 @@ describe('garuda-mcp serve --http', () => {
     child.kill('SIGTERM');
     const [code] = (await once(child, 'exit')) as [number | null];
     expect(code).toBe(0);
-    await waitFor(async () => (await pidsWith(mark)).length === 0, { timeoutMs: 20_000 });
+    await waitFor(async () => (await pidsWith(mark)).length === 0, { timeoutMs: 60_000 });
   });
 
   it('refuses a request without the token, with a wrong one, from a foreign Origin or Host', async () => {

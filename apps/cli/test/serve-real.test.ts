@@ -424,7 +424,7 @@ describe('garuda-mcp serve in front of @modelcontextprotocol/server-everything',
     // It ended by itself once its stdin closed (close() waits for that before any signal).
     expect(transport.exit).toEqual({ code: 0, signal: null, requested: true });
     await waitFor(async () => !isProcessAlive(gateway) && (await pidsWith(mark)).length === 0, {
-      timeoutMs: 20_000,
+      timeoutMs: 60_000,
     });
   });
 });

@@ -252,7 +252,7 @@ describe('garuda-mcp serve', () => {
     });
     await client.close();
     await exited;
-    await waitFor(async () => (await pidsWith(mark)).length === 0, { timeoutMs: 20_000 });
+    await waitFor(async () => (await pidsWith(mark)).length === 0, { timeoutMs: 60_000 });
   });
 });
 
@@ -281,7 +281,7 @@ describe('garuda-mcp serve: a changed tool list', () => {
           .stderrTail()
           .join('\n')
           .includes('MCP server "dyn" changed its tools while it ran (added: added)'),
-      { timeoutMs: 20_000 },
+      { timeoutMs: 60_000 },
     );
   });
 });
@@ -655,7 +655,7 @@ describe('garuda-mcp serve: consent and changed tools through garuda_review', ()
     expect(held).not.toContain('theirs__added');
     expect(held).toContain('theirs__add_tool');
     await waitFor(() => transport.stderrTail().join('\n').includes('wait for your answer'), {
-      timeoutMs: 20_000,
+      timeoutMs: 60_000,
     });
     const reviewed = await client.callTool({ name: 'garuda_review', arguments: {} });
     const asked = questions.at(-1) ?? '';
@@ -794,7 +794,7 @@ describe('garuda-mcp serve: progress and cancellation', () => {
         (await auditCalls(world.home)).some(
           ([tool, outcome]) => tool === 'slow' && outcome === 'cancelled',
         ),
-      { timeoutMs: 30_000 },
+      { timeoutMs: 60_000 },
     );
   });
 });
@@ -888,7 +888,7 @@ describe('garuda-mcp serve: prompts and resources', () => {
     expect(resourceTemplates.map((template) => template.name)).toEqual(['lib: item']);
     await waitFor(
       () => transport.stderrTail().join('\n').includes('its resource template "note://{a}{b}{c}'),
-      { timeoutMs: 20_000 },
+      { timeoutMs: 60_000 },
     );
     expect(transport.stderrTail().join('\n')).toContain('is not offered to the host');
     // A host may send the URI anyway: refused at once, and the gateway goes on answering.

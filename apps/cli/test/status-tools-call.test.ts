@@ -422,9 +422,9 @@ describe('status, tools and call', () => {
     const child = world.spawn(['call', 'fx/slow', '{"ms":60000}', '--yes']);
     let stderr = '';
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    await waitFor(() => stderr.includes('approved (--yes)'), { timeoutMs: 20_000 });
+    await waitFor(() => stderr.includes('approved (--yes)'), { timeoutMs: 60_000 });
     child.kill('SIGINT');
-    const result = await collect(child, undefined, 20_000);
+    const result = await collect(child, undefined, 120_000);
     expect(result.code).toBe(130);
     expect(stderr + result.stderr).toContain('Interrupted');
     await waitFor(async () => (await pidsWith(mark)).length === 0);

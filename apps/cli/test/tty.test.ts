@@ -58,14 +58,14 @@ describe('on a terminal', () => {
   it('asks the consent question; "remember" (arrow up, Enter) starts the server and is kept', async () => {
     await world.projectServers({ theirs: fixtureEntry('normal') });
     const { child, screen } = onTerminal(['status']);
-    await waitFor(() => screen.output.includes('Allow MCP server "theirs"'), { timeoutMs: 20_000 });
+    await waitFor(() => screen.output.includes('Allow MCP server "theirs"'), { timeoutMs: 60_000 });
     // The full consent screen came first.
     expect(screen.output).toContain('The project file asks to start MCP server "theirs"');
     expect(screen.output).toMatch(/Yes, and remember it/);
     child.stdin.write('\u001b[A'); // from "No" (the default) up to "Yes, and remember it"
-    await waitFor(() => /❯ Yes, and remember it/.test(screen.output), { timeoutMs: 20_000 });
+    await waitFor(() => /❯ Yes, and remember it/.test(screen.output), { timeoutMs: 60_000 });
     child.stdin.write('\r');
-    const result = await collect(child, undefined, 30_000);
+    const result = await collect(child, undefined, 120_000);
     expect(result.code).toBe(0);
     expect(plain(screen.output)).toMatch(/theirs\s+project\s+connected/);
     // On a terminal the state is coloured.
@@ -84,14 +84,14 @@ describe('on a terminal', () => {
     const { child, screen } = onTerminal(['call', 'fx/echo', '{"text":"first"}'], {
       NO_COLOR: '1',
     });
-    await waitFor(() => screen.output.includes('Run it?'), { timeoutMs: 20_000 });
+    await waitFor(() => screen.output.includes('Run it?'), { timeoutMs: 60_000 });
     expect(plain(screen.output)).toContain('Yes, and always allow fx/echo');
     child.stdin.write('\u001b[A'); // from "No" (the default) up to "always"
     await waitFor(() => /❯ Yes, and always allow/.test(plain(screen.output)), {
-      timeoutMs: 20_000,
+      timeoutMs: 60_000,
     });
     child.stdin.write('\r');
-    expect((await collect(child, undefined, 30_000)).code).toBe(0);
+    expect((await collect(child, undefined, 120_000)).code).toBe(0);
     expect(plain(screen.output)).toContain('first');
 
     // No terminal and no --yes: the grant answers.
@@ -106,13 +106,13 @@ describe('on a terminal', () => {
   it('"No" denies the server; NO_COLOR turns colours off; read paths are on the screen', async () => {
     await world.projectServers({ theirs: { ...fixtureEntry('normal'), readPaths: ['~/.kube'] } });
     const { child, screen } = onTerminal(['status'], { NO_COLOR: '1' });
-    await waitFor(() => screen.output.includes('Allow MCP server "theirs"'), { timeoutMs: 20_000 });
+    await waitFor(() => screen.output.includes('Allow MCP server "theirs"'), { timeoutMs: 60_000 });
     expect(plain(screen.output)).toMatch(/^ +reads +~\/\.kube\r?$/m);
     expect(plain(screen.output)).toContain(
       'it may read credentials the sandbox hides from servers: "~/.kube"',
     );
     child.stdin.write('\r'); // the default is "No"
-    const result = await collect(child, undefined, 30_000);
+    const result = await collect(child, undefined, 120_000);
     expect(result.code).toBe(0);
     const table = screen.output.slice(screen.output.indexOf('NAME'));
     expect(table).toMatch(/theirs\s+project\s+denied/);
@@ -122,9 +122,9 @@ describe('on a terminal', () => {
   it('Ctrl-C at the consent prompt ends with 130 and starts nothing', async () => {
     await world.projectServers({ theirs: fixtureEntry('normal') });
     const { child, screen } = onTerminal(['status']);
-    await waitFor(() => screen.output.includes('Allow MCP server "theirs"'), { timeoutMs: 20_000 });
+    await waitFor(() => screen.output.includes('Allow MCP server "theirs"'), { timeoutMs: 60_000 });
     child.stdin.write('\u0003');
-    const result = await collect(child, undefined, 30_000);
+    const result = await collect(child, undefined, 120_000);
     expect(result.code).toBe(130);
     expect(plain(screen.output)).not.toMatch(/theirs\s+project\s+connected/);
   });
@@ -138,7 +138,7 @@ describe('a server asks, on a terminal', () => {
       { NO_COLOR: '1' },
     );
     const next = async (text: string) =>
-      waitFor(() => plain(screen.output).includes(text), { timeoutMs: 30_000 });
+      waitFor(() => plain(screen.output).includes(text), { timeoutMs: 60_000 });
     await next('MCP server "ask" asks you to fill in a form.');
     // "Pick" has no default (the server's was not one of its options): it must be answered first.
     await next('"Pick" is required');
@@ -150,7 +150,7 @@ describe('a server asks, on a terminal', () => {
     child.stdin.write('\r'); // the first option, "ok"
     await next('Send these answers?');
     child.stdin.write('\r'); // Send them
-    const result = await collect(child, undefined, 30_000);
+    const result = await collect(child, undefined, 120_000);
     expect(result.code).toBe(0);
     expect(plain(screen.output)).toContain(
       'answer: {\\"action\\":\\"accept\\",\\"content\\":{\\"note\\":\\"hello\\",\\"pick\\":\\"ok\\"}}',
@@ -177,20 +177,20 @@ describe('a server asks, on a terminal', () => {
       );
     const first = ask();
     await waitFor(() => plain(first.screen.output).includes('Open it in your browser?'), {
-      timeoutMs: 30_000,
+      timeoutMs: 60_000,
     });
     expect(plain(first.screen.output)).toContain("warning: the site's name is punycode");
     first.child.stdin.write('\r'); // the default is no
-    expect((await collect(first.child, undefined, 30_000)).code).toBe(0);
+    expect((await collect(first.child, undefined, 120_000)).code).toBe(0);
     expect(existsSync(opened)).toBe(false);
     expect(plain(first.screen.output)).toContain('\\"action\\":\\"decline\\"');
 
     const second = ask();
     await waitFor(() => plain(second.screen.output).includes('Open it in your browser?'), {
-      timeoutMs: 30_000,
+      timeoutMs: 60_000,
     });
     second.child.stdin.write('y\r');
-    expect((await collect(second.child, undefined, 30_000)).code).toBe(0);
+    expect((await collect(second.child, undefined, 120_000)).code).toBe(0);
     expect(plain(second.screen.output)).toContain('\\"action\\":\\"accept\\"');
     expect(await readFile(opened, 'utf8')).toBe(`${url}\n`);
   });
@@ -206,13 +206,13 @@ describe('install on a terminal', () => {
     );
     const { child, screen } = onTerminal(['install', 'cursor'], { NO_COLOR: '1' });
     const next = async (text: string) =>
-      waitFor(() => plain(screen.output).includes(text), { timeoutMs: 30_000 });
+      waitFor(() => plain(screen.output).includes(text), { timeoutMs: 60_000 });
     await next('Write it to');
     expect(plain(screen.output)).toMatch(/^\s+notes\s+cursor\s+user\s+notes-server\r?$/m);
     child.stdin.write('y\r');
     await next('Move 1 server behind the gateway');
     child.stdin.write('y\r');
-    const result = await collect(child, undefined, 30_000);
+    const result = await collect(child, undefined, 120_000);
     expect(result.code).toBe(0);
     expect(plain(screen.output)).toContain('cursor: moved 1 server behind the gateway: notes');
     const after = JSON.parse(await readFile(file, 'utf8')) as { mcpServers: object };
@@ -234,17 +234,17 @@ describe('sign-in on a terminal', () => {
         `${process.execPath} ${browser} ${pasteFile}`,
       ]);
       await waitFor(() => plain(screen.output).includes('paste the address'), {
-        timeoutMs: 20_000,
+        timeoutMs: 60_000,
       });
       // The "browser" stopped at the redirect; the person copies its address and pastes it.
       let pasted = '';
       await waitFor(
         async () => (pasted = await readFile(pasteFile, 'utf8').catch(() => '')) !== '',
-        { timeoutMs: 20_000 },
+        { timeoutMs: 60_000 },
       );
       expect(pasted).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?code=/);
       child.stdin.write(`${pasted}\r`);
-      const result = await collect(child, undefined, 30_000);
+      const result = await collect(child, undefined, 120_000);
       expect(result.code).toBe(0);
       expect(plain(screen.output)).toContain('Signed in to MCP server linear');
       expect(oauth.counts.tokensIssued).toBe(1);
@@ -265,7 +265,7 @@ describe('the demo on a terminal', () => {
           const at = text.lastIndexOf(context);
           return at !== -1 && text.includes(question, at);
         },
-        { timeoutMs: 30_000 },
+        { timeoutMs: 60_000 },
       ).catch((error: unknown) => {
         throw new Error(
           `no "${question}" after "${context}" in:\n${plain(screen.output).slice(-1500)}`,
@@ -284,7 +284,7 @@ describe('the demo on a terminal', () => {
     await answer('needs a sign-in', 'Sign in now?', '\r'); // yes is the default
     // The remote server is declared read-only: under the demo's "balanced" mode it does not ask.
     await answer('- removed fail', 'Allow the changed tools', '\r'); // no: the default
-    const result = await collect(child, undefined, 60_000);
+    const result = await collect(child, undefined, 120_000);
     const text = plain(screen.output);
     expect(result.code).toBe(0);
     expect(text).toContain('Hello from the Garuda demo\r\n</mcp_result>');
@@ -300,13 +300,13 @@ describe('a terminal that goes away', () => {
   it('closing the terminal mid-question (SIGHUP) stops the demo and removes its throwaway folder', async () => {
     const { child, screen } = onTerminal(['demo', '--interactive'], { NO_COLOR: '1' });
     await waitFor(() => plain(screen.output).includes('Allow MCP server "files"'), {
-      timeoutMs: 30_000,
+      timeoutMs: 60_000,
     });
     const folder = /folder\s+(\/\S+garuda-demo-\S+)/.exec(plain(screen.output))?.[1];
     expect(folder).toBeDefined();
     expect(existsSync(folder ?? '')).toBe(true);
     child.kill('SIGTERM'); // script closes the terminal: garuda-mcp gets SIGHUP
-    await collect(child, undefined, 30_000);
-    await waitFor(() => !existsSync(folder ?? ''), { timeoutMs: 15_000 });
+    await collect(child, undefined, 120_000);
+    await waitFor(() => !existsSync(folder ?? ''), { timeoutMs: 60_000 });
   });
 });

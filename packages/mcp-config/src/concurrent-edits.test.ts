@@ -100,7 +100,7 @@ describe('addServer across processes', () => {
     for (let i = 0; i < count; i++)
       expect(names).toEqual(expect.arrayContaining([`a${i}`, `b${i}`]));
     expect(names[0]).toBe('seed');
-  }, 60_000);
+  });
 });
 
 describe('setServerEnabled across processes', () => {
@@ -118,7 +118,7 @@ describe('setServerEnabled across processes', () => {
       ['seed', ...Array.from({ length: count }, (_, i) => `a${i}`)].sort(),
     );
     expect(servers.find((s) => s.name === 'seed')?.def.enabled).toBe(false);
-  }, 60_000);
+  });
 });
 
 describe('loadConfig on a file it may not read', () => {

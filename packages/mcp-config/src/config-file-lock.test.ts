@@ -68,5 +68,5 @@ describe('withFileLock (the config file lock)', () => {
     expect(error).toMatchObject({ code: TrustStoreErrorCode.LOCK_COMPROMISED });
     expect((error as Error).message).toContain('was lost before the change was written');
     expect((error as Error).cause).toBeInstanceOf(Error);
-  }, 60_000);
+  });
 });

@@ -1,3 +1,4 @@
+import { cpuMsOf } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import { isWrittenSecret } from './convert-values.js';
 
@@ -17,9 +18,12 @@ describe('isWrittenSecret', () => {
     { timeout: 300_000 },
     () => {
       const hostile = '${'.repeat(25_000);
-      const started = performance.now();
-      for (let i = 0; i < 100; i += 1) expect(isWrittenSecret('API_KEY', hostile)).toBe(true);
-      expect(performance.now() - started).toBeLessThan(20_000);
+      let judged = 0;
+      const cpuMs = cpuMsOf(() => {
+        for (let i = 0; i < 100; i += 1) judged += isWrittenSecret('API_KEY', hostile) ? 1 : 0;
+      });
+      expect(judged).toBe(100);
+      expect(cpuMs).toBeLessThan(20_000);
     },
   );
 });

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { commandLine, type LocalServerDef } from '@garuda/mcp-config';
+import { cpuMsOf } from '@garuda/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CallFailedError } from './errors.js';
 import { SERVERS_OPTION_LABEL } from './load-servers.js';
@@ -205,9 +206,10 @@ describe('sandboxDenialNote on hostile text', () => {
     { timeout: 300_000 },
     () => {
       const text = `EROFS: read-only file system ${`'/${'.'.repeat(4_000)}x' `.repeat(12)}`;
-      const started = performance.now();
-      for (let i = 0; i < 20; i += 1) sandboxDenialNote(text, subject());
-      expect(performance.now() - started).toBeLessThan(20_000);
+      const cpuMs = cpuMsOf(() => {
+        for (let i = 0; i < 20; i += 1) sandboxDenialNote(text, subject());
+      });
+      expect(cpuMs).toBeLessThan(20_000);
       const file = path.join(DOCS, 'x.txt');
       expect(sandboxDenialNote(`EROFS: cannot write ${file}...`, subject())).toContain(`"${file}"`);
     },

@@ -197,5 +197,5 @@ describe('close()', () => {
       ManagerClosedError.isInstance,
     );
     await mcp.close(); // twice is fine
-  }, 30_000);
+  });
 });

@@ -84,6 +84,6 @@ describe('sign-in in a real browser', () => {
       const result = await mcp.call('mcp__docs__echo', { text: 'from a real browser' });
       expect(unwrap(result.text)).toBe('from a real browser');
     },
-    60_000,
+    300_000,
   );
 });

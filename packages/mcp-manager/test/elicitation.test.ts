@@ -319,12 +319,13 @@ describe('a call refused until a page is opened (-32042, 2025 revisions)', () =>
 
 describe.each(ERAS)('the time a call may take, on the %s', (_era, env) => {
   it('does not count while the user answers the form', async () => {
-    // The call's limit is 3 s; the person takes 5 s over the form.
-    const { prompter, ask } = await start(env, { timeoutMs: 3_000 });
+    // The call's limit is 8 s; the person takes 9 s over the form. The rest of the call has the
+    // whole 8 s, which a busy machine cannot use up.
+    const { prompter, ask } = await start(env, { timeoutMs: 8_000 });
     prompter.reply = () =>
       new Promise<ElicitReply>((resolve) =>
-        setTimeout(() => resolve({ action: 'decline' }), 5_000),
+        setTimeout(() => resolve({ action: 'decline' }), 9_000),
       ) as unknown as ElicitReply;
     expect(await ask('ask_form', { form: 'all' })).toEqual({ action: 'decline' });
-  }, 60_000);
+  });
 });

@@ -55,7 +55,7 @@ describe('lifecycle', () => {
       1,
     );
     expect(mcp.tools()).toHaveLength(8 * NORMAL_TOOL_NAMES.length);
-  }, 90_000);
+  });
 
   it('a server that crashes at start keeps its reason in the status, the notice and the note', async () => {
     const script =

@@ -38,13 +38,13 @@ describe('oversized messages from a server', () => {
     'an oversized response fails its call (and the others in flight) at once, as too large',
     { timeout: 120_000 },
     async () => {
-      const started = Date.now();
       // `slow` first: it is in flight before the server even has the request for `huge`.
       const [slow, huge] = await Promise.allSettled([
         mcp.call('mcp__big__slow', { ms: 60_000, path: 'slow' }),
         mcp.call('mcp__big__huge', { mb: 5, path: 'huge' }),
       ]);
-      expect(Date.now() - started).toBeLessThan(CALL_LIMIT_MS / 6);
+      // Both end as too large, not at the call limit (which would be a timeout) nor when `slow`
+      // would have answered (which would be a result): that is "at once", whatever the load.
       for (const outcome of [huge, slow]) {
         expect(outcome.status).toBe('rejected');
         const error = (outcome as PromiseRejectedResult).reason as Error;

@@ -176,6 +176,14 @@ describe.skipIf(!HAS_SANDBOX)('package runners in the sandbox', () => {
           HOME: userHome,
           LANG: 'C.UTF-8',
         },
+        // The test's own pnpm, shown to the server: `npx pnpm` keeps it in the home's npm cache,
+        // which may be under /tmp (a home there is empty inside the sandbox), as a user's own
+        // pnpm would not be. Its folder on PATH and its package, wherever the link leads.
+        sandboxReadPaths: [
+          REPO_ROOT,
+          path.dirname(pnpm as string),
+          path.dirname(path.dirname(realpathSync(pnpm as string))),
+        ],
       });
       await mcp.start();
       expect(mcp.status().map((row) => [row.name, row.state, row.detail])).toEqual([

@@ -54,7 +54,7 @@ async function listening(options: Partial<WaitForCallbackOptions> = {}) {
   const result = waitForCallback({
     port,
     state: STATE,
-    timeoutMs: 20_000, // a safety net: every test here calls back at once
+    timeoutMs: 60_000, // a safety net: every test here calls back at once
     onListening: ready,
     ...options,
   });

@@ -142,7 +142,7 @@ describe('the Secret Service keychain, for real', () => {
         reason: 'the Secret Service answered',
       });
       const noBus = new AuthStore(w.file, { tokenStorage: 'auto', env: { PATH: '/usr/bin' } });
-      const started = Date.now();
+      // Decided at once, without a helper or a wait: the reason is the missing bus, not a timeout.
       expect(await noBus.storage()).toEqual({
         requested: 'auto',
         mode: 'file',
@@ -150,7 +150,6 @@ describe('the Secret Service keychain, for real', () => {
         reason:
           'no OS keychain answered: no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)',
       });
-      expect(Date.now() - started).toBeLessThan(1_000);
     });
   });
 });
@@ -178,12 +177,12 @@ describe('a keychain that does not answer', () => {
       const id = { scope: 'user', name: 'demo', url: 'https://mcp.example/mcp' };
       const auto = new AuthStore(w.file, { tokenStorage: 'auto', env, keyringTimeoutMs: 1_000 });
       w.onDispose(async () => auto.close());
-      const started = Date.now();
+      // The reason names the 1 s limit that ended the wait (the clock is not asked: a busy machine
+      // adds to any wait); a hang would run into the test's time limit.
       expect(await auto.storage()).toMatchObject({
         mode: 'file',
         reason: 'no OS keychain answered: the keychain did not answer within 1000 ms',
       });
-      expect(Date.now() - started).toBeLessThan(3_000);
       await auto.update(id, () => ({
         tokens: { access_token: 'a'.repeat(20), token_type: 'Bearer' },
       }));
@@ -202,7 +201,7 @@ describe('a keychain that does not answer', () => {
         })),
       );
       expect(KeyringUnavailableError.isInstance(error)).toBe(true);
-      expect(Date.now() - started).toBeLessThan(6_000);
+      expect((error as Error).message).toContain('did not answer within 1000 ms');
       expect(await fs.readFile(w.file, 'utf8')).not.toContain('b'.repeat(20));
     },
   );

@@ -125,7 +125,7 @@ describe('no secret in any error or log line', () => {
           port,
           state,
           // A safety net: the error callback below ends it (a busy machine must not come first).
-          timeoutMs: 20_000,
+          timeoutMs: 60_000,
           logger,
           onListening: ready,
         });

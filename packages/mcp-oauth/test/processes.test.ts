@@ -42,7 +42,7 @@ describe('two processes signing in at once', () => {
       }
     }
     expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
-  }, 60_000);
+  });
 });
 
 describe('a process killed while writing', () => {
@@ -71,5 +71,5 @@ describe('a process killed while writing', () => {
       port: 2,
     }));
     expect((await store.list()).map((r) => r.name)).toEqual(['after', 'big', 'seed']);
-  }, 60_000);
+  });
 });

@@ -123,7 +123,7 @@ export class SignInWorld {
           port: signIn.port,
           state: signIn.state,
           // A safety net only (the scripted browser comes at once): generous for a busy machine.
-          timeoutMs: 20_000,
+          timeoutMs: 60_000,
           logger: this.rec.logger,
           onListening: () => void visits.push(browser.open(url)),
         });

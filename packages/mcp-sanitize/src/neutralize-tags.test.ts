@@ -1,3 +1,4 @@
+import { cpuMsOf } from '@garuda/test-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostileString } from '../test/arbitraries.js';
@@ -176,7 +177,7 @@ describe('neutralizeTags', () => {
   // A guard against quadratic behaviour, not a speed test (speed is measured in bench/): linear
   // work takes about a second here, quadratic work on 4 MB would take hours. The bound is loose
   // so a busy shared machine cannot fail it.
-  it('ReDoS: is linear on large near-miss input', { timeout: 240_000 }, () => {
+  it('ReDoS: is linear on large near-miss input', { timeout: 300_000 }, () => {
     const inputs = [
       '<mcp_resul'.repeat(400_000),
       '<' + ' '.repeat(4_000_000),
@@ -184,9 +185,7 @@ describe('neutralizeTags', () => {
       '＜ｍｃｐ＿ｒｅｓｕｌ'.repeat(300_000),
     ];
     for (const input of inputs) {
-      const started = performance.now();
-      neutralizeTags(input);
-      expect(performance.now() - started).toBeLessThan(60_000);
+      expect(cpuMsOf(() => neutralizeTags(input))).toBeLessThan(60_000);
     }
   });
 });

@@ -14,7 +14,7 @@ import { ProcessTransport, type ProcessTransportOptions } from './process-transp
 const PATH = '/usr/local/bin:/usr/bin:/bin';
 // Only a safety net for waits on an event: generous, so a busy machine makes a test slower,
 // never failed. Below the 30 s test timeout, so a wait that never ends says what it waited for.
-const PATIENCE = { timeoutMs: 20_000 };
+const PATIENCE = { timeoutMs: 60_000 };
 const open: { client?: Client; transport: ProcessTransport }[] = [];
 
 afterEach(async () => {

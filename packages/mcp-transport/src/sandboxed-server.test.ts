@@ -111,7 +111,7 @@ describe.skipIf(sandbox.kind === 'none')(
         { versionNegotiation: { mode: 'auto' } },
       );
       try {
-        await client.connect(transport, { timeout: 20_000 });
+        await client.connect(transport, { timeout: 60_000 });
         const result = await client.callTool({
           name: 'escape',
           arguments: {

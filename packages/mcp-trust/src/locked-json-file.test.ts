@@ -295,7 +295,7 @@ describe('LockedJsonFile: permissions and failures', () => {
         // The lock is refreshed every lockStaleMs / 2, which finds it gone: the change goes on
         // once that is known (a fixed wait could end first on a busy machine).
         await waitFor(() => lines.warn.some((line) => line.includes('lost the lock')), {
-          timeoutMs: 20_000,
+          timeoutMs: 60_000,
         });
         return add('lost')(current);
       }),

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { buildForChildren } from '../test/build-for-children.js';
-import { caught, recordingLogger, tempDir } from '../test/helpers.js';
+import { caught, recordingLogger, tempDir, waitFor } from '../test/helpers.js';
 import { type LockedFileError, TrustStoreError, TrustStoreErrorCode } from './errors.js';
 import { TrustStore } from './trust-store.js';
 
@@ -469,7 +469,8 @@ describe('TrustStore: the cross-process lock', () => {
     const { logger, lines } = recordingLogger();
     const store = new TrustStore(file, { lockTimeoutMs: 10_000, logger });
     const pending = store.set('k', 1);
-    await new Promise((r) => setTimeout(r, 150));
+    // Given back once it is known to wait (a fixed pause could end first on a busy machine).
+    await waitFor(() => lines.debug.some((l) => l.includes('waiting for the lock')));
     await release();
     await pending;
     expect(await store.get('k')).toBe(1);

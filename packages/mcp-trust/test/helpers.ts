@@ -1,10 +1,10 @@
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { caught, recordingLogger } from '@garuda/test-utils';
+import { caught, recordingLogger, waitFor } from '@garuda/test-utils';
 import { afterEach, beforeEach } from 'vitest';
 
-export { caught, recordingLogger };
+export { caught, recordingLogger, waitFor };
 
 /** A fresh temporary folder, removed by the returned `cleanup`. */
 export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {

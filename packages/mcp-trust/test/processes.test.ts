@@ -98,7 +98,7 @@ describe('a process killed while writing', () => {
     });
     // The value the holder was writing never landed.
     expect((entries['big-0'] as { seq?: number } | undefined)?.seq).not.toBe(-1);
-  }, 60_000);
+  });
 });
 
 describe('LockedJsonFile and withFileLock across processes', () => {
@@ -129,5 +129,5 @@ describe('LockedJsonFile and withFileLock across processes', () => {
       await withFileLock(file, { timeoutMs: 30_000, staleMs: 2_000 }, () => 'taken over'),
     ).toBe('taken over');
     await expect(fs.stat(`${file}.lock`)).rejects.toMatchObject({ code: 'ENOENT' });
-  }, 60_000);
+  });
 });

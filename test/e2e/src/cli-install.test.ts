@@ -58,5 +58,5 @@ describe('the installed garuda-mcp command', () => {
     expect(stdout).toMatch(/files\s+project\s+connected/);
     expect(stdout).toContain('Hello over signed-in HTTP');
     expect(stdout).toMatch(/Done in [\d.]+ s/);
-  }, 150_000);
+  });
 });

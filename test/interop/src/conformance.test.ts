@@ -141,7 +141,7 @@ describe.skipIf(!HAS_NODE22)(`MCP conformance: client scenario ${SCENARIO}`, () 
       } finally {
         // The harness ends its client (and so the CLI) before it exits; every command line of
         // this run names the folder.
-        await waitFor(async () => (await pidsWith(dir.path)).length === 0, { timeoutMs: 30_000 });
+        await waitFor(async () => (await pidsWith(dir.path)).length === 0, { timeoutMs: 60_000 });
         await dir.cleanup();
       }
     },

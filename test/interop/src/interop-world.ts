@@ -143,7 +143,7 @@ export class InteropWorld {
    * holds PATH, HOME and LANG, the checkout as a sandbox read path (it may be under /tmp, which
    * the sandbox replaces with an empty folder), and one variable that must not reach a server.
    */
-  run(args: readonly string[], timeoutMs = 90_000): Promise<RunResult> {
+  run(args: readonly string[], timeoutMs = 120_000): Promise<RunResult> {
     const child = spawn(
       process.execPath,
       [BIN, '--home', this.home, '--root', this.root, ...this.#flags, ...args],
@@ -238,7 +238,7 @@ export class InteropWorld {
     try {
       for (const stop of this.#deferred.splice(0).reverse()) await stop();
       await waitFor(async () => (await pidsWith(this.#dir.path)).length === 0, {
-        timeoutMs: 30_000,
+        timeoutMs: 60_000,
       });
     } finally {
       await this.#dir.cleanup();

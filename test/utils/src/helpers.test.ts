@@ -4,6 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as api from './index.js';
+import { cpuMsOf } from './cpu-time.js';
 import { isProcessAlive } from './process-alive.js';
 import { tempDir } from './temp-dir.js';
 import { waitFor } from './wait-for.js';
@@ -17,6 +18,7 @@ describe('the public entry', () => {
       'startHttpFixture',
       'tempDir',
       'waitFor',
+      'cpuMsOf',
       'isProcessAlive',
       'HOSTILE',
       'NORMAL_TOOL_NAMES',
@@ -24,6 +26,25 @@ describe('the public entry', () => {
       expect(api, name).toHaveProperty(name);
     }
     expect(existsSync(api.FIXTURE_SERVER)).toBe(true);
+  });
+});
+
+describe('cpuMsOf', () => {
+  it('counts the CPU time of the work, not the time spent waiting', () => {
+    let sum = 0;
+    const busy = cpuMsOf(() => {
+      for (let i = 0; i < 30_000_000; i += 1) sum += i % 7;
+    });
+    expect(sum).toBeGreaterThan(0);
+    expect(busy).toBeGreaterThan(0);
+    // A blocking wait of 300 ms (the thread sleeps) costs next to no CPU time.
+    const shared = new Int32Array(new SharedArrayBuffer(4));
+    const idle = cpuMsOf(() => Atomics.wait(shared, 0, 0, 300));
+    expect(idle).toBeLessThan(250);
+  });
+
+  it('refuses asynchronous work, whose CPU time it could not tell', () => {
+    expect(() => cpuMsOf(async () => undefined)).toThrow(/synchronous work only/);
   });
 });
 

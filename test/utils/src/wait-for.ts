@@ -2,9 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface WaitForOptions {
   /**
-   * Give up after this long. Default 20 000 ms: only a safety net for an event that should
+   * Give up after this long. Default 60 000 ms: only a safety net for an event that should
    * come, generous so that a busy machine makes a test slower rather than failed, and below the
-   * 30 s test timeouts, so a wait that never ends says what it waited for.
+   * 120 s test timeouts, so a wait that never ends says what it waited for.
    */
   timeoutMs?: number;
   /** Time between checks. Default 20 ms. */
@@ -25,7 +25,7 @@ export interface WaitForOptions {
  */
 export async function waitFor<T>(
   predicate: () => T | Promise<T>,
-  { timeoutMs = 20_000, intervalMs = 20, signal }: WaitForOptions = {},
+  { timeoutMs = 60_000, intervalMs = 20, signal }: WaitForOptions = {},
 ): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
