@@ -146,6 +146,7 @@ export function startDeps(
       home: options.home,
       userHome: options.userHome,
       cacheDir: options.cacheDir,
+      serverHomesDir: options.serverHomesDir,
       env: options.env,
       tempDirs: options.tempDirs,
       sandboxReadPaths: options.sandboxReadPaths,
