@@ -61,6 +61,7 @@ export function createManager(
     askRules: globals.rules.ask,
     denyRules: globals.rules.deny,
     cacheDir: globals.cacheDir,
+    serverHomesDir: globals.serverHomesDir,
     enabledForSession: globals.sessionSwitches,
     // The keychain is reached through the user's own session bus (io.env).
     tokenStorage: globals.store,

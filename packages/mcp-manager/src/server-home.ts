@@ -6,6 +6,7 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { SERVER_HOME_VARIABLE, type ServerSource } from '@garuda/mcp-config';
 import { isWithin } from './paths.js';
+import type { StatusRow } from './types.js';
 
 /** The folders inside a server's home, and the XDG variable that points at each. */
 export const SERVER_HOME_FOLDERS = {
@@ -24,11 +25,19 @@ function projectKey(root: string): string {
 }
 
 /**
- * Where a server's home is: `<dir>/<name>` for a user's server, `<dir>/<name>.<hash12>` for a
- * project's (the first 12 hex digits of the SHA-256 of the project root), so the same name in
- * two projects gets two homes. Nothing is created. @internal
+ * Where a local server's own home is: `<dir>/<name>` for a user's server,
+ * `<dir>/<name>.<hash12>` for a project's (the first 12 hex digits of the SHA-256 of the
+ * project root), so the same name in two projects gets two homes. Nothing is created or read:
+ * a host can show it (`garuda-mcp get`) or remove it (`garuda-mcp remove --delete-home`)
+ * without a manager.
  *
- * @param dir - The manager's `serverHomesDir` (absolute).
+ * @example
+ * ```ts
+ * serverHomeOf('/home/ada/.local/share/garuda-mcp/servers', { name: 'memory', source: 'user' }, root);
+ * // '/home/ada/.local/share/garuda-mcp/servers/memory'
+ * ```
+ *
+ * @param dir - The manager's `serverHomesDir`.
  * @param server - The server's name and where it was configured.
  * @param root - The project root (absolute).
  * @throws When the name would lead outside `dir` (names are checked on load; this is a guard).
@@ -119,4 +128,19 @@ export function prepareServerHome(
   const dir = serverHomeOf(where.serverHomesDir, server, where.root);
   ensureServerHome(dir);
   return { dir, env: sandboxed ? serverHomeEnv(dir) : {} };
+}
+
+/** Status rows with each local server's home. @internal */
+export function withHomes(
+  rows: readonly StatusRow[],
+  where: { readonly serverHomesDir: string; readonly root: string },
+): StatusRow[] {
+  return rows.map((row) => {
+    if (row.network.kind !== 'local') return row;
+    try {
+      return { ...row, home: serverHomeOf(where.serverHomesDir, row, where.root) };
+    } catch {
+      return row; // a name no folder can have: it never started
+    }
+  });
 }

@@ -290,6 +290,8 @@ export interface StatusRow {
   readonly network: NetworkStatus;
   /** Why the server is failed or denied, cleaned (one line). */
   readonly detail?: string;
+  /** A local server's own home folder (see the `serverHomesDir` option); kept when it is removed. */
+  readonly home?: string;
   /**
    * The names of its tools and prompts another server holds (compared without case; the host's
    * servers, then the user's, then the project's keep a name that clashes): not offered. A
