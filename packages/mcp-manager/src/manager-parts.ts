@@ -136,6 +136,7 @@ export function startDeps(
         home: options.userHome,
         garudaHome: options.home,
         tempDirs: options.tempDirs,
+        serverHomesDir: options.serverHomesDir,
       }),
       notice: owned.notice,
       logger,

@@ -130,6 +130,8 @@ export interface ConsentRequest {
   readonly env: readonly ValueSource[];
   /** Local servers: folders it may write besides the project and temp folders. */
   readonly writePaths: readonly string[];
+  /** Local servers: its own home folder (writable, kept across restarts; see `serverHomesDir`). */
+  readonly home?: string;
   /**
    * Local servers with read paths: the files or folders it may read although the sandbox would
    * hide them (read-only), as written. Left out when there are none.
