@@ -66,6 +66,11 @@ export interface Globals {
   readonly startTimeoutMs?: number;
   /** `--download-timeout`: the limit of a package runner's download step, in ms (default 5 min). */
   readonly downloadTimeoutMs?: number;
+  /**
+   * `$GARUDA_DATA_DIR/servers`, else `$XDG_DATA_HOME/garuda-mcp/servers`, else
+   * `~/.local/share/garuda-mcp/servers`: where each local server gets a home of its own. Absolute.
+   */
+  readonly serverHomesDir: string;
   /** The terminal session this run belongs to (Linux), for `--session` switches. */
   readonly session: TerminalSession | undefined;
   /** Servers `enable`/`disable --session` switched on or off for this terminal session. */

@@ -238,6 +238,7 @@ export function formatConsent(request: ConsentRequest, c: Colours): string {
   field('network', request.network ? 'yes' : 'no');
   field('risk', `${request.risk.text}${BATCHING_WORDS[request.risk.batching]}`);
   if (request.writePaths.length > 0) field('writes', request.writePaths.join(', '));
+  if (request.home !== undefined) field('home', `${request.home}  (its own, writable, kept)`);
   if ((request.readPaths ?? []).length > 0) field('reads', (request.readPaths ?? []).join(', '));
   for (const entry of request.packages ?? []) field('package', packageLine(entry));
   for (const value of request.env) field('env', `${value.name} = ${valueSourceText(value.source)}`);

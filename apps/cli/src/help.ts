@@ -119,9 +119,11 @@ export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
     ],
   },
   remove: {
-    usage: 'garuda-mcp remove <name> [--project]',
+    usage: 'garuda-mcp remove <name> [--project] [--delete-home]',
     summary: "Remove a server from your file (or the project's with --project).",
-    options: [PROJECT_EDIT],
+    details:
+      'Its home folder (where it keeps its data: garuda-mcp get <name> shows it) is kept, and the\nmessage says where; --delete-home deletes it too.',
+    options: [PROJECT_EDIT, ['--delete-home', "also delete the server's home folder"]],
   },
   enable: {
     usage: 'garuda-mcp enable <name> [--project | --session]',

@@ -66,6 +66,8 @@ const OPTIONS = {
   read: { type: 'string', multiple: true },
   timeout: { type: 'string' },
   replace: { type: 'boolean' },
+  // remove
+  'delete-home': { type: 'boolean' },
   // login
   scope: { type: 'string', multiple: true },
   store: { type: 'string' },
@@ -101,6 +103,7 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   read: ['add'],
   timeout: ['add'],
   replace: ['add'],
+  'delete-home': ['remove'],
   scope: ['login'],
   store: ['login'],
   approvals: ['serve'],
@@ -159,6 +162,20 @@ function limitsOf(
       ? {}
       : { downloadTimeoutMs: limitOf('--download-timeout', download) }),
   };
+}
+
+/**
+ * Each server's own home folder: `$GARUDA_DATA_DIR/servers`, else
+ * `$XDG_DATA_HOME/garuda-mcp/servers`, else `~/.local/share/garuda-mcp/servers`.
+ */
+function serverHomesDirOf(io: CliIo): string {
+  const own = io.env.GARUDA_DATA_DIR;
+  if (own !== undefined && own !== '') return path.resolve(io.cwd, own, 'servers');
+  const xdg = io.env.XDG_DATA_HOME;
+  // The XDG rule: a relative value is to be ignored.
+  const base =
+    xdg !== undefined && path.isAbsolute(xdg) ? xdg : path.join(io.userHome, '.local', 'share');
+  return path.join(base, 'garuda-mcp', 'servers');
 }
 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
@@ -298,6 +315,7 @@ async function run(
       .map((folder) => path.resolve(io.cwd, folder)),
     cacheDir: cacheDirOf(io),
     ...limitsOf(values['start-timeout'], values['download-timeout']),
+    serverHomesDir: serverHomesDirOf(io),
     session,
     sessionSwitches: await readSessionSwitches(path.resolve(io.cwd, home), session),
     interactive: io.stdin.isTTY === true && io.stderr.isTTY === true,
@@ -369,7 +387,12 @@ async function run(
       });
     case 'remove':
       positionalCount(rest, 1, 1, command);
-      return removeCommand(ctx, rest[0] ?? '', values.project === true);
+      return removeCommand(
+        ctx,
+        rest[0] ?? '',
+        values.project === true,
+        values['delete-home'] === true,
+      );
     case 'enable':
     case 'disable':
       positionalCount(rest, 1, 1, command);

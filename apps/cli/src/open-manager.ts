@@ -70,6 +70,7 @@ export function createManager(
       if (event.step !== 'downloading') return;
       ctx.output.err(`MCP server "${event.server}": downloading ${event.packages.join(', ')}…`);
     },
+    serverHomesDir: globals.serverHomesDir,
     enabledForSession: globals.sessionSwitches,
     // The keychain is reached through the user's own session bus (io.env).
     tokenStorage: globals.store,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConfigProblemCode } from './config-problem.js';
-import { expandEnv } from './expand-env.js';
+import { SERVER_HOME_VARIABLE, expandEnv } from './expand-env.js';
 
 describe('expandEnv', () => {
   it('expands ${NAME} and reports where each value comes from', () => {
@@ -25,6 +25,23 @@ describe('expandEnv', () => {
       missing: [],
       problems: [],
     });
+  });
+
+  it('keeps ${GARUDA_SERVER_HOME} in env values for the manager, never unset nor from the environment', () => {
+    expect(SERVER_HOME_VARIABLE).toBe('GARUDA_SERVER_HOME');
+    const env = expandEnv(
+      { MEMORY_FILE_PATH: '${GARUDA_SERVER_HOME}/memory.jsonl', B: '${A}:${GARUDA_SERVER_HOME}' },
+      { A: '1', GARUDA_SERVER_HOME: '/elsewhere' },
+    );
+    expect(env.values).toEqual({
+      MEMORY_FILE_PATH: '${GARUDA_SERVER_HOME}/memory.jsonl',
+      B: '1:${GARUDA_SERVER_HOME}',
+    });
+    expect(env.missing).toEqual([]);
+    expect(env.problems).toEqual([]);
+    // A header has no server home: there it is an ordinary variable.
+    const header = expandEnv({ X: '${GARUDA_SERVER_HOME}' }, {}, { kind: 'header' });
+    expect(header.missing).toEqual(['GARUDA_SERVER_HOME']);
   });
 
   it('turns missing names into empty text and lists them once', () => {

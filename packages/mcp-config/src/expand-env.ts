@@ -48,6 +48,14 @@ export interface ExpandEnvResult {
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/**
+ * The placeholder for a local server's own home folder: `${GARUDA_SERVER_HOME}` in a server's
+ * `env` values (and `args`, which are never expanded here) is kept as written, never taken from
+ * the environment nor reported as unset; the manager replaces it with the server's home when
+ * it starts the server (e.g. `"MEMORY_FILE_PATH": "${GARUDA_SERVER_HOME}/memory.jsonl"`).
+ */
+export const SERVER_HOME_VARIABLE = 'GARUDA_SERVER_HOME';
+
 /** A value split into literal text and `${NAME}` references. @internal */
 export type TemplatePart = { readonly text: string } | { readonly name: string };
 
@@ -186,6 +194,8 @@ export function expandWithBudget(
       let piece: string;
       if ('text' in part) {
         piece = part.text;
+      } else if (kind === 'env' && part.name === SERVER_HOME_VARIABLE) {
+        piece = `\${${SERVER_HOME_VARIABLE}}`; // the manager's to fill in
       } else {
         if (!names.includes(part.name)) names.push(part.name);
         const found = Object.hasOwn(from, part.name) ? from[part.name] : undefined;

@@ -17,7 +17,7 @@ export {
   InvalidServerError,
   ServerEntryError,
 } from './errors.js';
-export { expandEnv } from './expand-env.js';
+export { expandEnv, SERVER_HOME_VARIABLE } from './expand-env.js';
 export type {
   ExpandEnvOptions,
   ExpandEnvResult,

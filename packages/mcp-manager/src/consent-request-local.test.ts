@@ -59,6 +59,16 @@ describe('serverConsentRequest: a local server', () => {
     expect(JSON.stringify(request)).not.toContain('ghp_secret');
   });
 
+  it("names the server's own home when the manager's folder is known", () => {
+    const homes = '/home/ada/.local/share/garuda-mcp/servers';
+    const request = serverConsentRequest(local(), { ...context, serverHomesDir: homes });
+    // A project's server: one home per project.
+    expect(request.home).toMatch(
+      /^\/home\/ada\/\.local\/share\/garuda-mcp\/servers\/srv\.[0-9a-f]{12}$/,
+    );
+    expect(serverConsentRequest(local(), context)).not.toHaveProperty('home');
+  });
+
   it('names the sandbox, in the same words as the status row', () => {
     const words = (sandbox: SandboxInfo) =>
       sandboxText(serverConsentRequest(local(), { ...context, sandbox }).sandbox);

@@ -5,6 +5,7 @@ import {
   type EnvSource,
   type ResolvedValue,
   type ServerConfig,
+  type ServerSource,
 } from '@garuda/mcp-config';
 import { cleanLine, neutralizeTags } from '@garuda/mcp-sanitize';
 import { capLine, quoteText } from '@garuda/mcp-tools';
@@ -14,6 +15,7 @@ import { commandWarnings, WarningRank, type RankedWarning } from './command-warn
 import { containerLaunch, type ContainerLaunch } from './container-launch.js';
 import { packageLaunch } from './package-launch.js';
 import { isWithin } from './paths.js';
+import { serverHomeOf } from './server-home.js';
 import { looksSecret, referencedNames } from './secret-names.js';
 import { isRecord } from '@garuda/internal';
 import { sandboxStatus, sandboxText } from './wording.js';
@@ -44,6 +46,8 @@ export interface ConsentContext {
   readonly garudaHome: string;
   /** Temp folders servers may write (absolute), e.g. `os.tmpdir()`. */
   readonly tempDirs: readonly string[];
+  /** The manager's `serverHomesDir`: a local server's screen names its own home. */
+  readonly serverHomesDir?: string;
 }
 
 /** What changed in a server's tools, for {@link toolsConsentRequest}. */
@@ -54,6 +58,19 @@ export interface ToolsChange {
   readonly tools: readonly unknown[];
   /** False when the old pin cannot say which tools changed (every tool is listed as changed). */
   readonly detailed: boolean;
+}
+
+/** A local server's own home, as its screen names it (when the manager's folder is known). */
+function ownHome(
+  server: { readonly name: string; readonly source: ServerSource },
+  context: ConsentContext,
+): { readonly home?: string } {
+  if (context.serverHomesDir === undefined) return {};
+  try {
+    return { home: shown(serverHomeOf(context.serverHomesDir, server, context.root)) };
+  } catch {
+    return {}; // a name no folder can have
+  }
 }
 
 /**
@@ -415,6 +432,7 @@ export function serverConsentRequest(
     network: def.network,
     env: valueSources(def.env, server.env),
     writePaths: def.writePaths.map((written) => shown(written)),
+    ...ownHome(server, context),
     ...(def.readPaths.length > 0
       ? { readPaths: def.readPaths.map((written) => shown(written)) }
       : {}),

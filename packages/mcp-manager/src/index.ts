@@ -3,6 +3,7 @@ export { McpManager } from './mcp-manager.js';
 export type { CallOptions, StartOptions } from './call-options.js';
 export { DEFAULT_DOWNLOAD_TIMEOUT_MS, DEFAULT_START_TIMEOUT_MS } from './options.js';
 export type { StartStep, StartStepEvent } from './download-phase.js';
+export { serverHomeOf } from './server-home.js';
 export type { McpManagerOptions, StartMode } from './options.js';
 // The model-facing names come from @garuda/mcp-tools; re-exported so one import serves a host.
 export {

@@ -9,6 +9,7 @@ import { configuredPath } from './configured-path.js';
 import { ENGINE_SOCKETS, containerLaunch, type ContainerLaunch } from './container-launch.js';
 import { packageLaunch, runnerCacheDir, runnerEnv, type PackageLaunch } from './package-launch.js';
 import type { ServerPolicy } from './server-policy.js';
+import { prepareServerHome, withServerHome, type ServerHomeUse } from './server-home.js';
 import { messageOf } from './text.js';
 
 /** Where local servers run, given once per manager. @internal */
@@ -21,6 +22,8 @@ export interface LaunchDeps {
   readonly userHome: string;
   /** Where package runners get a cache of their own per server (outside `home`, which is hidden). */
   readonly cacheDir: string;
+  /** Where each local server gets a home of its own (see `server-home.ts`). */
+  readonly serverHomesDir: string;
   /** The host's environment: the sandbox's allowlist comes from it. */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly tempDirs: readonly string[];
@@ -42,6 +45,8 @@ export interface LocalPlan {
   readonly sandbox: SandboxInfo;
   /** Its package runner's cache, when it is started through one in the sandbox. */
   readonly cache: RunnerCacheUse | undefined;
+  /** Its own home folder. */
+  readonly home: string;
 }
 
 /**
@@ -83,15 +88,19 @@ export function launchPhase(deps: LaunchDeps) {
     policy: ServerPolicy,
     cache: RunnerCacheUse | undefined,
     container: ContainerLaunch | undefined,
+    home: ServerHomeUse,
   ): SandboxPolicy => {
-    // The runner's variables first: the server's own env, which the user wrote, wins.
-    const env: Record<string, string> = { ...cache?.env };
-    for (const [name, resolved] of Object.entries(server.env)) env[name] = resolved.value;
+    // The home's and runner's variables first: the server's own env, which the user wrote, wins.
+    const env: Record<string, string> = { ...home.env, ...cache?.env };
+    for (const [name, resolved] of Object.entries(server.env)) {
+      env[name] = withServerHome(resolved.value, home.dir);
+    }
     return {
       root: deps.root,
       writePaths: [
         ...server.def.writePaths.map((p) => configuredPath(p, deps)),
         ...(cache === undefined ? [] : [cache.dir]),
+        home.dir,
       ],
       network: server.def.network,
       env,
@@ -122,13 +131,25 @@ export function launchPhase(deps: LaunchDeps) {
     policy: ServerPolicy,
     sandbox: SandboxInfo,
   ): LocalPlan | { readonly state: 'failed'; readonly detail: string } => {
-    let argv: readonly string[] = [server.def.command, ...server.def.args];
+    let home: ServerHomeUse;
+    try {
+      home = prepareServerHome(server, deps, sandbox.kind !== 'none');
+    } catch (error) {
+      return {
+        state: 'failed',
+        detail: `its home folder could not be created: ${messageOf(error)}`,
+      };
+    }
+    let argv: readonly string[] = [
+      server.def.command,
+      ...server.def.args.map((arg) => withServerHome(arg, home.dir)),
+    ];
     // A container is isolated by its engine, which carries out its options as root: they are
     // held to what the sandbox would give this server, and no network means `--network=none`.
     const container = containerLaunch(argv, {
       network: server.def.network,
       root: deps.root,
-      writable: [deps.root, ...server.def.writePaths.map((p) => configuredPath(p, deps))],
+      writable: [deps.root, home.dir, ...server.def.writePaths.map((p) => configuredPath(p, deps))],
       userHome: deps.userHome,
       garudaHome: deps.home,
     });
@@ -151,9 +172,10 @@ export function launchPhase(deps: LaunchDeps) {
     return {
       kind: 'local',
       argv,
-      policy: sandboxPolicy(server, policy, cache, container),
+      policy: sandboxPolicy(server, policy, cache, container, home),
       sandbox,
       cache,
+      home: home.dir,
     };
   };
 }

@@ -1,4 +1,5 @@
 import { log } from '@garuda/internal';
+import { withHomes } from './server-home.js';
 import { setMaxListeners } from 'node:events';
 import path from 'node:path';
 import { defaultPaths, type ConfigProblem, type ServerConfig } from '@garuda/mcp-config';
@@ -373,7 +374,10 @@ export class McpManager {
    * @returns The rows (empty before `start()`).
    */
   status(): StatusRow[] {
-    return statusRows(this.#registry, this.#exposure.exposed(), this.#sandbox);
+    return withHomes(
+      statusRows(this.#registry, this.#exposure.exposed(), this.#sandbox),
+      this.#options,
+    );
   }
 
   /**

@@ -175,6 +175,18 @@ export interface McpManagerOptions {
    */
   readonly cacheDir?: string;
   /**
+   * Where each local server gets a home of its own: a private (0700), persistent, writable
+   * folder with `cache`, `data`, `config` and `state` inside, kept across restarts. A user's
+   * server's home is `<serverHomesDir>/<name>`, a project's `<serverHomesDir>/<name>.<hash>`
+   * (12 hex digits of the SHA-256 of the project root: one per project and server). In the
+   * sandbox it is the one writable place under the home folder besides the runner's cache, and
+   * `XDG_CACHE_HOME`, `XDG_DATA_HOME`, `XDG_CONFIG_HOME` and `XDG_STATE_HOME` point into it;
+   * `${GARUDA_SERVER_HOME}` in a server's env and args names it. Not inside `home`, which
+   * servers cannot see. Created when a server starts. Default
+   * `<userHome>/.local/share/garuda-mcp/servers`.
+   */
+  readonly serverHomesDir?: string;
+  /**
    * Servers turned on (`true`) or off (`false`) for this manager only, over `"enabled"` in their
    * config file (a host's "for this session" switch, e.g. `garuda-mcp disable <name> --session`).
    * Nothing is written; names that no file has are ignored. Default none.
@@ -257,6 +269,7 @@ export interface CheckedOptions extends Pick<
   readonly tempDirs: readonly string[];
   readonly sandboxReadPaths: readonly string[];
   readonly cacheDir: string;
+  readonly serverHomesDir: string;
   readonly enabledForSession: ReadonlyMap<string, boolean>;
   readonly tokenStorage: TokenStorage;
   readonly projectFetchOptions: PinnedFetchOptions;
@@ -508,6 +521,19 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
       `must not be inside home (${JSON.stringify(home)}): servers cannot see that folder, so they could not use the cache`,
     );
   }
+  const serverHomesDir =
+    options.serverHomesDir === undefined
+      ? path.join(userHome, '.local', 'share', 'garuda-mcp', 'servers')
+      : folder('serverHomesDir', options.serverHomesDir);
+  if (
+    isWithin(serverHomesDir, home) ||
+    hiddenPathOf(serverHomesDir, { home: userHome, garudaHome: home }) !== undefined
+  ) {
+    throw new InvalidOptionsError(
+      'serverHomesDir',
+      `must not be inside home (${JSON.stringify(home)}) or a path the sandbox hides: servers could not use their homes there`,
+    );
+  }
   const servers = options.servers === undefined ? {} : options.servers;
   if (!isRecord(servers)) {
     throw new InvalidOptionsError(
@@ -539,6 +565,7 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
     tokenStorage,
     userHome,
     cacheDir,
+    serverHomesDir,
     env,
     clientInfo: { name: clientInfo.name, version: clientInfo.version },
     prompter,

@@ -245,6 +245,53 @@ describe('noNetworkNote', () => {
   });
 });
 
+describe('a folder that could not be made (ENOENT on mkdir)', () => {
+  const OWN = path.join(HOME, '.local', 'share', 'garuda-mcp', 'servers', 'fs');
+  const withHome = (): DenialSubject => ({
+    ...subject(),
+    writable: [...subject().writable, OWN],
+    serverHome: OWN,
+  });
+
+  it('under the home folder: the sandbox note, with the server home and the placeholder', () => {
+    const cache = path.join(HOME, '.cache', 'ms-playwright');
+    const note = sandboxDenialNote(
+      `Error: ENOENT: no such file or directory, mkdir '${cache}'`,
+      withHome(),
+    );
+    expect(note).toBe(
+      `the sandbox lets MCP server "fs" write only the project folder, its write paths and temp folders; "${cache}" is outside them. ` +
+        'No folder is suggested for it (the home folder or one that holds it, a system folder or a dot-folder): ' +
+        'if it should be allowed, the user can name a narrower folder in its "writePaths". ' +
+        `MCP server "fs" has a writable home of its own, "${OWN}" (XDG_CACHE_HOME, XDG_DATA_HOME, XDG_CONFIG_HOME, XDG_STATE_HOME point into it): ` +
+        'if the server has a setting for where it keeps this, point it there with ${GARUDA_SERVER_HOME} in its "env" or "args" ' +
+        "(e.g. --env NAME='${GARUDA_SERVER_HOME}/…')",
+    );
+    // A folder that may be suggested is, with the same hint after it.
+    const inDocs = sandboxDenialNote(`ENOENT: mkdir '${path.join(DOCS, 'a', 'b')}'`, withHome());
+    expect(inDocs).toContain(`add "${DOCS}" to its "writePaths"`);
+    expect(inDocs).toContain(`has a writable home of its own, "${OWN}"`);
+  });
+
+  it('where the server may write (its home, its write paths) or for a file not found: none', () => {
+    for (const dir of [path.join(OWN, 'data', 'x', 'y'), path.join(GRANTED, 'x', 'y')]) {
+      expect(sandboxDenialNote(`ENOENT: mkdir '${dir}'`, withHome())).toBeUndefined();
+    }
+    expect(
+      sandboxDenialNote(
+        `ENOENT: no such file or directory, open '${path.join(DOCS, 'x')}'`,
+        withHome(),
+      ),
+    ).toBeUndefined();
+  });
+
+  it('outside the home folder: the note without the home hint', () => {
+    const note = sandboxDenialNote(`ENOENT: mkdir '/opt/tool/cache'`, withHome());
+    expect(note).toContain('"/opt/tool/cache" is outside them');
+    expect(note).not.toContain('home of its own');
+  });
+});
+
 describe('withDenialNote and withDenialNoteError', () => {
   const context = (overrides: Partial<DenialContext> = {}): DenialContext => ({
     server: server(),
@@ -255,6 +302,7 @@ describe('withDenialNote and withDenialNoteError', () => {
       userHome: HOME,
       tempDirs: [],
       sandboxReadPaths: [],
+      serverHomesDir: path.join(HOME, '.local', 'share', 'garuda-mcp', 'servers'),
     },
     ...overrides,
   });

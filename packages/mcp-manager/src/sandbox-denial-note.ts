@@ -13,6 +13,7 @@ import { isWithin, type SandboxFolders } from './paths.js';
 import { configuredPath } from './configured-path.js';
 import { SERVERS_OPTION_LABEL } from './load-servers.js';
 import type { CallResult } from './types.js';
+import { SERVER_HOME_FOLDERS, serverHomeOf } from './server-home.js';
 
 /** How much of an error's text is searched for a path. */
 const MAX_SCANNED_CHARS = 20_000;
@@ -22,6 +23,14 @@ const MAX_SCANNED_CHARS = 20_000;
  * hidden folder is empty inside).
  */
 const NOT_FOUND = /\bENOENT\b|no such file or directory/i;
+
+/**
+ * A folder that could not be made: under bubblewrap, `mkdir` of a folder whose parent is
+ * missing in a read-only place says ENOENT, not EROFS (`ENOENT: no such file or directory,
+ * mkdir '/root/.cache/ms-playwright'`). Outside the places the server may write, that is the
+ * sandbox's doing too.
+ */
+const MKDIR = /\bmkdir\b/;
 
 /** Paths taken from one error text, at most. */
 const MAX_CANDIDATES = 10;
@@ -52,6 +61,8 @@ export interface DenialSubject extends SandboxFolders {
   readonly writable: readonly string[];
   /** Its read paths and the sandbox's, resolved. */
   readonly readPaths: readonly string[];
+  /** Its own home folder (also in `writable`), named in a note on a path under the user's home. */
+  readonly serverHome?: string;
 }
 
 // Folders of the system, and of macOS: never suggested as a write path, whatever an error says.
@@ -231,6 +242,7 @@ function noteFor(file: string, subject: DenialSubject, missing: boolean): string
   }
   if (missing || mayWrite(file, subject)) return undefined;
 
+  const own = ownHomeHint(file, subject);
   const where =
     `the sandbox lets MCP server ${name} write only the project folder, its write paths and ` +
     `temp folders; ${quotedPath(file)} is outside them.`;
@@ -239,7 +251,8 @@ function noteFor(file: string, subject: DenialSubject, missing: boolean): string
     return (
       `${where} No folder is suggested for it (the home folder or one that holds it, a ` +
       'system folder or a dot-folder): if it should be allowed, the user can name a narrower ' +
-      'folder in its "writePaths"'
+      'folder in its "writePaths"' +
+      own
     );
   }
   const command = addCommand(server, [
@@ -250,7 +263,23 @@ function noteFor(file: string, subject: DenialSubject, missing: boolean): string
   return (
     `${where} If the user wants to allow it, add ${quotedPath(folder)} to its "writePaths" in ` +
     writtenIn(server) +
-    (command === undefined ? '' : `: ${command}`)
+    (command === undefined ? '' : `: ${command}`) +
+    own
+  );
+}
+
+/**
+ * For a path under the user's home: the server's own home, where it may write, and how to
+ * point it there (`${GARUDA_SERVER_HOME}` in its env or args); empty otherwise.
+ */
+function ownHomeHint(file: string, subject: DenialSubject): string {
+  if (subject.serverHome === undefined || !isWithin(file, subject.userHome)) return '';
+  const variables = Object.keys(SERVER_HOME_FOLDERS).join(', ');
+  return (
+    `. MCP server ${JSON.stringify(subject.server.name)} has a writable home of its own, ` +
+    `${quotedPath(subject.serverHome)} (${variables} point into it): if the server has a ` +
+    'setting for where it keeps this, point it there with ${GARUDA_SERVER_HOME} in its "env" ' +
+    'or "args" (e.g. --env NAME=\'${GARUDA_SERVER_HOME}/…\')'
   );
 }
 
@@ -262,7 +291,9 @@ function noteFor(file: string, subject: DenialSubject, missing: boolean): string
  * allow it, and the `garuda-mcp add … --replace --write` command); a hidden credential path
  * (with `--read` for it: it can be shown read-only, never made writable); Garuda's own folder or
  * a socket place (no setting allows them). A file not found (`ENOENT`) gets a note only in a
- * hidden path (a hidden folder is empty inside). The first such path of the text decides; a text
+ * hidden path (a hidden folder is empty inside), or when a folder could not be made (`mkdir`)
+ * outside where the server may write. A path under the user's home also names the server's
+ * own home and `${GARUDA_SERVER_HOME}`. The first such path of the text decides; a text
  * without one gets none.
  * Paths are cleaned and JSON-quoted, the command shell-quoted; a path with hidden characters is
  * skipped. A folder is suggested only when it is not `/`, the home folder or a folder above it,
@@ -283,8 +314,11 @@ export function sandboxDenialNote(text: string, subject: DenialSubject): string 
   const head = text.slice(0, MAX_SCANNED_CHARS);
   const denied = DENIED.test(head);
   if (!denied && !NOT_FOUND.test(head)) return undefined;
+  // A folder that could not be made counts as refused (see MKDIR); noteFor still leaves out one
+  // the server may write.
+  const refused = denied || MKDIR.test(head);
   for (const file of pathsIn(text)) {
-    const note = noteFor(file, subject, !denied);
+    const note = noteFor(file, subject, !refused);
     if (note !== undefined) return note;
   }
   return undefined;
@@ -299,7 +333,7 @@ export interface DenialContext {
   readonly sandbox: SandboxInfo | undefined;
   readonly options: Pick<
     CheckedOptions,
-    'root' | 'home' | 'userHome' | 'tempDirs' | 'sandboxReadPaths'
+    'root' | 'home' | 'userHome' | 'tempDirs' | 'sandboxReadPaths' | 'serverHomesDir'
   >;
 }
 
@@ -331,13 +365,25 @@ function noteOf(text: string, context: DenialContext): string | undefined {
   const offline = noNetworkNote(text, server);
   if (offline !== undefined) return offline;
   const resolve = (written: string): string => configuredPath(written, options);
+  let serverHome: string | undefined;
+  try {
+    serverHome = serverHomeOf(options.serverHomesDir, server, options.root);
+  } catch {
+    serverHome = undefined; // a name no folder can have: it never started
+  }
   return sandboxDenialNote(text, {
     server,
     root: options.root,
     userHome: options.userHome,
     garudaHome: options.home,
-    writable: [...server.def.writePaths.map(resolve), ...options.tempDirs, ...SYSTEM_TEMP_DIRS],
+    writable: [
+      ...server.def.writePaths.map(resolve),
+      ...options.tempDirs,
+      ...SYSTEM_TEMP_DIRS,
+      ...(serverHome === undefined ? [] : [serverHome]),
+    ],
     readPaths: [...options.sandboxReadPaths, ...server.def.readPaths.map(resolve)],
+    ...(serverHome === undefined ? {} : { serverHome }),
   });
 }
 

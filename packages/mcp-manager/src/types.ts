@@ -131,6 +131,8 @@ export interface ConsentRequest {
   readonly env: readonly ValueSource[];
   /** Local servers: folders it may write besides the project and temp folders. */
   readonly writePaths: readonly string[];
+  /** Local servers: its own home folder (writable, kept across restarts; see `serverHomesDir`). */
+  readonly home?: string;
   /**
    * Local servers with read paths: the files or folders it may read although the sandbox would
    * hide them (read-only), as written. Left out when there are none.
@@ -296,6 +298,8 @@ export interface StatusRow {
   readonly network: NetworkStatus;
   /** Why the server is failed or denied, cleaned (one line). */
   readonly detail?: string;
+  /** A local server's own home folder (see the `serverHomesDir` option); kept when it is removed. */
+  readonly home?: string;
   /**
    * The names of its tools and prompts another server holds (compared without case; the host's
    * servers, then the user's, then the project's keep a name that clashes): not offered. A

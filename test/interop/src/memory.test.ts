@@ -52,6 +52,31 @@ describeServer<Memory>('@modelcontextprotocol/server-memory', {
       },
     },
     {
+      title:
+        "added with --env MEMORY_FILE_PATH='${GARUDA_SERVER_HOME}/memory.jsonl': kept in its own home",
+      server: 'memory',
+      async setup(world) {
+        await world.ok(
+          [
+            'add',
+            'memory',
+            '--env',
+            'MEMORY_FILE_PATH=${GARUDA_SERVER_HOME}/memory.jsonl',
+            '--',
+          ].concat('node', SERVER_JS.memory),
+        );
+        const home = path.join(
+          world.userHome,
+          '.local',
+          'share',
+          'garuda-mcp',
+          'servers',
+          'memory',
+        );
+        return { file: path.join(home, 'memory.jsonl') };
+      },
+    },
+    {
       title: "the project's .garuda/mcp.json written in the mcpServers shape (type stdio)",
       server: 'server-memory',
       async setup(world) {

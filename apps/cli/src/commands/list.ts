@@ -1,4 +1,5 @@
 import { commandLine, type ServerConfig, type ServerDef } from '@garuda/mcp-config';
+import { serverHomeOf } from '@garuda/mcp-manager';
 import { cleanLine } from '@garuda/mcp-sanitize';
 import {
   configProblems,
@@ -115,17 +116,28 @@ function maskedDef(def: ServerDef): { def: ServerDef; masked: string[] } {
   return { def: { ...def, headers: mask('headers', def.headers) }, masked };
 }
 
+/** A local server's own home folder (see `serverHomesDir`); none for a remote one. */
+function homeOf(ctx: CommandContext, server: ServerConfig): string | undefined {
+  if (server.kind !== 'local') return undefined;
+  try {
+    return serverHomeOf(ctx.globals.serverHomesDir, server, ctx.globals.root);
+  } catch {
+    return undefined; // a name no folder can have
+  }
+}
+
 /**
  * `garuda-mcp get <name>`: one server as configured, from whichever file has it, without
  * starting it: its command line or URL, env and headers (a secret written out in the file is
  * masked; a `${NAME}` is shown as written), folder, network, write and read paths, time limit,
- * OAuth settings and whether it is enabled. `--json`: `{ name, source, file, kind, commandLine, def,
- * masked }`. Exit 2 for a name no file has, 3 when its entry is invalid.
+ * OAuth settings, whether it is enabled and a local server's home folder. `--json`: `{ name,
+ * source, file, kind, commandLine, def, masked, home }`. Exit 2 for a name no file has, 3 when its entry is invalid.
  */
 export async function getCommand(ctx: CommandContext, name: string): Promise<number> {
   const config = await readConfig(ctx);
   const server = findServer(ctx, config, name);
   const { def, masked } = maskedDef(server.def);
+  const home = homeOf(ctx, server);
   if (ctx.globals.json) {
     ctx.output.out(
       JSON.stringify(
@@ -137,6 +149,7 @@ export async function getCommand(ctx: CommandContext, name: string): Promise<num
           commandLine: commandLine(server.def),
           def,
           masked,
+          ...(home === undefined ? {} : { home }),
         },
         null,
         2,
@@ -158,6 +171,7 @@ export async function getCommand(ctx: CommandContext, name: string): Promise<num
     field('network', def.network ? 'yes' : 'no');
     field('writes', def.writePaths.length > 0 ? def.writePaths.join(', ') : '(only the project)');
     if (def.readPaths.length > 0) field('reads', def.readPaths.join(', '));
+    if (home !== undefined) field('home', `${home} (its own, writable, kept)`);
   } else {
     field('url', commandLine(def));
     for (const [key, value] of Object.entries(def.headers)) field('header', `${key}: ${value}`);

@@ -481,6 +481,8 @@ export async function runDemo(output: Output, options: DemoOptions): Promise<num
       root: world.root,
       home: world.home,
       userHome: output.io.userHome,
+      // The demo's servers keep their homes in its throwaway folder, not in the user's data.
+      serverHomesDir: path.join(world.dir, 'server-homes'),
       env: output.io.env,
       clientInfo: { name: 'garuda-mcp-demo', version: CLI_VERSION },
       approvalMode: 'balanced',
