@@ -217,7 +217,7 @@ export class ServerConnection {
             `it did not connect and list its tools within ${seconds(timeoutMs)}`,
           )
         : connection.#failure(error);
-      const stderr = connection.#process?.stderrTail() ?? [];
+      const stderr = connection.#stderrLines();
       return { ok: false, reason, cancelled: false, error, timedOut, stderr };
     } finally {
       clearTimeout(timer);
@@ -500,11 +500,20 @@ export class ServerConnection {
   #exitDescription(): string | undefined {
     const exit = this.#process?.exit;
     if (exit === undefined || exit.requested) return undefined;
-    return describeExit(exit, this.#process?.stderrTail() ?? []);
+    return describeExit(exit, this.#stderrLines());
+  }
+
+  /**
+   * What the process wrote to stderr that is kept: its first lines, when they scrolled out of the
+   * tail (where a program that then prints its usage said what is wrong), then its last lines.
+   */
+  #stderrLines(): string[] {
+    const process = this.#process;
+    return process === undefined ? [] : [...process.stderrHead(), ...process.stderrTail()];
   }
 
   #withStderr(reason: string): string {
-    return withExcerpt(reason, this.#process?.stderrTail() ?? []);
+    return withExcerpt(reason, this.#stderrLines());
   }
 
   #failure(error: unknown): string {

@@ -74,6 +74,24 @@ describe('lifecycle', () => {
     }
   });
 
+  it('a server that says what is wrong and then prints a long usage keeps that first line', async () => {
+    // Like @sentry/mcp-server without a token: the reason, then 60 lines of usage and examples.
+    const script =
+      'process.stderr.write("Error: No access token was provided.\\n");' +
+      'for (let i = 0; i < 60; i++) process.stderr.write("  --option-" + i + "  what it does\\n");' +
+      'process.stderr.write("Examples:\\n  server --access-token=TOKEN\\n");' +
+      'process.exitCode = 1;';
+    const { prompter, mcp } = await ws.startUserServers({
+      sentry: { command: process.execPath, args: ['-e', script, ws.mark] },
+    });
+    const row = mcp.status()[0];
+    expect(row?.state).toBe('failed');
+    const notice = prompter.notices.find((n) => n.startsWith('MCP server "sentry" failed'));
+    for (const text of [row?.detail ?? '', notice ?? '']) {
+      expect(text).toMatch(/exited with code 1; stderr: .*Error: No access token was provided\./);
+    }
+  });
+
   it('a cancelled start keeps the connected servers and stops the others', async () => {
     await ws.userServers({ ok: fixture('normal', ws.mark), hang: fixture('hang', ws.mark) });
     const mcp = ws.manager(new ScriptedPrompter(), { startTimeoutMs: 20_000 });

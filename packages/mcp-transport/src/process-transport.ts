@@ -35,6 +35,8 @@ export interface ProcessTransportOptions {
   readonly maxMessageBytes?: number;
   /** How many stderr lines to keep for error messages. Default 40. */
   readonly stderrLines?: number;
+  /** How many of the first stderr lines to keep as well, once they scroll out. Default 10. */
+  readonly stderrHeadLines?: number;
   /** The longest stderr line kept, in characters. Default 1 000. */
   readonly stderrLineChars?: number;
   /** How long `close()` waits after ending stdin, and again after SIGTERM. Default 2 000 ms. */
@@ -89,7 +91,11 @@ export class ProcessTransport implements Transport {
       throw new TypeError('ProcessTransport needs a command: pass { command, args, env }');
     }
     this.#options = options;
-    this.#tail = new StderrTail(options.stderrLines ?? 40, options.stderrLineChars ?? 1_000);
+    this.#tail = new StderrTail(
+      options.stderrLines ?? 40,
+      options.stderrLineChars ?? 1_000,
+      options.stderrHeadLines ?? 10,
+    );
   }
 
   /** The server's process id, once started. The SDK also uses its presence to recognise stdio. */
@@ -110,6 +116,15 @@ export class ProcessTransport implements Transport {
   /** The last lines the server wrote to stderr, cleaned, oldest first. */
   stderrTail(): string[] {
     return this.#tail.lines();
+  }
+
+  /**
+   * The first lines the server wrote to stderr that are no longer in {@link stderrTail} (at most
+   * `stderrHeadLines`), cleaned, oldest first: where a program that then prints its usage said
+   * what is wrong.
+   */
+  stderrHead(): string[] {
+    return this.#tail.headLines();
   }
 
   /**

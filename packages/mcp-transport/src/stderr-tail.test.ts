@@ -23,3 +23,20 @@ describe('StderrTail', () => {
     expect(tail.lines()).toEqual(['error evil']);
   });
 });
+
+describe('StderrTail head', () => {
+  it('keeps the first lines once they scroll out of the tail, and only then', () => {
+    const tail = new StderrTail(3, 100, 2);
+    tail.push('Error: no token\nusage\n');
+    expect(tail.headLines()).toEqual([]);
+    tail.push('a\nb\nc\nd\n');
+    expect(tail.lines()).toEqual(['b', 'c', 'd']);
+    expect(tail.headLines()).toEqual(['Error: no token', 'usage']);
+  });
+
+  it('returns only the head lines that left the tail', () => {
+    const tail = new StderrTail(3, 100, 5);
+    tail.push('one\ntwo\nthree\nfour\n');
+    expect(tail.headLines()).toEqual(['one']);
+  });
+});
