@@ -65,9 +65,10 @@ export function createManager(
     ...(globals.downloadTimeoutMs === undefined
       ? {}
       : { downloadTimeoutMs: globals.downloadTimeoutMs }),
-    // A first download can take minutes: say what the start is waiting for.
+    // A first download can take minutes: say what the start is waiting for. A server whose
+    // packages are in its cache already is only checked: nothing to say.
     onStartStep: (event) => {
-      if (event.step !== 'downloading') return;
+      if (event.step !== 'downloading' || event.cached === true) return;
       ctx.output.err(`MCP server "${event.server}": downloading ${event.packages.join(', ')}…`);
     },
     serverHomesDir: globals.serverHomesDir,

@@ -1,6 +1,6 @@
 // The start and download limits on the command line: `add --start-timeout` writes a server's own
 // limit, `--start-timeout` and `--download-timeout` set them for one run, and an npx server's
-// download is told on stderr. A stand-in `npx` (first on PATH) holds its download until the test
+// download is told on stderr (its first, not a check of a cache that holds it). A stand-in `npx` (first on PATH) holds its download until the test
 // lets it go, so a download cut at its limit is made on purpose, not raced.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -102,6 +102,11 @@ describe('start and download limits', () => {
       const done = await world.run(['status', '--json'], { env });
       expect(rowsOf(done.stdout).slow).toMatchObject({ state: 'connected' });
       expect(done.stderr).toContain('MCP server "slow": downloading mcp-slow@1.0.0…');
+
+      // Once downloaded, a start only checks the cache: no "downloading" on stderr.
+      const warm = await world.run(['status', '--json'], { env });
+      expect(rowsOf(warm.stdout).slow).toMatchObject({ state: 'connected' });
+      expect(warm.stderr).not.toContain('downloading');
     },
     180_000,
   );

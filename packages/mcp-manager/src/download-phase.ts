@@ -43,6 +43,12 @@ export interface StartStepEvent {
   readonly step: StartStep;
   /** For `downloading`: the packages being fetched, as written (cleaned, one line each). */
   readonly packages: readonly string[];
+  /**
+   * For `downloading`: true when the server's own cache holds these packages from a download
+   * that finished, so the runner most likely only checks them (a host may stay quiet); false
+   * for a first download, or one after a download that did not finish.
+   */
+  readonly cached?: boolean;
 }
 
 /** What the download step needs of the manager, given once. @internal */
@@ -243,7 +249,8 @@ async function runOnce(
 export function downloadPhase(deps: DownloadDeps) {
   /**
    * Downloads a local server's packages when it starts through npm's runner; for any other
-   * server it does nothing. `onStep` hears `downloading` before the runner starts.
+   * server it does nothing. `onStep` hears `downloading` before the runner starts, and whether
+   * the server's own cache holds the packages from a download that finished.
    *
    * @param server - The local server.
    * @param plan - What it runs as (from the launch phase).
@@ -255,7 +262,7 @@ export function downloadPhase(deps: DownloadDeps) {
     server: LocalServerConfig,
     plan: LocalPlan,
     signal: AbortSignal,
-    onStep: (packages: readonly string[]) => void,
+    onStep: (packages: readonly string[], cached: boolean) => void,
   ): Promise<DownloadFailure | undefined> => {
     const launch = downloadable(plan.cache?.launch ?? packageLaunch(plan.argv));
     const argv = launch === undefined ? undefined : downloadArgv(plan.argv, launch);
@@ -264,10 +271,14 @@ export function downloadPhase(deps: DownloadDeps) {
     // Without a sandbox, the runner uses the user's own cache: it is not repaired here.
     const dir = plan.cache?.dir;
     const what = specs.slice(0, 3).map((spec) => quoteText(spec, 120));
-    onStep(specs.map((spec) => capLine(cleanLine(spec), 120)));
+    const cached = dir !== undefined && sameList(markedPackages(dir), specs);
+    onStep(
+      specs.map((spec) => capLine(cleanLine(spec), 120)),
+      cached,
+    );
     const runner = quoteText(launch.runner);
     try {
-      if (dir !== undefined && !sameList(markedPackages(dir), specs)) {
+      if (dir !== undefined && !cached) {
         // No marker for these packages: a download before may have been stopped half-way.
         removeInstalled(dir);
         rmSync(path.join(dir, DOWNLOAD_MARKER), { force: true });

@@ -165,7 +165,7 @@ describe.skipIf(!HAS_SANDBOX)('the download step of npx servers', () => {
     ]);
     expect(downloadStarted).toBeGreaterThan(0);
     expect(events).toEqual([
-      { server: 'slow', step: 'downloading', packages: [SPEC] },
+      { server: 'slow', step: 'downloading', packages: [SPEC], cached: false },
       { server: 'slow', step: 'starting', packages: [] },
     ]);
     // status() says the step while it lasts.
@@ -180,6 +180,19 @@ describe.skipIf(!HAS_SANDBOX)('the download step of npx servers', () => {
     const result = await mcp.call('mcp__slow__echo', { text: 'hi' });
     expect(result.isError).toBe(false);
     await mcp.close();
+
+    // The next start finds the packages in the cache: the step only checks them, and says so
+    // (the CLI then says nothing of a download).
+    const again: StartStepEvent[] = [];
+    const warm = manager({ onStartStep: (event) => again.push(event) });
+    await warm.start();
+    expect(warm.status().map((row) => [row.name, row.state])).toEqual([['slow', 'connected']]);
+    expect(again).toEqual([
+      { server: 'slow', step: 'downloading', packages: [SPEC], cached: true },
+      { server: 'slow', step: 'starting', packages: [] },
+    ]);
+    expect(logOf('slow')).toEqual(['download', 'serve', 'download', 'serve']);
+    await warm.close();
   }, 180_000);
 
   it('a download killed at its limit leaves no marker, and the next start repairs the cache', async () => {
