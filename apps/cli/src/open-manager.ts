@@ -68,7 +68,13 @@ export function createManager(
     // A first download can take minutes: say what the start is waiting for.
     onStartStep: (event) => {
       if (event.step !== 'downloading') return;
-      ctx.output.err(`MCP server "${event.server}": downloading ${event.packages.join(', ')}…`);
+      const packages = event.packages.join(', ');
+      // Already in the server's cache: the runner only asks whether a newer version is out.
+      ctx.output.err(
+        event.checking === true
+          ? `MCP server "${event.server}": checking ${packages} for a newer version…`
+          : `MCP server "${event.server}": downloading ${packages}…`,
+      );
     },
     serverHomesDir: globals.serverHomesDir,
     enabledForSession: globals.sessionSwitches,

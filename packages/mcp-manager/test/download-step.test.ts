@@ -14,6 +14,8 @@ import { runnerCacheDir } from '../src/package-launch.js';
 import { HAS_SANDBOX, REPO_ROOT, SANDBOX, ScriptedPrompter } from './support.js';
 
 const SPEC = 'mcp-slow@1.0.0';
+/** The same package with no version: npx asks the registry for the newest each time. */
+const UNPINNED = 'mcp-slow';
 /** Where the stand-in installs "the package", inside the server's own cache. */
 const INSTALLED = '_npx/0123abcd/node_modules/mcp-slow';
 
@@ -95,10 +97,10 @@ function manager(options: Partial<McpManagerOptions> = {}): McpManager {
 }
 
 /** A user's server started through the stand-in, its log and release file named after it. */
-function shimServer(name: string, extra: Record<string, unknown> = {}, env = {}) {
+function shimServer(name: string, extra: Record<string, unknown> = {}, env = {}, spec = SPEC) {
   return {
     command: 'npx',
-    args: ['-y', SPEC],
+    args: ['-y', spec],
     env: {
       SHIM_LOG: path.join(root, `${name}.log`),
       SHIM_RELEASE: path.join(root, `${name}.release`),
@@ -216,8 +218,9 @@ describe.skipIf(!HAS_SANDBOX)('the download step of npx servers', () => {
     // A marker from an earlier download, and an install someone broke since.
     await mkdir(path.join(cache, INSTALLED), { recursive: true });
     await writeFile(path.join(cache, INSTALLED, 'installing'), '');
-    await writeFile(path.join(cache, DOWNLOAD_MARKER), JSON.stringify({ packages: [SPEC] }));
-    await userServers({ torn: shimServer('torn') });
+    // Not pinned: with a matching marker the step still runs (it checks for a newer version).
+    await writeFile(path.join(cache, DOWNLOAD_MARKER), JSON.stringify({ packages: [UNPINNED] }));
+    await userServers({ torn: shimServer('torn', {}, {}, UNPINNED) });
     await release('torn');
     const mcp = manager();
     await mcp.start();
@@ -254,7 +257,57 @@ describe.skipIf(!HAS_SANDBOX)('the download step of npx servers', () => {
     expect(second.status().map((row) => [row.name, row.state, row.detail])).toEqual([
       ['part', 'connected', undefined],
     ]);
-    expect(logOf('part')).toEqual(['download', 'serve', 'download', 'serve']);
+    // The first start was warm (marker, exact version): no download; the second had none.
+    expect(logOf('part')).toEqual(['serve', 'download', 'serve']);
+    await second.close();
+  }, 180_000);
+
+  it('a second start of a pinned package runs no download and says nothing of one', async () => {
+    await userServers({ warm: shimServer('warm') });
+    await release('warm');
+    const events: StartStepEvent[] = [];
+    const first = manager({ onStartStep: (event) => events.push(event) });
+    await first.start();
+    expect(first.status().map((row) => [row.name, row.state, row.detail])).toEqual([
+      ['warm', 'connected', undefined],
+    ]);
+    await first.close();
+    expect(existsSync(path.join(cacheOf('warm'), DOWNLOAD_MARKER))).toBe(true);
+
+    const second = manager({ onStartStep: (event) => events.push(event) });
+    await second.start();
+    expect(second.status().map((row) => [row.name, row.state, row.detail])).toEqual([
+      ['warm', 'connected', undefined],
+    ]);
+    expect(events).toEqual([
+      { server: 'warm', step: 'downloading', packages: [SPEC] },
+      { server: 'warm', step: 'starting', packages: [] },
+      { server: 'warm', step: 'starting', packages: [] },
+    ]);
+    expect(logOf('warm')).toEqual(['download', 'serve', 'serve']);
+    await second.close();
+  }, 180_000);
+
+  it('a second start of an unpinned package runs the step as a check, not a download', async () => {
+    await userServers({ fresh: shimServer('fresh', {}, {}, UNPINNED) });
+    await release('fresh');
+    const events: StartStepEvent[] = [];
+    const first = manager({ onStartStep: (event) => events.push(event) });
+    await first.start();
+    expect(first.status().map((row) => [row.name, row.state])).toEqual([['fresh', 'connected']]);
+    await first.close();
+
+    const second = manager({ onStartStep: (event) => events.push(event) });
+    await second.start();
+    expect(second.status().map((row) => [row.name, row.state])).toEqual([['fresh', 'connected']]);
+    // npx would ask the registry for the newest version: the step runs, told as a check.
+    expect(events).toEqual([
+      { server: 'fresh', step: 'downloading', packages: [UNPINNED] },
+      { server: 'fresh', step: 'starting', packages: [] },
+      { server: 'fresh', step: 'downloading', packages: [UNPINNED], checking: true },
+      { server: 'fresh', step: 'starting', packages: [] },
+    ]);
+    expect(logOf('fresh')).toEqual(['download', 'serve', 'download', 'serve']);
     await second.close();
   }, 180_000);
 
