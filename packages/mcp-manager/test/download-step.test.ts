@@ -22,8 +22,8 @@ const INSTALLED = '_npx/0123abcd/node_modules/mcp-slow';
 /**
  * The stand-in runner. Download step: a half-installed package makes it fail as npm does (exit
  * 254, ENOENT); else it installs, holding until `$SHIM_RELEASE` exists. Server run: a package
- * not fully installed (or marked `torn`: npm would not notice) fails as Node does (Cannot find
- * module); `SHIM_UPSTREAM` makes it a proxy
+ * not fully installed fails as npm does with `SHIM_NPM_TRIP`, else (or marked `torn`: npm would
+ * not notice) as Node does (Cannot find module); `SHIM_UPSTREAM` makes it a proxy
  * whose upstream is out of reach; else it becomes the fixture server.
  */
 const SHIM = `#!/bin/sh
@@ -51,6 +51,11 @@ case "$*" in
   ;;
 esac
 echo "serve $*" >> "$SHIM_LOG"
+if [ -e "$pkg/installing" ] && [ ! -e "$pkg/done" ] && [ -n "$SHIM_NPM_TRIP" ]; then
+  echo "npm error code ENOENT" >&2
+  echo "npm error enoent ENOENT: no such file or directory, open '$pkg/package.json'" >&2
+  exit 254
+fi
 if [ -e "$pkg/torn" ]; then
   echo "Error: Cannot find module 'ajv'" >&2
   echo "  requireStack: [ '$pkg/dist/index.js' ]" >&2
@@ -229,6 +234,34 @@ describe.skipIf(!HAS_SANDBOX)('the download step of npx servers', () => {
     ]);
     expect(logOf('torn')).toEqual(['download', 'broken', 'download', 'serve']);
     await mcp.close();
+  }, 180_000);
+
+  it('a warm start that npm trips on (a pinned package, half-written since) forgets its download, and the next start repairs it', async () => {
+    const cache = cacheOf('trip');
+    // A marker for the exact version: the start skips the download step and meets the damage.
+    await mkdir(path.join(cache, INSTALLED), { recursive: true });
+    await writeFile(path.join(cache, INSTALLED, 'installing'), '');
+    await writeFile(path.join(cache, DOWNLOAD_MARKER), JSON.stringify({ packages: [SPEC] }));
+    await userServers({ trip: shimServer('trip', {}, { SHIM_NPM_TRIP: '1' }) });
+    await release('trip');
+    const first = manager();
+    await first.start();
+    const [row] = first.status();
+    expect(row?.state).toBe('failed');
+    expect(row?.detail).toContain(
+      'its package in the cache is incomplete; the next start downloads it again, so try again',
+    );
+    expect(existsSync(path.join(cache, DOWNLOAD_MARKER))).toBe(false);
+    await first.close();
+
+    const second = manager();
+    await second.start();
+    expect(second.status().map((row) => [row.name, row.state, row.detail])).toEqual([
+      ['trip', 'connected', undefined],
+    ]);
+    // No marker: the half-written install was removed, then downloaded cleanly (no "broken").
+    expect(logOf('trip')).toEqual(['serve', 'download', 'serve']);
+    await second.close();
   }, 180_000);
 
   it('a server that fails on a package installed in part gets a note, and its next start downloads again', async () => {
