@@ -65,11 +65,16 @@ export function createManager(
     ...(globals.downloadTimeoutMs === undefined
       ? {}
       : { downloadTimeoutMs: globals.downloadTimeoutMs }),
-    // A first download can take minutes: say what the start is waiting for. A server whose
-    // packages are in its cache already is only checked: nothing to say.
+    // A first download can take minutes: say what the start is waiting for.
     onStartStep: (event) => {
-      if (event.step !== 'downloading' || event.cached === true) return;
-      ctx.output.err(`MCP server "${event.server}": downloading ${event.packages.join(', ')}…`);
+      if (event.step !== 'downloading') return;
+      const packages = event.packages.join(', ');
+      // Already in the server's cache: the runner only asks whether a newer version is out.
+      ctx.output.err(
+        event.checking === true
+          ? `MCP server "${event.server}": checking ${packages} for a newer version…`
+          : `MCP server "${event.server}": downloading ${packages}…`,
+      );
     },
     serverHomesDir: globals.serverHomesDir,
     enabledForSession: globals.sessionSwitches,

@@ -67,7 +67,7 @@ describe('start and download limits', () => {
   });
 
   it.runIf(SANDBOXED)(
-    '--start-timeout and --download-timeout hold for one run; stderr says what is downloading',
+    '--start-timeout and --download-timeout hold for one run; stderr says what is downloading, and a warm start says no download',
     async () => {
       const bin = path.join(world.root, 'bin');
       await mkdir(bin);
@@ -98,15 +98,22 @@ describe('start and download limits', () => {
       expect(cut.stderr).toContain('MCP server "slow": downloading mcp-slow@1.0.0…');
 
       await writeFile(release, '');
-      await world.userServers({ slow });
+      // The same package without a version: npx asks the registry for the newest each time.
+      const fresh = { ...slow, args: ['-y', 'mcp-slow'] };
+      await world.userServers({ slow, fresh });
       const done = await world.run(['status', '--json'], { env });
       expect(rowsOf(done.stdout).slow).toMatchObject({ state: 'connected' });
       expect(done.stderr).toContain('MCP server "slow": downloading mcp-slow@1.0.0…');
+      expect(done.stderr).toContain('MCP server "fresh": downloading mcp-slow…');
 
-      // Once downloaded, a start only checks the cache: no "downloading" on stderr.
+      // Warm: the pinned package is not downloaded again, and nothing says it is; the unpinned
+      // one is only checked for a newer version.
       const warm = await world.run(['status', '--json'], { env });
       expect(rowsOf(warm.stdout).slow).toMatchObject({ state: 'connected' });
-      expect(warm.stderr).not.toContain('downloading');
+      expect(rowsOf(warm.stdout).fresh).toMatchObject({ state: 'connected' });
+      expect(warm.stderr).not.toContain('"slow": downloading');
+      expect(warm.stderr).not.toContain('"fresh": downloading');
+      expect(warm.stderr).toContain('MCP server "fresh": checking mcp-slow for a newer version…');
     },
     180_000,
   );

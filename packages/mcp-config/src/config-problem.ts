@@ -46,7 +46,10 @@ export const ConfigProblemCode = Object.freeze({
   VALUE_REJECTED: 'VALUE_REJECTED',
   /** A `${` without a closing `}`, or with something other than a variable name inside. */
   BAD_REFERENCE: 'BAD_REFERENCE',
-  /** A `${NAME}` whose variable is not set: it became empty. The server still loads. */
+  /**
+   * A `${NAME}` whose variable is not set. The server still loads (its value left empty), but
+   * the manager does not start it until the variable is set.
+   */
   MISSING_VARIABLE: 'MISSING_VARIABLE',
   /** An expanded value (or all of a server's values together) is too long. */
   VALUE_TOO_LONG: 'VALUE_TOO_LONG',

@@ -62,7 +62,7 @@ describe('expandEnv', () => {
       [ConfigProblemCode.MISSING_VARIABLE, 'Z'],
     ]);
     expect(result.problems[0]?.message).toBe(
-      'env "X" takes ${NOPE}, ${ALSO}, which are not set, so they became empty: ' +
+      'env "X" takes ${NOPE}, ${ALSO}, which are not set, so the server will not start until they are: ' +
         'set NOPE, ALSO in the environment that starts this program, or change the value',
     );
   });

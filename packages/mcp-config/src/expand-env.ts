@@ -254,8 +254,9 @@ export function expandWithBudget(
         key,
         message:
           `${subject} takes ${variables(missingHere)}, which ${one ? 'is' : 'are'} not set, ` +
-          `so ${one ? 'it' : 'they'} became empty: set ${missingHere.join(', ')} in the ` +
-          'environment that starts this program, or change the value',
+          `so the server will not start until ${one ? 'it is' : 'they are'}: set ` +
+          `${missingHere.join(', ')} in the environment that starts this program, or change ` +
+          'the value',
       });
     }
   }
@@ -268,7 +269,8 @@ export function expandWithBudget(
  *
  * - Only `${NAME}` is expanded, NAME being `[A-Za-z_][A-Za-z0-9_]*`. `$NAME` and `$$` stay
  *   as they are. Expanded text is never expanded again.
- * - A name that is not set becomes empty; it is listed in `missing` and reported.
+ * - A name that is not set becomes empty; it is listed in `missing` and reported (a manager
+ *   does not start a server that takes one).
  * - A value that starts with `!` or contains `$(` or a backtick is refused (command
  *   substitution is never run), and so is `${` without `}` or with something other than a
  *   name inside: such a value is reported and left out of `values`.

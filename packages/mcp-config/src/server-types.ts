@@ -122,7 +122,7 @@ export type ServerDef = LocalServerDef | RemoteServerDef;
 /**
  * Where an env or header value comes from, for a consent screen: written literally in the
  * file, or built from the listed `${NAME}`s of the caller's environment (`missing` ones are
- * not set and became empty).
+ * not set: the value holds nothing in their place, and the manager does not start the server).
  */
 export type EnvSource =
   | { readonly kind: 'literal' }

@@ -3,7 +3,9 @@
 // server will use, under a limit of its own; then the start's own limit covers only the connect.
 // A download that did not finish (killed at its limit, or by a closing host) leaves no marker,
 // and the next start removes what it left in the cache before downloading again, so a
-// half-written cache never breaks a start.
+// half-written cache never breaks a start. A warm start skips the step: when the marker names
+// exactly the server's packages and each is an exact registry version, the runner would find
+// them all in the cache and fetch nothing, so no runner is run and nothing says "downloading".
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -44,11 +46,12 @@ export interface StartStepEvent {
   /** For `downloading`: the packages being fetched, as written (cleaned, one line each). */
   readonly packages: readonly string[];
   /**
-   * For `downloading`: true when the server's own cache holds these packages from a download
-   * that finished, so the runner most likely only checks them (a host may stay quiet); false
-   * for a first download, or one after a download that did not finish.
+   * For `downloading`, `true` when the server's cache already holds these packages from a
+   * finished download and some are not pinned to an exact version: the runner only asks the
+   * registry whether a newer version is out, and downloads only if one is. A host says
+   * "checking <package> for a newer version…" then, not "downloading". Absent otherwise.
    */
-  readonly cached?: boolean;
+  readonly checking?: true;
 }
 
 /** What the download step needs of the manager, given once. @internal */
@@ -135,6 +138,11 @@ function markedPackages(dir: string): readonly string[] | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Whether every package names one exact registry version: `pkg@1.2.3`, not `pkg@^1` or `pkg@latest`. */
+function allExact(launch: PackageLaunch): boolean {
+  return launch.packages.every((entry) => entry.pin === 'pinned' && entry.version !== undefined);
 }
 
 function sameList(a: readonly string[] | undefined, b: readonly string[]): boolean {
@@ -249,20 +257,21 @@ async function runOnce(
 export function downloadPhase(deps: DownloadDeps) {
   /**
    * Downloads a local server's packages when it starts through npm's runner; for any other
-   * server it does nothing. `onStep` hears `downloading` before the runner starts, and whether
-   * the server's own cache holds the packages from a download that finished.
+   * server it does nothing. `onStep` hears `downloading` before the runner starts. A warm start
+   * (the marker names these packages, each an exact version) runs nothing and says nothing.
    *
    * @param server - The local server.
    * @param plan - What it runs as (from the launch phase).
    * @param signal - Cancels the start (the download is killed).
-   * @param onStep - Told when the download begins, with the packages it fetches.
+   * @param onStep - Told when the download begins, with the packages it fetches, and whether the
+   *   cache holds them already (the runner then only checks for a newer version).
    * @returns `undefined` when the server may go on to connect, or why its start ends here.
    */
   return async (
     server: LocalServerConfig,
     plan: LocalPlan,
     signal: AbortSignal,
-    onStep: (packages: readonly string[], cached: boolean) => void,
+    onStep: (packages: readonly string[], checking: boolean) => void,
   ): Promise<DownloadFailure | undefined> => {
     const launch = downloadable(plan.cache?.launch ?? packageLaunch(plan.argv));
     const argv = launch === undefined ? undefined : downloadArgv(plan.argv, launch);
@@ -270,15 +279,19 @@ export function downloadPhase(deps: DownloadDeps) {
     const specs = launch.packages.map((entry) => entry.spec);
     // Without a sandbox, the runner uses the user's own cache: it is not repaired here.
     const dir = plan.cache?.dir;
+    const marked = dir !== undefined && sameList(markedPackages(dir), specs);
+    // Every exact version is in the cache already (npm takes it from there, checked by its
+    // hash): nothing to fetch. A package that lost files since fails the server's start, which
+    // then forgets the marker (connect phase), so the next start downloads again.
+    if (marked && allExact(launch)) return undefined;
     const what = specs.slice(0, 3).map((spec) => quoteText(spec, 120));
-    const cached = dir !== undefined && sameList(markedPackages(dir), specs);
     onStep(
       specs.map((spec) => capLine(cleanLine(spec), 120)),
-      cached,
+      marked,
     );
     const runner = quoteText(launch.runner);
     try {
-      if (dir !== undefined && !cached) {
+      if (dir !== undefined && !marked) {
         // No marker for these packages: a download before may have been stopped half-way.
         removeInstalled(dir);
         rmSync(path.join(dir, DOWNLOAD_MARKER), { force: true });

@@ -144,8 +144,10 @@ export interface McpManagerOptions {
   readonly downloadTimeoutMs?: number;
   /**
    * Told each step a server's start begins: `downloading` (with the packages; npm's package
-   * runner only) and `starting` (the server's process starts, connects and lists its tools), so
-   * a host can show "downloading <package>…". It must not throw. Default none.
+   * runner only; `checking: true` when they are cached and the runner only checks for a newer
+   * version; not told at all on a warm start of exact versions) and `starting` (the server's
+   * process starts, connects and lists its tools), so a host can show "downloading <package>…".
+   * It must not throw. Default none.
    */
   readonly onStartStep?: (event: StartStepEvent) => void;
   /**

@@ -96,7 +96,18 @@ describe('isBrokenInstall', () => {
       ]),
     ).toBe(true);
     expect(isBrokenInstall(["Error: Cannot find module '/srv/app/plugin.js'"])).toBe(false);
-    expect(isBrokenInstall(NPM_ENOENT)).toBe(false);
+  });
+
+  it('sees npm itself tripping on a half-written install, not a missing file elsewhere', () => {
+    expect(isBrokenInstall(NPM_ENOENT)).toBe(true);
+    expect(
+      isBrokenInstall([
+        "npm error enoent ENOENT: no such file or directory, open '/srv/app/package.json'",
+      ]),
+    ).toBe(false);
+    expect(isBrokenInstall(["Error: ENOENT: no such file or directory, open '/c/_npx/x'"])).toBe(
+      false,
+    );
   });
 });
 

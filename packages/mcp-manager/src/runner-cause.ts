@@ -135,13 +135,20 @@ export function timeoutNote(
 
 /**
  * Whether a server started through npm's runner failed on a package its runner installed only
- * in part: Node's `Cannot find module` (or `MODULE_NOT_FOUND`) with a path inside `_npx`. @internal
+ * in part: Node's `Cannot find module` (or `MODULE_NOT_FOUND`) with a path inside `_npx`; or npm
+ * itself tripping on that install (`ENOENT`, `ENOTEMPTY`, `EJSONPARSE` on a path inside `_npx`),
+ * which a warm start meets at the server's own start, since it skips the download step. @internal
  *
  * @param stderr - The server's last stderr lines (raw).
  */
 export function isBrokenInstall(stderr: readonly string[]): boolean {
+  const inNpx = (line: string) => /[/\\]_npx[/\\]/.test(line);
   return (
-    stderr.some((line) => /\bCannot find module\b|\bMODULE_NOT_FOUND\b/.test(line)) &&
-    stderr.some((line) => /[/\\]_npx[/\\]/.test(line))
+    (stderr.some((line) => /\bCannot find module\b|\bMODULE_NOT_FOUND\b/.test(line)) &&
+      stderr.some(inNpx)) ||
+    stderr.some(
+      (line) =>
+        /^npm (?:error|ERR!) .*\b(?:ENOENT|ENOTEMPTY|EJSONPARSE)\b/.test(line) && inNpx(line),
+    )
   );
 }

@@ -76,14 +76,14 @@ export function startSequence(deps: StartDeps): StartServer {
   const cancelled = { state: 'stopped', detail: CANCELLED_DETAIL } as const;
 
   return async (server, signal, onStep) => {
-    const step = (now: StartStep, packages: readonly string[] = [], cached?: boolean) => {
+    const step = (now: StartStep, packages: readonly string[] = [], checking = false) => {
       onStep?.(now);
       try {
         deps.onStartStep?.({
           server: server.name,
           step: now,
           packages,
-          ...(cached === undefined ? {} : { cached }),
+          ...(checking ? { checking: true as const } : {}),
         });
       } catch {
         // The host's listener must not end a start.
@@ -104,8 +104,8 @@ export function startSequence(deps: StartDeps): StartServer {
       const planned = launch(server, policy, deps.sandbox());
       if ('state' in planned) return planned;
       plan = planned;
-      const fetched = await download(server, plan, signal, (packages, cached) =>
-        step('downloading', packages, cached),
+      const fetched = await download(server, plan, signal, (packages, checking) =>
+        step('downloading', packages, checking),
       );
       if (fetched !== undefined) return fetched;
     }

@@ -14,14 +14,16 @@ import { runnerCacheDir } from '../src/package-launch.js';
 import { HAS_SANDBOX, REPO_ROOT, SANDBOX, ScriptedPrompter } from './support.js';
 
 const SPEC = 'mcp-slow@1.0.0';
+/** The same package with no version: npx asks the registry for the newest each time. */
+const UNPINNED = 'mcp-slow';
 /** Where the stand-in installs "the package", inside the server's own cache. */
 const INSTALLED = '_npx/0123abcd/node_modules/mcp-slow';
 
 /**
  * The stand-in runner. Download step: a half-installed package makes it fail as npm does (exit
  * 254, ENOENT); else it installs, holding until `$SHIM_RELEASE` exists. Server run: a package
- * not fully installed (or marked `torn`: npm would not notice) fails as Node does (Cannot find
- * module); `SHIM_UPSTREAM` makes it a proxy
+ * not fully installed fails as npm does with `SHIM_NPM_TRIP`, else (or marked `torn`: npm would
+ * not notice) as Node does (Cannot find module); `SHIM_UPSTREAM` makes it a proxy
  * whose upstream is out of reach; else it becomes the fixture server.
  */
 const SHIM = `#!/bin/sh
@@ -49,6 +51,11 @@ case "$*" in
   ;;
 esac
 echo "serve $*" >> "$SHIM_LOG"
+if [ -e "$pkg/installing" ] && [ ! -e "$pkg/done" ] && [ -n "$SHIM_NPM_TRIP" ]; then
+  echo "npm error code ENOENT" >&2
+  echo "npm error enoent ENOENT: no such file or directory, open '$pkg/package.json'" >&2
+  exit 254
+fi
 if [ -e "$pkg/torn" ]; then
   echo "Error: Cannot find module 'ajv'" >&2
   echo "  requireStack: [ '$pkg/dist/index.js' ]" >&2
@@ -95,10 +102,10 @@ function manager(options: Partial<McpManagerOptions> = {}): McpManager {
 }
 
 /** A user's server started through the stand-in, its log and release file named after it. */
-function shimServer(name: string, extra: Record<string, unknown> = {}, env = {}) {
+function shimServer(name: string, extra: Record<string, unknown> = {}, env = {}, spec = SPEC) {
   return {
     command: 'npx',
-    args: ['-y', SPEC],
+    args: ['-y', spec],
     env: {
       SHIM_LOG: path.join(root, `${name}.log`),
       SHIM_RELEASE: path.join(root, `${name}.release`),
@@ -165,7 +172,7 @@ describe.skipIf(!HAS_SANDBOX)('the download step of npx servers', () => {
     ]);
     expect(downloadStarted).toBeGreaterThan(0);
     expect(events).toEqual([
-      { server: 'slow', step: 'downloading', packages: [SPEC], cached: false },
+      { server: 'slow', step: 'downloading', packages: [SPEC] },
       { server: 'slow', step: 'starting', packages: [] },
     ]);
     // status() says the step while it lasts.
@@ -181,17 +188,13 @@ describe.skipIf(!HAS_SANDBOX)('the download step of npx servers', () => {
     expect(result.isError).toBe(false);
     await mcp.close();
 
-    // The next start finds the packages in the cache: the step only checks them, and says so
-    // (the CLI then says nothing of a download).
+    // The next start finds this exact version in the cache: no download step at all.
     const again: StartStepEvent[] = [];
     const warm = manager({ onStartStep: (event) => again.push(event) });
     await warm.start();
     expect(warm.status().map((row) => [row.name, row.state])).toEqual([['slow', 'connected']]);
-    expect(again).toEqual([
-      { server: 'slow', step: 'downloading', packages: [SPEC], cached: true },
-      { server: 'slow', step: 'starting', packages: [] },
-    ]);
-    expect(logOf('slow')).toEqual(['download', 'serve', 'download', 'serve']);
+    expect(again).toEqual([{ server: 'slow', step: 'starting', packages: [] }]);
+    expect(logOf('slow')).toEqual(['download', 'serve', 'serve']);
     await warm.close();
   }, 180_000);
 
@@ -229,8 +232,9 @@ describe.skipIf(!HAS_SANDBOX)('the download step of npx servers', () => {
     // A marker from an earlier download, and an install someone broke since.
     await mkdir(path.join(cache, INSTALLED), { recursive: true });
     await writeFile(path.join(cache, INSTALLED, 'installing'), '');
-    await writeFile(path.join(cache, DOWNLOAD_MARKER), JSON.stringify({ packages: [SPEC] }));
-    await userServers({ torn: shimServer('torn') });
+    // Not pinned: with a matching marker the step still runs (it checks for a newer version).
+    await writeFile(path.join(cache, DOWNLOAD_MARKER), JSON.stringify({ packages: [UNPINNED] }));
+    await userServers({ torn: shimServer('torn', {}, {}, UNPINNED) });
     await release('torn');
     const mcp = manager();
     await mcp.start();
@@ -239,6 +243,34 @@ describe.skipIf(!HAS_SANDBOX)('the download step of npx servers', () => {
     ]);
     expect(logOf('torn')).toEqual(['download', 'broken', 'download', 'serve']);
     await mcp.close();
+  }, 180_000);
+
+  it('a warm start that npm trips on (a pinned package, half-written since) forgets its download, and the next start repairs it', async () => {
+    const cache = cacheOf('trip');
+    // A marker for the exact version: the start skips the download step and meets the damage.
+    await mkdir(path.join(cache, INSTALLED), { recursive: true });
+    await writeFile(path.join(cache, INSTALLED, 'installing'), '');
+    await writeFile(path.join(cache, DOWNLOAD_MARKER), JSON.stringify({ packages: [SPEC] }));
+    await userServers({ trip: shimServer('trip', {}, { SHIM_NPM_TRIP: '1' }) });
+    await release('trip');
+    const first = manager();
+    await first.start();
+    const [row] = first.status();
+    expect(row?.state).toBe('failed');
+    expect(row?.detail).toContain(
+      'its package in the cache is incomplete; the next start downloads it again, so try again',
+    );
+    expect(existsSync(path.join(cache, DOWNLOAD_MARKER))).toBe(false);
+    await first.close();
+
+    const second = manager();
+    await second.start();
+    expect(second.status().map((row) => [row.name, row.state, row.detail])).toEqual([
+      ['trip', 'connected', undefined],
+    ]);
+    // No marker: the half-written install was removed, then downloaded cleanly (no "broken").
+    expect(logOf('trip')).toEqual(['serve', 'download', 'serve']);
+    await second.close();
   }, 180_000);
 
   it('a server that fails on a package installed in part gets a note, and its next start downloads again', async () => {
@@ -267,7 +299,57 @@ describe.skipIf(!HAS_SANDBOX)('the download step of npx servers', () => {
     expect(second.status().map((row) => [row.name, row.state, row.detail])).toEqual([
       ['part', 'connected', undefined],
     ]);
-    expect(logOf('part')).toEqual(['download', 'serve', 'download', 'serve']);
+    // The first start was warm (marker, exact version): no download; the second had none.
+    expect(logOf('part')).toEqual(['serve', 'download', 'serve']);
+    await second.close();
+  }, 180_000);
+
+  it('a second start of a pinned package runs no download and says nothing of one', async () => {
+    await userServers({ warm: shimServer('warm') });
+    await release('warm');
+    const events: StartStepEvent[] = [];
+    const first = manager({ onStartStep: (event) => events.push(event) });
+    await first.start();
+    expect(first.status().map((row) => [row.name, row.state, row.detail])).toEqual([
+      ['warm', 'connected', undefined],
+    ]);
+    await first.close();
+    expect(existsSync(path.join(cacheOf('warm'), DOWNLOAD_MARKER))).toBe(true);
+
+    const second = manager({ onStartStep: (event) => events.push(event) });
+    await second.start();
+    expect(second.status().map((row) => [row.name, row.state, row.detail])).toEqual([
+      ['warm', 'connected', undefined],
+    ]);
+    expect(events).toEqual([
+      { server: 'warm', step: 'downloading', packages: [SPEC] },
+      { server: 'warm', step: 'starting', packages: [] },
+      { server: 'warm', step: 'starting', packages: [] },
+    ]);
+    expect(logOf('warm')).toEqual(['download', 'serve', 'serve']);
+    await second.close();
+  }, 180_000);
+
+  it('a second start of an unpinned package runs the step as a check, not a download', async () => {
+    await userServers({ fresh: shimServer('fresh', {}, {}, UNPINNED) });
+    await release('fresh');
+    const events: StartStepEvent[] = [];
+    const first = manager({ onStartStep: (event) => events.push(event) });
+    await first.start();
+    expect(first.status().map((row) => [row.name, row.state])).toEqual([['fresh', 'connected']]);
+    await first.close();
+
+    const second = manager({ onStartStep: (event) => events.push(event) });
+    await second.start();
+    expect(second.status().map((row) => [row.name, row.state])).toEqual([['fresh', 'connected']]);
+    // npx would ask the registry for the newest version: the step runs, told as a check.
+    expect(events).toEqual([
+      { server: 'fresh', step: 'downloading', packages: [UNPINNED] },
+      { server: 'fresh', step: 'starting', packages: [] },
+      { server: 'fresh', step: 'downloading', packages: [UNPINNED], checking: true },
+      { server: 'fresh', step: 'starting', packages: [] },
+    ]);
+    expect(logOf('fresh')).toEqual(['download', 'serve', 'download', 'serve']);
     await second.close();
   }, 180_000);
 
