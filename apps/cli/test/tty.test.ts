@@ -98,7 +98,9 @@ describe('on a terminal', () => {
     const again = await world.run(['call', 'fx/echo', '{"text":"second"}']);
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/→ ran without asking: you chose to always allow this tool/);
-    expect((await world.run(['trust', 'list'])).stdout).toMatch(/^fx\s+user\s+\S+\s+\d+\s+echo$/m);
+    expect((await world.run(['trust', 'list'])).stdout).toMatch(
+      /^fx\s+user\s+\S+\s+\d+ tools\s+echo$/m,
+    );
     expect((await world.run(['trust', 'forget', 'fx'])).code).toBe(0);
     expect((await world.run(['call', 'fx/echo', '{"text":"third"}'])).code).not.toBe(0);
   });

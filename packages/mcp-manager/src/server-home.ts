@@ -6,6 +6,7 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { SERVER_HOME_VARIABLE, type ServerSource } from '@garuda/mcp-config';
 import { isWithin } from './paths.js';
+import { serverPolicy } from './server-policy.js';
 import type { StatusRow } from './types.js';
 
 /** The folders inside a server's home, and the XDG variable that points at each. */
@@ -47,16 +48,15 @@ export function serverHomeOf(
   server: { readonly name: string; readonly source: ServerSource },
   root: string,
 ): string {
-  const leaf = server.source === 'project' ? `${server.name}.${projectKey(root)}` : server.name;
+  const refused = () =>
+    new Error(`the server name ${JSON.stringify(server.name)} cannot name a folder`);
+  if (server.name.length === 0 || /[/\\\0]/.test(server.name)) throw refused();
+  const leaf =
+    serverPolicy(server, root).home === 'by-project'
+      ? `${server.name}.${projectKey(root)}`
+      : server.name;
   const home = path.resolve(dir, leaf);
-  if (
-    server.name.length === 0 ||
-    /[/\\\0]/.test(server.name) ||
-    path.dirname(home) !== path.resolve(dir) ||
-    !isWithin(home, dir)
-  ) {
-    throw new Error(`the server name ${JSON.stringify(server.name)} cannot name a folder`);
-  }
+  if (path.dirname(home) !== path.resolve(dir) || !isWithin(home, dir)) throw refused();
   return home;
 }
 

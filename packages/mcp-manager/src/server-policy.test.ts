@@ -27,6 +27,7 @@ const DECISIONS: readonly (readonly [keyof ServerPolicy, unknown, unknown])[] = 
   ['allowHttpLoopback', true, false],
   ['signInScope', USER_SCOPE, ROOT],
   ['engineSocketFromEnv', true, false],
+  ['home', 'by-name', 'by-project'],
 ];
 
 describe('serverPolicy', () => {

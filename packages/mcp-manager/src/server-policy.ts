@@ -52,6 +52,12 @@ export interface ServerPolicy {
    * project's file cannot: any socket it named would be opened to the container's engine.
    */
   readonly engineSocketFromEnv: boolean;
+  /**
+   * Its home folder under `serverHomesDir`: `by-name` (the user's server has one home, whatever
+   * project it runs for) or `by-project` (`<name>.<hash of the root>`: a repository's server
+   * never reads what the same name left in another project's home).
+   */
+  readonly home: 'by-name' | 'by-project';
 }
 
 const USER: Omit<ServerPolicy, 'trustKey'> = {
@@ -63,6 +69,7 @@ const USER: Omit<ServerPolicy, 'trustKey'> = {
   allowHttpLoopback: true,
   signInScope: USER_SCOPE,
   engineSocketFromEnv: true,
+  home: 'by-name',
 };
 
 const PROJECT: Omit<ServerPolicy, 'trustKey' | 'signInScope'> = {
@@ -73,6 +80,7 @@ const PROJECT: Omit<ServerPolicy, 'trustKey' | 'signInScope'> = {
   fetch: 'pinned',
   allowHttpLoopback: false,
   engineSocketFromEnv: false,
+  home: 'by-project',
 };
 
 /**

@@ -45,14 +45,22 @@ describe('what the prompter is shown carries no live tag', () => {
       {
         cwd,
         writePaths: [write],
-        env: { NOTE: `${TAGS[2]}\${GARUDA_TEST_UNSET_${ws.mark.length}}` },
+        env: { NOTE: `${TAGS[2]}\${GARUDA_TEST_NOTE}` },
       },
     );
     await ws.projectServers({ docs: entry });
 
     const prompter = new SignInPrompter();
     prompter.answer = 'remember';
-    const mcp = ws.manager(prompter);
+    // The variable is set (an unset one stops the server before consent), to a hostile value.
+    const mcp = ws.manager(prompter, {
+      env: {
+        PATH: process.env.PATH,
+        HOME: ws.userHome,
+        LANG: 'C.UTF-8',
+        GARUDA_TEST_NOTE: TAGS[3],
+      },
+    });
     await mcp.start();
     expect(mcp.status()[0]?.state).toBe('connected');
     const request = prompter.consents[0];
