@@ -240,6 +240,8 @@ describe('garuda-mcp demo', () => {
     await waitFor(async () => (await pidsWith(tmp)).length === 0);
     expect(existsSync(folder)).toBe(false);
     expect(await readdir(tmp)).toEqual([]);
+    // Nor a server home in the user's data folder (the gateway's servers included).
+    expect(existsSync(path.join(world.userHome, '.local', 'share', 'garuda-mcp'))).toBe(false);
   });
 
   it('--browser opens the sign-in page with the given program instead of the scripted browser', async () => {

@@ -2,6 +2,7 @@
 // the test touches nothing of the user's) and the Example (word for word), both with the minimal
 // server the README gives, are run with the package name resolved to this source, and print
 // what the README shows.
+import { readdirSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -75,7 +76,19 @@ describe('README', () => {
       vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
         lines.push(args.map(String).join(' '));
       });
-      await import(/* @vite-ignore */ `${pathToFileURL(file).href}?t=${Date.now()}`);
+      // The example takes os.homedir() as the user's home, as a host would: here that is a
+      // folder of the test's, so the servers' homes it makes (under ~/.local/share) stay there.
+      const home = path.join(dir, 'readme-example-home');
+      await mkdir(home, { recursive: true });
+      vi.stubEnv('HOME', home);
+      try {
+        await import(/* @vite-ignore */ `${pathToFileURL(file).href}?t=${Date.now()}`);
+      } finally {
+        vi.unstubAllEnvs();
+      }
+      expect(readdirSync(path.join(home, '.local', 'share', 'garuda-mcp', 'servers'))).toEqual([
+        expect.stringMatching(/^demo\.[0-9a-f]{12}$/),
+      ]);
 
       // The README shows what Linux prints; Seatbelt (macOS) prints the same with its own name.
       const { name } = sandboxOutcomes(SANDBOX.kind);

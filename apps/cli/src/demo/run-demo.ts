@@ -387,6 +387,8 @@ async function behindTheGateway(demo: Demo): Promise<void> {
         ),
       ) as Record<string, string>),
       GARUDA_HOME: world.home,
+      // Its servers' homes stay in the throwaway folder too, like those of the demo's manager.
+      GARUDA_DATA_DIR: path.join(world.dir, 'gateway-data'),
       GARUDA_SANDBOX_READ: world.sandboxReadPaths.join(':'),
       GARUDA_TOKEN_STORE: 'file',
     },
