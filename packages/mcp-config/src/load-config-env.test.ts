@@ -144,13 +144,15 @@ describe('loadConfig env and header expansion', () => {
       'mcp.json',
       JSON.stringify({ servers: { bomb: { command: 'x', env }, ok: { command: 'y' } } }),
     );
-    const started = performance.now();
+    const before = process.cpuUsage();
     const { servers, problems } = await loadConfig({
       userFile: file,
       env: { BIG: 'x'.repeat(50_000) },
     });
-    // A guard against runaway expansion, not a speed test: loose, so a busy machine cannot fail it.
-    expect(performance.now() - started).toBeLessThan(30_000);
+    // A guard against runaway expansion (4 GB if nothing stopped it), not a speed test: the CPU
+    // time this process spent, which a busy machine does not stretch, with a loose bound.
+    const { user, system } = process.cpuUsage(before);
+    expect((user + system) / 1000).toBeLessThan(20_000);
     expect(servers.map((s) => s.name)).toEqual(['ok']);
     expect(problems[0]).toMatchObject({ code: ConfigProblemCode.VALUE_TOO_LONG, server: 'bomb' });
   });
