@@ -8,10 +8,10 @@ import path from 'node:path';
 import { mcpTrustKey } from '@garuda/mcp-trust';
 import { FIXTURE_SERVER } from '@garuda/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpManager, type McpManagerOptions, type StartStepEvent } from '../src/index.js';
+import type { McpManager, McpManagerOptions, StartStepEvent } from '../src/index.js';
 import { DOWNLOAD_MARKER } from '../src/download-phase.js';
 import { runnerCacheDir } from '../src/package-launch.js';
-import { HAS_SANDBOX, REPO_ROOT, SANDBOX, ScriptedPrompter } from './support.js';
+import { HAS_SANDBOX, managerWithBin } from './support.js';
 
 const SPEC = 'mcp-slow@1.0.0';
 /** The same package with no version: npx asks the registry for the newest each time. */
@@ -83,20 +83,7 @@ let bin: string;
 const managers: McpManager[] = [];
 
 function manager(options: Partial<McpManagerOptions> = {}): McpManager {
-  const prompter = new ScriptedPrompter();
-  prompter.answer = 'once';
-  const mcp = new McpManager({
-    root,
-    home,
-    userHome,
-    env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: userHome, LANG: 'C.UTF-8' },
-    clientInfo: { name: 'garuda-test', version: '0.0.0' },
-    prompter,
-    sandbox: SANDBOX,
-    sandboxReadPaths: [REPO_ROOT],
-    allowRules: ['mcp.*'],
-    ...options,
-  });
+  const { mcp } = managerWithBin({ root, home, userHome, bin }, options);
   managers.push(mcp);
   return mcp;
 }

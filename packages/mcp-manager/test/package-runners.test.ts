@@ -12,10 +12,17 @@ import { promisify } from 'node:util';
 import { mcpTrustKey } from '@garuda/mcp-trust';
 import { FIXTURE_SERVER } from '@garuda/test-utils';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { McpManager, type McpManagerOptions } from '../src/index.js';
+import type { McpManager, McpManagerOptions } from '../src/index.js';
 import { runnerCacheDir } from '../src/package-launch.js';
 import type { RunnerCache } from '../src/package-runners.js';
-import { HAS_SANDBOX, REPO_ROOT, SANDBOX, ScriptedPrompter, unwrap } from './support.js';
+import {
+  HAS_SANDBOX,
+  REPO_ROOT,
+  SANDBOX,
+  type ScriptedPrompter,
+  managerWithBin,
+  unwrap,
+} from './support.js';
 
 const run = promisify(execFile);
 
@@ -53,20 +60,7 @@ function manager(options: Partial<McpManagerOptions> = {}): {
   mcp: McpManager;
   prompter: ScriptedPrompter;
 } {
-  const prompter = new ScriptedPrompter();
-  prompter.answer = 'once';
-  const mcp = new McpManager({
-    root,
-    home,
-    userHome,
-    env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: userHome, LANG: 'C.UTF-8' },
-    clientInfo: { name: 'garuda-test', version: '0.0.0' },
-    prompter,
-    sandbox: SANDBOX,
-    sandboxReadPaths: [REPO_ROOT],
-    allowRules: ['mcp.*'],
-    ...options,
-  });
+  const { mcp, prompter } = managerWithBin({ root, home, userHome, bin }, options);
   managers.push(mcp);
   return { mcp, prompter };
 }

@@ -109,6 +109,40 @@ export class SignInPrompter extends ScriptedPrompter {
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 
 /**
+ * A manager whose servers find the programs in `bin` first on their PATH (a stand-in `npx`, the
+ * test's own `pnpm`…), sandboxed, answering consent "once" and allowing every call.
+ */
+export function managerWithBin(
+  where: {
+    readonly root: string;
+    readonly home: string;
+    readonly userHome: string;
+    readonly bin: string;
+  },
+  options: Partial<McpManagerOptions> = {},
+): { mcp: McpManager; prompter: ScriptedPrompter } {
+  const prompter = new ScriptedPrompter();
+  prompter.answer = 'once';
+  const mcp = new McpManager({
+    root: where.root,
+    home: where.home,
+    userHome: where.userHome,
+    env: {
+      PATH: `${where.bin}:${process.env.PATH ?? ''}`,
+      HOME: where.userHome,
+      LANG: 'C.UTF-8',
+    },
+    clientInfo: { name: 'garuda-test', version: '0.0.0' },
+    prompter,
+    sandbox: SANDBOX,
+    sandboxReadPaths: [REPO_ROOT],
+    allowRules: ['mcp.*'],
+    ...options,
+  });
+  return { mcp, prompter };
+}
+
+/**
  * A throwaway user (home, garuda home) and project, with their config files, made afresh for
  * each test by {@link useWorkspace}. Its paths and `mark` are the current test's.
  */
