@@ -54,7 +54,11 @@ describe('the launch phase and the server home', () => {
     expect(sandboxed.home).toBe(home);
     expect((statSync(home).mode & 0o777).toString(8)).toBe('700');
     expect(sandboxed.argv).toEqual(['mem-server', `--db=${home}/db`, '${OTHER}']);
-    expect(sandboxed.policy.writePaths).toContain(home);
+    expect(sandboxed.policy.serverHome).toEqual({
+      dir: home,
+      homesDir: path.dirname(home),
+      cache: path.join(home, 'cache'),
+    });
     expect(sandboxed.policy.env).toMatchObject({
       MEMORY_FILE_PATH: `${home}/memory.jsonl`,
       XDG_DATA_HOME: `${home}/data`,

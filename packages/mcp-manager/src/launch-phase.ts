@@ -100,7 +100,6 @@ export function launchPhase(deps: LaunchDeps) {
       writePaths: [
         ...server.def.writePaths.map((p) => configuredPath(p, deps)),
         ...(cache === undefined ? [] : [cache.dir]),
-        home.dir,
       ],
       network: server.def.network,
       env,
@@ -113,6 +112,8 @@ export function launchPhase(deps: LaunchDeps) {
         ...server.def.readPaths.map((p) => configuredPath(p, deps)),
         ...deps.sandboxReadPaths,
       ],
+      // Writable, the only home it sees, and its cache also at ~/.cache (see server-home.ts).
+      serverHome: { dir: home.dir, homesDir: deps.serverHomesDir, cache: home.cache },
       ...(server.def.cwd === undefined ? {} : { cwd: configuredPath(server.def.cwd, deps) }),
       // Only the engine's own command, whose options containerLaunch checked, reaches its socket.
       ...(container === undefined ? {} : { engineSocket: engineSocket(container, server, policy) }),

@@ -80,6 +80,7 @@ describe('ensureServerHome', () => {
     const where = { serverHomesDir: base, root: '/p' };
     expect(prepareServerHome({ name: 's', source: 'user' }, where, false)).toEqual({
       dir: path.join(base, 's'),
+      cache: path.join(base, 's', 'cache'),
       env: {},
     });
     expect(prepareServerHome({ name: 's', source: 'user' }, where, true).env.XDG_DATA_HOME).toBe(

@@ -1,6 +1,7 @@
 // Each local server's own home: a private, persistent, writable folder (mode 0700) with `cache`,
 // `data`, `config` and `state` inside, as Flatpak gives each app `~/.var/app/<id>`. The sandbox
-// binds it read-write and points the XDG base folders at it; the user's home stays read-only.
+// binds it read-write, points the XDG base folders at it, shows its `cache` at `~/.cache` too
+// (Linux) and hides the other servers' homes; the user's home stays read-only.
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -103,6 +104,8 @@ export function withServerHome(value: string, home: string): string {
 export interface ServerHomeUse {
   /** The home folder (created, 0700). */
   readonly dir: string;
+  /** Its `cache` folder: in the sandbox also shown at `~/.cache` (Linux). */
+  readonly cache: string;
   /** The XDG variables that point into it: in the sandbox only, else none. */
   readonly env: Readonly<Record<string, string>>;
 }
@@ -127,7 +130,11 @@ export function prepareServerHome(
 ): ServerHomeUse {
   const dir = serverHomeOf(where.serverHomesDir, server, where.root);
   ensureServerHome(dir);
-  return { dir, env: sandboxed ? serverHomeEnv(dir) : {} };
+  return {
+    dir,
+    cache: path.join(dir, SERVER_HOME_FOLDERS.XDG_CACHE_HOME),
+    env: sandboxed ? serverHomeEnv(dir) : {},
+  };
 }
 
 /** Status rows with each local server's home. @internal */

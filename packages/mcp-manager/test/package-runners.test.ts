@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { mcpTrustKey } from '@garuda/mcp-trust';
 import { FIXTURE_SERVER } from '@garuda/test-utils';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import type { McpManager, McpManagerOptions } from '../src/index.js';
+import { serverHomeOf, type McpManager, type McpManagerOptions } from '../src/index.js';
 import { runnerCacheDir } from '../src/package-launch.js';
 import type { RunnerCache } from '../src/package-runners.js';
 import {
@@ -301,9 +301,11 @@ describe.skipIf(!HAS_SANDBOX)('package runners in the sandbox', () => {
           .map((line) => line.split('=', 2) as [string, string]),
       );
       const own = cacheOf(entry.cache, `run${index}`, 'user');
+      // Under ~/.cache the server finds its own home's cache (Linux): the write lands there.
+      const inHomeCache = entry.real.startsWith('.cache/') && process.platform === 'linux';
       expect(report, entry.argv.join(' ')).toMatchObject({
         own: 'yes',
-        real: 'no',
+        real: inHomeCache ? 'yes' : 'no',
         offline:
           entry.offline === undefined ? '' : entry.offline === 'YARN_ENABLE_NETWORK' ? '0' : '1',
       });
@@ -311,6 +313,13 @@ describe.skipIf(!HAS_SANDBOX)('package runners in the sandbox', () => {
       // Written through to this machine: the cache outlives the server.
       expect(readFileSync(path.join(report.dir as string, 'probe'), 'utf8')).toBe('probe\n');
       expect(existsSync(path.join(userHome, entry.real, 'probe'))).toBe(false);
+      if (inHomeCache) {
+        // The manager's default place for server homes (managerWithBin sets none).
+        const homes = path.join(userHome, '.local', 'share', 'garuda-mcp', 'servers');
+        const serverHome = serverHomeOf(homes, { name: `run${index}`, source: 'user' }, root);
+        const landed = path.join(serverHome, 'cache', entry.real.slice('.cache/'.length), 'probe');
+        expect(readFileSync(landed, 'utf8')).toBe('x\n');
+      }
     }
     await mcp.close();
   }, 120_000);

@@ -1,7 +1,7 @@
 // Each local server's own home, with real sandboxed fixture servers: a private, persistent,
 // writable folder that the XDG variables point into, while the user's home stays read-only.
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, realpath, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HAS_SANDBOX, ScriptedPrompter, fixture, unwrap, useWorkspace } from './support.js';
@@ -59,14 +59,19 @@ describe.skipIf(!HAS_SANDBOX)('a sandboxed server in its home', () => {
     await rm(userHome, { recursive: true, force: true });
   });
 
-  it('writes its XDG data folder, kept across restarts at <userHome>/.local/share/garuda-mcp/servers/<name>; the home folder stays read-only', async () => {
+  /** A `files` and a `normal` fixture server, sandboxed, with the user's home at `userHome`. */
+  async function twoServers() {
     const options = {
       userHome,
       env: { PATH: process.env.PATH, HOME: userHome, LANG: 'C.UTF-8' },
     };
     const servers = { fs: fixture('files', ws.mark), ev: fixture('normal', ws.mark) };
     const { mcp } = await ws.startUserServers(servers, options);
-    const homes = path.join(userHome, '.local', 'share', 'garuda-mcp', 'servers');
+    return { mcp, options, homes: path.join(userHome, '.local', 'share', 'garuda-mcp', 'servers') };
+  }
+
+  it('writes its XDG data folder, kept across restarts at <userHome>/.local/share/garuda-mcp/servers/<name>; the home folder stays read-only', async () => {
+    const { mcp, options, homes } = await twoServers();
     const xdg = await envOf((name, args) => mcp.call(name, args), 'mcp__ev__env', [
       'XDG_DATA_HOME',
       'XDG_CACHE_HOME',
@@ -106,5 +111,30 @@ describe.skipIf(!HAS_SANDBOX)('a sandboxed server in its home', () => {
     const read = await again.call('mcp__fs__read_file', { path: file });
     expect(read).toMatchObject({ isError: false });
     expect(unwrap(read.text)).toBe('kept');
+  });
+
+  it("finds its own cache at ~/.cache (Linux), and cannot read another server's home", async () => {
+    const { mcp, homes } = await twoServers();
+    // What chrome-devtools-mcp does: a path built from the home folder, not from XDG_CACHE_HOME.
+    const made = await mcp.call('mcp__fs__write_file', {
+      path: path.join(userHome, '.cache', 'profile.json'),
+      text: 'cookies',
+    });
+    if (process.platform === 'linux') {
+      expect(made).toMatchObject({ isError: false });
+      const landed = path.join(homes, 'fs', 'cache', 'profile.json');
+      expect(await readFile(landed, 'utf8')).toBe('cookies');
+      // Nothing of it in the user's own ~/.cache, which was made only as the mount point.
+      expect(await readdir(path.join(userHome, '.cache'))).toEqual([]);
+    } else {
+      expect(made.isError).toBe(true);
+    }
+    // The browser profile one server keeps in its home is not another's to read.
+    const theirs = path.join(homes, 'ev', 'data', 'secret');
+    await mkdir(path.dirname(theirs), { recursive: true });
+    await writeFile(theirs, 'session');
+    const peek = await mcp.call('mcp__fs__read_file', { path: theirs });
+    expect(peek.isError).toBe(true);
+    await mcp.close();
   });
 });

@@ -95,6 +95,35 @@ describe.runIf(LINUX_LAYOUT)('buildSandbox with bubblewrap: the command line', (
     );
   });
 
+  it("binds the server's own cache over ~/.cache, screens the folder of homes, then binds its home on top", () => {
+    const { root, home, policy } = setup();
+    const homes = path.join(home, '.local', 'share', 'garuda-mcp', 'servers');
+    const own = path.join(homes, 'mine');
+    mkdirSync(path.join(own, 'cache'), { recursive: true });
+    mkdirSync(path.join(home, '.cache'));
+    const serverHome = { dir: own, homesDir: homes, cache: path.join(own, 'cache') };
+    const { args } = buildSandbox(['node'], { ...policy, serverHome }, BWRAP);
+    const positions = [
+      at(args, '--bind', root, root),
+      at(args, '--bind', path.join(own, 'cache'), path.join(home, '.cache')),
+      at(args, '--tmpfs', homes),
+      at(args, '--bind', own, own),
+      at(args, '--remount-ro', homes),
+    ];
+    expect(positions.every((p) => p >= 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+    // The own home is a write path without being named one.
+    expect(args.filter((arg) => arg === own)).toHaveLength(2);
+    // Without a cache, ~/.cache stays the user's (read-only through /).
+    const { args: noCache } = buildSandbox(
+      ['node'],
+      { ...policy, serverHome: { dir: own, homesDir: homes } },
+      BWRAP,
+    );
+    expect(noCache).not.toContain(path.join(home, '.cache'));
+    expect(at(noCache, '--tmpfs', homes)).toBeGreaterThan(0);
+  });
+
   it('hides only credential paths that exist (bubblewrap cannot make mount points in a read-only /)', () => {
     const { home, policy } = setup();
     put(path.join(home, '.aws', 'credentials'), 'x');

@@ -13,6 +13,11 @@ afterAll(() => temp.cleanup());
 describe.runIf(LINUX_LAYOUT)('buildSandbox: policy validation', () => {
   const { root, policy } = setup();
   const file = put(path.join(root, 'a-file'), '');
+  const homes = path.join(path.dirname(root), 'homes');
+  const ownHome = path.join(homes, 'own');
+  mkdirSync(ownHome, { recursive: true });
+  const inGaruda = path.join(policy.garudaHome, 'servers');
+  mkdirSync(inGaruda, { recursive: true });
   const cases: [string, () => unknown, string][] = [
     [
       'a relative root',
@@ -120,6 +125,53 @@ describe.runIf(LINUX_LAYOUT)('buildSandbox: policy validation', () => {
       'an env value with NUL',
       () => buildSandbox(['node'], { ...policy, env: { A: 'x\0y' } }, BWRAP),
       'env.A',
+    ],
+    [
+      'a server home not inside the folder of homes',
+      () =>
+        buildSandbox(['node'], { ...policy, serverHome: { dir: root, homesDir: homes } }, BWRAP),
+      'serverHome.dir',
+    ],
+    [
+      'a server home that is the folder of homes',
+      () =>
+        buildSandbox(['node'], { ...policy, serverHome: { dir: homes, homesDir: homes } }, BWRAP),
+      'serverHome.dir',
+    ],
+    [
+      'a missing server home',
+      () =>
+        buildSandbox(
+          ['node'],
+          { ...policy, serverHome: { dir: path.join(homes, 'nope'), homesDir: homes } },
+          BWRAP,
+        ),
+      'serverHome.dir',
+    ],
+    [
+      'a server cache outside the server home',
+      () =>
+        buildSandbox(
+          ['node'],
+          { ...policy, serverHome: { dir: ownHome, homesDir: homes, cache: root } },
+          BWRAP,
+        ),
+      'serverHome.cache',
+    ],
+    [
+      "server homes inside Garuda's home",
+      () =>
+        buildSandbox(
+          ['node'],
+          { ...policy, serverHome: { dir: inGaruda, homesDir: policy.garudaHome } },
+          BWRAP,
+        ),
+      'serverHome.homesDir',
+    ],
+    [
+      'a server home that is not an object',
+      () => buildSandbox(['node'], { ...policy, serverHome: 'x' as never }, BWRAP),
+      'serverHome',
     ],
     ['an empty argv', () => buildSandbox([], policy, BWRAP), 'argv'],
     ['an empty command', () => buildSandbox([''], policy, BWRAP), 'argv[0]'],

@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import {
   bwrapArgs,
@@ -19,7 +19,7 @@ import {
 import { findCommand } from './find-command.js';
 import { hiddenPaths, type HiddenPath } from './hidden-paths.js';
 import { makeMountPoints } from './mount-points.js';
-import { ancestors, isWithin, resolveExisting } from './path-utils.js';
+import { ancestors, isWithin, nearestExisting, resolveExisting } from './path-utils.js';
 import { protectedPaths, type Protection } from './protected-paths.js';
 import { hiddenAfterReveals, hidingLayers, revealsFor, type Reveals } from './revealed-paths.js';
 import { sandboxEnv } from './sandbox-env.js';
@@ -140,6 +140,14 @@ function resolveCommand(
   return found;
 }
 
+function isDirectory(file: string): boolean {
+  try {
+    return statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function writableDirs(policy: ResolvedPolicy): string[] {
   return [
     policy.root,
@@ -188,6 +196,23 @@ function revealsOf(policy: ResolvedPolicy, linux: boolean): Reveals {
   return revealsFor(policy.readPaths, all, policy.home);
 }
 
+/**
+ * Where the server's own cache is shown at `<home>/.cache` (see `SandboxPolicy.serverHome`):
+ * the real place, made first when missing; none without a home folder, when `<home>/.cache` is
+ * something other than a folder, or when the server's home lies inside it.
+ */
+function homeCacheMount(
+  policy: ResolvedPolicy,
+): { source: string; dest: string; create?: 'directory' } | undefined {
+  const own = policy.serverHome;
+  if (own?.cache === undefined) return undefined;
+  const { real, missing } = nearestExisting(path.join(policy.home, '.cache'));
+  if (missing.length > 1 || !isDirectory(real)) return undefined;
+  const dest = missing.length === 0 ? real : path.join(real, ...missing);
+  if (isWithin(own.dir, dest) || isWithin(dest, own.dir)) return undefined;
+  return { source: own.cache, dest, ...(missing.length === 0 ? {} : { create: 'directory' }) };
+}
+
 function buildLinux(
   argv: readonly string[],
   policy: ResolvedPolicy,
@@ -195,6 +220,7 @@ function buildLinux(
   bwrap: string,
 ): SandboxedCommand {
   const hidden = hiddenPaths(policy, { system: true });
+  const cache = homeCacheMount(policy);
   const ops = linuxMounts({
     writable: [policy.root, ...policy.writePaths.map((entry) => entry.path)],
     temps: [LINUX_TMP, ...policy.tempDirs.filter((dir) => dir !== LINUX_TMP)],
@@ -202,6 +228,8 @@ function buildLinux(
     protections: protectedPaths(policy),
     hidden,
     reveals: revealsOf(policy, true),
+    ...(cache === undefined ? {} : { substitutes: [cache] }),
+    ...(policy.serverHome === undefined ? {} : { screened: [policy.serverHome.homesDir] }),
   });
   // The engine's socket, last, over its hiding (see SandboxPolicy.engineSocket).
   if (policy.engineSocket !== undefined) {
@@ -270,7 +298,12 @@ function buildMacos(
   // Whether the server can see a path (a revealed one it can read); what it may write stays
   // outside every hidden path, revealed or not.
   const isHidden = (file: string): boolean => hiddenAfterReveals(layers, file);
-  const inHidden = (file: string): boolean => hidden.some((entry) => isWithin(file, entry.path));
+  const screened = (file: string): boolean =>
+    policy.serverHome !== undefined &&
+    isWithin(file, policy.serverHome.homesDir) &&
+    !isWithin(file, policy.serverHome.dir);
+  const inHidden = (file: string): boolean =>
+    hidden.some((entry) => isWithin(file, entry.path)) || screened(file);
   if (isHidden(policy.cwd)) {
     throw new InvalidPolicyError(
       policy.cwd === policy.root ? 'root' : 'cwd',
@@ -292,6 +325,9 @@ function buildMacos(
     reveals,
     network: policy.network,
     ...(policy.engineSocket === undefined ? {} : { engineSocket: policy.engineSocket }),
+    ...(policy.serverHome === undefined
+      ? {}
+      : { serverHome: { dir: policy.serverHome.dir, homesDir: policy.serverHome.homesDir } }),
   });
   return {
     command: sandboxExec,
@@ -308,7 +344,8 @@ function buildMacos(
  * - **`bwrap` (Linux)**: a hardened bubblewrap command line (no shell): new session, dies with
  *   its parent, every namespace unshared (the network is shared only with `network: true`), no
  *   new user namespaces, no capabilities; `/` read-only with a private `/dev`, `/proc` and an
- *   empty private `/tmp` (and `tempDirs`); writable: the root and the `writePaths`; read-only
+ *   empty private `/tmp` (and `tempDirs`); writable: the root, the `writePaths` and the
+ *   `serverHome` (the other homes beside it hidden, its cache shown at `~/.cache`); read-only
  *   even inside them: `.garuda`, `.git` (pinned), `.git/hooks`, `.git/config` and the hooks
  *   folder and include files `.git/config` names; hidden (last, so hiding wins): `garudaHome`,
  *   the credential files of {@link HIDDEN_HOME_PATHS} that exist and the sockets of

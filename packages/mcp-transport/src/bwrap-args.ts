@@ -63,6 +63,22 @@ export interface LinuxPlan {
   readonly hidden: readonly HiddenPath[];
   /** Read paths that show a hidden credential path (read-only), and what stays hidden in them. */
   readonly reveals?: Reveals;
+  /**
+   * Folders of this machine shown writable at another place (the server's own cache at
+   * `~/.cache`), made before the writable binds at the same depth, so a write path given
+   * explicitly wins. `create`: the place is missing and is made first (see {@link PLACEHOLDER}).
+   */
+  readonly substitutes?: readonly {
+    readonly source: string;
+    readonly dest: string;
+    readonly create?: 'directory';
+  }[];
+  /**
+   * Folders hidden like a credential folder (an empty read-only folder) but before the writable
+   * binds inside them, which stay: the folder of every server's home, with this server's own
+   * home (a write path) inside.
+   */
+  readonly screened?: readonly string[];
 }
 
 /**
@@ -102,10 +118,13 @@ export function existsInside(ops: readonly MountOp[], dir: string): boolean {
   return visibleInside(ops, dir) || (op?.kind === 'tmpfs' && !op.readOnly && op.dest === dir);
 }
 
-/** Whether a process inside may create files in the folder `dir`. @internal */
+/**
+ * Whether a process inside may create files in the folder `dir` (also a folder shown at another
+ * place: what is written lands there). @internal
+ */
 export function writableInside(ops: readonly MountOp[], dir: string): boolean {
   const op = coveringOp(ops, dir);
-  if (op?.kind === 'bind') return op.source === op.dest;
+  if (op?.kind === 'bind') return true;
   return op?.kind === 'tmpfs' && !op.readOnly && op.dest === dir;
 }
 
@@ -175,9 +194,10 @@ function hideOp(hidden: HiddenPath): MountOp {
  * The mounts for a plan. Order matters, because each mount covers what is below it (a bind
  * brings the host folder, without the mounts made inside it earlier):
  * 1. `/` read-only, a minimal `/dev`, a `/proc` for the new PID namespace;
- * 2. the temp folders (fresh tmpfs), the writable binds and the pins above hidden paths,
- *    parents before children, so a root under `/tmp` is bound on top of the fresh `/tmp` rather
- *    than hidden by it, and a pin does not cover a write path inside it;
+ * 2. the temp folders (fresh tmpfs), the substitutes, the writable binds, the screened folders
+ *    and the pins above hidden paths, parents before children, so a root under `/tmp` is bound
+ *    on top of the fresh `/tmp` rather than hidden by it, the server's own home on top of the
+ *    screened folder of all homes, and a pin does not cover a write path inside it;
  * 3. the protections inside writable folders (after the binds, or a bind would cover them);
  * 4. the hidden paths, last, so hiding wins even inside the root or a write path (root = home),
  *    and the placeholders of missing credential paths that the server could otherwise create;
@@ -195,17 +215,29 @@ export function linuxMounts(plan: LinuxPlan): MountOp[] {
     { kind: 'dev', dest: '/dev' },
     { kind: 'proc', dest: '/proc' },
   ];
+  const substitutes = plan.substitutes ?? [];
+  const screened = plan.screened ?? [];
+  const covers = [...plan.temps, ...substitutes.map((entry) => entry.dest), ...screened];
   const base: MountOp[] = [
     ...plan.temps.map((dest): MountOp => ({ kind: 'tmpfs', dest, readOnly: false })),
-    // Only where a temp folder would hide them: elsewhere `/` is readable already.
+    // Only where a temp folder, a substitute or a screened folder would hide them: elsewhere
+    // `/` is readable already.
     ...(plan.readable ?? [])
-      .filter((dest) => plan.temps.some((temp) => isWithin(dest, temp)))
+      .filter((dest) => covers.some((cover) => isWithin(dest, cover)))
       .map((dest): MountOp => ({ kind: 'ro-bind', source: dest, dest })),
+    ...substitutes.map((entry): MountOp => ({
+      kind: 'bind',
+      source: entry.source,
+      dest: entry.dest,
+      ...(entry.create === undefined ? {} : { create: entry.create }),
+    })),
     ...plan.writable.map((dest): MountOp => ({ kind: 'bind', source: dest, dest })),
+    // After the writable binds at the same depth, so screening wins there.
+    ...screened.map((dest): MountOp => ({ kind: 'tmpfs', dest, readOnly: true })),
   ];
   const protections = plan.protections.map(protectionOp);
   // Array.prototype.sort is stable: at equal depth temp folders come first, then read-only
-  // binds, and writable binds win.
+  // binds, then substitutes; writable binds win over them, and screened folders over those.
   const before = [...head, ...byDepth([...base]), ...protections];
 
   const pins = new Map<string, MountOp>();

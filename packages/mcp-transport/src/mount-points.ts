@@ -15,8 +15,8 @@ function create(file: string, type: 'directory' | 'file', field: string): void {
     if (code !== 'EEXIST') {
       throw new InvalidPolicyError(
         field,
-        `cannot create the empty placeholder ${quote(file)} that keeps it from being created ` +
-          `inside the sandbox (${code ?? 'unknown error'}).`,
+        `cannot create the empty placeholder ${quote(file)} that the sandbox mounts over ` +
+          `(${code ?? 'unknown error'}).`,
         { cause: error },
       );
     }

@@ -3,6 +3,7 @@ import { realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { InvalidPolicyError, quote } from './errors.js';
 import { hiddenPathOf, neverShown } from './hidden-path-of.js';
+import { isWithin } from './path-utils.js';
 
 /**
  * What a sandboxed server may do. Paths are absolute paths on this machine; the caller passes
@@ -74,6 +75,28 @@ export interface SandboxPolicy {
    * shown; a file that is not a socket is an {@link InvalidPolicyError}.
    */
   readonly engineSocket?: string;
+  /**
+   * The server's own home, as a manager gives each local server one (a private, persistent
+   * folder): writable, like a write path, and the only one of its kind the server sees.
+   *
+   * - `dir`: the server's home. Must exist.
+   * - `homesDir`: the folder that holds every server's home (`dir` lies inside it). The other
+   *   homes in it are hidden, as credential paths are (one server's browser profile or data is
+   *   not another's to read). Linux: an empty read-only folder with `dir` inside; macOS: deny
+   *   rules, with `dir` allowed after them.
+   * - `cache` (optional): a folder inside `dir`, shown at `<home>/.cache` instead of the user's
+   *   own cache, writable: a program that builds `~/.cache/<name>` from the home folder, not from
+   *   `XDG_CACHE_HOME`, then writes into the server's home rather than failing on the read-only
+   *   home folder. A missing `<home>/.cache` is created (0700, empty) as its mount point. Linux
+   *   only (Seatbelt names paths and cannot show one folder at another's place: on macOS
+   *   `~/.cache` stays the user's, read-only); left out when `dir` lies inside `<home>/.cache`
+   *   (it is visible and writable at its own place then) or the home folder does not exist.
+   */
+  readonly serverHome?: {
+    readonly dir: string;
+    readonly homesDir: string;
+    readonly cache?: string;
+  };
 }
 
 /** A policy after validation: real paths (symbolic links resolved), defaults filled in. @internal */
@@ -101,6 +124,12 @@ export interface ResolvedPolicy {
   readonly platform: NodeJS.Platform;
   /** The real path of `engineSocket`, when a socket is there. */
   readonly engineSocket?: string;
+  /** Real paths of `serverHome` (its `dir` is among `writePaths` too). */
+  readonly serverHome?: {
+    readonly dir: string;
+    readonly homesDir: string;
+    readonly cache?: string;
+  };
 }
 
 /** Checks that `value` is a usable absolute path and returns it normalised. @internal */
@@ -236,6 +265,15 @@ export function resolvePolicy(policy: SandboxPolicy): ResolvedPolicy {
       ? undefined
       : checkEngineSocket(policy.engineSocket, home, garudaHome);
 
+  const serverHome =
+    policy.serverHome === undefined
+      ? undefined
+      : checkServerHome(policy.serverHome, { home, garudaHome });
+  if (serverHome !== undefined && !seen.has(serverHome.dir)) {
+    seen.add(serverHome.dir);
+    writePaths.push({ path: serverHome.dir, isDirectory: true });
+  }
+
   return {
     root,
     writePaths,
@@ -249,7 +287,48 @@ export function resolvePolicy(policy: SandboxPolicy): ResolvedPolicy {
     cwd,
     platform,
     ...(engineSocket === undefined ? {} : { engineSocket }),
+    ...(serverHome === undefined ? {} : { serverHome }),
   };
+}
+
+/** `serverHome` in real paths: `dir` inside `homesDir`, `cache` inside `dir`, none hidden. */
+function checkServerHome(
+  value: unknown,
+  where: { readonly home: string; readonly garudaHome: string },
+): NonNullable<ResolvedPolicy['serverHome']> {
+  if (!isRecord(value)) {
+    throw new InvalidPolicyError('serverHome', 'must be an object: { dir, homesDir, cache? }.');
+  }
+  const homesDir = existingDirectory('serverHome.homesDir', value.homesDir);
+  const dir = existingDirectory('serverHome.dir', value.dir);
+  if (dir === homesDir || !isWithin(dir, homesDir)) {
+    throw new InvalidPolicyError(
+      'serverHome.dir',
+      `${quote(dir)} must lie inside serverHome.homesDir (${quote(homesDir)}).`,
+    );
+  }
+  for (const [field, file] of [
+    ['serverHome.homesDir', homesDir],
+    ['serverHome.dir', dir],
+  ] as const) {
+    // No folder above it may be hidden either: hiding wins, so the home would not be there.
+    const kind = hiddenPathOf(file, where)?.kind;
+    if (kind === 'credential' || kind === 'garudaHome') {
+      throw new InvalidPolicyError(
+        field,
+        `${quote(file)} is inside ${kind === 'garudaHome' ? "Garuda's home" : 'a hidden credential path'}; keep server homes elsewhere.`,
+      );
+    }
+  }
+  if (value.cache === undefined) return { dir, homesDir };
+  const cache = existingDirectory('serverHome.cache', value.cache);
+  if (!isWithin(cache, dir)) {
+    throw new InvalidPolicyError(
+      'serverHome.cache',
+      `${quote(cache)} must lie inside serverHome.dir (${quote(dir)}).`,
+    );
+  }
+  return { dir, homesDir, cache };
 }
 
 /** `engineSocket`'s real path, `undefined` when nothing is there. */

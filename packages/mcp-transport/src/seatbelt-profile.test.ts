@@ -196,6 +196,33 @@ describe('the Seatbelt profile', () => {
     );
   });
 
+  it("hides the other servers' homes and allows the own one after, before the hidden paths", () => {
+    const { root, home, policy } = setup();
+    const homes = path.join(home, '.local', 'share', 'garuda-mcp', 'servers');
+    const own = path.join(homes, 'mine');
+    mkdirSync(path.join(own, 'cache'), { recursive: true });
+    mkdirSync(path.join(homes, 'theirs'));
+    const { profile, args } = profileOf([process.execPath], {
+      ...policy,
+      serverHome: { dir: own, homesDir: homes, cache: path.join(own, 'cache') },
+    });
+    const rules = sbplRules(profile);
+    const params = sbplParams(args);
+    const verdict = (op: string, file: string): string => decide(rules, op, file, params);
+    expect(verdict('file-write-create', path.join(own, 'state.json'))).toBe('allow');
+    expect(verdict('file-read-data', path.join(own, 'state.json'))).toBe('allow');
+    expect(verdict('file-read-data', path.join(homes, 'theirs', 'data.json'))).toBe('deny');
+    expect(verdict('file-write-create', path.join(homes, 'theirs', 'x'))).toBe('deny');
+    expect(verdict('file-write-create', path.join(homes, 'new'))).toBe('deny');
+    // No folder is shown at another place on macOS: ~/.cache stays read-only.
+    expect(verdict('file-write-create', path.join(home, '.cache', 'x'))).toBe('deny');
+    expect(verdict('file-read-data', path.join(root, 'x'))).toBe('allow');
+    // The hidden paths still come last and win.
+    expect(profile.indexOf(`(subpath "${homes}")`)).toBeLessThan(
+      profile.lastIndexOf('(deny file-read* file-write*\n'),
+    );
+  });
+
   it('refuses garudaHome as a read path on macOS too', () => {
     const { policy } = setup();
     mkdirSync(policy.garudaHome);

@@ -26,6 +26,8 @@ export interface SeatbeltPlan {
   readonly network: boolean;
   /** A container engine's socket the server may connect to (see `SandboxPolicy.engineSocket`). */
   readonly engineSocket?: string;
+  /** The server's own home and the folder of every server's home (see `SandboxPolicy.serverHome`). */
+  readonly serverHome?: { readonly dir: string; readonly homesDir: string };
 }
 
 /** A profile and the `-D KEY=VALUE` parameters its `(param "KEY")` references need. @internal */
@@ -158,6 +160,17 @@ export function seatbeltProfile(plan: SeatbeltPlan): SeatbeltProfile {
       '; folders above hidden paths, which must not be renamed (they would take them along).',
     );
     lines.push(`(deny file-write*\n  ${denied.join('\n  ')})`);
+  }
+
+  if (plan.serverHome !== undefined) {
+    // Before the hidden paths, which still win inside the own home.
+    lines.push("; Other servers' homes: hidden; this server's own: readable and writable again.");
+    lines.push(
+      `(deny file-read* file-write* (subpath ${writer.expr(plan.serverHome.homesDir, 'serverHome.homesDir')}))`,
+    );
+    lines.push(
+      `(allow file-read* file-write* (subpath ${writer.expr(plan.serverHome.dir, 'serverHome.dir')}))`,
+    );
   }
 
   if (plan.hidden.length > 0) {
