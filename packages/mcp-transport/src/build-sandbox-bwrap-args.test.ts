@@ -15,7 +15,7 @@ import {
   projectFolders,
   put,
   tree,
-} from './sandbox-test-support.js';
+} from '../test/support/sandbox.js';
 
 const { temp, setup } = projectFolders({ prefix: 'build' });
 afterAll(() => temp.cleanup());

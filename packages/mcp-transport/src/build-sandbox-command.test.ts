@@ -14,7 +14,7 @@ import {
   projectFolders,
   put,
   script,
-} from './sandbox-test-support.js';
+} from '../test/support/sandbox.js';
 
 const { temp, setup } = projectFolders({ prefix: 'build' });
 afterAll(() => temp.cleanup());

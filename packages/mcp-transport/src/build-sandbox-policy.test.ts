@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildSandbox } from './build-sandbox.js';
 import { InvalidPolicyError } from './errors.js';
-import { BWRAP, LINUX_LAYOUT, projectFolders, put, tree } from './sandbox-test-support.js';
+import { BWRAP, LINUX_LAYOUT, projectFolders, put, tree } from '../test/support/sandbox.js';
 
 const { temp, setup } = projectFolders({ prefix: 'build' });
 afterAll(() => temp.cleanup());

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { clearSandboxCache, detectSandbox } from './detect-sandbox.js';
 import { InvalidOptionsError } from './errors.js';
-import { TempDirs, script } from './sandbox-test-support.js';
+import { TempDirs, script } from '../test/support/sandbox.js';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InvalidPolicyError } from './errors.js';
 import { hiddenPathOf } from './hidden-path-of.js';
-import { TempDirs, put } from './sandbox-test-support.js';
+import { TempDirs, put } from '../test/support/sandbox.js';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());

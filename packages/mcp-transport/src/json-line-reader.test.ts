@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JsonLineReader } from './json-line-reader.js';
-import { cutAt } from './stream-test-support.js';
+import { cutAt } from '../test/support/stream.js';
 import type { MessageShape } from './message-kind-scanner.js';
 
 function collect(max: number) {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MessageKindScanner, type MessageShape } from './message-kind-scanner.js';
-import { cutAt } from './stream-test-support.js';
+import { cutAt } from '../test/support/stream.js';
 
 function scan(...chunks: (string | Buffer)[]): MessageShape {
   const scanner = new MessageKindScanner();

@@ -18,7 +18,7 @@ import {
   tree,
   CREDENTIAL_FILES,
   CREDENTIAL_FOLDERS,
-} from './sandbox-test-support.js';
+} from '../test/support/sandbox.js';
 
 const { kind, available, suite, is, setup, probe, probeSteps, onBwrap, onSeatbelt } =
   await osSandboxCases();

@@ -26,7 +26,7 @@ import {
   put,
   read,
   sandboxOfPlatform,
-} from './sandbox-test-support.js';
+} from '../test/support/sandbox.js';
 
 const { sandbox, kind, available, suite, is, temp, setup, probe, onBwrap, onSeatbelt } =
   await osSandboxCases();

@@ -8,7 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildSandbox } from './build-sandbox.js';
-import { CONNECT_PROBE, DENIED, osSandboxCases, run, unixServers } from './sandbox-test-support.js';
+import { CONNECT_PROBE, DENIED, osSandboxCases, run, unixServers } from '../test/support/sandbox.js';
 
 const { sandbox, kind, available, suite, is, temp, setup } = await osSandboxCases();
 

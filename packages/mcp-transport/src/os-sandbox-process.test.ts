@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildSandbox } from './build-sandbox.js';
-import { osSandboxCases, processesWith, run, waitUntil } from './sandbox-test-support.js';
+import { osSandboxCases, processesWith, run, waitUntil } from '../test/support/sandbox.js';
 
 const { sandbox, kind, available, suite, temp, setup, onBwrap, onSeatbelt } =
   await osSandboxCases();

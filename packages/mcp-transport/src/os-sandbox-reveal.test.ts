@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildSandbox } from './build-sandbox.js';
 import { InvalidPolicyError } from './errors.js';
-import { fsProbeArgv, list, osSandboxCases, put, read, tree } from './sandbox-test-support.js';
+import { fsProbeArgv, list, osSandboxCases, put, read, tree } from '../test/support/sandbox.js';
 
 const { sandbox, available, suite, is, temp, setup, probe, probeSteps } = await osSandboxCases();
 

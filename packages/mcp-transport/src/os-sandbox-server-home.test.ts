@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SandboxPolicy } from './sandbox-policy.js';
-import { list, osSandboxCases, put, read } from './sandbox-test-support.js';
+import { list, osSandboxCases, put, read } from '../test/support/sandbox.js';
 
 const { available, suite, is, setup, probe, probeSteps, onBwrap, onSeatbelt } =
   await osSandboxCases();

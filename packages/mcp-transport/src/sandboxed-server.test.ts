@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildSandbox } from './build-sandbox.js';
 import { detectSandbox } from './detect-sandbox.js';
 import { ProcessTransport } from './process-transport.js';
-import { SANDBOX_REQUIRED, TempDirs, sandboxOfPlatform } from './sandbox-test-support.js';
+import { SANDBOX_REQUIRED, TempDirs, sandboxOfPlatform } from '../test/support/sandbox.js';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 const sandbox = await detectSandbox({ searchPath: process.env.PATH });

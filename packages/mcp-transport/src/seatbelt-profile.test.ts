@@ -8,7 +8,7 @@ import type { SandboxInfo } from './detect-sandbox.js';
 import { InvalidPolicyError, UnprotectablePathError } from './errors.js';
 import { HIDDEN_HOME_PATHS, HIDDEN_MACOS_HOME_PATHS, hiddenPaths } from './hidden-paths.js';
 import { resolvePolicy, type SandboxPolicy } from './sandbox-policy.js';
-import { TempDirs, projectWithHome, put } from './sandbox-test-support.js';
+import { TempDirs, projectWithHome, put } from '../test/support/sandbox.js';
 import {
   decide,
   parseSbpl,
@@ -16,7 +16,7 @@ import {
   sbplRules,
   show,
   type SbplRule,
-} from './sbpl-test-support.js';
+} from '../test/support/sbpl.js';
 import { SBPL_MAX_LITERAL_BYTES, sbplString, seatbeltProfile } from './seatbelt-profile.js';
 
 // The macOS profile, rendered on every OS (on Linux it cannot run: the os-sandbox-*.test.ts

@@ -28,7 +28,7 @@ const outDir = path.join(
 );
 
 // Generous: two compilers with lib.dom and all of @types/node on a busy 2-core machine.
-const TIMEOUT_MS = 120_000;
+const TIMEOUT_MS = 300_000;
 
 /** Runs `tsc -p` on a fixture config that resolves the package to the declarations built here. */
 async function compile(fixtureConfig: string): Promise<{ code: number; output: string }> {

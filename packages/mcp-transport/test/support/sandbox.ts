@@ -15,9 +15,9 @@ import {
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { buildSandbox, type SandboxedCommand } from './build-sandbox.js';
-import { detectSandbox, type SandboxInfo, type SandboxKind } from './detect-sandbox.js';
-import type { SandboxPolicy } from './sandbox-policy.js';
+import { buildSandbox, type SandboxedCommand } from '../../src/build-sandbox.js';
+import { detectSandbox, type SandboxInfo, type SandboxKind } from '../../src/detect-sandbox.js';
+import type { SandboxPolicy } from '../../src/sandbox-policy.js';
 
 /** How a process ended. */
 export interface RunResult {
