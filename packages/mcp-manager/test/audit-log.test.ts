@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CHANGED_DIFF } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
-import { readAuditLog, verifyAuditLog } from '../src/index.js';
+import { readAuditLog, verifyAuditLog } from '@garuda/mcp-audit';
 import { ScriptedPrompter, fixture, useWorkspace, wrapped } from './support.js';
 
 const ws = useWorkspace();
