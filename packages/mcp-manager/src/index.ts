@@ -60,14 +60,6 @@ export { MAX_CALL_PATHS } from './call-lanes.js';
 export { validateToolRule } from './tool-rules.js';
 export { AUTO_SEARCH_MIN_TOOLS, HOST_TOOL_SERVER } from './tool-exposure.js';
 export type { ExposureMode } from './tool-exposure.js';
-export {
-  AUDIT_GENESIS,
-  AuditLog,
-  MAX_AUDIT_TEXT_CHARS,
-  readAuditLog,
-  verifyAuditLog,
-} from './audit-chain.js';
-export type { AuditEvent, AuditRecord, AuditVerdict } from './audit-chain.js';
 export { SPILL_MAX_AGE_MS, SPILL_MAX_BYTES, SPILL_MAX_FILES } from './result-spill.js';
 export type {
   ApprovalMode,

@@ -1,5 +1,6 @@
 // What the manager hands its start phases and its remote connects, put together once in its
 // constructor: each phase gets only the part it uses.
+import { AuditLog } from '@garuda/mcp-audit';
 import type { AuthStore } from '@garuda/mcp-oauth';
 import { openBrowser } from '@garuda/mcp-oauth';
 import type { SandboxInfo } from '@garuda/mcp-transport';
@@ -7,7 +8,7 @@ import { createPinnedFetch, type PinnedFetch } from '@garuda/pinned-fetch';
 import type { McpTrustEntry, TrustStoreLike } from '@garuda/mcp-trust';
 import path from 'node:path';
 import type { QuestionQueue } from './abort.js';
-import { AuditLog, AuditSink } from './audit-chain.js';
+import { AuditRecorder } from './audit-recorder.js';
 import type { ElicitBudget } from './elicit-budget.js';
 import { elicitationAnswers } from './elicitation.js';
 import { InvalidOptionsError } from './errors.js';
@@ -37,8 +38,8 @@ export interface ManagerOwned {
   /** Tells the host's `onChange` of a change of what a server offers (never throws). */
   readonly changed: (change: ServerChange) => void;
   readonly track: (stopping: Promise<void>) => void;
-  /** The audit log's writer. */
-  readonly audit: AuditSink;
+  /** Hands audit events to the host's sink. */
+  readonly audit: AuditRecorder;
   /** The pinned lists for a lazy start. */
   readonly cache: ToolListCache;
 }
@@ -49,17 +50,22 @@ export interface ManagerOwned {
  */
 export const AUDIT_BATCH_MS = 50;
 
-/** The audit sink of a manager's options: `<home>/audit.jsonl`, unless turned off. @internal */
-export function auditSink(options: CheckedOptions): AuditSink {
+/**
+ * The audit recorder of a manager's options: into the host's sink, else `<home>/audit.jsonl`,
+ * unless turned off. @internal
+ */
+export function auditRecorder(options: CheckedOptions): AuditRecorder {
   const { auditLog, home, logger } = options;
-  const log =
+  const sink =
     auditLog === false
       ? undefined
-      : new AuditLog(path.join(home, 'audit.jsonl'), {
-          includeText: auditLog.includeText,
-          batchMs: AUDIT_BATCH_MS,
-        });
-  return new AuditSink(log, (text) => logger?.warn?.(text));
+      : 'sink' in auditLog
+        ? auditLog.sink
+        : new AuditLog(path.join(home, 'audit.jsonl'), {
+            includeText: auditLog.includeText,
+            batchMs: AUDIT_BATCH_MS,
+          });
+  return new AuditRecorder(sink, (text) => logger?.warn?.(text));
 }
 
 /** The tool-list cache, `<home>/mcp-tool-cache.json`. @internal */

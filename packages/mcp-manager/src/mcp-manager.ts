@@ -27,8 +27,8 @@ import {
   UnknownToolError,
 } from './errors.js';
 import { loadServers } from './load-servers.js';
-import { auditSink, buildParts, projectFetch, toolListCache } from './manager-parts.js';
-import type { AuditSink } from './audit-chain.js';
+import { auditRecorder, buildParts, projectFetch, toolListCache } from './manager-parts.js';
+import type { AuditRecorder } from './audit-recorder.js';
 import { ElicitBudget } from './elicit-budget.js';
 import { NoteTracker } from './notes.js';
 import { checkOptions, type CheckedOptions, type McpManagerOptions } from './options.js';
@@ -95,7 +95,7 @@ export class McpManager {
   readonly #authStore: AuthStore;
   readonly #store: TrustStore | NonNullable<CheckedOptions['trustStore']>;
   readonly #remote: RemoteDeps;
-  readonly #audit: AuditSink;
+  readonly #audit: AuditRecorder;
   /** The pinned tool lists for a lazy start, `<home>/mcp-tool-cache.json`. */
   readonly #cache: ToolListCache;
   /** What the model is shown, and the tools a search promoted this session. */
@@ -132,7 +132,7 @@ export class McpManager {
       env: this.#options.env,
     });
     this.#pinnedFetch = projectFetch(this.#options);
-    this.#audit = auditSink(this.#options);
+    this.#audit = auditRecorder(this.#options);
     this.#cache = toolListCache(this.#options);
     const owned = {
       store: this.#store,

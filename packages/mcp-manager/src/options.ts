@@ -3,6 +3,7 @@ import path from 'node:path';
 import { hiddenPathOf, type SandboxInfo } from '@garuda/mcp-transport';
 import { TOOL_EXPOSURES, type ServerEntry, type ToolExposure } from '@garuda/mcp-config';
 import type { TrustStoreLike } from '@garuda/mcp-trust';
+import type { AuditSink } from '@garuda/mcp-audit';
 import type { PinnedFetchOptions } from '@garuda/pinned-fetch';
 import { TOKEN_STORAGES, type TokenStorage } from '@garuda/mcp-oauth';
 import { DEFAULT_GIVE_WAY_MS } from './abort.js';
@@ -93,9 +94,11 @@ export interface McpManagerOptions {
   /**
    * The audit log, `<home>/audit.jsonl`: every consent, sign-in and sign-out, approval and call
    * (hashes of arguments and results, never their text), hash-chained. `false` turns it off
-   * (loudly: a host should say so); `{ includeText: true }` also keeps argument and result text.
+   * (loudly: a host should say so); `{ includeText: true }` also keeps argument and result text;
+   * `{ sink }` hands every event to the host's own writer instead (an `AuditLog` of
+   * `@garuda/mcp-audit` on another file, a collector), which says itself whether it keeps text.
    */
-  readonly auditLog?: false | { readonly includeText?: boolean };
+  readonly auditLog?: false | { readonly includeText?: boolean } | { readonly sink: AuditSink };
   /**
    * Bounds on what servers ask the user (elicitation: forms and pages). `perCall` (default
    * `DEFAULT_ELICIT_PER_CALL`, 3): questions during one request of this client; `perMinute`
@@ -257,7 +260,7 @@ export interface CheckedOptions extends Pick<
   readonly rules: ToolRules;
   readonly approvalMode: ApprovalMode;
   readonly exposure: ToolExposure;
-  readonly auditLog: false | { readonly includeText: boolean };
+  readonly auditLog: false | { readonly includeText: boolean } | { readonly sink: AuditSink };
   readonly elicitation: ElicitLimits & { readonly giveWayMs: number };
   readonly trustStore: TrustStoreLike | undefined;
   readonly servers: Readonly<Record<string, ServerEntry>>;
@@ -331,6 +334,29 @@ function sharedReadPath(
 
 function optionalFile(option: string, value: unknown): string | undefined {
   return value === undefined ? undefined : folder(option, value);
+}
+
+/** The `auditLog` option: off, the default file (with or without text), or the host's sink. */
+function checkAuditLog(value: McpManagerOptions['auditLog']): CheckedOptions['auditLog'] {
+  const audit = (value ?? {}) as unknown;
+  if (audit === false) return false;
+  const shape = 'must be false, { includeText?: boolean } or { sink: AuditSink }';
+  if (typeof audit !== 'object' || audit === null) throw new InvalidOptionsError('auditLog', shape);
+  if (!('sink' in audit) || audit.sink === undefined) {
+    return { includeText: 'includeText' in audit && audit.includeText === true };
+  }
+  const sink = audit.sink as Partial<AuditSink> | null;
+  // The sink says itself whether it keeps text: both at once would leave one of them unheard.
+  if (
+    'includeText' in audit ||
+    typeof sink !== 'object' ||
+    sink === null ||
+    typeof sink.append !== 'function' ||
+    typeof sink.flush !== 'function'
+  ) {
+    throw new InvalidOptionsError('auditLog', shape);
+  }
+  return { sink: sink as AuditSink };
 }
 
 /** The `elicitation` option with its defaults; a bound must be a whole number in range. */
@@ -473,10 +499,7 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
   if (!TOOL_EXPOSURES.includes(exposure)) {
     throw new InvalidOptionsError('exposure', 'must be "direct", "search", "proxy" or "auto"');
   }
-  const audit = options.auditLog ?? {};
-  if (audit !== false && (typeof audit !== 'object' || audit === null)) {
-    throw new InvalidOptionsError('auditLog', 'must be false or { includeText?: boolean }');
-  }
+  const auditLog = checkAuditLog(options.auditLog);
   const elicitation = checkElicitation(options.elicitation);
   const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
   if (!Number.isInteger(startTimeoutMs) || startTimeoutMs < 1 || startTimeoutMs > MAX_TIMEOUT_MS) {
@@ -575,7 +598,7 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
     rules,
     approvalMode,
     exposure,
-    auditLog: audit === false ? false : { includeText: audit.includeText === true },
+    auditLog,
     elicitation,
     trustStore,
     servers: { ...servers },

@@ -7,7 +7,8 @@ import { DEFAULT_MAX_RESULT_CHARS, defHash, type ServerConfig } from '@garuda/mc
 import { spillIfLarge } from './result-spill.js';
 import { callSignal, type QuestionQueue } from './abort.js';
 import { CallLanes, callPaths } from './call-lanes.js';
-import { sha256Json, sha256Text, type AuditEvent, type AuditSink } from './audit-chain.js';
+import { sha256Json, sha256Text, type AuditEvent } from '@garuda/mcp-audit';
+import type { AuditRecorder } from './audit-recorder.js';
 import type { ServerConnection } from './server-connection.js';
 import { approveCall, type ToolGrantAccess } from './approve-call.js';
 import { checkToolGrant, rememberToolGrant, type TrustStoreLike } from '@garuda/mcp-trust';
@@ -222,7 +223,7 @@ export interface CallToolDeps extends RunCallDeps {
   /** Starts a `ready` server (its first use) and waits for it, or for the caller's signal. */
   readonly wake: (record: ServerRecord, signal: AbortSignal | undefined) => Promise<void>;
   readonly questions: QuestionQueue;
-  readonly audit: AuditSink;
+  readonly audit: AuditRecorder;
   /** Where "always allow" grants are kept (the trust store). */
   readonly store: TrustStoreLike;
   readonly notice: (text: string) => void;

@@ -23,7 +23,7 @@ import {
   type ConsentContext,
 } from './consent-request.js';
 import { pinLabel } from './prompt-pins.js';
-import type { AuditEvent } from './audit-chain.js';
+import type { AuditEvent } from '@garuda/mcp-audit';
 import type { ServerPolicy } from './server-policy.js';
 import { messageOf, oneLine } from './text.js';
 import type { ConsentAnswer, ConsentReply, ConsentRequest, ManagerLogger } from './types.js';

@@ -5,7 +5,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CHANGED_DIFF } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
-import { readAuditLog, verifyAuditLog } from '../src/index.js';
+import { readAuditLog, verifyAuditLog, type AuditEvent } from '@garuda/mcp-audit';
+import { InvalidOptionsError } from '../src/index.js';
 import { ScriptedPrompter, fixture, useWorkspace, wrapped } from './support.js';
 
 const ws = useWorkspace();
@@ -112,5 +113,34 @@ describe('the audit log', () => {
     await mcp.call('mcp__tools__echo', { text: 'x' });
     await mcp.close();
     expect(existsSync(path.join(ws.home, 'audit.jsonl'))).toBe(false);
+  });
+
+  it("hands every event to the host's sink instead, which says whether it wants text", async () => {
+    const events: AuditEvent[] = [];
+    const sink = {
+      includesText: true,
+      append: (event: AuditEvent) => Promise.resolve(events.push(event)),
+      flush: async () => {},
+    };
+    const { mcp } = await ws.startUserServers(
+      { tools: fixture('normal', ws.mark) },
+      { auditLog: { sink } },
+    );
+    await mcp.call('mcp__tools__echo', { text: 'kept words' });
+    await mcp.close();
+    expect(existsSync(path.join(ws.home, 'audit.jsonl'))).toBe(false);
+    expect(events.map((event) => event.kind)).toContain('call');
+    expect(events.find((event) => event.kind === 'call')).toMatchObject({
+      argsText: '{"text":"kept words"}',
+    });
+  });
+
+  it('refuses a sink that cannot take events, or one given with includeText', () => {
+    const sink = { includesText: false, append: () => Promise.resolve(), flush: async () => {} };
+    for (const auditLog of [{ sink: {} }, { sink, includeText: true }]) {
+      expect(() => ws.manager(new ScriptedPrompter(), { auditLog } as never)).toThrow(
+        InvalidOptionsError,
+      );
+    }
   });
 });

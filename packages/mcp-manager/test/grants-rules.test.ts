@@ -2,8 +2,9 @@
 // capabilities, the tool's input schema), and permission rules with globs: deny > ask > allow.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readAuditLog } from '@garuda/mcp-audit';
 import { describe, expect, it } from 'vitest';
-import { CallDeclinedError, readAuditLog } from '../src/index.js';
+import { CallDeclinedError } from '../src/index.js';
 import { ScriptedPrompter, fixture, unwrap, useWorkspace, wrapped } from './support.js';
 
 const ws = useWorkspace();

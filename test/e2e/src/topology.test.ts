@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { importsOf, shippedWorkspaces, sourceFiles } from './workspace.js';
 
 // The one-way dependency direction of DESIGN.md: sanitize, pinned-fetch, trust ← config,
-// transport, oauth, tools ← manager ← cli (tools takes sanitize only). Each entry lists the
-// @garuda packages it may depend on.
+// transport, oauth, tools, audit ← manager ← cli (tools takes sanitize only; audit sanitize and
+// trust's file lock only). Each entry lists the @garuda packages it may depend on.
 const ALLOWED: Record<string, string[]> = {
   '@garuda/internal': [],
   '@garuda/mcp-sanitize': [],
@@ -16,6 +16,7 @@ const ALLOWED: Record<string, string[]> = {
   '@garuda/mcp-transport': ['@garuda/mcp-sanitize'],
   '@garuda/mcp-oauth': ['@garuda/pinned-fetch', '@garuda/mcp-sanitize', '@garuda/mcp-trust'],
   '@garuda/mcp-tools': ['@garuda/mcp-sanitize'],
+  '@garuda/mcp-audit': ['@garuda/mcp-sanitize', '@garuda/mcp-trust'],
   '@garuda/mcp-manager': [
     '@garuda/mcp-sanitize',
     '@garuda/pinned-fetch',
@@ -24,6 +25,7 @@ const ALLOWED: Record<string, string[]> = {
     '@garuda/mcp-transport',
     '@garuda/mcp-oauth',
     '@garuda/mcp-tools',
+    '@garuda/mcp-audit',
   ],
   'garuda-mcp': [
     '@garuda/mcp-sanitize',
@@ -33,6 +35,7 @@ const ALLOWED: Record<string, string[]> = {
     '@garuda/mcp-transport',
     '@garuda/mcp-oauth',
     '@garuda/mcp-tools',
+    '@garuda/mcp-audit',
     '@garuda/mcp-manager',
   ],
 };
@@ -80,7 +83,7 @@ function isBundledDemoFixture(workspace: string, file: string, spec: string): bo
 const workspaces = shippedWorkspaces();
 
 describe('workspace topology', () => {
-  it('has all nine workspaces', () => {
+  it('has all ten workspaces', () => {
     expect(workspaces.map((w) => w.name).sort()).toEqual(Object.keys(ALLOWED).sort());
   });
 

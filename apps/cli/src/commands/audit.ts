@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { readAuditLog, verifyAuditLog, type AuditRecord } from '@garuda/mcp-manager';
+import { readAuditLog, verifyAuditLog, type AuditRecord } from '@garuda/mcp-audit';
 import { cleanLine } from '@garuda/mcp-sanitize';
 import type { CommandContext } from '../context.js';
 import { CliError, ExitCode, usageError } from '../exit-codes.js';

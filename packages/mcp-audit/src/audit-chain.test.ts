@@ -10,7 +10,7 @@ import {
   sha256Text,
   verifyAuditLog,
   type AuditEvent,
-} from './audit-chain.js';
+} from './index.js';
 
 let tmp: TempDir;
 let file: string;

@@ -3,13 +3,13 @@
 // or reordered line breaks the chain where it is. Only names, small words, numbers and hashes
 // are written: no argument, result, token or secret (a host may opt in to argument and result
 // text). Written by hand: no maintained library keeps a hash-chained JSON-lines file.
-import crypto from 'node:crypto';
 import { constants, createReadStream } from 'node:fs';
 import { chmod, lstat, mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { cleanLine, capText, cleanText } from '@garuda/mcp-sanitize';
 import { LockedFileError, withFileLock } from '@garuda/mcp-trust';
+import { sha256Text } from './hash.js';
 
 /** The `prev` of the first line. */
 export const AUDIT_GENESIS = '0'.repeat(64);
@@ -125,46 +125,6 @@ function headFile(file: string): string {
   return `${file}.head`;
 }
 
-/** SHA-256 hex of text (UTF-8). */
-export function sha256Text(text: string): string {
-  // The one-shot form (Node 20.12+) makes no hash object: this runs twice on every call.
-  return ONE_SHOT === undefined
-    ? crypto.createHash('sha256').update(text, 'utf8').digest('hex')
-    : ONE_SHOT('sha256', text, 'hex');
-}
-
-const ONE_SHOT = (
-  crypto as {
-    hash?: (algorithm: string, data: string, encoding: 'hex') => string;
-  }
-).hash;
-
-/**
- * SHA-256 hex of a JSON value with object keys sorted, so the same arguments in another key
- * order hash the same. A value JSON cannot hold (a cycle, a BigInt) hashes as its type's name.
- */
-export function sha256Json(value: unknown): string {
-  const seen = new Set<object>();
-  const canon = (v: unknown): unknown => {
-    if (typeof v === 'bigint' || typeof v === 'function' || typeof v === 'symbol') {
-      return `[${typeof v}]`;
-    }
-    if (typeof v !== 'object' || v === null) return v;
-    if (seen.has(v)) return '[cycle]';
-    seen.add(v);
-    const out = Array.isArray(v)
-      ? v.map(canon)
-      : Object.fromEntries(
-          Object.keys(v)
-            .sort()
-            .map((k) => [k, canon((v as Record<string, unknown>)[k])]),
-        );
-    seen.delete(v);
-    return out;
-  };
-  return sha256Text(JSON.stringify(canon(value)) ?? 'undefined');
-}
-
 /** The last line of a file (without its newline) and whether the file ends in one. */
 async function lastLine(
   file: string,
@@ -228,11 +188,28 @@ interface Waiting {
 }
 
 /**
+ * Where audit events go: an {@link AuditLog}, or a writer of the host's own (a collector, a
+ * list in a test). `@garuda/mcp-manager` takes one as `auditLog: { sink }`.
+ */
+export interface AuditSink {
+  /** Whether events should carry argument and result text: when not, a caller need not make it. */
+  readonly includesText: boolean;
+  /**
+   * Takes one event.
+   *
+   * @returns A promise that settles once the event is kept (rejects when it could not be).
+   */
+  append(event: AuditEvent): Promise<unknown>;
+  /** Keeps what waits now, without waiting for a batch (e.g. before the process ends). */
+  flush(): Promise<void>;
+}
+
+/**
  * An append-only, hash-chained audit log on one file. Appends are written in batches: one lock,
  * one read of the last line, one write and one `fsync` for every event that waits, so a busy
  * session pays the disk once per batch, not per event.
  */
-export class AuditLog {
+export class AuditLog implements AuditSink {
   readonly #file: string;
   readonly #includeText: boolean;
   readonly #batchMs: number;
@@ -550,56 +527,4 @@ async function* readLines(file: string, size?: number): AsyncGenerator<string> {
   const input = createReadStream(file, size === undefined ? {} : { end: size - 1 });
   const lines = createInterface({ input, crlfDelay: Infinity });
   for await (const line of lines) yield line;
-}
-
-/**
- * The manager's side of the log: events are appended in the background (a call never waits for
- * the disk, and a log that cannot be written never stops one: the failure goes to the logger),
- * and `flush` waits for what is pending, bounded. @internal
- */
-export class AuditSink {
-  readonly #log: AuditLog | undefined;
-  readonly #warn: (text: string) => void;
-  readonly #pending = new Set<Promise<unknown>>();
-  #closed = false;
-
-  constructor(log: AuditLog | undefined, warn: (text: string) => void) {
-    this.#log = log;
-    this.#warn = warn;
-  }
-
-  /** Whether events' argument and result text is kept: when not, a caller need not make it. */
-  get includesText(): boolean {
-    return this.#log?.includesText === true;
-  }
-
-  record(event: AuditEvent): void {
-    // After close() the host may remove the home: a late line would make it again.
-    if (this.#log === undefined || this.#closed) return;
-    const appended = this.#log.append(event).catch((error: unknown) => {
-      this.#warn(
-        `the audit log could not be written: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    });
-    this.#pending.add(appended);
-    void appended.finally(() => this.#pending.delete(appended));
-  }
-
-  /** Writes the pending appends now and takes no more; waits for them, at most `ms`. */
-  close(ms: number): Promise<void> {
-    this.#closed = true;
-    return this.flush(ms);
-  }
-
-  /** Writes the pending appends now and waits for them, at most `ms`. */
-  async flush(ms: number): Promise<void> {
-    if (this.#pending.size === 0) return;
-    void this.#log?.flush();
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.all([...this.#pending]),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
-    ]);
-    clearTimeout(timer);
-  }
 }
