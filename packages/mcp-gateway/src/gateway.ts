@@ -34,9 +34,12 @@ export const GATEWAY_APPROVALS: readonly GatewayApprovals[] = ['elicit', 'rules'
 /** A list the host is told changed. */
 export type ListChange = 'tools' | 'prompts' | 'resources';
 
-/** What the gateway gives the manager it sits in front of. */
+/**
+ * What the gateway gives the manager it sits in front of: its prompter, change listener and
+ * sign-in page hook, and the gateway's name as the manager's `clientInfo`.
+ */
 export type GatewayManagerHooks = Required<
-  Pick<McpManagerOptions, 'prompter' | 'onChange' | 'openBrowser'>
+  Pick<McpManagerOptions, 'prompter' | 'onChange' | 'openBrowser' | 'clientInfo'>
 >;
 
 /** What {@link createGateway} needs. */
@@ -47,10 +50,11 @@ export interface GatewayOptions {
    */
   readonly manager: (hooks: GatewayManagerHooks) => McpManager;
   /**
-   * Answers what nobody is asked about (set beforehand: trust, "always allow", rules) and hears
-   * the notices. It never asks a person: stdin and stdout are the host's.
+   * Answers what the host's user is not asked (what was set beforehand: trust, "always allow",
+   * rules) and hears the notices. It never asks a person: stdin and stdout are the host's.
+   * Default: every such question is answered no (no consent, no call, no sign-in).
    */
-  readonly rules: Prompter;
+  readonly rules?: Prompter;
   /** How questions are answered (default `elicit`). */
   readonly approvals?: GatewayApprovals;
   /** Every call runs without a question to the host (the `rules` prompter approves them). */
@@ -62,7 +66,10 @@ export interface GatewayOptions {
    * 50 s): then it expires and what it was about is not run.
    */
   readonly answerTimeoutMs?: number;
-  /** The server's name and version in `initialize` (default `garuda-mcp`, this version). */
+  /**
+   * The gateway's name and version: the server's in `initialize`, and the manager's client's
+   * (default `garuda-mcp`, this package's version).
+   */
   readonly serverInfo?: { readonly name: string; readonly version: string };
   /** Wording that depends on who runs the gateway (default: plain, generic). */
   readonly texts?: Partial<GatewayTexts>;
@@ -96,6 +103,13 @@ export interface Gateway {
 /** The gateway's version, in `initialize` by default. */
 const VERSION = '0.1.0';
 
+/** The default rules: nothing set beforehand, so what the host's user is not asked is a no. */
+const REFUSE_ALL: Prompter = {
+  consent: () => 'deny',
+  notice: () => {},
+  approveCall: () => false,
+};
+
 /**
  * Makes a gateway and starts the manager behind it.
  *
@@ -103,17 +117,17 @@ const VERSION = '0.1.0';
  * @returns The gateway; serve it with `serveStdio` or `serveHttp`, or connect
  *   `gateway.server()` to any MCP transport.
  * @example
- * const gateway = createGateway({
- *   manager: (hooks) => new McpManager({ ...where, clientInfo, ...hooks }),
- *   rules: { consent: () => 'deny', notice: () => {}, approveCall: () => false },
- * });
+ * const gateway = createGateway({ manager: (hooks) => new McpManager({ ...where, ...hooks }) });
+ * await serveStdio(gateway, { stdin: process.stdin, stdout: process.stdout });
+ * await gateway.close();
  */
 export function createGateway(options: GatewayOptions): Gateway {
   const approvals = options.approvals ?? 'elicit';
   const texts: GatewayTexts = { ...DEFAULT_TEXTS, ...options.texts };
   const log = options.log ?? (() => {});
   const signal = options.signal ?? new AbortController().signal;
-  const rules = options.rules;
+  const rules = options.rules ?? REFUSE_ALL;
+  const serverInfo = options.serverInfo ?? { name: 'garuda-mcp', version: VERSION };
   // The requests whose answers the host's user gives (calls waiting for their approval, reviews).
   const conversations: Conversations = new Conversations({
     ...(options.answerTimeoutMs === undefined ? {} : { answerTimeoutMs: options.answerTimeoutMs }),
@@ -179,6 +193,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
   };
   const mcp = options.manager({
+    clientInfo: serverInfo,
     prompter,
     onChange: (change) => {
       // A single resource's update is not a list change (nothing subscribes through the gateway).
@@ -204,7 +219,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
 
   const server = (): Server => {
-    const built = new Server(options.serverInfo ?? { name: 'garuda-mcp', version: VERSION }, {
+    const built = new Server(serverInfo, {
       capabilities: {
         tools: { listChanged: true },
         prompts: { listChanged: true },

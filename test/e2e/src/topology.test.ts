@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { importsOf, shippedWorkspaces, sourceFiles } from './workspace.js';
 
 // The one-way dependency direction of DESIGN.md: sanitize, pinned-fetch, trust ← config,
-// transport, oauth, tools ← manager ← cli (tools takes sanitize only). Each entry lists the
+// transport, oauth, tools ← manager ← gateway ← cli (tools takes sanitize only). Each entry lists the
 // @garuda packages it may depend on.
 const ALLOWED: Record<string, string[]> = {
   '@garuda/internal': [],
@@ -25,6 +25,16 @@ const ALLOWED: Record<string, string[]> = {
     '@garuda/mcp-oauth',
     '@garuda/mcp-tools',
   ],
+  '@garuda/mcp-gateway': [
+    '@garuda/mcp-sanitize',
+    '@garuda/pinned-fetch',
+    '@garuda/mcp-trust',
+    '@garuda/mcp-config',
+    '@garuda/mcp-transport',
+    '@garuda/mcp-oauth',
+    '@garuda/mcp-tools',
+    '@garuda/mcp-manager',
+  ],
   'garuda-mcp': [
     '@garuda/mcp-sanitize',
     '@garuda/pinned-fetch',
@@ -34,6 +44,7 @@ const ALLOWED: Record<string, string[]> = {
     '@garuda/mcp-oauth',
     '@garuda/mcp-tools',
     '@garuda/mcp-manager',
+    '@garuda/mcp-gateway',
   ],
 };
 
@@ -80,7 +91,7 @@ function isBundledDemoFixture(workspace: string, file: string, spec: string): bo
 const workspaces = shippedWorkspaces();
 
 describe('workspace topology', () => {
-  it('has all nine workspaces', () => {
+  it('has all ten workspaces', () => {
     expect(workspaces.map((w) => w.name).sort()).toEqual(Object.keys(ALLOWED).sort());
   });
 
