@@ -11,10 +11,7 @@ export { DEFAULT_TEXTS, type GatewayTexts } from './texts.js';
 export { hostToolName } from './offer/tools.js';
 export { hostResourceUri } from './offer/resources.js';
 export { REVIEW_TOOL } from './review/review.js';
-export {
-  DEFAULT_ANSWER_TIMEOUT_MS,
-  MAX_ANSWER_TIMEOUT_MS,
-} from './questions/conversations.js';
+export { DEFAULT_ANSWER_TIMEOUT_MS, MAX_ANSWER_TIMEOUT_MS } from './questions/conversations.js';
 export { serveStdio, type StdioOptions } from './front/stdio.js';
 export {
   HTTP_TIMEOUTS,

@@ -191,9 +191,14 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       originValidationResponse(probe, localhostAllowedOrigins());
     if (refused !== undefined) return send(res, refused);
     if (!bearerMatches(req.headers.authorization, token)) {
-      return plain(res, 401, `A bearer token is required${file === undefined ? '' : ` (the one in ${file})`}.`, {
-        'www-authenticate': 'Bearer realm="garuda-mcp"',
-      });
+      return plain(
+        res,
+        401,
+        `A bearer token is required${file === undefined ? '' : ` (the one in ${file})`}.`,
+        {
+          'www-authenticate': 'Bearer realm="garuda-mcp"',
+        },
+      );
     }
     if (url.pathname !== '/mcp') return plain(res, 404, 'The MCP endpoint is /mcp.');
     if (req.method === 'OPTIONS') return plain(res, 405, 'No cross-origin requests.');

@@ -1,7 +1,10 @@
 // The gateway over stdio: the host starts the process and speaks MCP on its stdin and stdout.
 // stdout carries only MCP messages; the gateway never writes anything else there.
 import type { Readable, Writable } from 'node:stream';
-import { serveStdio as serveOverStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import {
+  serveStdio as serveOverStdio,
+  StdioServerTransport,
+} from '@modelcontextprotocol/server/stdio';
 import type { Gateway } from '../gateway.js';
 
 /** What {@link serveStdio} needs besides the gateway. */

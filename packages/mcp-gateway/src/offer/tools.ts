@@ -164,7 +164,10 @@ function callRunner(
   args: Record<string, unknown>,
   onProgress: ((progress: CallProgress) => void) | undefined,
 ) {
-  return async (signal: AbortSignal, conversation: Conversation | undefined): Promise<ToolResult> => {
+  return async (
+    signal: AbortSignal,
+    conversation: Conversation | undefined,
+  ): Promise<ToolResult> => {
     const leave = serverCalls.enter(tool.server, conversation);
     try {
       const result = await mcp.call(tool.name, args, {
@@ -172,7 +175,11 @@ function callRunner(
         ...(onProgress === undefined ? {} : { onProgress }),
       });
       return {
-        content: [{ type: 'text', text: result.text }, ...hostMedia(result.content), ...noteBlocks(mcp)],
+        content: [
+          { type: 'text', text: result.text },
+          ...hostMedia(result.content),
+          ...noteBlocks(mcp),
+        ],
         isError: result.isError,
       };
     } catch (error) {
