@@ -5,8 +5,17 @@ import { describe, expect, it } from 'vitest';
 import { importsOf, shippedWorkspaces, sourceFiles } from './workspace.js';
 
 // The one-way dependency direction of DESIGN.md: sanitize, pinned-fetch, trust ← config,
-// transport, oauth, tools ← manager ← gateway ← cli (tools takes sanitize only). Each entry lists the
-// @garuda packages it may depend on.
+// transport, oauth, tools ← manager ← gateway ← cli (tools takes sanitize only). Each entry
+// lists the @garuda packages it may depend on.
+const MANAGER_DEPS = [
+  '@garuda/mcp-sanitize',
+  '@garuda/pinned-fetch',
+  '@garuda/mcp-trust',
+  '@garuda/mcp-config',
+  '@garuda/mcp-transport',
+  '@garuda/mcp-oauth',
+  '@garuda/mcp-tools',
+];
 const ALLOWED: Record<string, string[]> = {
   '@garuda/internal': [],
   '@garuda/mcp-sanitize': [],
@@ -16,36 +25,9 @@ const ALLOWED: Record<string, string[]> = {
   '@garuda/mcp-transport': ['@garuda/mcp-sanitize'],
   '@garuda/mcp-oauth': ['@garuda/pinned-fetch', '@garuda/mcp-sanitize', '@garuda/mcp-trust'],
   '@garuda/mcp-tools': ['@garuda/mcp-sanitize'],
-  '@garuda/mcp-manager': [
-    '@garuda/mcp-sanitize',
-    '@garuda/pinned-fetch',
-    '@garuda/mcp-trust',
-    '@garuda/mcp-config',
-    '@garuda/mcp-transport',
-    '@garuda/mcp-oauth',
-    '@garuda/mcp-tools',
-  ],
-  '@garuda/mcp-gateway': [
-    '@garuda/mcp-sanitize',
-    '@garuda/pinned-fetch',
-    '@garuda/mcp-trust',
-    '@garuda/mcp-config',
-    '@garuda/mcp-transport',
-    '@garuda/mcp-oauth',
-    '@garuda/mcp-tools',
-    '@garuda/mcp-manager',
-  ],
-  'garuda-mcp': [
-    '@garuda/mcp-sanitize',
-    '@garuda/pinned-fetch',
-    '@garuda/mcp-trust',
-    '@garuda/mcp-config',
-    '@garuda/mcp-transport',
-    '@garuda/mcp-oauth',
-    '@garuda/mcp-tools',
-    '@garuda/mcp-manager',
-    '@garuda/mcp-gateway',
-  ],
+  '@garuda/mcp-manager': MANAGER_DEPS,
+  '@garuda/mcp-gateway': [...MANAGER_DEPS, '@garuda/mcp-manager'],
+  'garuda-mcp': [...MANAGER_DEPS, '@garuda/mcp-manager', '@garuda/mcp-gateway'],
 };
 
 /** The entries test-utils declares in its package.json (`./build-for-children`, …). */

@@ -5,19 +5,9 @@ import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { Server } from '@modelcontextprotocol/server';
+import { RAW_INITIALIZE } from '@garuda/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_HTTP_IN_FLIGHT, startHttpGateway, type HttpGateway } from './http.js';
-
-const RAW_INITIALIZE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'raw', version: '1' },
-  },
-});
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
