@@ -7,7 +7,7 @@ import { callCommand } from './commands/call.js';
 import { doctorCommand } from './commands/doctor.js';
 import { installCommand } from './commands/install.js';
 import { SERVE_APPROVALS, serveCommand, type ServeApprovals } from './commands/serve.js';
-import { MAX_ANSWER_TIMEOUT_MS } from './commands/serve-questions.js';
+import { MAX_ANSWER_TIMEOUT_MS } from '@garuda/mcp-gateway';
 import { getCommand, listCommand } from './commands/list.js';
 import { importCommand } from './commands/import.js';
 import { loginCommand, logoutCommand } from './commands/login.js';

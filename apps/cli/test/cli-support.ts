@@ -217,16 +217,7 @@ export class CliTerminal {
 let sandboxed: Promise<boolean> | undefined;
 
 /** A raw `initialize` request (2025-06-18) for requests sent without an SDK client. */
-export const RAW_INITIALIZE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'raw', version: '1' },
-  },
-});
+export { RAW_INITIALIZE } from '@garuda/test-utils';
 
 /** The JSON inside one framed result (`<mcp_result …>\n…\n</mcp_result>`), parsed. */
 export function framedJson<T>(text: string): T {

@@ -7,6 +7,7 @@ import {
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
 import {
+  RAW_INITIALIZE,
   scriptedBrowser,
   startOAuthFixture,
   type BrowserVisit,
@@ -217,16 +218,7 @@ export async function rawMcpStatus(f: OAuthFixture, token: string): Promise<numb
       accept: 'application/json, text/event-stream',
       authorization: `Bearer ${token}`,
     },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'raw', version: '0' },
-      },
-    }),
+    body: RAW_INITIALIZE,
   });
   await response.body?.cancel();
   return response.status;

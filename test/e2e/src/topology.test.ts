@@ -5,8 +5,18 @@ import { describe, expect, it } from 'vitest';
 import { importsOf, shippedWorkspaces, sourceFiles } from './workspace.js';
 
 // The one-way dependency direction of DESIGN.md: sanitize, pinned-fetch, trust ← config,
-// transport, oauth, tools, audit ← manager ← cli (tools takes sanitize only; audit sanitize and
-// trust's file lock only). Each entry lists the @garuda packages it may depend on.
+// transport, oauth, tools, audit ← manager ← gateway ← cli (tools takes sanitize only; audit
+// sanitize and trust's file lock only). Each entry lists the @garuda packages it may depend on.
+const MANAGER_DEPS = [
+  '@garuda/mcp-sanitize',
+  '@garuda/pinned-fetch',
+  '@garuda/mcp-trust',
+  '@garuda/mcp-config',
+  '@garuda/mcp-transport',
+  '@garuda/mcp-oauth',
+  '@garuda/mcp-tools',
+  '@garuda/mcp-audit',
+];
 const ALLOWED: Record<string, string[]> = {
   '@garuda/internal': [],
   '@garuda/mcp-sanitize': [],
@@ -17,27 +27,9 @@ const ALLOWED: Record<string, string[]> = {
   '@garuda/mcp-oauth': ['@garuda/pinned-fetch', '@garuda/mcp-sanitize', '@garuda/mcp-trust'],
   '@garuda/mcp-tools': ['@garuda/mcp-sanitize'],
   '@garuda/mcp-audit': ['@garuda/mcp-sanitize', '@garuda/mcp-trust'],
-  '@garuda/mcp-manager': [
-    '@garuda/mcp-sanitize',
-    '@garuda/pinned-fetch',
-    '@garuda/mcp-trust',
-    '@garuda/mcp-config',
-    '@garuda/mcp-transport',
-    '@garuda/mcp-oauth',
-    '@garuda/mcp-tools',
-    '@garuda/mcp-audit',
-  ],
-  'garuda-mcp': [
-    '@garuda/mcp-sanitize',
-    '@garuda/pinned-fetch',
-    '@garuda/mcp-trust',
-    '@garuda/mcp-config',
-    '@garuda/mcp-transport',
-    '@garuda/mcp-oauth',
-    '@garuda/mcp-tools',
-    '@garuda/mcp-audit',
-    '@garuda/mcp-manager',
-  ],
+  '@garuda/mcp-manager': MANAGER_DEPS,
+  '@garuda/mcp-gateway': [...MANAGER_DEPS, '@garuda/mcp-manager'],
+  'garuda-mcp': [...MANAGER_DEPS, '@garuda/mcp-manager', '@garuda/mcp-gateway'],
 };
 
 /** The entries test-utils declares in its package.json (`./build-for-children`, …). */
@@ -83,7 +75,7 @@ function isBundledDemoFixture(workspace: string, file: string, spec: string): bo
 const workspaces = shippedWorkspaces();
 
 describe('workspace topology', () => {
-  it('has all ten workspaces', () => {
+  it('has all twelve workspaces', () => {
     expect(workspaces.map((w) => w.name).sort()).toEqual(Object.keys(ALLOWED).sort());
   });
 

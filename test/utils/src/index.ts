@@ -67,6 +67,7 @@ export {
   type ErrorSample,
 } from './error-brands.js';
 export { caught } from './caught.js';
+export { RAW_INITIALIZE } from './raw-initialize.js';
 export { cpuMsOf } from './cpu-time.js';
 export { recordingLogger, type LogLevel, type RecordingLogger } from './recording-logger.js';
 export {

@@ -20,7 +20,7 @@ import {
 import { openBrowser } from '@garuda/mcp-oauth';
 import { ProcessTransport } from '@garuda/mcp-transport';
 import { Client } from '@modelcontextprotocol/client';
-import { REVIEW_TOOL } from '../commands/serve-review.js';
+import { REVIEW_TOOL } from '@garuda/mcp-gateway';
 import { formatStatus, plural, table } from '../format.js';
 import type { Output } from '../output.js';
 import { createDemoPrompter } from './demo-prompter.js';

@@ -1,15 +1,12 @@
-// `garuda-mcp serve --http`: the gateway over Streamable HTTP, on 127.0.0.1 only. Every request
-// must carry the bearer token kept in <home>/serve-http-token (0600), a loopback Host (DNS
-// rebinding) and, when it has one, a loopback Origin; no CORS headers are ever sent, bodies and
+// The gateway over Streamable HTTP, on 127.0.0.1 only. Every request must carry the bearer token
+// it was given, a loopback Host (DNS rebinding) and, when it has one, a loopback Origin; no CORS headers are ever sent, bodies and
 // requests in flight are bounded, and so is the time a client may take to send a request (a
 // stalled upload is cut; a call that runs long is not). The SDK's handler (createMcpHandler) speaks MCP; this file is
 // the small node:http bridge in front of it, written here because the SDK's own bridge
 // (@modelcontextprotocol/node) would pull in a web framework for about forty lines.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { constants as fsConstants } from 'node:fs';
-import { lstat, mkdir, open } from 'node:fs/promises';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Gateway } from '../gateway.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import {
@@ -21,9 +18,6 @@ import {
   type McpHttpHandler,
   type Server,
 } from '@modelcontextprotocol/server';
-import writeFileAtomic from 'write-file-atomic';
-import { CliError, ExitCode } from '../exit-codes.js';
-import { shellWord } from '../format.js';
 
 /** The largest request body taken (the SDK's own limit is the same). */
 export const MAX_HTTP_BODY_BYTES = 4 * 1024 * 1024;
@@ -58,98 +52,33 @@ export const HTTP_TIMEOUTS: HttpTimeouts = {
   checkEveryMs: 1_000,
 };
 
-/** The token file under the home. */
-export const HTTP_TOKEN_FILE = 'serve-http-token';
-
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
-
 /** What {@link startHttpGateway} gives back. */
 export interface HttpGateway {
   /** `http://127.0.0.1:<port>/mcp`. */
   readonly url: string;
-  /** The token file, and whether it was made now (its token is then shown once). */
-  readonly tokenFile: string;
+  /** The bearer token every request must carry. */
   readonly token: string;
-  readonly tokenIsNew: boolean;
   /** Tells open listen streams (2026-07-28) that a list changed. */
   readonly notify: McpHttpHandler['notify'];
   /** Stops listening and ends every exchange in flight. */
   close(): Promise<void>;
 }
 
-/** The gateway's bearer token and the file that keeps it. */
-export interface GatewayToken {
-  readonly file: string;
-  readonly token: string;
-  /** Made now (it is then shown once). */
-  readonly isNew: boolean;
-}
-
-/**
- * Reads the gateway's token from `<home>/serve-http-token`, or makes one (32 random bytes,
- * base64url) in a file of mode 0600, written whole (write-file-atomic). A file that is there is
- * used only when it is a regular file of this user's with mode 0600, opened without following a
- * link (anyone who could read or swap it could call every server behind the gateway).
- *
- * @param home - Garuda's home folder.
- * @returns The token, its file, and whether it was made now.
- * @throws {@link CliError} (exit 3) naming the file, what is wrong and the command that mends it.
- */
-export async function gatewayToken(home: string): Promise<GatewayToken> {
-  const file = path.join(home, HTTP_TOKEN_FILE);
-  const kept = (await keptToken(file))?.trim();
-  if (kept !== undefined && TOKEN_SHAPE.test(kept)) return { file, token: kept, isNew: false };
-  await mkdir(home, { recursive: true, mode: 0o700 });
-  const token = randomBytes(32).toString('base64url');
-  await writeFileAtomic(file, `${token}\n`, { mode: 0o600, fsync: true });
-  return { file, token, isNew: true };
-}
-
-/** The text of the token file, `undefined` when there is none; refuses one that is not safe. */
-async function keptToken(file: string): Promise<string | undefined> {
-  const refuse = (what: string, mend: string) =>
-    new CliError(
-      `garuda-mcp serve --http: the token file ${file} ${what}; it must be a regular file of ` +
-        `yours with mode 0600, so the token was not used. ${mend}`,
-      ExitCode.CONFIG,
-    );
-  const rm = `rm ${shellWord(file)}`;
-  const anew = `Remove it (${rm}) and run the command again: a new token is made.`;
-  // Where there is no O_NOFOLLOW (Windows), a link is refused by looking first.
-  const noFollow = fsConstants.O_NOFOLLOW ?? 0;
-  if (noFollow === 0) {
-    const link = await lstat(file).catch(() => undefined);
-    if (link?.isSymbolicLink() === true) throw refuse('is a symbolic link', anew);
-  }
-  let handle;
-  try {
-    // Non-blocking, so that a FIFO put there cannot hold the open.
-    handle = await open(file, fsConstants.O_RDONLY | noFollow | (fsConstants.O_NONBLOCK ?? 0));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    if (code === 'ELOOP' || code === 'EMLINK') throw refuse('is a symbolic link', anew);
-    throw refuse(`cannot be read (${code ?? 'error'})`, anew);
-  }
-  try {
-    const info = await handle.stat();
-    if (!info.isFile()) throw refuse('is not a regular file', anew);
-    const uid = process.getuid?.();
-    if (uid !== undefined && info.uid !== uid) throw refuse('belongs to another user', anew);
-    const mode = info.mode & 0o777;
-    if (process.platform !== 'win32' && mode !== 0o600) {
-      throw refuse(
-        `has mode 0${mode.toString(8)}`,
-        `If nobody else could have read it, run: chmod 600 ${shellWord(file)}; otherwise remove it (${rm}) and run the command again.`,
-      );
-    }
-    // A token line is 44 bytes; more is not a token (and is never read whole).
-    const buffer = Buffer.alloc(256);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8');
-  } finally {
-    await handle.close();
-  }
+/** What {@link startHttpGateway} needs. */
+export interface HttpGatewayOptions {
+  /** Makes one MCP server per exchange (a gateway's `server`). */
+  readonly build: () => Server;
+  /**
+   * The bearer token every request must carry (keep it secret: it calls every server behind the
+   * gateway), and where its owner keeps it (named in the 401 answer).
+   */
+  readonly token: { readonly token: string; readonly file?: string };
+  /** The port on 127.0.0.1; 0 takes a free one. */
+  readonly port: number;
+  /** Hears what went wrong outside a request. */
+  readonly onError: (error: Error) => void;
+  /** Replaces {@link HTTP_TIMEOUTS} (tests shorten them). */
+  readonly timeouts?: HttpTimeouts;
 }
 
 /** Whether `header` is `Bearer <token>`, compared in constant time. */
@@ -194,22 +123,17 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer | 'too-large' | 'gon
 }
 
 /**
- * Starts the gateway's HTTP endpoint on 127.0.0.1:`port` (0: a free port) at `/mcp`.
+ * Starts an HTTP endpoint for MCP on 127.0.0.1:`port` (0: a free port) at `/mcp`: bearer token,
+ * loopback Host and Origin, bounded bodies, requests in flight and sending time. See
+ * `serveHttp` for the gateway's own front end.
  *
- * @param options - `build` makes one gateway server per exchange; `token` is the one every
- *   request must carry ({@link gatewayToken}); `onError` hears what went wrong outside a request;
- *   `timeouts` replaces {@link HTTP_TIMEOUTS} (tests shorten them).
- * @returns The running gateway.
+ * @param options - The server factory, the token, the port, the error sink and the limits.
+ * @returns The running endpoint.
+ * @throws The listen error (the port is taken, …).
  */
-export async function startHttpGateway(options: {
-  readonly build: () => Server;
-  readonly token: GatewayToken;
-  readonly port: number;
-  readonly onError: (error: Error) => void;
-  readonly timeouts?: HttpTimeouts;
-}): Promise<HttpGateway> {
+export async function startHttpGateway(options: HttpGatewayOptions): Promise<HttpGateway> {
   const timeouts = options.timeouts ?? HTTP_TIMEOUTS;
-  const { file, token, isNew } = options.token;
+  const { token, file } = options.token;
   const handler = createMcpHandler(() => options.build(), {
     legacy: 'stateless',
     onerror: options.onError,
@@ -267,9 +191,14 @@ export async function startHttpGateway(options: {
       originValidationResponse(probe, localhostAllowedOrigins());
     if (refused !== undefined) return send(res, refused);
     if (!bearerMatches(req.headers.authorization, token)) {
-      return plain(res, 401, `A bearer token is required (the one in ${file}).`, {
-        'www-authenticate': 'Bearer realm="garuda-mcp"',
-      });
+      return plain(
+        res,
+        401,
+        `A bearer token is required${file === undefined ? '' : ` (the one in ${file})`}.`,
+        {
+          'www-authenticate': 'Bearer realm="garuda-mcp"',
+        },
+      );
     }
     if (url.pathname !== '/mcp') return plain(res, 404, 'The MCP endpoint is /mcp.');
     if (req.method === 'OPTIONS') return plain(res, 405, 'No cross-origin requests.');
@@ -318,9 +247,7 @@ export async function startHttpGateway(options: {
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   return {
     url: `http://127.0.0.1:${port}/mcp`,
-    tokenFile: file,
     token,
-    tokenIsNew: isNew,
     notify: handler.notify,
     close: async () => {
       for (const exchange of exchanges) exchange.abort();
@@ -369,4 +296,33 @@ async function send(res: ServerResponse, response: Response): Promise<void> {
   const body = Readable.fromWeb(response.body as WebReadableStream);
   res.once('close', () => body.destroy());
   body.pipe(res);
+}
+
+/** What {@link serveHttp} needs besides the gateway. */
+export type ServeHttpOptions = Omit<HttpGatewayOptions, 'build'>;
+
+/**
+ * Serves the gateway over Streamable HTTP on 127.0.0.1 (see {@link startHttpGateway}), telling
+ * open listen streams when a list changed. Close the endpoint, then the gateway.
+ *
+ * @param gateway - The gateway to serve.
+ * @param options - The token, the port, the error sink and the limits.
+ * @returns The running endpoint.
+ * @throws The listen error (the port is taken, …).
+ */
+export async function serveHttp(gateway: Gateway, options: ServeHttpOptions): Promise<HttpGateway> {
+  const endpoint = await startHttpGateway({ ...options, build: () => gateway.server() });
+  const stop = gateway.onListChanged((change) => {
+    if (change === 'tools') endpoint.notify.toolsChanged();
+    else if (change === 'prompts') endpoint.notify.promptsChanged();
+    else endpoint.notify.resourcesChanged();
+  });
+  return {
+    ...endpoint,
+    close: async () => {
+      stop();
+      gateway.cancelQuestions();
+      await endpoint.close();
+    },
+  };
 }

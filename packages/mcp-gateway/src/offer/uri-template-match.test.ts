@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { McpResourceTemplate } from '@garuda/mcp-manager';
-import { hostTemplates, resourceOfHostUri } from './serve-resources.js';
+import { hostTemplates, resourceOfHostUri } from './resources.js';
 import {
   matchTemplate,
   MAX_TEMPLATE_EXPRESSIONS,

@@ -1,4 +1,4 @@
-// The questions `garuda-mcp serve` cannot ask when they come up: consent for a project's server,
+// The questions the gateway cannot ask when they come up: consent for a project's server,
 // a server's changed tools, a sign-in. Nothing can answer them at that moment (no request of the
 // host is there to carry a question; the host may not even be connected yet). A server that is
 // starting is answered "no" at once (as `rules` would) and its question kept; a running server
@@ -8,12 +8,16 @@
 // elicitation (a form for consent, a page to open for a sign-in). A yes reloads a server that did
 // not start, or answers the open question of a running one. The model may call the tool, but
 // only the user's answer in the host's form decides.
-import type { ConsentAnswer, ConsentRequest, McpManager, SignInRequest } from '@garuda/mcp-manager';
+import type {
+  ConsentAnswer,
+  ConsentRequest,
+  McpManager,
+  Prompter,
+  SignInRequest,
+} from '@garuda/mcp-manager';
 import { inputRequired } from '@modelcontextprotocol/server';
-import pc from 'picocolors';
-import { formatConsent, formatSignIn, loginCommandLine } from '../format.js';
-import type { CliPrompter } from '../prompter.js';
-import type { Conversation, ToolResult } from './serve-questions.js';
+import type { Conversation, ToolResult } from '../questions/conversations.js';
+import type { GatewayTexts } from '../texts.js';
 
 /** The gateway's own tool. One underscore: no server's tool (`<server>__<tool>`) can be named so. */
 export const REVIEW_TOOL = 'garuda_review';
@@ -27,8 +31,6 @@ const QUESTIONS_PER_REVIEW = 5;
 const ALLOW_SESSION = 'Allow for this session';
 const ALLOW_REMEMBER = 'Allow and remember';
 const DENY = 'Deny';
-
-const plain = pc.createColors(false);
 
 /** One question kept for the review. */
 type Waiting =
@@ -68,10 +70,15 @@ export class Review {
   /** One review at a time: two would share the sign-in page hook and the reloads. */
   #turn: Promise<unknown> = Promise.resolve();
   readonly #changed: () => void;
+  readonly #texts: GatewayTexts;
 
-  /** @param changed - Called when what waits changed (the gateway's tool list changed). */
-  constructor(changed: () => void) {
+  /**
+   * @param changed - Called when what waits changed (the gateway's tool list changed).
+   * @param texts - How questions and the ways to answer them elsewhere are worded.
+   */
+  constructor(changed: () => void, texts: GatewayTexts) {
     this.#changed = changed;
+    this.#texts = texts;
   }
 
   /**
@@ -79,10 +86,10 @@ export class Review {
    * by `rules` (which says no without a flag), a no being kept for the review.
    */
   prompter(
-    rules: CliPrompter,
+    rules: Prompter,
     running: (server: string) => boolean,
     trustProject: boolean,
-  ): Pick<CliPrompter, 'consent' | 'signIn'> {
+  ): Pick<Prompter, 'consent' | 'signIn'> {
     return {
       consent: async (request, signal) => {
         const key = keyOf(request.kind, request.server);
@@ -134,15 +141,12 @@ export class Review {
   }
 
   /**
-   * What a host that cannot ask gets from `garuda_review`: each question and the command that
-   * answers it in a terminal.
+   * What a host that cannot ask gets from `garuda_review`: each question and how to answer it
+   * elsewhere.
    */
-  byCommands(root: string): ToolResult {
-    const lines = [...this.#waiting.values()].map((waiting) =>
-      waiting.kind === 'sign-in'
-        ? `- ${summary(waiting)}: run \`${loginCommandLine(waiting.server)}\` in a terminal in ${root}.`
-        : `- ${summary(waiting)}: run \`garuda-mcp status\` in a terminal in ${root} and answer ` +
-          `"Yes, and remember it" (or add \`--trust-project\` to the garuda-mcp serve command).`,
+  byCommands(): ToolResult {
+    const lines = [...this.#waiting.values()].map(
+      (waiting) => `- ${summary(waiting)}: ${this.#texts.answerElsewhere(waiting)}`,
     );
     return {
       content: [
@@ -195,7 +199,7 @@ export class Review {
     const what =
       waiting.kind === 'tools' ? `the changed tools of "${server}"` : `MCP server "${server}"`;
     const decision = await conversation.choose(
-      `garuda-mcp asks:\n${formatConsent(request, plain)}`,
+      `garuda-mcp asks:\n${this.#texts.consent(request)}`,
       `Allow ${what}?`,
       [ALLOW_SESSION, ALLOW_REMEMBER, DENY],
       conversation.signal,
@@ -230,7 +234,7 @@ export class Review {
   ): Promise<string> {
     const what = `the sign-in to "${server}"`;
     if (!conversation.asks.url) {
-      return `${what}: this host cannot open a sign-in page for garuda-mcp (it declared no URL elicitation); run \`${loginCommandLine(server)}\` in a terminal.`;
+      return `${what}: this host cannot open a sign-in page for garuda-mcp (it declared no URL elicitation); ${this.#texts.signInElsewhere(server)}.`;
     }
     const stop = new AbortController();
     const onAbort = () => stop.abort();
@@ -255,7 +259,7 @@ export class Review {
       if ('url' in first) {
         const answer = await conversation.ask(
           inputRequired.elicitUrl({
-            message: `garuda-mcp asks you to sign in:\n${formatSignIn(request, plain)}`,
+            message: `garuda-mcp asks you to sign in:\n${this.#texts.signIn(request)}`,
             url: first.url,
           }),
           conversation.signal,
@@ -281,7 +285,7 @@ export class Review {
    * A running server's changed tools: the question stays open (the manager keeps the added and
    * changed tools out meanwhile) until the review answers it or the server stops.
    */
-  #hold(rules: CliPrompter, request: ConsentRequest, signal?: AbortSignal): Promise<ConsentAnswer> {
+  #hold(rules: Prompter, request: ConsentRequest, signal?: AbortSignal): Promise<ConsentAnswer> {
     const key = keyOf('tools', request.server);
     rules.notice(
       `MCP server "${request.server}" changed its tools while it ran; its added and changed tools wait for your answer through the ${REVIEW_TOOL} tool of this host.`,

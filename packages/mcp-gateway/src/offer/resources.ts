@@ -1,4 +1,4 @@
-// How `garuda-mcp serve` names the resources and resource templates of the servers behind it, and
+// How the gateway names the resources and resource templates of the servers behind it, and
 // what of a result's typed content it hands the host besides the framed text.
 //
 // A resource is `garuda://<server>/<the server's URI, percent-encoded>`: two servers may use the
@@ -13,6 +13,9 @@ import type {
   McpResourceTemplate,
   ResourceResult,
 } from '@garuda/mcp-manager';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { Offered } from './offered.js';
+import { asProtocolError } from './prompts.js';
 import { matchTemplate, templateParts, templateShape } from './uri-template-match.js';
 
 const SCHEME = 'garuda://';
@@ -155,4 +158,46 @@ export function hostResourceResult(uri: string, result: ResourceResult) {
       ),
     ],
   };
+}
+
+/**
+ * Answers `resources/list`, `resources/templates/list` and `resources/read` on `server` from the
+ * manager's resources, under `garuda://` URIs; `noticeRefusedTemplate` hears a template that is
+ * not offered.
+ */
+export function offerResources({
+  server,
+  mcp,
+  started,
+  signal,
+  noticeRefusedTemplate,
+}: Offered & {
+  readonly noticeRefusedTemplate: (template: McpResourceTemplate, reason: string) => void;
+}): void {
+  server.setRequestHandler('resources/list', async () => {
+    await started;
+    return { resources: mcp.resources().map(hostResource) };
+  });
+  server.setRequestHandler('resources/templates/list', async () => {
+    await started;
+    return { resourceTemplates: hostTemplates(mcp.resourceTemplates(), noticeRefusedTemplate) };
+  });
+  server.setRequestHandler('resources/read', async (request, requestContext) => {
+    await started;
+    const target = resourceOfHostUri(request.params.uri, mcp.resources(), mcp.resourceTemplates());
+    if (target === undefined) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        'No such resource behind this gateway (see resources/list and resources/templates/list).',
+      );
+    }
+    try {
+      const result = await mcp.readResource(target.server, target.uri, {
+        signal: AbortSignal.any([signal, requestContext.mcpReq.signal]),
+      });
+      return hostResourceResult(request.params.uri, result);
+    } catch (error) {
+      throw asProtocolError(error);
+    }
+  });
 }

@@ -5,7 +5,7 @@
 // the host's answer goes back through the manager, which checks it against the form again.
 import type { ElicitField, ElicitReply, ElicitRequest, ElicitValues } from '@garuda/mcp-manager';
 import { inputRequired, type InputRequest } from '@modelcontextprotocol/server';
-import type { Conversation } from './serve-questions.js';
+import type { Conversation } from './conversations.js';
 
 /** One field of the form, as the elicitation schema's restricted JSON Schema says it. */
 function fieldSchema(field: ElicitField): Record<string, unknown> {

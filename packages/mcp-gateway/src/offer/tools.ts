@@ -1,0 +1,200 @@
+// How the gateway offers the manager's tools: names without the manager's `mcp__` prefix, and
+// the manager's notes after a call's result.
+import {
+  CallCancelledError,
+  CallDeclinedError,
+  McpManagerError,
+  type CallProgress,
+  type McpManager,
+  type McpTool,
+} from '@garuda/mcp-manager';
+import type { GatewayApprovals } from '../gateway.js';
+import { declinedText, hostAnswerOf } from '../questions/approve-call.js';
+import {
+  hostAsks,
+  type Conversation,
+  type Conversations,
+  type ToolResult,
+} from '../questions/conversations.js';
+import type { ServerCalls } from '../questions/forward-elicitation.js';
+import { REVIEW_TOOL, type Review } from '../review/review.js';
+import type { GatewayTexts } from '../texts.js';
+import type { ServerContext } from '@modelcontextprotocol/server';
+import type { Offered } from './offered.js';
+import { hostMedia } from './resources.js';
+
+/** The prefix the manager gives every tool name; the gateway's names leave it out. */
+const MANAGER_PREFIX = 'mcp__';
+
+/**
+ * The name the host sees for a manager tool: `<server>__<tool>` (the manager's
+ * `mcp__<server>__<tool>` without `mcp__`, since hosts put their own prefix in front of a
+ * server's tools). Tools of the manager's own (the tool search) keep their names.
+ *
+ * @param name - The manager's tool name.
+ * @returns The host's tool name.
+ * @example
+ * hostToolName('mcp__github__create_issue'); // 'github__create_issue'
+ */
+export function hostToolName(name: string): string {
+  return name.startsWith(MANAGER_PREFIX) ? name.slice(MANAGER_PREFIX.length) : name;
+}
+
+/** A manager tool as the host lists it. */
+export function hostTool(tool: McpTool) {
+  return {
+    name: hostToolName(tool.name),
+    description: tool.description,
+    inputSchema: tool.inputSchema as { type: 'object'; [key: string]: unknown },
+  };
+}
+
+/** The manager's tool behind a host's tool name, among the tools offered now. */
+export function findTool(mcp: McpManager, name: string): McpTool | undefined {
+  return mcp.tools().find((tool) => hostToolName(tool.name) === name);
+}
+
+/**
+ * The manager's notes the model has not seen (a server it cannot use, a server degraded because
+ * another holds some of its names), each as a `<garuda_note>` text block after a call's result.
+ * The manager cleans and tag-neutralises them.
+ */
+export function noteBlocks(mcp: McpManager) {
+  return mcp
+    .takeNotes()
+    .map((note) => ({ type: 'text' as const, text: `<garuda_note>${note}</garuda_note>` }));
+}
+
+/** What the tool handlers need besides the list's basics. */
+export interface ToolsOffered extends Offered {
+  readonly approvals: GatewayApprovals;
+  readonly conversations: Conversations;
+  readonly serverCalls: ServerCalls;
+  readonly review: Review;
+  readonly texts: GatewayTexts;
+}
+
+/**
+ * Answers `tools/list` and `tools/call` on `server`: the manager's tools under host names (and
+ * `garuda_review` while questions wait), calls run through the manager, inside a conversation
+ * when the host can be asked.
+ */
+export function offerTools(offered: ToolsOffered): void {
+  const { server, mcp, started, approvals, conversations, review } = offered;
+  server.setRequestHandler('tools/list', async () => {
+    await started;
+    const own = approvals === 'elicit' ? review.tool() : undefined;
+    return { tools: [...(own === undefined ? [] : [own]), ...mcp.tools().map(hostTool)] };
+  });
+  server.setRequestHandler('tools/call', async (request, requestContext) => {
+    await started;
+    const { name, arguments: args } = request.params;
+    // A round that brings an answer continues its conversation.
+    const ongoing = conversations.of(requestContext, name);
+    if (ongoing === 'expired') {
+      return errorResult(
+        `This question expired: it was not answered within ${Math.round(conversations.answerTimeoutMs / 1000)} s, ` +
+          'so what it was about did not run. Call the tool again to be asked again.',
+      );
+    }
+    if (ongoing === 'unknown') {
+      return errorResult(
+        'This question is no longer open (it was answered, expired or cancelled): call the ' +
+          'tool again.',
+      );
+    }
+    if (ongoing !== undefined) return ongoing.round(requestContext);
+    const asks =
+      approvals === 'elicit' ? hostAsks(server, requestContext) : { form: false, url: false };
+    if (name === REVIEW_TOOL && approvals === 'elicit') {
+      if (!asks.form) return review.byCommands();
+      return conversations.start(requestContext, { hostTool: name, asks }, (conversation) =>
+        review.run(conversation, mcp),
+      );
+    }
+    const tool = findTool(mcp, name);
+    if (tool === undefined) {
+      return errorResult(
+        `No tool ${JSON.stringify(name)} behind this gateway (see tools/list; a server that ` +
+          'is not connected lists none).',
+      );
+    }
+    const run = callRunner(offered, tool, name, args ?? {}, progressOf(requestContext));
+    // Only a host that can ask gets a conversation: its call may come back as a question. The
+    // host cancelling its request (or the conversation's round) cancels the call behind it.
+    if (!asks.form) {
+      const signal = AbortSignal.any([offered.signal, requestContext.mcpReq.signal]);
+      return conversations.alone(() => run(signal, undefined));
+    }
+    return conversations.start(
+      requestContext,
+      { hostTool: name, tool: tool.name, asks },
+      (conversation) => run(AbortSignal.any([offered.signal, conversation.signal]), conversation),
+    );
+  });
+}
+
+/**
+ * The host's progress token: the server's progress (cleaned, at most every 100 ms by the
+ * manager) is told on it, on the request that started the call.
+ */
+function progressOf(requestContext: ServerContext) {
+  const progressToken = requestContext.mcpReq._meta?.progressToken;
+  if (progressToken === undefined) return undefined;
+  return (progress: CallProgress) => {
+    requestContext.mcpReq
+      .notify({
+        method: 'notifications/progress',
+        params: {
+          progressToken,
+          progress: progress.progress,
+          ...(progress.total === undefined ? {} : { total: progress.total }),
+          ...(progress.message === undefined ? {} : { message: progress.message }),
+        },
+      })
+      .catch(() => {});
+  };
+}
+
+/** Runs one call of `tool` through the manager; a refusal or a failure is an error result. */
+function callRunner(
+  { mcp, serverCalls, texts }: ToolsOffered,
+  tool: McpTool,
+  hostName: string,
+  args: Record<string, unknown>,
+  onProgress: ((progress: CallProgress) => void) | undefined,
+) {
+  return async (
+    signal: AbortSignal,
+    conversation: Conversation | undefined,
+  ): Promise<ToolResult> => {
+    const leave = serverCalls.enter(tool.server, conversation);
+    try {
+      const result = await mcp.call(tool.name, args, {
+        signal,
+        ...(onProgress === undefined ? {} : { onProgress }),
+      });
+      return {
+        content: [
+          { type: 'text', text: result.text },
+          ...hostMedia(result.content),
+          ...noteBlocks(mcp),
+        ],
+        isError: result.isError,
+      };
+    } catch (error) {
+      if (CallDeclinedError.isInstance(error)) {
+        return errorResult(declinedText(tool, hostName, error, hostAnswerOf(conversation), texts));
+      }
+      if (CallCancelledError.isInstance(error)) return errorResult('The call was cancelled.');
+      if (McpManagerError.isInstance(error)) return errorResult(error.message);
+      throw error;
+    } finally {
+      leave();
+    }
+  };
+}
+
+function errorResult(text: string): ToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}

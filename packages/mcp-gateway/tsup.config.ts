@@ -1,0 +1,3 @@
+import { defineBuild } from '../../tsup.shared.ts';
+
+export default defineBuild();
