@@ -117,10 +117,7 @@ export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
     details:
       "Reads Claude Code (.mcp.json, ~/.claude.json), Claude Desktop, Cursor, VS Code, Gemini CLI\nand Codex files. Without --all or --only it only shows what it found. A repository's servers go\nto the project file (they ask consent as usual); a secret written out in another client's file\nis never copied: the entry takes ${NAME} and a warning says which variable to set.",
     options: [
-      [
-        '--from <client>',
-        `read only this client: ${IMPORT_CLIENTS.join(', ')} (repeatable)`,
-      ],
+      ['--from <client>', `read only this client: ${IMPORT_CLIENTS.join(', ')} (repeatable)`],
       ['--project', "write your own servers into the project's file too"],
       ['--all', 'write every server that can be imported'],
       ['--only <name>', 'write this server, by the name shown (repeatable)'],
@@ -190,8 +187,7 @@ export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
   },
   install: {
     usage: 'garuda-mcp install <host> [--move | --no-move]',
-    summary:
-      `Put garuda-mcp serve in front of a host: ${orList(INSTALL_HOSTS)}.`,
+    summary: `Put garuda-mcp serve in front of a host: ${orList(INSTALL_HOSTS)}.`,
     details:
       "Shows the entry it adds to that host's own MCP config (the serve command line with this\nproject's root), then writes it after a yes (--yes without a terminal). Every other byte of the\nfile is kept; an entry already there is left alone.\n\nServers the host's file already has are listed, and moving them behind the gateway is a second\nquestion: they are imported into your Garuda file as garuda-mcp import does, a backup of the\nhost's file is written beside it, and its server list keeps only the garuda entry (and the\nservers that cannot be imported, which are named). --yes does not move them.",
     options: [

@@ -314,7 +314,10 @@ const EDITOR_ONLY: ReadonlySet<string> = new Set([
 function plainPlaceholder(inner: string, ctx: ValueContext): Placeholder | { kind: 'literal' } {
   const literal = { kind: 'literal' } as const;
   // A prompt or a command in VS Code, never plain text, in whichever client's file it is.
-  if (VSCODE_ACTION.test(inner) && !(ctx.variables === 'editor-inputs' && inner.startsWith('input:'))) {
+  if (
+    VSCODE_ACTION.test(inner) &&
+    !(ctx.variables === 'editor-inputs' && inner.startsWith('input:'))
+  ) {
     return { kind: 'unknown' };
   }
   switch (ctx.variables) {

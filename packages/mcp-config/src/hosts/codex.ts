@@ -6,7 +6,8 @@ export const codex = {
   installName: 'codex',
   installOrder: 6,
   displayName: 'Codex CLI',
-  files: (scope, at, p) => (scope === 'project' ? [] : [p.join(at.userHome, '.codex', 'config.toml')]),
+  files: (scope, at, p) =>
+    scope === 'project' ? [] : [p.join(at.userHome, '.codex', 'config.toml')],
   format: 'toml',
   serversKey: 'mcp_servers',
   projectServers: false,

@@ -6,7 +6,9 @@ export const cursor = {
   installName: 'cursor',
   installOrder: 3,
   displayName: 'Cursor',
-  files: (scope, at, p) => [p.join(scope === 'project' ? at.root : at.userHome, '.cursor', 'mcp.json')],
+  files: (scope, at, p) => [
+    p.join(scope === 'project' ? at.root : at.userHome, '.cursor', 'mcp.json'),
+  ],
   format: 'jsonc',
   serversKey: 'mcpServers',
   projectServers: false,

@@ -6,7 +6,9 @@ export const gemini = {
   installName: 'gemini',
   installOrder: 5,
   displayName: 'Gemini CLI',
-  files: (scope, at, p) => [p.join(scope === 'project' ? at.root : at.userHome, '.gemini', 'settings.json')],
+  files: (scope, at, p) => [
+    p.join(scope === 'project' ? at.root : at.userHome, '.gemini', 'settings.json'),
+  ],
   format: 'jsonc',
   serversKey: 'mcpServers',
   projectServers: false,

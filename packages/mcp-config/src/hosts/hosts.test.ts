@@ -39,7 +39,10 @@ describe('HOSTS', () => {
       expect(host.displayName).not.toBe('');
       expect(host.serversKey).not.toBe('');
       // A user file at least, every path absolute.
-      const files = [...host.files('user', at, path.posix), ...host.files('project', at, path.posix)];
+      const files = [
+        ...host.files('user', at, path.posix),
+        ...host.files('project', at, path.posix),
+      ];
       expect(host.files('user', at, path.posix).length, host.id).toBeGreaterThan(0);
       for (const file of files) expect(path.posix.isAbsolute(file), file).toBe(true);
       const entry = host.gatewayEntry('/bin/node', ['bin.js', 'serve']);
