@@ -1,3 +1,11 @@
+import { IMPORT_CLIENTS } from '@garuda/mcp-config';
+import { INSTALL_HOSTS } from './commands/install.js';
+
+/** `a, b or c`. */
+function orList(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
+}
+
 /** One command for `--help`: its usage, what it does, more detail, and its own options. */
 export interface CommandHelp {
   readonly usage: string;
@@ -109,10 +117,7 @@ export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
     details:
       "Reads Claude Code (.mcp.json, ~/.claude.json), Claude Desktop, Cursor, VS Code, Gemini CLI\nand Codex files. Without --all or --only it only shows what it found. A repository's servers go\nto the project file (they ask consent as usual); a secret written out in another client's file\nis never copied: the entry takes ${NAME} and a warning says which variable to set.",
     options: [
-      [
-        '--from <client>',
-        'read only this client: claude, claude-desktop, cursor, vscode, gemini, codex (repeatable)',
-      ],
+      ['--from <client>', `read only this client: ${IMPORT_CLIENTS.join(', ')} (repeatable)`],
       ['--project', "write your own servers into the project's file too"],
       ['--all', 'write every server that can be imported'],
       ['--only <name>', 'write this server, by the name shown (repeatable)'],
@@ -182,8 +187,7 @@ export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
   },
   install: {
     usage: 'garuda-mcp install <host> [--move | --no-move]',
-    summary:
-      'Put garuda-mcp serve in front of a host: claude-desktop, claude-code, cursor, vscode, gemini or codex.',
+    summary: `Put garuda-mcp serve in front of a host: ${orList(INSTALL_HOSTS)}.`,
     details:
       "Shows the entry it adds to that host's own MCP config (the serve command line with this\nproject's root), then writes it after a yes (--yes without a terminal). Every other byte of the\nfile is kept; an entry already there is left alone.\n\nServers the host's file already has are listed, and moving them behind the gateway is a second\nquestion: they are imported into your Garuda file as garuda-mcp import does, a backup of the\nhost's file is written beside it, and its server list keeps only the garuda entry (and the\nservers that cannot be imported, which are named). --yes does not move them.",
     options: [

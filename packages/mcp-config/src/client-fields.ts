@@ -1,5 +1,6 @@
 import { isRecord } from '@garuda/internal';
 import { quoteUnlessSecret } from './convert-values.js';
+import { HOSTS, hostById } from './hosts/index.js';
 import { ImportNoteCode, type ImportClient, type ImportNote } from './import-types.js';
 import { quoteText, shortText } from './quote-text.js';
 import { defineOwn } from './plain-object.js';
@@ -14,14 +15,9 @@ const GARUDA_ONLY_FIELDS: ReadonlySet<string> = new Set([
 ]);
 
 /** How each client is named in messages. @internal */
-export const CLIENT_NAMES: Readonly<Record<ImportClient, string>> = {
-  claude: 'Claude Code',
-  'claude-desktop': 'Claude Desktop',
-  cursor: 'Cursor',
-  vscode: 'VS Code',
-  gemini: 'Gemini CLI',
-  codex: 'Codex CLI',
-};
+export const CLIENT_NAMES = Object.fromEntries(
+  HOSTS.map((host) => [host.id, host.displayName]),
+) as Readonly<Record<ImportClient, string>>;
 
 /** A server in Garuda's shape with its values not yet converted. @internal */
 export interface DraftServer {
@@ -142,7 +138,8 @@ export function mapClientFields(
   client: ImportClient,
   raw: Readonly<Record<string, unknown>>,
 ): MapResult {
-  const clientName = CLIENT_NAMES[client];
+  const host = hostById(client);
+  const clientName = host.displayName;
   const notes: ImportNote[] = [];
   const handled = new Set<string>();
   const take = (key: string): unknown => {
@@ -160,7 +157,7 @@ export function mapClientFields(
   let kind: 'local' | 'remote' | undefined;
   let url = take('url');
   const type = take('type');
-  if (client === 'gemini') {
+  if (host.fields === 'gemini') {
     const httpUrl = take('httpUrl');
     const tcp = take('tcp');
     const typeName = typeof type === 'string' ? type.toLowerCase() : undefined;
@@ -178,7 +175,7 @@ export function mapClientFields(
     } else if (typeName === 'sse') {
       return refuse(legacySse(clientName, '"type": "sse"'));
     }
-  } else if (client === 'codex') {
+  } else if (host.fields === 'codex') {
     // Codex speaks only stdio and Streamable HTTP, so its url is never the legacy transport.
     if (url !== undefined) kind = 'remote';
     if (type !== undefined) notCarried.push('type');
@@ -222,7 +219,7 @@ export function mapClientFields(
   }
 
   // Codex's ways of naming env and headers.
-  if (client === 'codex') {
+  if (host.fields === 'codex') {
     const envVars = take('env_vars');
     if (Array.isArray(envVars)) {
       const env = isRecord(fields.env) ? fields.env : {};
@@ -262,11 +259,11 @@ export function mapClientFields(
   }
 
   // Time limits: Gemini's "timeout" is per request in ms, Codex's tool_timeout_sec per call.
-  if (client === 'gemini') {
+  if (host.fields === 'gemini') {
     const timeout = take('timeout');
     if (timeout !== undefined) set('timeoutMs', timeoutOf('timeout', timeout, notes));
   }
-  if (client === 'codex') {
+  if (host.fields === 'codex') {
     const seconds = take('tool_timeout_sec');
     if (seconds !== undefined) {
       set(
@@ -299,7 +296,7 @@ export function mapClientFields(
   } else if (disabled !== undefined) notCarried.push('disabled');
 
   // OAuth: a pre-registered client id and scopes have an equivalent; nothing else does.
-  const oauth = client === 'claude' || client === 'gemini' ? take('oauth') : undefined;
+  const oauth = host.oauth ? take('oauth') : undefined;
   if (isRecord(oauth) && kind === 'remote') {
     const settings: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(oauth)) {
@@ -365,7 +362,7 @@ export function mapClientFields(
   if (notCarried.length > 0) {
     const keys = notCarried.slice(0, 20).map((key) => shortText(key));
     const hints = notCarried
-      .filter((key) => HINTS[key] !== undefined && !(key === 'url' && client !== 'gemini'))
+      .filter((key) => HINTS[key] !== undefined && !(key === 'url' && host.fields !== 'gemini'))
       .map((key) => `${quoteText(key)}: ${HINTS[key] ?? ''}`);
     notes.push({
       code: ImportNoteCode.NOT_CARRIED_OVER,

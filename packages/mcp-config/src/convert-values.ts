@@ -1,4 +1,5 @@
 import { parseTemplate } from './expand-env.js';
+import type { VariableSyntax } from './hosts/host.js';
 import { ImportNoteCode, type ImportClient, type ImportNote } from './import-types.js';
 import { looksSecretName, looksSecretValue } from './looks-secret.js';
 import { quoteText } from './quote-text.js';
@@ -10,6 +11,8 @@ export interface ValueContext {
   readonly scope: ServerSource;
   /** The client's name for messages ("VS Code"). */
   readonly clientName: string;
+  /** How the client writes variables. */
+  readonly variables: VariableSyntax;
   readonly platform: string;
   /** VS Code `inputs`: id → the variable name it becomes. */
   readonly inputs: ReadonlyMap<string, string>;
@@ -71,8 +74,8 @@ type Placeholder =
   | { readonly kind: 'text'; readonly value: string }
   | { readonly kind: 'unknown' };
 
-/** Clients that fill in VS Code's predefined variables (`${workspaceFolder}`…). */
-const EDITORS: ReadonlySet<ImportClient> = new Set(['vscode', 'cursor']);
+/** Syntaxes that fill in VS Code's predefined variables (`${workspaceFolder}`…). */
+const EDITORS: ReadonlySet<VariableSyntax> = new Set(['editor', 'editor-inputs']);
 
 function editorVariable(inner: string, ctx: ValueContext): Placeholder | undefined {
   switch (inner) {
@@ -92,7 +95,7 @@ function editorVariable(inner: string, ctx: ValueContext): Placeholder | undefin
 }
 
 function classify(inner: string, ctx: ValueContext): Placeholder {
-  const editor = EDITORS.has(ctx.client) ? editorVariable(inner, ctx) : undefined;
+  const editor = EDITORS.has(ctx.variables) ? editorVariable(inner, ctx) : undefined;
   if (editor !== undefined) return editor;
   if (VAR.test(inner)) return { kind: 'var', name: inner, hadDefault: false };
   const withDefault = WITH_DEFAULT.exec(inner);
@@ -100,7 +103,7 @@ function classify(inner: string, ctx: ValueContext): Placeholder {
   const env = ENV_VAR.exec(inner);
   if (env !== null) return { kind: 'var', name: env[1] ?? '', hadDefault: false };
   // Only VS Code has inputs; written elsewhere, `${input:…}` is a copy that means nothing there.
-  const input = ctx.client === 'vscode' ? INPUT.exec(inner) : null;
+  const input = ctx.variables === 'editor-inputs' ? INPUT.exec(inner) : null;
   if (input !== null) return { kind: 'input', id: input[1] ?? '' };
   return { kind: 'unknown' };
 }
@@ -197,7 +200,7 @@ function* pieces(value: string, ctx: ValueContext): Generator<Piece> {
     }
     // Gemini CLI also expands $NAME; elsewhere it is plain text, as it is in Garuda.
     const bare =
-      ctx.client === 'gemini'
+      ctx.variables === 'gemini'
         ? /^[A-Za-z_][A-Za-z0-9_]*/.exec(value.slice(dollar + 1, dollar + 257))
         : null;
     if (bare !== null) {
@@ -311,10 +314,13 @@ const EDITOR_ONLY: ReadonlySet<string> = new Set([
 function plainPlaceholder(inner: string, ctx: ValueContext): Placeholder | { kind: 'literal' } {
   const literal = { kind: 'literal' } as const;
   // A prompt or a command in VS Code, never plain text, in whichever client's file it is.
-  if (VSCODE_ACTION.test(inner) && !(ctx.client === 'vscode' && inner.startsWith('input:'))) {
+  if (
+    VSCODE_ACTION.test(inner) &&
+    !(ctx.variables === 'editor-inputs' && inner.startsWith('input:'))
+  ) {
     return { kind: 'unknown' };
   }
-  switch (ctx.client) {
+  switch (ctx.variables) {
     case 'claude': {
       if (VAR.test(inner)) return { kind: 'var', name: inner, hadDefault: false };
       const withDefault = WITH_DEFAULT.exec(inner);
@@ -324,13 +330,13 @@ function plainPlaceholder(inner: string, ctx: ValueContext): Placeholder | { kin
     }
     case 'gemini':
       return VAR.test(inner) ? { kind: 'var', name: inner, hadDefault: false } : literal;
-    case 'cursor':
-    case 'vscode': {
+    case 'editor':
+    case 'editor-inputs': {
       const editor = editorVariable(inner, ctx);
       if (editor !== undefined) return editor;
       const env = ENV_VAR.exec(inner);
       if (env !== null) return { kind: 'var', name: env[1] ?? '', hadDefault: false };
-      const input = ctx.client === 'vscode' ? INPUT.exec(inner) : null;
+      const input = ctx.variables === 'editor-inputs' ? INPUT.exec(inner) : null;
       if (input !== null) return { kind: 'input', id: input[1] ?? '' };
       return inner.includes(':') || EDITOR_ONLY.has(inner) ? { kind: 'unknown' } : literal;
     }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { invalidArgument } from './errors.js';
+import { hostById } from './hosts/index.js';
 import {
   IMPORT_CLIENTS,
   type ImportClient,
@@ -10,13 +11,13 @@ import type { ServerSource } from './server-types.js';
 
 type Paths = typeof path.posix;
 
-/** Each client's files, as the clients document them (see the README for the list). */
+/** Each client's files, as its descriptor names them (see the README for the list). */
 function clientFiles(
   client: ImportClient,
   scope: ServerSource,
   at: { userHome: string; root: string; platform: string; appData: string; configHome: string },
   p: Paths,
-): string[] {
+): readonly string[] {
   // The folder where desktop apps keep their settings on this platform.
   const appFolder = (name: string): string =>
     at.platform === 'darwin'
@@ -24,24 +25,7 @@ function clientFiles(
       : at.platform === 'win32'
         ? p.join(at.appData, name)
         : p.join(at.configHome, name);
-  switch (client) {
-    case 'claude':
-      return scope === 'project'
-        ? [p.join(at.root, '.mcp.json')]
-        : [p.join(at.userHome, '.claude.json')];
-    case 'claude-desktop':
-      return scope === 'project' ? [] : [p.join(appFolder('Claude'), 'claude_desktop_config.json')];
-    case 'cursor':
-      return [p.join(scope === 'project' ? at.root : at.userHome, '.cursor', 'mcp.json')];
-    case 'vscode':
-      return scope === 'project'
-        ? [p.join(at.root, '.vscode', 'mcp.json')]
-        : [p.join(appFolder('Code'), 'User', 'mcp.json')];
-    case 'gemini':
-      return [p.join(scope === 'project' ? at.root : at.userHome, '.gemini', 'settings.json')];
-    case 'codex':
-      return scope === 'project' ? [] : [p.join(at.userHome, '.codex', 'config.toml')];
-  }
+  return hostById(client).files(scope, { userHome: at.userHome, root: at.root, appFolder }, p);
 }
 
 function checkFolder(what: string, value: unknown, p: Paths): asserts value is string {

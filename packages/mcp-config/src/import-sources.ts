@@ -7,6 +7,7 @@ import { inputVariable, type ValueContext } from './convert-values.js';
 import { invalidArgument } from './errors.js';
 import { formatFieldPath } from './field-path.js';
 import { freeName, garudaName } from './import-name.js';
+import { hostById } from './hosts/index.js';
 import { importLocations } from './import-paths.js';
 import {
   ImportNoteCode,
@@ -62,23 +63,14 @@ function serverLists(
   root: string,
   platform: string,
 ): ServerList[] {
-  switch (source.client) {
-    case 'vscode':
-      return [{ path: ['servers'], projectLocal: false }];
-    case 'codex':
-      return [{ path: ['mcp_servers'], projectLocal: false }];
-    case 'claude': {
-      const lists: ServerList[] = [{ path: ['mcpServers'], projectLocal: false }];
-      if (source.scope === 'user') {
-        const key = claudeProjectKey(data.projects, root, platform);
-        if (key !== undefined)
-          lists.push({ path: ['projects', key, 'mcpServers'], projectLocal: true });
-      }
-      return lists;
-    }
-    default:
-      return [{ path: ['mcpServers'], projectLocal: false }];
+  const host = hostById(source.client);
+  const lists: ServerList[] = [{ path: [host.serversKey], projectLocal: false }];
+  if (host.projectServers && source.scope === 'user') {
+    const key = claudeProjectKey(data.projects, root, platform);
+    if (key !== undefined)
+      lists.push({ path: ['projects', key, host.serversKey], projectLocal: true });
   }
+  return lists;
 }
 
 function valueAt(data: unknown, path: readonly string[]): unknown {
@@ -141,12 +133,14 @@ function filesServers(
   const data = parsed.value;
   const problems: ImportNote[] = [];
   const found: Found[] = [];
+  const host = hostById(source.client);
   const ctx: ValueContext = {
     client: source.client,
     scope: source.scope,
-    clientName: CLIENT_NAMES[source.client],
+    clientName: host.displayName,
+    variables: host.variables,
     platform: at.platform,
-    inputs: source.client === 'vscode' ? vscodeInputs(data) : new Map(),
+    inputs: host.variables === 'editor-inputs' ? vscodeInputs(data) : new Map(),
     root: at.root,
     rootBasename: at.rootBasename,
     userHome: at.userHome,

@@ -1,21 +1,15 @@
 import type { ConfigProblemCode } from './config-problem.js';
+import { HOSTS, type HostId } from './hosts/index.js';
 import type { ServerEntry, ServerSource } from './server-types.js';
 
 /**
  * The MCP clients whose files {@link readImportSources} reads: Claude Code, Claude Desktop,
  * Cursor, VS Code, Gemini CLI and Codex CLI, in the order they are read.
  */
-export const IMPORT_CLIENTS = Object.freeze([
-  'claude',
-  'claude-desktop',
-  'cursor',
-  'vscode',
-  'gemini',
-  'codex',
-] as const);
+export const IMPORT_CLIENTS: readonly ImportClient[] = Object.freeze(HOSTS.map((host) => host.id));
 
-/** One of {@link IMPORT_CLIENTS}. */
-export type ImportClient = (typeof IMPORT_CLIENTS)[number];
+/** One of {@link IMPORT_CLIENTS}: the `id` of one of {@link HOSTS}. */
+export type ImportClient = HostId;
 
 /**
  * The stable `code` of every {@link ImportNote}. Compare against these, never against messages.

@@ -48,6 +48,9 @@ export type {
   ServerEntry,
   ServerSource,
 } from './server-types.js';
+export { HOSTS } from './hosts/index.js';
+export type { HostId } from './hosts/index.js';
+export type { FieldDialect, HostDescriptor, HostFolders, VariableSyntax } from './hosts/host.js';
 export { IMPORT_CLIENTS, ImportNoteCode } from './import-types.js';
 export type {
   ImportableServer,

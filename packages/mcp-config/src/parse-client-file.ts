@@ -1,10 +1,8 @@
 import { invalidArgument } from './errors.js';
+import { hostById } from './hosts/index.js';
 import { IMPORT_CLIENTS, type ImportClient, type ImportNote } from './import-types.js';
 import { parseSourceJson, type ParsedSource } from './parse-source-json.js';
 import { parseSourceToml } from './parse-source-toml.js';
-
-/** Clients whose JSON files may hold comments and trailing commas. */
-const JSONC_CLIENTS: ReadonlySet<ImportClient> = new Set(['vscode', 'cursor', 'gemini']);
 
 /** The result of {@link parseClientFile}. */
 export type ParsedClientFile =
@@ -63,7 +61,6 @@ const IMPORT_CONSEQUENCE = /[:;] nothing (?:was imported from it|to import)$/;
 
 /** {@link parseClientFile} with the places and duplicates import needs. @internal */
 export function parseSource(client: ImportClient, text: string): ParsedSource {
-  return client === 'codex'
-    ? parseSourceToml(text)
-    : parseSourceJson(text, JSONC_CLIENTS.has(client));
+  const { format } = hostById(client);
+  return format === 'toml' ? parseSourceToml(text) : parseSourceJson(text, format === 'jsonc');
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { confirm } from '@inquirer/prompts';
 import {
+  HOSTS,
   ImportNoteCode,
   MAX_IMPORT_FILE_BYTES,
   importSourceFiles,
@@ -28,21 +29,15 @@ import {
   type MovePlan,
 } from './install-move.js';
 
-/** The hosts `garuda-mcp install` knows, and where and how each keeps its MCP servers. */
-const HOSTS = {
-  'claude-desktop': { client: 'claude-desktop', key: 'mcpServers', format: 'json' },
-  'claude-code': { client: 'claude', key: 'mcpServers', format: 'json' },
-  cursor: { client: 'cursor', key: 'mcpServers', format: 'json' },
-  vscode: { client: 'vscode', key: 'servers', format: 'json' },
-  gemini: { client: 'gemini', key: 'mcpServers', format: 'json' },
-  codex: { client: 'codex', key: 'mcp_servers', format: 'toml' },
-} as const satisfies Record<string, { client: ImportClient; key: string; format: 'json' | 'toml' }>;
+/** The hosts `garuda-mcp install` knows (mcp-config's descriptors), by the name it takes. */
+const INSTALL_BY_NAME: ReadonlyMap<string, (typeof HOSTS)[number]> = new Map(
+  [...HOSTS]
+    .sort((a, b) => a.installOrder - b.installOrder)
+    .map((host) => [host.installName, host]),
+);
 
-/** A host `garuda-mcp install` can write to. */
-export type InstallHost = keyof typeof HOSTS;
-
-/** The hosts, in the order help lists them. */
-export const INSTALL_HOSTS = Object.keys(HOSTS) as InstallHost[];
+/** The names `garuda-mcp install` takes, in the order help lists them. */
+export const INSTALL_HOSTS: readonly string[] = [...INSTALL_BY_NAME.keys()];
 
 /** Whether a parsed value is a JSON object or TOML table (not an array). */
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -115,12 +110,15 @@ export async function installCommand(
   host: string,
   options: InstallOptions = { move: undefined },
 ): Promise<number> {
-  if (!(host in HOSTS)) {
+  const descriptor = INSTALL_BY_NAME.get(host);
+  if (descriptor === undefined) {
     throw usageError(
       `garuda-mcp install takes one of ${INSTALL_HOSTS.join(', ')}, not ${JSON.stringify(host)}.`,
     );
   }
-  const { client, key, format } = HOSTS[host as InstallHost];
+  const client = descriptor.id;
+  const key = descriptor.serversKey;
+  const format = descriptor.format === 'toml' ? 'toml' : 'json';
   const { io, globals, output } = ctx;
   const file = importSourceFiles({
     userHome: io.userHome,
@@ -134,8 +132,7 @@ export async function installCommand(
   if (file === undefined)
     throw new CliError(`No config file is known for ${host}.`, ExitCode.USAGE);
   const { command, args } = gatewayCommand(globals.root);
-  const entry: Record<string, unknown> =
-    host === 'vscode' ? { type: 'stdio', command, args } : { command, args };
+  const entry = descriptor.gatewayEntry(command, args);
 
   const { bytes, before } = await readHostFile(file);
   // The file's data, parsed as `garuda-mcp import` parses it (depth checked before any
