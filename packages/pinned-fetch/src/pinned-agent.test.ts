@@ -7,8 +7,8 @@ import { createPinnedAgent } from './pinned-agent.js';
 import type { PinnedAgentOptions } from './pinned-agent-options.js';
 import { createPinnedFetch } from './pinned-fetch.js';
 import type { PinnedFetch } from './pinned-fetch.js';
-import { closedPort, fakeLookup, guardLoopbackOnly, startHttpServer } from './test-support.js';
-import type { TestServer } from './test-support.js';
+import { closedPort, fakeLookup, guardLoopbackOnly, startHttpServer } from '../test/support/http.js';
+import type { TestServer } from '../test/support/http.js';
 
 let guard: ReturnType<typeof guardLoopbackOnly>;
 let server: TestServer;

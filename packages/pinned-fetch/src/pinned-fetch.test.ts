@@ -12,8 +12,8 @@ import {
   hasIPv6Loopback,
   startHttpServer,
   startHttpsServer,
-} from './test-support.js';
-import type { TestServer } from './test-support.js';
+} from '../test/support/http.js';
+import type { TestServer } from '../test/support/http.js';
 
 let guard: ReturnType<typeof guardLoopbackOnly>;
 let server: TestServer;

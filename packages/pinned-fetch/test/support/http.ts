@@ -6,7 +6,7 @@ import https from 'node:https';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import type { LookupFunction } from './pinned-agent-options.js';
+import type { LookupFunction } from '../../src/pinned-agent-options.js';
 
 /** What a test server saw. */
 export interface SeenRequest {
