@@ -48,15 +48,19 @@ async function gateway(
 
 /**
  * An authorised POST whose chunked body never ends: resolves once the gateway took its headers
- * (its `100 Continue`, sent just before the request is handed to the gateway's handler).
+ * (its `100 Continue`, sent just before the request is handed to the gateway's handler). `closed`
+ * is taken at once: on a busy machine the gateway may cut the upload before the test looks.
  */
-async function stalledUpload(gw: HttpGateway): Promise<{ socket: Socket; received: () => string }> {
+async function stalledUpload(
+  gw: HttpGateway,
+): Promise<{ socket: Socket; closed: Promise<unknown>; received: () => string }> {
   const { port } = new URL(gw.url);
   const socket = connect(Number(port), '127.0.0.1');
   cleanups.push(async () => void socket.destroy());
   let received = '';
   socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
   socket.on('error', () => {});
+  const closed = once(socket, 'close');
   await once(socket, 'connect');
   socket.write(
     [
@@ -71,9 +75,14 @@ async function stalledUpload(gw: HttpGateway): Promise<{ socket: Socket; receive
       '',
     ].join('\r\n'),
   );
-  while (!received.includes('100 Continue')) await once(socket, 'data');
+  let gone = false;
+  void closed.then(() => (gone = true));
+  while (!received.includes('100 Continue') && !gone) {
+    await Promise.race([once(socket, 'data'), closed]);
+  }
+  if (!received.includes('100 Continue')) throw new Error(`no 100 Continue, got: ${received}`);
   socket.write('5\r\n{"jso\r\n');
-  return { socket, received: () => received };
+  return { socket, closed, received: () => received };
 }
 
 async function post(gw: HttpGateway, body: string): Promise<{ status: number; text: string }> {
@@ -109,7 +118,7 @@ describe('serve --http limits', () => {
     const gw = await gateway(1_000);
     const stalled = [];
     for (let i = 0; i < MAX_HTTP_IN_FLIGHT + 1; i += 1) stalled.push(await stalledUpload(gw));
-    await Promise.all(stalled.map(({ socket }) => once(socket, 'close')));
+    await Promise.all(stalled.map(({ closed }) => closed));
     for (const one of stalled) expect(one.received()).toMatch(/HTTP\/1\.1 408/);
     expect(await initialize(gw)).toBe(200);
   });
@@ -135,7 +144,7 @@ describe('serve --http limits', () => {
     );
     await running;
     const stalled = await stalledUpload(gw);
-    await once(stalled.socket, 'close');
+    await stalled.closed;
     expect(stalled.received()).toMatch(/HTTP\/1\.1 408/);
     limitPassed();
     const answered = await call;
