@@ -6,7 +6,7 @@ import type {
   RemoteServerConfig,
   ResolvedValue,
 } from '@garuda/mcp-config';
-import { serverConsentRequest, type ConsentContext } from './consent-request.js';
+import { serverConsentRequest, type ConsentContext } from './consent/consent-request.js';
 import { localServer } from './test-support.js';
 
 /** The project folder of the servers. */

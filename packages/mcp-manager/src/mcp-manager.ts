@@ -1,5 +1,5 @@
 import { log } from '@garuda/internal';
-import { withHomes } from './server-home.js';
+import { withHomes } from './launch/server-home.js';
 import { setMaxListeners } from 'node:events';
 import path from 'node:path';
 import { defaultPaths, type ConfigProblem, type ServerConfig } from '@garuda/mcp-config';
@@ -9,13 +9,13 @@ import { TrustStore, type McpTrustEntry } from '@garuda/mcp-trust';
 import { quoteText, TOOL_SEARCH_NAME } from '@garuda/mcp-tools';
 import type { PinnedFetch } from '@garuda/pinned-fetch';
 import { QuestionQueue, raceAbort } from './abort.js';
-import { readyFromCache } from './lazy-start.js';
-import type { ToolListCache } from './tool-cache.js';
-import { ruleNotices } from './tool-rules.js';
-import { isHostTool } from './tool-exposure.js';
-import { ExposureSession, gatewayTarget } from './tool-search-call.js';
-import { callTool } from './run-call.js';
-import type { CallOptions, StartOptions } from './call-options.js';
+import { readyFromCache } from './start/lazy-start.js';
+import type { ToolListCache } from './start/tool-cache.js';
+import { ruleNotices } from './calls/tool-rules.js';
+import { isHostTool } from './offer/tool-exposure.js';
+import { ExposureSession, gatewayTarget } from './offer/tool-search-call.js';
+import { callTool } from './calls/run-call.js';
+import type { CallOptions, StartOptions } from './calls/call-options.js';
 import {
   AlreadyStartedError,
   CallCancelledError,
@@ -26,19 +26,19 @@ import {
   UnknownServerError,
   UnknownToolError,
 } from './errors.js';
-import { loadServers } from './load-servers.js';
+import { loadServers } from './start/load-servers.js';
 import { auditRecorder, buildParts, projectFetch, toolListCache } from './manager-parts.js';
-import type { AuditRecorder } from './audit-recorder.js';
-import { ElicitBudget } from './elicit-budget.js';
-import { NoteTracker } from './notes.js';
+import type { AuditRecorder } from './calls/audit-recorder.js';
+import { ElicitBudget } from './elicit/elicit-budget.js';
+import { NoteTracker } from './status/notes.js';
 import { checkOptions, type CheckedOptions, type McpManagerOptions } from './options.js';
-import type { RemoteDeps } from './remote-connect.js';
-import { sandboxForStart } from './sandbox-once.js';
-import { CLOSE_BOUND_MS, type ServerRegistry, type ServerRecord } from './server-registry.js';
-import { checkScopes, signInNow } from './sign-in-target.js';
-import { logoutServer } from './sign-out.js';
-import { statusRows } from './status.js';
-import { toggleTool, type HiddenTool, type ToolToggleResult } from './tool-control.js';
+import type { RemoteDeps } from './start/remote-connect.js';
+import { sandboxForStart } from './launch/sandbox-once.js';
+import { CLOSE_BOUND_MS, type ServerRegistry, type ServerRecord } from './start/server-registry.js';
+import { checkScopes, signInNow } from './start/sign-in-target.js';
+import { logoutServer } from './start/sign-out.js';
+import { statusRows } from './status/status.js';
+import { toggleTool, type HiddenTool, type ToolToggleResult } from './offer/tool-control.js';
 import {
   getPrompt,
   promptList,
@@ -46,9 +46,9 @@ import {
   resourceList,
   setSubscribed,
   templateList,
-} from './offer-calls.js';
+} from './offer/offer-calls.js';
 import { messageOf, noticeText } from './text.js';
-import { tellHost } from './server-messages.js';
+import { tellHost } from './start/server-messages.js';
 import type {
   CallResult,
   McpPrompt,
