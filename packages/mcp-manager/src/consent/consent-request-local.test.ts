@@ -3,7 +3,7 @@ import type { SandboxInfo } from '@garuda/mcp-transport';
 import { allStrings, hostileLeftovers } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import { serverConsentRequest } from './consent-request.js';
-import { PROJECT_FILE, context, local, noSandbox } from '../consent-test-support.js';
+import { PROJECT_FILE, context, local, noSandbox } from '../../test/support/consent.js';
 import { sandboxText } from '../status/wording.js';
 
 describe('serverConsentRequest: a local server', () => {

@@ -6,7 +6,7 @@ import { loadConfig } from '@garuda/mcp-config';
 import { tempDir } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import { serverConsentRequest } from './consent-request.js';
-import { PROJECT_FILE, context, noSandbox, remote, warnings } from '../consent-test-support.js';
+import { PROJECT_FILE, context, noSandbox, remote, warnings } from '../../test/support/consent.js';
 
 describe('serverConsentRequest: a remote server', () => {
   it('shows the URL and headers, no sandbox, network, and that data leaves the machine', () => {

@@ -9,8 +9,8 @@ import {
 } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import { MAX_CONSENT_DESCRIPTION_CHARS, toolsConsentRequest } from './consent-request.js';
-import { context, local, noSandbox } from '../consent-test-support.js';
-import { withFixtureClient } from '../test-support.js';
+import { context, local, noSandbox } from '../../test/support/consent.js';
+import { withFixtureClient } from '../../test/support/servers.js';
 
 describe('toolsConsentRequest', () => {
   it('lists the rug pull of the changed fixture with the new descriptions', async () => {

@@ -2,7 +2,7 @@
 import type { LocalServerDef } from '@garuda/mcp-config';
 import { describe, expect, it } from 'vitest';
 import { serverConsentRequest, type ConsentContext } from './consent-request.js';
-import { HOME, ROOT, context, local, noSandbox, warnings } from '../consent-test-support.js';
+import { HOME, ROOT, context, local, noSandbox, warnings } from '../../test/support/consent.js';
 
 describe('serverConsentRequest: each warning, and a near miss that gives none', () => {
   const WRITES = 'it may write outside the project and temp folders: ';

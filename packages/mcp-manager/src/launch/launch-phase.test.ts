@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { launchPhase, type LocalPlan } from './launch-phase.js';
 import { serverPolicy } from '../start/server-policy.js';
-import { localServer } from '../test-support.js';
+import { localServer } from '../../test/support/servers.js';
 
 const base = mkdtempSync(path.join(os.tmpdir(), 'garuda-launch-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));

@@ -13,7 +13,7 @@ import {
   type DenialContext,
   type DenialSubject,
 } from './sandbox-denial-note.js';
-import { localServer } from '../test-support.js';
+import { localServer } from '../../test/support/servers.js';
 
 // Real folders: the note looks for the nearest existing folder of a path.
 // Not under /tmp, which the sandbox lets every server write.

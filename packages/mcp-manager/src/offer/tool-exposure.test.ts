@@ -1,7 +1,7 @@
 import type { LocalServerDef, ServerConfig, ToolExposure } from '@garuda/mcp-config';
 import { adaptTools } from '@garuda/mcp-tools';
 import { describe, expect, it } from 'vitest';
-import { localServer } from '../test-support.js';
+import { localServer } from '../../test/support/servers.js';
 import { AUTO_SEARCH_MIN_TOOLS, exposeTools, exposureOf } from './tool-exposure.js';
 import type { McpTool } from '../types.js';
 

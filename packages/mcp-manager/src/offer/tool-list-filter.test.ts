@@ -8,7 +8,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { MAX_SKIP_NOTICES } from '@garuda/mcp-tools';
-import { withFixtureClient } from '../test-support.js';
+import { withFixtureClient } from '../../test/support/servers.js';
 import { MAX_PENDING_TOOL_LISTS, filterToolLists } from './tool-list-filter.js';
 
 /** A transport whose peer is the test: it records what is sent and delivers what it is told. */

@@ -1,13 +1,13 @@
-// The servers and contexts of the consent-request-*.test.ts files (not part of the package:
-// index.ts does not export them, so tsup leaves them out).
+// The servers and contexts of the src/consent/consent-request-*.test.ts files (outside src/, so
+// never part of the package).
 import type {
   LocalServerConfig,
   LocalServerDef,
   RemoteServerConfig,
   ResolvedValue,
 } from '@garuda/mcp-config';
-import { serverConsentRequest, type ConsentContext } from './consent/consent-request.js';
-import { localServer } from './test-support.js';
+import { serverConsentRequest, type ConsentContext } from '../../src/consent/consent-request.js';
+import { localServer } from './servers.js';
 
 /** The project folder of the servers. */
 export const ROOT = '/home/ada/project';

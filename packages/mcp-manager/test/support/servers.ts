@@ -1,5 +1,5 @@
-// Test helpers for this package's own unit tests (not part of the package: index.ts does not
-// export them, so tsup leaves them out). Real fixture processes, no mocks of the code under test.
+// Test helpers for the unit tests beside the source (src/**/*.test.ts): outside src/, so they are
+// never part of the package. Real fixture processes, no mocks of the code under test.
 // The oracles for hostile leftovers are in @garuda/test-utils.
 import type { LocalServerConfig, LocalServerDef, ResolvedValue } from '@garuda/mcp-config';
 import { ProcessTransport } from '@garuda/mcp-transport';
