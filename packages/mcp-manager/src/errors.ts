@@ -15,11 +15,11 @@ export {
   SignInRequiredError,
   ToolHiddenError,
   UnknownToolError,
-} from './call-errors.js';
+} from './calls/call-errors.js';
 
 /** The first part of this package's error markers. */
 const SCOPE = 'garuda.mcp-manager';
-export type { SignInRequiredDetails } from './call-errors.js';
+export type { SignInRequiredDetails } from './calls/call-errors.js';
 
 /**
  * Options or arguments of the wrong shape (code `INVALID_OPTIONS`): a relative `root`, a

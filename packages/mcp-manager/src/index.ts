@@ -1,9 +1,9 @@
 // Public entry of @garuda/mcp-manager: named re-exports only; anything not listed is internal.
 export { McpManager } from './mcp-manager.js';
-export type { CallOptions, StartOptions } from './call-options.js';
+export type { CallOptions, StartOptions } from './calls/call-options.js';
 export { DEFAULT_DOWNLOAD_TIMEOUT_MS, DEFAULT_START_TIMEOUT_MS } from './options.js';
-export type { StartStep, StartStepEvent } from './download-phase.js';
-export { serverHomeOf } from './server-home.js';
+export type { StartStep, StartStepEvent } from './launch/download-phase.js';
+export { serverHomeOf } from './launch/server-home.js';
 export type { McpManagerOptions, StartMode } from './options.js';
 // The model-facing names come from @garuda/mcp-tools; re-exported so one import serves a host.
 export {
@@ -19,19 +19,19 @@ export {
   toolName,
   toolPrefix,
 } from '@garuda/mcp-tools';
-export { networkText, sandboxText, valueSourceText } from './wording.js';
-export { lostNamesText } from './tool-view.js';
-export { pinCounts } from './prompt-pins.js';
-export type { PinCounts } from './prompt-pins.js';
-export { MAX_SERVER_LOGS_PER_SECOND, PROGRESS_INTERVAL_MS } from './server-messages.js';
-export { MAX_ELICIT_FIELDS } from './elicit-form.js';
-export { ELICIT_TIMEOUT_MS } from './elicitation.js';
-export { DEFAULT_ELICIT_PER_CALL, DEFAULT_ELICIT_PER_MINUTE } from './elicit-budget.js';
+export { networkText, sandboxText, valueSourceText } from './status/wording.js';
+export { lostNamesText } from './offer/tool-view.js';
+export { pinCounts } from './offer/prompt-pins.js';
+export type { PinCounts } from './offer/prompt-pins.js';
+export { MAX_SERVER_LOGS_PER_SECOND, PROGRESS_INTERVAL_MS } from './start/server-messages.js';
+export { MAX_ELICIT_FIELDS } from './elicit/elicit-form.js';
+export { ELICIT_TIMEOUT_MS } from './elicit/elicitation.js';
+export { DEFAULT_ELICIT_PER_CALL, DEFAULT_ELICIT_PER_MINUTE } from './elicit/elicit-budget.js';
 export { DEFAULT_GIVE_WAY_MS } from './abort.js';
 export {
   MAX_SUBSCRIPTIONS_PER_SERVER,
   RESOURCE_UPDATE_INTERVAL_MS,
-} from './resource-subscriptions.js';
+} from './offer/resource-subscriptions.js';
 export {
   AlreadyStartedError,
   CallCancelledError,
@@ -54,13 +54,13 @@ export {
   UnknownToolError,
 } from './errors.js';
 export type { SignInRequiredDetails } from './errors.js';
-export type { HiddenReason, HiddenTool, ToolToggleResult } from './tool-control.js';
-export { APPROVAL_MODES } from './risk-tier.js';
-export { MAX_CALL_PATHS } from './call-lanes.js';
-export { validateToolRule } from './tool-rules.js';
-export { AUTO_SEARCH_MIN_TOOLS, HOST_TOOL_SERVER } from './tool-exposure.js';
-export type { ExposureMode } from './tool-exposure.js';
-export { SPILL_MAX_AGE_MS, SPILL_MAX_BYTES, SPILL_MAX_FILES } from './result-spill.js';
+export type { HiddenReason, HiddenTool, ToolToggleResult } from './offer/tool-control.js';
+export { APPROVAL_MODES } from './calls/risk-tier.js';
+export { MAX_CALL_PATHS } from './calls/call-lanes.js';
+export { validateToolRule } from './calls/tool-rules.js';
+export { AUTO_SEARCH_MIN_TOOLS, HOST_TOOL_SERVER } from './offer/tool-exposure.js';
+export type { ExposureMode } from './offer/tool-exposure.js';
+export { SPILL_MAX_AGE_MS, SPILL_MAX_BYTES, SPILL_MAX_FILES } from './calls/result-spill.js';
 export type {
   ApprovalMode,
   CallApproval,

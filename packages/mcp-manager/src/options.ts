@@ -1,4 +1,4 @@
-import { APPROVAL_MODES, type ApprovalMode } from './risk-tier.js';
+import { APPROVAL_MODES, type ApprovalMode } from './calls/risk-tier.js';
 import path from 'node:path';
 import { hiddenPathOf, type SandboxInfo } from '@garuda/mcp-transport';
 import { TOOL_EXPOSURES, type ServerEntry, type ToolExposure } from '@garuda/mcp-config';
@@ -11,12 +11,12 @@ import {
   DEFAULT_ELICIT_PER_CALL,
   DEFAULT_ELICIT_PER_MINUTE,
   type ElicitLimits,
-} from './elicit-budget.js';
+} from './elicit/elicit-budget.js';
 import { InvalidOptionsError } from './errors.js';
-import { isWithin } from './paths.js';
+import { isWithin } from './launch/paths.js';
 import type { ManagerLogger, Prompter, ServerChange, ServerLogEntry } from './types.js';
-import type { StartStepEvent } from './download-phase.js';
-import type { ToolRules } from './tool-rules.js';
+import type { StartStepEvent } from './launch/download-phase.js';
+import type { ToolRules } from './calls/tool-rules.js';
 import { isRecord } from '@garuda/internal';
 
 /** When servers start: all in `start()`, or pinned ones on their first use. */

@@ -1,7 +1,7 @@
 // The shapes shared by the manager and its parts. Everything in them that came from a server or
 // a project file has been cleaned already (cleanLine for one-line fields, cleanText otherwise).
-import type { ExposureMode } from './tool-exposure.js';
-import type { StartStep } from './download-phase.js';
+import type { ExposureMode } from './offer/tool-exposure.js';
+import type { StartStep } from './launch/download-phase.js';
 import type { EnvSource } from '@garuda/mcp-config';
 import type {
   CallPreview,
@@ -9,10 +9,10 @@ import type {
   ServerOrigin,
   CallResult as ToolCallResult,
 } from '@garuda/mcp-tools';
-import type { ApprovalMode, RiskSummary, RiskTier } from './risk-tier.js';
+import type { ApprovalMode, RiskSummary, RiskTier } from './calls/risk-tier.js';
 
-export type { ApprovalMode, RiskSummary, RiskTier } from './risk-tier.js';
-import type { ElicitReply, ElicitRequest } from './elicit-types.js';
+export type { ApprovalMode, RiskSummary, RiskTier } from './calls/risk-tier.js';
+import type { ElicitReply, ElicitRequest } from './elicit/elicit-types.js';
 
 export type {
   ElicitField,
@@ -24,7 +24,7 @@ export type {
   ElicitUrlRequest,
   ElicitValue,
   ElicitValues,
-} from './elicit-types.js';
+} from './elicit/elicit-types.js';
 
 // The model-facing shapes live in @garuda/mcp-tools; the manager's API hands them out.
 export type {

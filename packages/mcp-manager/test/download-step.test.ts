@@ -9,8 +9,8 @@ import { mcpTrustKey } from '@garuda/mcp-trust';
 import { FIXTURE_SERVER } from '@garuda/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpManager, McpManagerOptions, StartStepEvent } from '../src/index.js';
-import { DOWNLOAD_MARKER } from '../src/download-phase.js';
-import { runnerCacheDir } from '../src/package-launch.js';
+import { DOWNLOAD_MARKER } from '../src/launch/download-phase.js';
+import { runnerCacheDir } from '../src/launch/package-launch.js';
 import { HAS_SANDBOX, managerWithBin } from './support.js';
 
 const SPEC = 'mcp-slow@1.0.0';

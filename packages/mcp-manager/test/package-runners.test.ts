@@ -13,8 +13,8 @@ import { mcpTrustKey } from '@garuda/mcp-trust';
 import { FIXTURE_SERVER } from '@garuda/test-utils';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { serverHomeOf, type McpManager, type McpManagerOptions } from '../src/index.js';
-import { runnerCacheDir } from '../src/package-launch.js';
-import type { RunnerCache } from '../src/package-runners.js';
+import { runnerCacheDir } from '../src/launch/package-launch.js';
+import type { RunnerCache } from '../src/launch/package-runners.js';
 import {
   HAS_SANDBOX,
   REPO_ROOT,

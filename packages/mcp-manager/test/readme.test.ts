@@ -3,7 +3,7 @@
 // server the README gives, are run with the package name resolved to this source, and print
 // what the README shows.
 import { readdirSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -79,6 +79,8 @@ describe('README', () => {
       // The example takes os.homedir() as the user's home, as a host would: here that is a
       // folder of the test's, so the servers' homes it makes (under ~/.local/share) stay there.
       const home = path.join(dir, 'readme-example-home');
+      // A fresh one each run: test-results/ outlives a run, and each run's project is new.
+      await rm(home, { recursive: true, force: true });
       await mkdir(home, { recursive: true });
       vi.stubEnv('HOME', home);
       try {

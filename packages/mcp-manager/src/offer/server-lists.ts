@@ -1,0 +1,184 @@
+// A server's prompts and resources, as it lists them: every page up to a bound, only when the
+// server says it has them (its capabilities), and never fatal — a server whose prompts or
+// resources cannot be read keeps its tools. What is listed here is raw: prompts go through the
+// pin check (prompt-pins.ts) and both through @garuda/mcp-tools before anyone reads them.
+import { log } from '@garuda/internal';
+import { MAX_PROMPTS_PER_SERVER, MAX_RESOURCES_PER_SERVER } from '@garuda/mcp-tools';
+import type {
+  Client,
+  Prompt,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+} from '@modelcontextprotocol/client';
+import { raceAbort } from '../abort.js';
+import { messageOf, oneLine } from '../text.js';
+import type { ManagerLogger } from '../types.js';
+
+/** The most pages of one list that are read; a server that pages forever stops here. @internal */
+export const MAX_LIST_PAGES = 20;
+
+/** A server's prompts, resources and resource templates, as it listed them. @internal */
+export interface ServerLists {
+  readonly prompts: readonly Prompt[];
+  readonly resources: readonly Resource[];
+  readonly templates: readonly ResourceTemplate[];
+}
+
+/** The lists of a server that offers neither prompts nor resources. @internal */
+export const NO_LISTS: ServerLists = Object.freeze({ prompts: [], resources: [], templates: [] });
+
+/** The signal and time limit of each request. @internal */
+export interface ListLimits {
+  readonly signal: AbortSignal;
+  readonly timeout: number;
+}
+
+/**
+ * Every page of one list, until the server has no more, `max` entries (one more than the adapter
+ * keeps, so it can say the list was cut) or {@link MAX_LIST_PAGES} pages.
+ */
+async function allPages<T>(
+  page: (cursor: string | undefined) => Promise<{ items: readonly T[]; nextCursor?: string }>,
+  max: number,
+  signal: AbortSignal,
+): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; pages < MAX_LIST_PAGES && items.length <= max; pages++) {
+    const next = await raceAbort(page(cursor), signal);
+    items.push(...(Array.isArray(next.items) ? next.items : []));
+    cursor =
+      typeof next.nextCursor === 'string' && next.nextCursor !== '' ? next.nextCursor : undefined;
+    if (cursor === undefined) break;
+  }
+  return items.slice(0, max + 1);
+}
+
+const params = (cursor: string | undefined) => (cursor === undefined ? undefined : { cursor });
+
+/**
+ * The server's prompts (every page), or none when it does not offer prompts. @internal
+ *
+ * @throws When the server does not answer in time, the signal aborts or the list is malformed.
+ */
+export async function listPrompts(client: Client, limits: ListLimits): Promise<Prompt[]> {
+  if (client.getServerCapabilities()?.prompts === undefined) return [];
+  return allPages(
+    async (cursor) => {
+      const listed = await client.listPrompts(params(cursor), limits);
+      return {
+        items: listed.prompts,
+        ...(listed.nextCursor ? { nextCursor: listed.nextCursor } : {}),
+      };
+    },
+    MAX_PROMPTS_PER_SERVER,
+    limits.signal,
+  );
+}
+
+/**
+ * The server's resources and resource templates (every page of each), or none when it does not
+ * offer resources. @internal
+ *
+ * @throws When the server does not answer in time, the signal aborts or a list is malformed.
+ */
+export async function listResources(
+  client: Client,
+  limits: ListLimits,
+): Promise<Pick<ServerLists, 'resources' | 'templates'>> {
+  if (client.getServerCapabilities()?.resources === undefined) {
+    return { resources: [], templates: [] };
+  }
+  const resources = await allPages(
+    async (cursor) => {
+      const listed = await client.listResources(params(cursor), limits);
+      return {
+        items: listed.resources,
+        ...(listed.nextCursor ? { nextCursor: listed.nextCursor } : {}),
+      };
+    },
+    MAX_RESOURCES_PER_SERVER,
+    limits.signal,
+  );
+  const templates = await allPages(
+    async (cursor) => {
+      const listed = await client.listResourceTemplates(params(cursor), limits);
+      return {
+        items: listed.resourceTemplates,
+        ...(listed.nextCursor ? { nextCursor: listed.nextCursor } : {}),
+      };
+    },
+    MAX_RESOURCES_PER_SERVER,
+    limits.signal,
+  );
+  return { resources, templates };
+}
+
+/**
+ * A server's prompts and resources at its start. A list that cannot be read is logged and left
+ * empty: the server's tools stay usable. Only an abort (the start's own time limit, a
+ * cancellation) is thrown. @internal
+ */
+export async function startLists(
+  client: Client,
+  server: string,
+  limits: ListLimits,
+  logger: ManagerLogger | undefined,
+): Promise<ServerLists> {
+  const tolerate = async <T>(what: string, list: () => Promise<T>, none: T): Promise<T> => {
+    try {
+      return await list();
+    } catch (error) {
+      if (limits.signal.aborted) throw error;
+      log(
+        logger,
+        'warn',
+        `MCP server "${server}": its ${what} could not be listed (${oneLine(messageOf(error))}); it is used without them`,
+      );
+      return none;
+    }
+  };
+  const prompts = await tolerate('prompts', () => listPrompts(client, limits), []);
+  const { resources, templates } = await tolerate(
+    'resources',
+    () => listResources(client, limits),
+    { resources: [], templates: [] },
+  );
+  return { prompts, resources, templates };
+}
+
+/**
+ * On the 2026-07-28 revision a server sends change notifications only on a
+ * `subscriptions/listen` stream: opens one for the lists it says may change (tools, prompts,
+ * resources). A server that refuses keeps working, without refreshes. @internal
+ *
+ * @param client - The connected client.
+ * @param server - The server's name, for the log.
+ * @param limits - The start's signal and time limit (an abort is thrown).
+ * @param logger - Where a refusal is told (`debug`).
+ */
+export async function listenForChanges(
+  client: Client,
+  server: string,
+  limits: { readonly signal: AbortSignal; readonly timeout: number },
+  logger: ManagerLogger | undefined,
+): Promise<void> {
+  if (client.getProtocolEra() !== 'modern') return;
+  const offered = client.getServerCapabilities();
+  const filter = {
+    ...(offered?.tools?.listChanged === true ? { toolsListChanged: true } : {}),
+    ...(offered?.prompts?.listChanged === true ? { promptsListChanged: true } : {}),
+    ...(offered?.resources?.listChanged === true ? { resourcesListChanged: true } : {}),
+  };
+  if (Object.keys(filter).length === 0) return;
+  try {
+    await raceAbort(client.listen(filter, limits), limits.signal);
+  } catch (error) {
+    if (limits.signal.aborted) throw error;
+    log(
+      logger,
+      'debug',
+      `MCP server "${server}": no list changes (listen failed: ${oneLine(messageOf(error))})`,
+    );
+  }
+}
