@@ -143,22 +143,7 @@ export async function installCommand(
   } else {
     output.out(`${host}: added the garuda entry to ${file}. Restart ${host} to use it.`);
   }
-  if (movable !== undefined) {
-    const why =
-      movable.moving.length === 0
-        ? `none of them can be moved${offered ? ' (see above)' : ''}`
-        : options.move === false
-          ? '--no-move'
-          : globals.interactive
-            ? 'you said no'
-            : 'there is no terminal to ask on';
-    output.err(
-      `${host} still starts ${shownNames(movable.servers)} directly, not behind the gateway (${why}).` +
-        (movable.moving.length > 0
-          ? ` To move ${movable.servers.length === 1 ? 'it' : 'them'}: garuda-mcp install ${host} --move`
-          : ''),
-    );
-  }
+  if (movable !== undefined) output.err(stillDirect(ctx, host, movable, offered, options.move));
   return ExitCode.OK;
 }
 
@@ -199,6 +184,30 @@ function showPlan(
         `install leaves ${one ? 'it as it is' : 'them as they are'} (garuda-mcp import --from ${plan.host.id} lists ${one ? 'it' : 'them'}).`,
     );
   }
+}
+
+/** Which of the host's servers it still starts itself, and why (the move was not done). */
+function stillDirect(
+  ctx: CommandContext,
+  host: string,
+  move: HostMovePlan,
+  offered: boolean,
+  asked: boolean | undefined,
+): string {
+  const why =
+    move.moving.length === 0
+      ? `none of them can be moved${offered ? ' (see above)' : ''}`
+      : asked === false
+        ? '--no-move'
+        : ctx.globals.interactive
+          ? 'you said no'
+          : 'there is no terminal to ask on';
+  return (
+    `${host} still starts ${shownNames(move.servers)} directly, not behind the gateway (${why}).` +
+    (move.moving.length > 0
+      ? ` To move ${move.servers.length === 1 ? 'it' : 'them'}: garuda-mcp install ${host} --move`
+      : '')
+  );
 }
 
 /** What a move did. */
