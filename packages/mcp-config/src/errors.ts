@@ -1,5 +1,6 @@
 import { brand, CodedError, errnoCode } from '@garuda/internal';
 import type { ConfigProblem } from './config-problem.js';
+import type { ImportNote } from './import-types.js';
 import { quotePath, quoteText, shortText } from './quote-text.js';
 
 /**
@@ -32,6 +33,10 @@ export const ConfigErrorCode = Object.freeze({
   NOT_FOUND: 'NOT_FOUND',
   /** The file or its folder could not be written. */
   WRITE_FAILED: 'WRITE_FAILED',
+  /** A host's own config file cannot take the gateway's entry safely; it was left untouched. */
+  HOST_FILE_UNUSABLE: 'HOST_FILE_UNUSABLE',
+  /** Moving a host's servers behind the gateway failed; what it had done was undone. */
+  HOST_MOVE_FAILED: 'HOST_MOVE_FAILED',
 } as const);
 
 /** One of the values of {@link ConfigErrorCode}. */
@@ -171,6 +176,99 @@ export class ServerEntryError extends ConfigError {
             '(the status list shows each server with its file)',
     );
     this.server = shortText(server);
+  }
+}
+
+/**
+ * Why {@link HostFileError} was thrown. With code `HOST_FILE_UNUSABLE` (nothing was written):
+ * `not-a-file` (a FIFO, device or folder at the path), `too-large` (over
+ * `MAX_IMPORT_FILE_BYTES`), `not-utf8`, `unreadable`, `unparsable` (`problem` says where),
+ * `not-an-object` (the top level), `list-not-an-object` (the server list), `entry-refused` (the
+ * JSON edit could not place the entry), `entry-not-held` (the edited text would not read back
+ * holding the entry). With code `HOST_MOVE_FAILED`: `cannot-rewrite` (the servers cannot be taken
+ * out of the file safely; nothing was done), `import-failed` (`failed` says which and why),
+ * `changed` (the host's file changed meanwhile), `backup-failed`, `write-failed` (the host's file
+ * could not be replaced; `backup` stays). With code `WRITE_FAILED`: `write-failed`.
+ */
+export type HostFileErrorReason =
+  | 'not-a-file'
+  | 'too-large'
+  | 'not-utf8'
+  | 'unreadable'
+  | 'unparsable'
+  | 'not-an-object'
+  | 'list-not-an-object'
+  | 'entry-refused'
+  | 'entry-not-held'
+  | 'cannot-rewrite'
+  | 'import-failed'
+  | 'changed'
+  | 'backup-failed'
+  | 'write-failed';
+
+/** The details of a {@link HostFileError}: only the fields its `reason` has are set. */
+export interface HostFileErrorDetails {
+  /** `unparsable`: the parse problem, with its line and column when known. */
+  readonly problem?: ImportNote;
+  /** `import-failed`: each server that could not be written to Garuda's file, and why. */
+  readonly failed?: readonly { readonly name: string; readonly reason: string }[];
+  /** `HOST_MOVE_FAILED`: the servers written to Garuda's file and then removed again. */
+  readonly undone?: readonly string[];
+  /** `HOST_MOVE_FAILED`: the servers written to Garuda's file that could not be removed again. */
+  readonly left?: readonly string[];
+  /** `write-failed` during a move: the backup of the host's file, which stays. */
+  readonly backup?: string;
+}
+
+/**
+ * A host's own config file could not be edited (codes `HOST_FILE_UNUSABLE`, `HOST_MOVE_FAILED`,
+ * `WRITE_FAILED`; `reason` says why). The host's file is as it was, and a failed move undid what
+ * it had written to Garuda's file (`left` names what it could not).
+ *
+ * @example
+ * ```ts
+ * catch (e) {
+ *   if (HostFileError.isInstance(e) && e.reason === 'unparsable') ui.error(e.problem?.message);
+ * }
+ * ```
+ */
+export class HostFileError extends ConfigError implements HostFileErrorDetails {
+  /** Whether `value` is a {@link HostFileError}, from any copy of this package. */
+  static override readonly isInstance = brand(this, SCOPE, 'HostFileError');
+
+  declare readonly code: 'HOST_FILE_UNUSABLE' | 'HOST_MOVE_FAILED' | 'WRITE_FAILED';
+  /** The host's file. */
+  readonly file: string;
+  readonly reason: HostFileErrorReason;
+  declare readonly problem?: ImportNote;
+  declare readonly failed?: readonly { readonly name: string; readonly reason: string }[];
+  declare readonly undone?: readonly string[];
+  declare readonly left?: readonly string[];
+  declare readonly backup?: string;
+
+  /**
+   * @param code - The error's code.
+   * @param file - The host's file.
+   * @param reason - Why.
+   * @param details - The fields of that reason.
+   * @param cause - The underlying error, if any.
+   */
+  constructor(
+    code: 'HOST_FILE_UNUSABLE' | 'HOST_MOVE_FAILED' | 'WRITE_FAILED',
+    file: string,
+    reason: HostFileErrorReason,
+    details: HostFileErrorDetails = {},
+    cause?: unknown,
+  ) {
+    super(
+      code,
+      `${quotePath(file)} ${code === 'HOST_MOVE_FAILED' ? 'could not give up its servers' : 'was not changed'}: ${reason}` +
+        (details.problem === undefined ? '' : ` (${shortText(details.problem.message)})`),
+      { cause },
+    );
+    this.file = file;
+    this.reason = reason;
+    Object.assign(this, details);
   }
 }
 

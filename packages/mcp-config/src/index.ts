@@ -14,9 +14,11 @@ export {
   ConfigError,
   ConfigErrorCode,
   FileUnusableError,
+  HostFileError,
   InvalidServerError,
   ServerEntryError,
 } from './errors.js';
+export type { HostFileErrorDetails, HostFileErrorReason } from './errors.js';
 export { expandEnv, SERVER_HOME_VARIABLE } from './expand-env.js';
 export type {
   ExpandEnvOptions,
@@ -51,6 +53,18 @@ export type {
 export { HOSTS } from './hosts/index.js';
 export type { HostId } from './hosts/index.js';
 export type { FieldDialect, HostDescriptor, HostFolders, VariableSyntax } from './hosts/host.js';
+export { applyHostInstall, planHostInstall } from './host-edit/host-install.js';
+export type {
+  ApplyHostInstallOptions,
+  HostFileServer,
+  HostInstallPlan,
+  HostInstallResult,
+  HostMovePlan,
+  HostMovingServer,
+  HostServerRemoval,
+  HostStayReason,
+  PlanHostInstallOptions,
+} from './host-edit/host-install.js';
 export { IMPORT_CLIENTS, ImportNoteCode } from './import-types.js';
 export type {
   ImportableServer,

@@ -61,6 +61,8 @@ const IMPORT_CONSEQUENCE = /[:;] nothing (?:was imported from it|to import)$/;
 
 /** {@link parseClientFile} with the places and duplicates import needs. @internal */
 export function parseSource(client: ImportClient, text: string): ParsedSource {
-  const { format } = hostById(client);
-  return format === 'toml' ? parseSourceToml(text) : parseSourceJson(text, format === 'jsonc');
+  const { format, serversKey } = hostById(client);
+  return format === 'toml'
+    ? parseSourceToml(text, serversKey)
+    : parseSourceJson(text, format === 'jsonc');
 }

@@ -8,37 +8,44 @@ import { MAX_JSON_DEPTH } from './limits.js';
 import type { ParsedSource, SourcePlace } from './parse-source-json.js';
 import { shortText } from './quote-text.js';
 
-const TABLE_KEY = /^(\s*)(\[\s*)?mcp_servers\s*\.\s*("(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+)/;
+/** `[<key>.<name>` or `<key>.<name>` at a line's start (`key` is the host's `serversKey`). */
+function tableKey(key: string): RegExp {
+  const bare = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(
+    `^(\\s*)(\\[\\s*)?${bare}\\s*\\.\\s*("(?:[^"\\\\]|\\\\.)*"|'[^']*'|[A-Za-z0-9_-]+)`,
+  );
+}
 
 /**
- * Where each `[mcp_servers.<name>]` (or `mcp_servers.<name>.field = …`) is first written, in one
- * pass over the lines: TOML parsers give no positions. Best effort (a server written as an
- * inline table gets none).
+ * Where each `[<key>.<name>]` (or `<key>.<name>.field = …`) is first written, in one pass over
+ * the lines: TOML parsers give no positions. Best effort (a server written as an inline table
+ * gets none).
  */
-function serverPlaces(text: string): Map<string, SourcePlace> {
+function serverPlaces(text: string, key: string): Map<string, SourcePlace> {
   const places = new Map<string, SourcePlace>();
   const lines = text.split(/\r\n|\n/);
+  const pattern = tableKey(key);
   for (let i = 0; i < lines.length; i++) {
-    const match = TABLE_KEY.exec(lines[i] ?? '');
+    const match = pattern.exec(lines[i] ?? '');
     if (match === null) continue;
     const raw = match[3] ?? '';
-    let key = raw;
+    let name = raw;
     if (raw.startsWith('"')) {
       try {
-        key = JSON.parse(raw) as string;
+        name = JSON.parse(raw) as string;
       } catch {
         continue;
       }
     } else if (raw.startsWith("'")) {
-      key = raw.slice(1, -1);
+      name = raw.slice(1, -1);
     }
-    if (!places.has(key)) places.set(key, { line: i + 1, column: (match[1]?.length ?? 0) + 1 });
+    if (!places.has(name)) places.set(name, { line: i + 1, column: (match[1]?.length ?? 0) + 1 });
   }
   return places;
 }
 
-/** Parses a TOML file. Never throws. @internal */
-export function parseSourceToml(text: string): ParsedSource {
+/** Parses a TOML file whose server list is `serversKey`. Never throws. @internal */
+export function parseSourceToml(text: string, serversKey: string): ParsedSource {
   if (text.trim() === '') {
     return {
       ok: false,
@@ -72,8 +79,8 @@ export function parseSourceToml(text: string): ParsedSource {
     ok: true,
     value,
     placeOf: (path) => {
-      if (path.length !== 2 || path[0] !== 'mcp_servers') return undefined;
-      places ??= serverPlaces(text);
+      if (path.length !== 2 || path[0] !== serversKey) return undefined;
+      places ??= serverPlaces(text, serversKey);
       return places.get(path[1] ?? '');
     },
     // TOML itself refuses a key defined twice.

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { hostById } from '../src/hosts/index.js';
 import { readImportSources } from '../src/import-sources.js';
 import type {
   ImportClient,
@@ -79,9 +80,8 @@ export function importMachines(): {
     /** Reads one client's servers written as `{ <listKey>: servers }` in the given scope. */
     importOne: async (client, servers, options = {}) => {
       const s = await machine();
-      const scope =
-        options.scope ?? (client === 'codex' || client === 'claude-desktop' ? 'user' : 'project');
-      const key = client === 'vscode' ? 'servers' : 'mcpServers';
+      const scope = options.scope ?? (FILES[client].project === undefined ? 'user' : 'project');
+      const key = hostById(client).serversKey;
       await put(
         s.file(client, scope),
         JSON.stringify({ ...options.extra, [key]: servers }, null, 2),

@@ -60,6 +60,7 @@ const PACKAGES: PackageCase[] = [
     ConfigError: (m) => new m.ConfigError(m.ConfigErrorCode.NOT_FOUND, 'x'),
     InvalidServerError: (m) => new m.InvalidServerError('/f', []),
     FileUnusableError: (m) => new m.FileUnusableError('/f', [], cause),
+    HostFileError: (m) => new m.HostFileError('HOST_FILE_UNUSABLE', '/f', 'not-a-file', {}, cause),
     ServerEntryError: (m) => new m.ServerEntryError('NOT_FOUND', '/f', 's'),
   }),
   errorsOf('@garuda/mcp-trust', trust, {

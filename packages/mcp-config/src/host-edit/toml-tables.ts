@@ -1,6 +1,6 @@
-// Where the tables of a TOML file are, by line, so `install --move` can take a few
-// `[mcp_servers.<name>]` tables out and leave every other byte as it was. TOML parsers give no
-// positions, and the CLI keeps its dependencies few: this is a scanner of TOML's lexical layer
+// Where the tables of a TOML file are, by line, so moving a host's servers can take a few
+// `[<serversKey>.<name>]` tables out and leave every other byte as it was. TOML parsers give no
+// positions, and this package keeps its dependencies few: this is a scanner of TOML's lexical layer
 // only (strings, comments, brackets, table headers), which is all that is needed to know where a
 // line is a table header. Whatever it is not sure of, it refuses (undefined), and then nothing is
 // removed.
@@ -222,15 +222,19 @@ export function tomlLayout(text: string): TomlLayout | undefined {
 }
 
 /**
- * The line ranges `[start, end)` that hold the tables of `[mcp_servers.<name>]` and its
- * sub-tables (`[mcp_servers.<name>.env]`…): from each header to the next one, less the comment
+ * The line ranges `[start, end)` that hold the tables of `[<key>.<name>]` and its
+ * sub-tables (`[<key>.<name>.env]`…): from each header to the next one, less the comment
  * lines right above that next header (they belong to it). A table at the end runs to the end.
  */
-export function serverTableLines(layout: TomlLayout, name: string): [number, number][] {
+export function serverTableLines(
+  layout: TomlLayout,
+  key: string,
+  name: string,
+): [number, number][] {
   const { tables, kinds } = layout;
   const ranges: [number, number][] = [];
   tables.forEach((table, index) => {
-    if (table.path.length < 2 || table.path[0] !== 'mcp_servers' || table.path[1] !== name) return;
+    if (table.path.length < 2 || table.path[0] !== key || table.path[1] !== name) return;
     const next = tables[index + 1];
     let end = next === undefined ? kinds.length : next.line;
     if (next !== undefined) {
