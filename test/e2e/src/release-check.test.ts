@@ -208,7 +208,9 @@ describe('the checks of the release as a whole', () => {
 });
 
 /** pnpm as started by the test command; `pnpm` from PATH otherwise. */
-function pnpm(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function pnpm(
+  args: string[],
+): Promise<{ code: number; how: string; stdout: string; stderr: string }> {
   const execPath = process.env.npm_execpath;
   const [command, prefix] =
     execPath && /pnpm/.test(execPath) ? [process.execPath, [execPath]] : ['pnpm', []];
@@ -218,7 +220,15 @@ function pnpm(args: string[]): Promise<{ code: number; stdout: string; stderr: s
       [...prefix, ...args],
       { cwd: repoRoot, timeout: 20 * 60_000, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) || 1 : 0, stdout, stderr }),
+        resolve({
+          code: error ? Number(error.code ?? 1) || 1 : 0,
+          // How it ended, for the failure message: an exit code, or the signal that stopped it.
+          how: error
+            ? `${error.signal ?? `code ${String(error.code)}`}${error.killed ? ' (timed out)' : ''}`
+            : 'code 0',
+          stdout,
+          stderr,
+        }),
     );
   });
 }
@@ -227,9 +237,10 @@ describe('pnpm release:check', () => {
   it(
     'versions, builds, packs, installs and imports every published package',
     async () => {
-      const { code, stdout, stderr } = await pnpm(['run', '--silent', 'release:check']);
+      const { code, how, stdout, stderr } = await pnpm(['run', '--silent', 'release:check']);
       expect(stderr + stdout, 'release:check output').not.toMatch(/release check failed/);
-      expect(code).toBe(0);
+      const tail = `${stdout}\n${stderr}`.trim().split('\n').slice(-30).join('\n');
+      expect(code, `release:check ended with ${how}; its output's end:\n${tail}`).toBe(0);
       const published = shippedWorkspaces().filter((workspace) => !workspace.private);
       expect(stdout).toContain(`release check passed: ${published.length} packages`);
       const pending = readdirSync(join(repoRoot, '.changeset')).filter(
