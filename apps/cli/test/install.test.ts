@@ -509,7 +509,7 @@ describe('garuda-mcp install: host files it cannot parse are left untouched', ()
 
 describe('tomlLayout', () => {
   it('finds the table headers, not look-alikes inside strings, arrays or comments', async () => {
-    const { tomlLayout } = await import('../src/commands/toml-tables.js');
+    const { tomlLayout } = await import('../src/commands/install/toml-tables.js');
     const text = [
       'a = """',
       '[in.a.string]',
@@ -543,7 +543,7 @@ describe('tomlLayout', () => {
   });
 
   it('refuses what it cannot follow for sure', async () => {
-    const { tomlLayout } = await import('../src/commands/toml-tables.js');
+    const { tomlLayout } = await import('../src/commands/install/toml-tables.js');
     expect(tomlLayout('a = "open\n[mcp_servers.x]\n')).toBeUndefined();
     expect(tomlLayout('a = [\n[mcp_servers.x]\n')).toBeUndefined();
     expect(tomlLayout('[mcp_servers.x] b = 1\n')).toBeUndefined();
@@ -553,7 +553,7 @@ describe('tomlLayout', () => {
 
 describe('withServersMoved', () => {
   it('rewrites only the value of the server list: a one-line list stays on one line, CRLF stays CRLF', async () => {
-    const { withServersMoved } = await import('../src/commands/host-json.js');
+    const { withServersMoved } = await import('../src/commands/install/host-json.js');
     const value = { command: 'x' };
     const flat = '{"a":1,"mcpServers":{"gone":{"command":"y"},"kept":2},"z":3}';
     expect(
@@ -569,7 +569,7 @@ describe('withServersMoved', () => {
 
 describe('withEntry', () => {
   it('replaces an entry of that name in place, fills an empty object, adds the key to the root', async () => {
-    const { withEntry } = await import('../src/commands/host-json.js');
+    const { withEntry } = await import('../src/commands/install/host-json.js');
     const value = { command: 'x' };
     expect(
       withEntry('{"mcpServers": {"garuda": {"old": 1}, "b": 2}}', 'mcpServers', 'garuda', value),
