@@ -78,6 +78,29 @@ export default tseslint.config(
     },
   },
   {
+    // The CLI stays readable: a file is at most 300 lines, a function at most 80 (blank lines
+    // and comments not counted), so a long command is split into named steps.
+    files: ['apps/cli/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }],
+      'max-lines-per-function': [
+        'error',
+        { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true },
+      ],
+    },
+  },
+  {
+    // install's host-file editing (install.ts, install-move.ts, toml-tables.ts) is moving to
+    // @garuda/mcp-config with the host descriptors; it keeps its old size until then.
+    files: [
+      'apps/cli/src/commands/install/install.ts',
+      'apps/cli/src/commands/install/install-move.ts',
+      'apps/cli/src/commands/install/toml-tables.ts',
+    ],
+    rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' },
+  },
+  {
     // A command is its own folder: it imports the CLI's shared code (src/*.ts, src/shared/),
     // never another command's folder, so each one can be read, moved or removed alone.
     files: ['apps/cli/src/commands/**/*.ts'],

@@ -16,7 +16,6 @@ import { cleanLine } from '@garuda/mcp-sanitize';
 import { LockedFileError } from '@garuda/mcp-trust';
 import { cliPaths, readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
-
 import { table } from '../format.js';
 import type { Colours } from '../output.js';
 

@@ -1,11 +1,8 @@
 import { ConfigError, ConfigErrorCode, setServerEnabled } from '@garuda/mcp-config';
-
 import { readConfig } from '../cli-config.js';
 import { writeSessionSwitch } from '../terminal-session.js';
 import type { CommandContext } from '../context.js';
-
 import { CliError, ExitCode, usageError } from '../exit-codes.js';
-
 import { configFailure, fileOf, notInFile } from './server-file.js';
 
 /**

@@ -1,5 +1,3 @@
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import {
   ConfigError,
   ConfigErrorCode,
@@ -9,17 +7,13 @@ import {
   type AddServerResult,
   type ServerEntry,
 } from '@garuda/mcp-config';
-
-import { hiddenPathOf } from '@garuda/mcp-transport';
-
 import { readConfig } from '../../cli-config.js';
-
 import type { CommandContext } from '../../context.js';
-
 import { limitOf } from '../../durations.js';
 import { CliError, ExitCode, usageError } from '../../exit-codes.js';
-import { looksLiteralSecret, MASK } from '../../secrets.js';
+import { MASK } from '../../secrets.js';
 import { configFailure, fileOf } from '../../shared/server-file.js';
+import { addWarnings, refuseNeverShown } from './add-warnings.js';
 
 /** What `add` was given. */
 export interface AddArguments {
@@ -112,67 +106,8 @@ function replacedLines(ctx: CommandContext, result: AddServerResult, project: bo
   return lines.map((line) => ctx.output.colour.dim(line));
 }
 
-/** Where a configured path leads: `~/…` from the home folder, relative from the project root. */
-function fullPath(ctx: CommandContext, p: string): string {
-  const home = p === '~' || p.startsWith('~/');
-  return home ? path.join(ctx.io.userHome, p.slice(1)) : path.resolve(ctx.globals.root, p);
-}
-
-/** Exit 2 for a `--read` the sandbox would refuse anyway: Garuda's home or a socket place. */
-function refuseNeverShown(ctx: CommandContext, paths: readonly string[]): void {
-  for (const p of paths) {
-    if (p.includes('\0')) continue; // the config's own check says so
-    const match = hiddenPathOf(fullPath(ctx, p), {
-      home: ctx.io.userHome,
-      garudaHome: ctx.globals.home,
-    });
-    if (match?.kind === 'garudaHome' || match?.kind === 'system') {
-      throw usageError(
-        `--read ${JSON.stringify(p)} leads into ${match.kind === 'garudaHome' ? "Garuda's own folder (its tokens and trust)" : `${match.path}, whose sockets lead out of the sandbox`}: no server may read it.`,
-      );
-    }
-  }
-}
-
-/**
- * Warnings about write or read paths that will keep the server from starting or mean another
- * place.
- */
-async function pathWarnings(
-  ctx: CommandContext,
-  flag: '--write' | '--read',
-  paths: readonly string[],
-  project: boolean,
-): Promise<string[]> {
-  const warnings: string[] = [];
-  for (const p of paths) {
-    const home = p === '~' || p.startsWith('~/');
-    if (!home && !path.isAbsolute(p) && !project) {
-      warnings.push(
-        `${flag} ${JSON.stringify(p)} is relative: it is taken from the project root of each run ` +
-          `(write an absolute path for one ${flag === '--write' ? 'folder' : 'place'}).`,
-      );
-      continue;
-    }
-    const full = fullPath(ctx, p);
-    const info = await stat(full).catch(() => undefined);
-    if (info === undefined) {
-      warnings.push(
-        `${flag} ${JSON.stringify(p)}: ${full} does not exist (yet); the server does not start until it does.`,
-      );
-    }
-  }
-  return warnings;
-}
-
-/**
- * `garuda-mcp add <name> [--project] -- <command> [args…]` or `add <name> --url <url>
- * [--header K=V]…`: writes the entry to the user's file (or the project's with `--project`),
- * keeping every other byte of the file. Nothing is started. `--replace` gives an existing
- * server a new command line or URL, and the fields its flags give; the old entry's other
- * fields stay, and what is kept or dropped is said.
- */
-export async function addCommand(ctx: CommandContext, args: AddArguments): Promise<number> {
+/** Exit 2 for flags that do not go together, or that name no folder. */
+function checkArguments(ctx: CommandContext, args: AddArguments): void {
   const hasCommand = args.command.length > 0;
   if (hasCommand === (args.url !== undefined)) {
     throw usageError('Give either -- <command> [args…] or --url <url>, not both and not neither.');
@@ -191,16 +126,21 @@ export async function addCommand(ctx: CommandContext, args: AddArguments): Promi
   if (args.write.some((p) => p === '')) throw usageError('--write needs a folder.');
   if (args.read.some((p) => p === '')) throw usageError('--read needs a file or folder.');
   refuseNeverShown(ctx, args.read);
+}
+
+/** The entry the flags describe: a local command or a remote URL, with its limits. */
+function entryOf(args: AddArguments): ServerEntry {
   const timeoutMs = timeoutOf(args.timeout);
   const startTimeoutMs =
     args.startTimeout === undefined ? undefined : limitOf('--start-timeout', args.startTimeout);
-  const startLimit = startTimeoutMs === undefined ? {} : { startTimeoutMs };
-  const config = await readConfig(ctx);
-  let def: ServerEntry;
-  if (hasCommand) {
+  const limits = {
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }),
+  };
+  if (args.command.length > 0) {
     const [command = '', ...rest] = args.command;
     const env = pairs(args.env, '--env');
-    def = {
+    return {
       command,
       ...(rest.length > 0 ? { args: rest } : {}),
       ...(Object.keys(env).length > 0 ? { env } : {}),
@@ -208,22 +148,26 @@ export async function addCommand(ctx: CommandContext, args: AddArguments): Promi
       ...(args.network ? { network: true } : {}),
       ...(args.write.length > 0 ? { writePaths: [...new Set(args.write)] } : {}),
       ...(args.read.length > 0 ? { readPaths: [...new Set(args.read)] } : {}),
-      ...(timeoutMs === undefined ? {} : { timeoutMs }),
-      ...startLimit,
-    };
-  } else {
-    const headers = pairs(args.headers, '--header');
-    def = {
-      url: args.url ?? '',
-      ...(Object.keys(headers).length > 0 ? { headers } : {}),
-      ...(timeoutMs === undefined ? {} : { timeoutMs }),
-      ...startLimit,
+      ...limits,
     };
   }
-  const { file, source } = fileOf(ctx, args.project);
-  let result: AddServerResult;
+  const headers = pairs(args.headers, '--header');
+  return {
+    url: args.url ?? '',
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    ...limits,
+  };
+}
+
+/** Writes the entry; an existing name without `--replace` is exit 3 with what to do. */
+async function writeEntry(
+  ctx: CommandContext,
+  args: AddArguments,
+  def: ServerEntry,
+  { file, source }: ReturnType<typeof fileOf>,
+): Promise<AddServerResult> {
   try {
-    result = await addServer({
+    return await addServer({
       file,
       name: args.name,
       def,
@@ -241,12 +185,16 @@ export async function addCommand(ctx: CommandContext, args: AddArguments): Promi
     }
     configFailure(ctx, error);
   }
-  const c = ctx.output.colour;
-  // Arguments are kept as written (no ${NAME} in them): a secret there is in the file, and is
-  // not shown again here.
+}
+
+/**
+ * The written entry's command line, a secret-looking argument masked: arguments are kept as
+ * written (no ${NAME} in them), so a secret there is in the file, and is not shown again here.
+ */
+function shownCommandLine(result: AddServerResult): string {
   const written = 'command' in result.def ? (result.def.args ?? []) : [];
   const secretArgs = secretArguments(written);
-  const what = commandLine(
+  return commandLine(
     secretArgs.length === 0
       ? result.def
       : {
@@ -256,59 +204,30 @@ export async function addCommand(ctx: CommandContext, args: AddArguments): Promi
           ),
         },
   );
+}
+
+/**
+ * `garuda-mcp add <name> [--project] -- <command> [args…]` or `add <name> --url <url>
+ * [--header K=V]…`: writes the entry to the user's file (or the project's with `--project`),
+ * keeping every other byte of the file. Nothing is started. `--replace` gives an existing
+ * server a new command line or URL, and the fields its flags give; the old entry's other
+ * fields stay, and what is kept or dropped is said.
+ */
+export async function addCommand(ctx: CommandContext, args: AddArguments): Promise<number> {
+  checkArguments(ctx, args);
+  const def = entryOf(args);
+  const config = await readConfig(ctx);
+  const target = fileOf(ctx, args.project);
+  const result = await writeEntry(ctx, args, def, target);
+  const c = ctx.output.colour;
   if (ctx.globals.json) {
     ctx.output.out(JSON.stringify(result, null, 2));
   } else {
     ctx.output.out(
-      `${result.action === 'added' ? 'Added' : 'Replaced'} MCP server ${c.bold(args.name)} in ${result.file}${result.createdFile ? ' (new file)' : ''}: ${what}`,
+      `${result.action === 'added' ? 'Added' : 'Replaced'} MCP server ${c.bold(args.name)} in ${result.file}${result.createdFile ? ' (new file)' : ''}: ${shownCommandLine(result)}`,
     );
     for (const line of replacedLines(ctx, result, args.project)) ctx.output.out(line);
   }
-  const e = ctx.output.errColour;
-  const literal = [...args.headers, ...args.env].filter((pair) =>
-    looksLiteralSecret(pair.slice(pair.indexOf('=') + 1)),
-  );
-  if (literal.length > 0) {
-    ctx.output.err(
-      e.yellow(
-        `warning: ${literal.map((pair) => pair.slice(0, pair.indexOf('='))).join(', ')} looks like a secret written out. ` +
-          `Prefer \${NAME} (taken from your environment when the server starts)` +
-          (source === 'project' ? ': a project file is usually shared with others.' : '.'),
-      ),
-    );
-  }
-  for (const secret of secretArgs) {
-    const variable = secret.variable ?? 'NAME';
-    ctx.output.err(
-      e.yellow(
-        `warning: the argument ${secret.shown} looks like a secret written out, and arguments ` +
-          `are kept in ${result.file} as written. If the server can read it from its ` +
-          `environment, prefer --env ${variable}='\${${variable}}' (taken from your environment ` +
-          "when the server starts; see the server's documentation for the variable it reads)" +
-          (source === 'project' ? ': a project file is usually shared with others.' : '.'),
-      ),
-    );
-  }
-  for (const warning of [
-    ...(await pathWarnings(ctx, '--write', args.write, args.project)),
-    ...(await pathWarnings(ctx, '--read', args.read, args.project)),
-  ]) {
-    ctx.output.err(e.yellow(`warning: ${warning}`));
-  }
-  if (
-    source === 'project' &&
-    config.servers.some((s) => s.source === 'user' && s.name === args.name)
-  ) {
-    ctx.output.err(
-      e.yellow(
-        `warning: your own file has a server named ${JSON.stringify(args.name)} too, so this project one is ignored (a repository cannot replace a server you configured): give it another name.`,
-      ),
-    );
-  }
-  if (source === 'project') {
-    ctx.output.err(
-      e.dim('Project servers ask for consent before they first start (garuda-mcp status).'),
-    );
-  }
+  await addWarnings(ctx, args, result, config);
   return ExitCode.OK;
 }

@@ -8,7 +8,7 @@ import type {
   Prompter,
   SignInRequest,
 } from '@garuda/mcp-manager';
-import { formatCallPreview, formatConsent, formatSignIn } from '../../format.js';
+import { formatCallPreview, formatConsent, formatSignIn } from '../../format-questions.js';
 import type { Output } from '../../output.js';
 import { createPrompter } from '../../prompter.js';
 

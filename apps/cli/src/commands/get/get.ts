@@ -4,7 +4,6 @@ import { cleanLine } from '@garuda/mcp-sanitize';
 import { findServer, readConfig } from '../../cli-config.js';
 import type { CommandContext } from '../../context.js';
 import { ExitCode } from '../../exit-codes.js';
-
 import { maskValue } from '../../secrets.js';
 import { enabledLabel } from '../../shared/enabled-here.js';
 

@@ -1,9 +1,12 @@
-import { IMPORT_CLIENTS, type ImportClient, type ImportableServer } from '@garuda/mcp-config';
-
+import {
+  IMPORT_CLIENTS,
+  type ImportClient,
+  type ImportableServer,
+  type ImportSourcesResult,
+} from '@garuda/mcp-config';
 import type { CommandContext } from '../../context.js';
 import { CliError, ExitCode, usageError } from '../../exit-codes.js';
 import { plural } from '../../format.js';
-
 import {
   IMPORTED_LOCAL_NOTE,
   importedServerLines,
@@ -29,18 +32,8 @@ function targetOf(server: ImportableServer, args: ImportArgs): 'user' | 'project
   return server.scope === 'project' || args.project ? 'project' : 'user';
 }
 
-/**
- * `garuda-mcp import [--from <client>]… [--project] [--all | --only <name>…]`: reads the MCP
- * servers of other clients' files (Claude Code, Claude Desktop, Cursor, VS Code, Gemini CLI,
- * Codex), shows each one as Garuda would write it (and why one cannot be imported), and writes
- * the chosen ones: `--all`, or `--only` by name. Without either it only shows them. A
- * repository's servers go to the project's file (they ask consent as usual); the user's own go
- * to the user's file, or with `--project` to the project's. A secret written out in another
- * client's file is never copied: the entry takes `${NAME}` and a warning says which variable to
- * set. Exit 0, 2 for a bad option or an unknown `--only` name, 3 when nothing could be written
- * for a config problem.
- */
-export async function importCommand(ctx: CommandContext, args: ImportArgs): Promise<number> {
+/** `--from`, checked: clients Garuda reads. */
+function clientsOf(args: ImportArgs): ImportClient[] {
   const clients: ImportClient[] = [];
   for (const client of args.from) {
     if (!(IMPORT_CLIENTS as readonly string[]).includes(client)) {
@@ -51,12 +44,11 @@ export async function importCommand(ctx: CommandContext, args: ImportArgs): Prom
     clients.push(client as ImportClient);
   }
   if (args.all && args.only.length > 0) throw usageError('Give --all or --only, not both.');
-  const { globals, output } = ctx;
-  const result = await readOtherClients(ctx, { clients });
-  const importable = result.servers.filter((s): s is ImportableServer => s.importable);
-  const chosen = args.all
-    ? importable
-    : importable.filter((server) => args.only.includes(server.name));
+  return clients;
+}
+
+/** The servers `--all` or `--only` chose; exit 2 for an `--only` name no server has. */
+function chosenOf(args: ImportArgs, importable: readonly ImportableServer[]): ImportableServer[] {
   for (const name of args.only) {
     if (!importable.some((server) => server.name === name)) {
       throw usageError(
@@ -66,35 +58,20 @@ export async function importCommand(ctx: CommandContext, args: ImportArgs): Prom
       );
     }
   }
+  return args.all
+    ? [...importable]
+    : importable.filter((server) => args.only.includes(server.name));
+}
 
-  const { written, failed } = await writeImported(ctx, chosen, (server) => targetOf(server, args));
-
-  if (globals.json) {
-    output.out(
-      JSON.stringify(
-        {
-          files: result.files,
-          servers: result.servers,
-          written: written.map(({ server, file }) => ({ name: server.name, file })),
-          failed: failed.map(({ server, reason }) => ({ name: server.name, reason })),
-        },
-        null,
-        2,
-      ),
-    );
-    return failed.length > 0 ? ExitCode.CONFIG : ExitCode.OK;
-  }
-
+/** The files found and their servers, as Garuda would write each one. */
+function printFound(
+  ctx: CommandContext,
+  args: ImportArgs,
+  result: ImportSourcesResult,
+  found: ImportSourcesResult['files'],
+): void {
+  const { output } = ctx;
   const c = output.colour;
-  const found = result.files.filter((file) => file.status !== 'missing');
-  if (found.length === 0) {
-    output.out(
-      `No other MCP client's file was found (looked for ${plural(result.files.length, 'file')}: ${[
-        ...new Set(result.files.map((file) => file.client)),
-      ].join(', ')}).`,
-    );
-    return ExitCode.OK;
-  }
   output.out(c.bold('Files'));
   for (const file of found) {
     output.out(
@@ -114,6 +91,17 @@ export async function importCommand(ctx: CommandContext, args: ImportArgs): Prom
       output.out(line);
     }
   }
+}
+
+/** What was written, what failed, and what to do when nothing was chosen. */
+function printOutcome(
+  ctx: CommandContext,
+  importable: readonly ImportableServer[],
+  chosen: readonly ImportableServer[],
+  { written, failed }: Awaited<ReturnType<typeof writeImported>>,
+): void {
+  const { output } = ctx;
+  const c = output.colour;
   output.out('');
   if (written.length > 0) {
     for (const file of new Set(written.map((w) => w.file))) {
@@ -139,6 +127,53 @@ export async function importCommand(ctx: CommandContext, args: ImportArgs): Prom
             .join(', ')}).`,
     );
   }
+}
+
+/**
+ * `garuda-mcp import [--from <client>]… [--project] [--all | --only <name>…]`: reads the MCP
+ * servers of other clients' files (Claude Code, Claude Desktop, Cursor, VS Code, Gemini CLI,
+ * Codex), shows each one as Garuda would write it (and why one cannot be imported), and writes
+ * the chosen ones: `--all`, or `--only` by name. Without either it only shows them. A
+ * repository's servers go to the project's file (they ask consent as usual); the user's own go
+ * to the user's file, or with `--project` to the project's. A secret written out in another
+ * client's file is never copied: the entry takes `${NAME}` and a warning says which variable to
+ * set. Exit 0, 2 for a bad option or an unknown `--only` name, 3 when nothing could be written
+ * for a config problem.
+ */
+export async function importCommand(ctx: CommandContext, args: ImportArgs): Promise<number> {
+  const clients = clientsOf(args);
+  const { globals, output } = ctx;
+  const result = await readOtherClients(ctx, { clients });
+  const importable = result.servers.filter((s): s is ImportableServer => s.importable);
+  const chosen = chosenOf(args, importable);
+  const outcome = await writeImported(ctx, chosen, (server) => targetOf(server, args));
+  const { written, failed } = outcome;
+  if (globals.json) {
+    output.out(
+      JSON.stringify(
+        {
+          files: result.files,
+          servers: result.servers,
+          written: written.map(({ server, file }) => ({ name: server.name, file })),
+          failed: failed.map(({ server, reason }) => ({ name: server.name, reason })),
+        },
+        null,
+        2,
+      ),
+    );
+    return failed.length > 0 ? ExitCode.CONFIG : ExitCode.OK;
+  }
+  const found = result.files.filter((file) => file.status !== 'missing');
+  if (found.length === 0) {
+    output.out(
+      `No other MCP client's file was found (looked for ${plural(result.files.length, 'file')}: ${[
+        ...new Set(result.files.map((file) => file.client)),
+      ].join(', ')}).`,
+    );
+    return ExitCode.OK;
+  }
+  printFound(ctx, args, result, found);
+  printOutcome(ctx, importable, chosen, outcome);
   if (failed.length > 0) {
     throw new CliError(
       `${plural(failed.length, 'server')} could not be written (see above).`,

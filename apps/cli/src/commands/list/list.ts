@@ -1,10 +1,8 @@
 import { commandLine, type ServerConfig } from '@garuda/mcp-config';
-
 import { configProblems, noServersLine, readConfig, unreadFiles } from '../../cli-config.js';
 import type { CommandContext } from '../../context.js';
 import { ExitCode } from '../../exit-codes.js';
 import { table } from '../../format.js';
-
 import { enabledHere, enabledLabel } from '../../shared/enabled-here.js';
 
 /** `stdio` or `http`: how the client talks to the server. */

@@ -1,7 +1,6 @@
 import { configuredNames, findServer, readConfig } from '../../cli-config.js';
 import type { CommandContext } from '../../context.js';
 import { ExitCode } from '../../exit-codes.js';
-
 import { cliPrompter, createManager } from '../../open-manager.js';
 
 /**

@@ -3,9 +3,7 @@ import { findServer, readConfig } from '../../cli-config.js';
 import type { CommandContext } from '../../context.js';
 import { didYouMean } from '../../did-you-mean.js';
 import { ExitCode, usageError } from '../../exit-codes.js';
-
 import { withManager } from '../../open-manager.js';
-
 import { mustBeConnected, parseJsonObject, requestFailure } from '../../shared/request-errors.js';
 
 /**

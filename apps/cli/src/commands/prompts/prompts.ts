@@ -1,9 +1,6 @@
 import { type McpPrompt } from '@garuda/mcp-manager';
-
 import type { CommandContext } from '../../context.js';
-
 import { summaryLine, table } from '../../format.js';
-
 import { offerListing } from '../../shared/offer-list.js';
 
 /** A prompt's arguments for a table: `code, language?` (optional ones marked). */

@@ -3,7 +3,6 @@ import type { CommandContext } from '../../context.js';
 import { ExitCode, usageError } from '../../exit-codes.js';
 import { asciiJson } from '../../format.js';
 import { withManager } from '../../open-manager.js';
-
 import { mustBeConnected, requestFailure } from '../../shared/request-errors.js';
 
 /** The longest URI `read` takes, as the manager does. */

@@ -1,14 +1,9 @@
 import { rm, stat } from 'node:fs/promises';
-
 import { ConfigError, ConfigErrorCode, commandLine, removeServer } from '@garuda/mcp-config';
 import { serverHomeOf } from '@garuda/mcp-manager';
-
 import { readConfig } from '../../cli-config.js';
-
 import type { CommandContext } from '../../context.js';
-
 import { ExitCode } from '../../exit-codes.js';
-
 import { configFailure, fileOf, notInFile } from '../../shared/server-file.js';
 
 /** A removed server's home folder: where it is, if it has one, and whether it was deleted. */

@@ -1,7 +1,5 @@
 import type { CommandContext } from '../../context.js';
-
 import { asciiJson, summaryLine, table } from '../../format.js';
-
 import { offerListing } from '../../shared/offer-list.js';
 
 /**

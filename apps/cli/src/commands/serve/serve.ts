@@ -12,7 +12,8 @@ import {
 import pc from 'picocolors';
 import { readConfig } from '../../cli-config.js';
 import type { CommandContext } from '../../context.js';
-import { formatCallPreview, formatConsent, formatSignIn, loginCommandLine } from '../../format.js';
+import { formatCallPreview, formatConsent, formatSignIn } from '../../format-questions.js';
+import { loginCommandLine } from '../../format.js';
 import { cliPrompter, createManager } from '../../open-manager.js';
 import { CliError, ExitCode } from '../../exit-codes.js';
 import { gatewayToken } from './serve-token.js';
