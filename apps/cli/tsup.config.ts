@@ -10,7 +10,7 @@ export default defineBuild({
     // The garuda-mcp command.
     bin: 'src/bin.ts',
     // The stdio server `garuda-mcp demo` starts (with process.execPath) in the sandbox.
-    'demo-server': 'src/demo/demo-server.ts',
+    'demo-server': 'src/commands/demo/demo-server.ts',
   },
   dts: { entry: { index: 'src/index.ts' } },
   define: { __GARUDA_MCP_VERSION__: JSON.stringify(version) },

@@ -61,7 +61,7 @@ describe('start and download limits', () => {
         '--start-timeout takes a time limit in seconds from 1 to 600 (e.g. 120), or with a unit (90s, 2m, 120000ms)',
       );
     }
-    const global = await world.run(['list', '--download-timeout', '11m']);
+    const global = await world.run(['status', '--download-timeout', '11m']);
     expect(global.code).toBe(2);
     expect(global.stderr).toContain('--download-timeout takes a time limit in seconds');
   });

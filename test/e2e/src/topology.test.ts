@@ -67,7 +67,7 @@ function isTestFile(file: string): boolean {
 function isBundledDemoFixture(workspace: string, file: string, spec: string): boolean {
   return (
     workspace === 'garuda-mcp' &&
-    file.startsWith('src/demo/') &&
+    file.startsWith('src/commands/demo/') &&
     /^@garuda\/test-utils\/(demo|fixtures\/[\w.-]+)$/.test(spec)
   );
 }

@@ -1,0 +1,53 @@
+import { MAX_ANSWER_TIMEOUT_MS } from '@garuda/mcp-gateway';
+import type { CommandContext } from '../../context.js';
+import { usageError } from '../../exit-codes.js';
+import { type CommandArgs, isSet, stringOf } from '../../shared/command.js';
+import { SERVE_APPROVALS, serveCommand, type ServeApprovals } from './serve.js';
+
+/** `--port`, checked: only with `--http`, 0 to 65535. */
+function portOf(args: CommandArgs): number {
+  const given = stringOf(args, 'port');
+  if (given !== undefined && !isSet(args, 'http')) {
+    throw usageError('--port goes with --http (serve over Streamable HTTP on 127.0.0.1).');
+  }
+  const port = Number(given ?? '0');
+  if (!/^\d{1,5}$/.test(given ?? '0') || port > 65535) {
+    throw usageError(
+      `--port must be a port number from 0 (any free one) to 65535, not ${JSON.stringify(given)}.`,
+    );
+  }
+  return port;
+}
+
+/** `--answer-timeout`, checked, in ms when given. */
+function answerTimeoutOf(args: CommandArgs): { answerTimeoutMs?: number } {
+  const answer = stringOf(args, 'answer-timeout');
+  const answerSeconds = Number(answer ?? '0');
+  const most = MAX_ANSWER_TIMEOUT_MS / 1000;
+  if (
+    answer !== undefined &&
+    (!/^\d{1,2}$/.test(answer) || answerSeconds < 1 || answerSeconds > most)
+  ) {
+    throw usageError(
+      `--answer-timeout must be a number of seconds from 1 to ${most} (a host gives up on a request after about a minute), not ${JSON.stringify(answer)}.`,
+    );
+  }
+  return answer === undefined ? {} : { answerTimeoutMs: answerSeconds * 1000 };
+}
+
+/** `garuda-mcp serve` from its command line: the flags checked, then the gateway. */
+export function serveFromArgs(ctx: CommandContext, args: CommandArgs): Promise<number> {
+  const approvals = stringOf(args, 'approvals') ?? 'elicit';
+  if (!SERVE_APPROVALS.includes(approvals as ServeApprovals)) {
+    throw usageError(
+      `--approvals must be elicit (ask through the host's elicitation, else as rules), rules (only what you allowed beforehand runs) or host (the host asks for each call), not ${JSON.stringify(approvals)}.`,
+    );
+  }
+  const port = portOf(args);
+  return serveCommand(
+    ctx,
+    approvals as ServeApprovals,
+    isSet(args, 'http') ? { port } : undefined,
+    answerTimeoutOf(args),
+  );
+}
