@@ -7,7 +7,7 @@ import { callCommand } from './commands/call.js';
 import { doctorCommand } from './commands/doctor.js';
 import { installCommand } from './commands/install.js';
 import { SERVE_APPROVALS, serveCommand, type ServeApprovals } from './commands/serve.js';
-import { MAX_ANSWER_TIMEOUT_MS } from '@garuda/mcp-gateway';
+import { LIMITS as GATEWAY_LIMITS } from '@garuda/mcp-gateway';
 import { getCommand, listCommand } from './commands/list.js';
 import { importCommand } from './commands/import.js';
 import { loginCommand, logoutCommand } from './commands/login.js';
@@ -470,7 +470,7 @@ async function run(
       }
       const answer = values['answer-timeout'];
       const answerSeconds = Number(answer ?? '0');
-      const most = MAX_ANSWER_TIMEOUT_MS / 1000;
+      const most = GATEWAY_LIMITS.maxAnswerTimeoutMs / 1000;
       if (
         answer !== undefined &&
         (!/^\d{1,2}$/.test(answer) || answerSeconds < 1 || answerSeconds > most)
