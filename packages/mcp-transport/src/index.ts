@@ -8,7 +8,7 @@ export {
   type SandboxKind,
 } from './detect-sandbox.js';
 export {
-  InvalidOptionsError,
+  TransportOptionsError,
   InvalidPolicyError,
   MessageTooLargeError,
   ProcessExitedError,

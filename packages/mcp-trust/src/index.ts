@@ -9,7 +9,7 @@ export {
   type JsonFileCheck,
 } from './locked-json-file.js';
 export type { TrustStoreLogger } from './logger.js';
-export { type JsonValue } from './json-value.js';
+export { type StoredValue } from './json-value.js';
 export {
   mcpTrustKey,
   mcpTrustPrefix,
@@ -18,7 +18,13 @@ export {
   type McpTrustScope,
 } from './mcp-trust-key.js';
 export { readMcpTrustEntry, getMcpTrustEntry, type McpTrustEntry } from './mcp-trust-entry.js';
-export { hashTools, toolHashes, type McpTool, type ToolHashes } from './hash-tools.js';
+export {
+  hashTools,
+  toolHashes,
+  type McpTool,
+  type PinnedToolShape,
+  type ToolHashes,
+} from './hash-tools.js';
 export { diffTools, type ToolChange, type ToolDiff } from './diff-tools.js';
 export { checkToolPins, type ToolPinCheck } from './check-tool-pins.js';
 export { rememberMcpServer, upgradeMcpTrustEntry, forgetMcpServer } from './remember-mcp-server.js';

@@ -207,13 +207,17 @@ function lookupReason(cause: unknown): string {
  * try {
  *   createPinnedFetch({ connectTimeoutMs: -1 });
  * } catch (e) {
- *   if (InvalidOptionsError.isInstance(e)) ui.error(e.option, e.message);
+ *   if (PinnedFetchOptionsError.isInstance(e)) ui.error(e.option, e.message);
  * }
  * ```
  */
-export class InvalidOptionsError extends PinnedFetchError {
-  /** Whether `value` is an {@link InvalidOptionsError}, from any copy of this package. */
-  static override readonly isInstance = brand(this, 'garuda.pinned-fetch', 'InvalidOptionsError');
+export class PinnedFetchOptionsError extends PinnedFetchError {
+  /** Whether `value` is a {@link PinnedFetchOptionsError}, from any copy of this package. */
+  static override readonly isInstance = brand(
+    this,
+    'garuda.pinned-fetch',
+    'PinnedFetchOptionsError',
+  );
 
   /** The option at fault, e.g. `connectTimeoutMs` or `tls.ca`. */
   readonly option: string;
