@@ -2,7 +2,6 @@
 // been cleaned by the manager already (no escapes, no bidi or invisible characters); these
 // functions only lay it out.
 import {
-  callPreviewText,
   lostNamesText,
   networkText,
   sandboxText,
@@ -13,6 +12,7 @@ import {
   type SignInRequest,
   type StatusRow,
 } from '@garuda/mcp-manager';
+import { callPreviewText } from '@garuda/mcp-tools';
 import type { TokenStorageInfo } from '@garuda/mcp-oauth';
 import type { Colours } from './output.js';
 import type { DeclinedQuestion } from './prompter.js';

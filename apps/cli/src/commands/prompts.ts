@@ -1,4 +1,5 @@
-import { McpManagerError, McpManagerErrorCode, type McpPrompt } from '@garuda/mcp-manager';
+import { McpManagerError, McpManagerErrorCode } from '@garuda/mcp-manager';
+import { type McpPrompt } from '@garuda/mcp-tools';
 import { findServer, readConfig } from '../cli-config.js';
 import type { CommandContext } from '../context.js';
 import { didYouMean } from '../did-you-mean.js';

@@ -14,9 +14,9 @@ import {
   StartCancelledError,
   sandboxText,
   type CallResult,
-  type McpTool,
   type StatusRow,
 } from '@garuda/mcp-manager';
+import { type McpTool } from '@garuda/mcp-tools';
 import { openBrowser } from '@garuda/mcp-oauth';
 import { ProcessTransport } from '@garuda/mcp-transport';
 import { Client } from '@modelcontextprotocol/client';
