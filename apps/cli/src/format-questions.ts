@@ -1,7 +1,6 @@
 // What the CLI shows before each question the manager asks: consent, a call's approval, a
 // sign-in. Every string in them was cleaned by the manager already; these only lay it out.
 import {
-  callPreviewText,
   sandboxText,
   valueSourceText,
   type CallApprovalRequest,
@@ -9,6 +8,7 @@ import {
   type PackageSummary,
   type SignInRequest,
 } from '@garuda/mcp-manager';
+import { callPreviewText } from '@garuda/mcp-tools';
 import { pad } from './format.js';
 import type { Colours } from './output.js';
 

@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { DEFAULT_MAX_MESSAGE_BYTES } from '@garuda/mcp-transport';
+import { LIMITS as TRANSPORT_LIMITS } from '@garuda/mcp-transport';
 import type { ProbeResult, Reading, Scenario } from '../memory-probe.js';
 import { summarize, type Row, type Section } from '../report.js';
 import { machineSandbox, mib } from '../support.js';
@@ -127,7 +127,7 @@ export async function memorySuite(): Promise<Section[]> {
   ];
   const floodRows: Row[] = [];
   const floodNotes: string[] = [];
-  const bound = (BOUND_CAPS * DEFAULT_MAX_MESSAGE_BYTES) / MIB;
+  const bound = (BOUND_CAPS * TRANSPORT_LIMITS.defaultMaxMessageBytes) / MIB;
   for (const flood of floods) {
     const results: Extract<ProbeResult, { kind: 'flood' }>[] = [];
     for (let run = 0; run < flood.runs; run++) {
@@ -150,7 +150,7 @@ export async function memorySuite(): Promise<Section[]> {
         note: `baseline ${mib(summarize(results.map((r) => r.before.rss)).median)}`,
         ...(ours && flood.count === FLOOD_COUNT
           ? {
-              target: `bounded: ≤ ${bound} MiB (${BOUND_CAPS}× the ${DEFAULT_MAX_MESSAGE_BYTES / MIB} MiB cap)`,
+              target: `bounded: ≤ ${bound} MiB (${BOUND_CAPS}× the ${TRANSPORT_LIMITS.defaultMaxMessageBytes / MIB} MiB cap)`,
               met: Math.max(...rss) <= bound,
             }
           : {}),
@@ -182,7 +182,7 @@ export async function memorySuite(): Promise<Section[]> {
       title: `Memory: peak while a server floods ${FLOOD_COUNT} messages of ${FLOOD_MB} MiB`,
       rows: floodRows,
       notes: [
-        `A tool call makes the server (bench/fixtures/flood-server.mjs) write ${FLOOD_COUNT} JSON-RPC notifications of ${FLOOD_MB} MiB each to stdout, over McpManager's ${DEFAULT_MAX_MESSAGE_BYTES / MIB} MiB per-message cap, then answer; memory is sampled every 5 ms (process.memoryUsage()) from the call until the answer, in a fresh process per run. The baseline is read after a first call and two full GCs. The SDK's StdioClientTransport caps its whole buffer at 10 MiB, so it reads and parses every 5 MiB message.`,
+        `A tool call makes the server (bench/fixtures/flood-server.mjs) write ${FLOOD_COUNT} JSON-RPC notifications of ${FLOOD_MB} MiB each to stdout, over McpManager's ${TRANSPORT_LIMITS.defaultMaxMessageBytes / MIB} MiB per-message cap, then answer; memory is sampled every 5 ms (process.memoryUsage()) from the call until the answer, in a fresh process per run. The baseline is read after a first call and two full GCs. The SDK's StdioClientTransport caps its whole buffer at 10 MiB, so it reads and parses every 5 MiB message.`,
         `"Bounded" is our reading of the issue's "must stay bounded": the peak RSS of the ${FLOOD_COUNT}-message flood may exceed the baseline by at most ${BOUND_CAPS} per-message caps (${bound} MiB), whatever the flood's size; the ${SMALL_FLOOD_COUNT}-message row shows whether the peak grows with the flood.`,
         ...floodNotes,
       ],

@@ -2,12 +2,8 @@
 // and resources under host names, runs calls through the manager (results are the manager's
 // cleaned, framed text), asks the host's user what the manager would ask a terminal, and tells
 // the host a list changed only after the change passed the manager's checks.
-import type {
-  McpManager,
-  McpManagerOptions,
-  McpResourceTemplate,
-  Prompter,
-} from '@garuda/mcp-manager';
+import type { McpManager, McpManagerOptions, Prompter } from '@garuda/mcp-manager';
+import type { McpResourceTemplate } from '@garuda/mcp-tools';
 import { Server } from '@modelcontextprotocol/server';
 import { offerPrompts } from './offer/prompts.js';
 import { offerResources } from './offer/resources.js';

@@ -2,12 +2,11 @@
 // and what a user does elsewhere (a terminal, a settings page) when the host cannot ask. The
 // defaults are plain; a command line passes its own (its formatters and its commands).
 import {
-  callPreviewText,
   type CallApprovalRequest,
   type ConsentRequest,
-  type McpTool,
   type SignInRequest,
 } from '@garuda/mcp-manager';
+import { callPreviewText, type McpTool } from '@garuda/mcp-tools';
 
 /** The wording a host of the gateway may replace. Every string handed in is already cleaned. */
 export interface GatewayTexts {

@@ -5,20 +5,6 @@ export { DEFAULT_DOWNLOAD_TIMEOUT_MS, DEFAULT_START_TIMEOUT_MS } from './options
 export type { StartStep, StartStepEvent } from './launch/download-phase.js';
 export { serverHomeOf } from './launch/server-home.js';
 export type { McpManagerOptions, StartMode } from './options.js';
-// The model-facing names come from @garuda/mcp-tools; re-exported so one import serves a host.
-export {
-  TOOL_NAME_PATTERN,
-  TOOL_PROXY_NAME,
-  TOOL_SEARCH_NAME,
-  callPreviewText,
-  previewArgumentsText,
-  SERVER_ORIGINS,
-  nameKey,
-  promptName,
-  settleNames,
-  toolName,
-  toolPrefix,
-} from '@garuda/mcp-tools';
 export { networkText, sandboxText, valueSourceText } from './status/wording.js';
 export { lostNamesText } from './offer/tool-view.js';
 export { pinCounts } from './offer/prompt-pins.js';
@@ -68,9 +54,7 @@ export type {
   CallApprovalReply,
   RiskSummary,
   RiskTier,
-  CallPreview,
   CallProgress,
-  CallPreviewTextOptions,
   CallResult,
   ConsentAnswer,
   ConsentReply,
@@ -86,26 +70,13 @@ export type {
   ElicitValues,
   LostName,
   ManagerLogger,
-  NameClash,
-  McpPrompt,
-  McpResource,
-  McpResourceTemplate,
-  McpTool,
   NetworkStatus,
   PackageSummary,
-  PreviewArgument,
-  PreviewValue,
-  PromptArgument,
-  PromptMessage,
-  PromptResult,
   Prompter,
-  ResourceContent,
-  ResourceResult,
   SandboxStatus,
   ServerChange,
   ServerLogEntry,
   ServerLogLevel,
-  ServerOrigin,
   ServerSource,
   ServerState,
   SignInReason,
@@ -113,7 +84,6 @@ export type {
   StatusRow,
   ToolChangeSummary,
   ToolSummary,
-  UriRefusal,
   ValueOrigin,
   ValueSource,
 } from './types.js';

@@ -7,14 +7,8 @@ import { defHash } from '@garuda/mcp-config';
 import { TrustStore, getMcpTrustEntry, mcpTrustKey } from '@garuda/mcp-trust';
 import { NORMAL_TOOL_NAMES } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
-import {
-  InvalidOptionsError,
-  ServerNotConnectedError,
-  TOOL_NAME_PATTERN,
-  UnknownToolError,
-  toolName,
-  toolPrefix,
-} from '../src/index.js';
+import { InvalidOptionsError, ServerNotConnectedError, UnknownToolError } from '../src/index.js';
+import { TOOL_NAME_PATTERN, toolName, toolPrefix } from '@garuda/mcp-tools';
 import { ScriptedPrompter, fixture, unwrap, useWorkspace, wrapped } from './support.js';
 
 const ws = useWorkspace();

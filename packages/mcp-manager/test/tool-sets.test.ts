@@ -7,7 +7,8 @@ import {
   NORMAL_TOOL_NAMES,
 } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
-import { ResultTooLargeError, TOOL_NAME_PATTERN } from '../src/index.js';
+import { ResultTooLargeError } from '../src/index.js';
+import { TOOL_NAME_PATTERN } from '@garuda/mcp-tools';
 import { fixture, toolNamesOf, unwrap, useWorkspace } from './support.js';
 
 const ws = useWorkspace();

@@ -8,7 +8,7 @@ describe('public entry', () => {
   checkPublicEntry(api, OAuthFlowErrorCode, import.meta.url);
 
   it('defaults match the design: a five minute callback', () => {
-    expect(api.DEFAULT_CALLBACK_TIMEOUT_MS).toBe(300_000);
+    expect(api.LIMITS.defaultCallbackTimeoutMs).toBe(300_000);
   });
 });
 

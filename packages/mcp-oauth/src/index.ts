@@ -1,13 +1,9 @@
 // Public entry of @garuda/mcp-oauth: named re-exports only. What is not here is internal.
-export {
-  AuthStore,
-  DEFAULT_AUTH_LOCK_STALE_MS,
-  DEFAULT_AUTH_LOCK_TIMEOUT_MS,
-} from './auth-store.js';
+export { AuthStore } from './auth-store.js';
 export type { AuthStoreOptions, AuthRecord, AuthEntryInfo } from './auth-store.js';
 export { TOKEN_STORAGES } from './token-storage.js';
 export type { TokenStorage, TokenStorageInfo } from './token-storage.js';
-export { createOsKeyring, DEFAULT_KEYRING_TIMEOUT_MS, KEYRING_SERVICE } from './os-keyring.js';
+export { createOsKeyring, KEYRING_SERVICE } from './os-keyring.js';
 export type { KeyringBackend, KeyringCheck, OsKeyringOptions } from './os-keyring.js';
 export type { AuthEntry } from './auth-entry.js';
 export { SERVER_NAME_PATTERN, USER_SCOPE } from './auth-key.js';
@@ -16,19 +12,19 @@ export { GarudaOAuthProvider, createOAuthProvider } from './oauth-provider.js';
 export type { GarudaOAuthProviderOptions, PendingSignIn } from './provider-options.js';
 export { checkAuthorizationServerMetadata } from './check-authorization-server.js';
 export type { CheckAuthorizationServerOptions } from './check-authorization-server.js';
-export { waitForCallback, DEFAULT_CALLBACK_TIMEOUT_MS } from './wait-for-callback.js';
+export { waitForCallback } from './wait-for-callback.js';
 export type { WaitForCallbackOptions } from './wait-for-callback.js';
 export { freePort } from './free-port.js';
-export { openBrowser, DEFAULT_OPENER_TIMEOUT_MS } from './open-browser.js';
+export { openBrowser } from './open-browser.js';
 export type {
   OpenBrowserOptions,
   ExecFileLike,
   ChildProcessLike,
   OpenerSpawnOptions,
 } from './open-browser.js';
-export { parseRedirectUrl, MAX_PASTED_URL_LENGTH } from './parse-redirect-url.js';
+export { parseRedirectUrl } from './parse-redirect-url.js';
 export type { ParseRedirectUrlOptions } from './parse-redirect-url.js';
-export { revoke, DEFAULT_REVOKE_TIMEOUT_MS } from './revoke.js';
+export { revoke } from './revoke.js';
 export type { RevokeOptions, RevokeResult, RevocationOutcome } from './revoke.js';
 export type { OAuthLogger } from './logger.js';
 export {
@@ -42,3 +38,4 @@ export {
   AuthorizationDeniedError,
   KeyringUnavailableError,
 } from './errors.js';
+export { LIMITS } from './limits.js';

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { clearSandboxCache, detectSandbox } from './detect-sandbox.js';
-import { InvalidOptionsError } from './errors.js';
+import { TransportOptionsError } from './errors.js';
 import { TempDirs, script } from '../test/support/sandbox.js';
 
 const temp = new TempDirs();
@@ -281,9 +281,9 @@ describe('detectSandbox options', () => {
     [{ bwrapPath: '/usr/bin/bw\0rap' }, 'bwrapPath'],
     [{ sandboxExecPath: 'sandbox-exec' }, 'sandboxExecPath'],
     [{ searchPath: '/bin\0' }, 'searchPath'],
-  ])('throws InvalidOptionsError for %j', async (options, option) => {
+  ])('throws TransportOptionsError for %j', async (options, option) => {
     const error = await detectSandbox(options).catch((e: unknown) => e);
-    expect(InvalidOptionsError.isInstance(error)).toBe(true);
-    expect((error as InvalidOptionsError).option).toBe(option);
+    expect(TransportOptionsError.isInstance(error)).toBe(true);
+    expect((error as TransportOptionsError).option).toBe(option);
   });
 });

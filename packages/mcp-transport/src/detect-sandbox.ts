@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { InvalidOptionsError } from './errors.js';
+import { TransportOptionsError } from './errors.js';
 import {
   INSTALL_BUBBLEWRAP,
   explainBwrapFailure,
@@ -106,7 +106,7 @@ function checkPathOption(option: string, value: unknown): string | undefined {
     value.includes('\0') ||
     !path.isAbsolute(value)
   ) {
-    throw new InvalidOptionsError(option, 'must be an absolute path without NUL characters.');
+    throw new TransportOptionsError(option, 'must be an absolute path without NUL characters.');
   }
   return value;
 }
@@ -119,29 +119,29 @@ function checkOptions(options: DetectSandboxOptions): {
   searchPath: string | undefined;
 } {
   if (typeof options !== 'object' || options === null) {
-    throw new InvalidOptionsError('options', 'must be an object.');
+    throw new TransportOptionsError('options', 'must be an object.');
   }
   const platform = options.platform ?? process.platform;
   if (typeof platform !== 'string' || (platform as string) === '') {
-    throw new InvalidOptionsError('platform', 'must be a platform name such as "linux".');
+    throw new TransportOptionsError('platform', 'must be a platform name such as "linux".');
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) {
-    throw new InvalidOptionsError(
+    throw new TransportOptionsError(
       'timeoutMs',
       `must be a whole number of ms from 1 to ${MAX_TIMEOUT_MS}.`,
     );
   }
   const searchPath = options.searchPath;
   if (searchPath !== undefined && (typeof searchPath !== 'string' || searchPath.includes('\0'))) {
-    throw new InvalidOptionsError('searchPath', 'must be a PATH string without NUL characters.');
+    throw new TransportOptionsError('searchPath', 'must be a PATH string without NUL characters.');
   }
   const signal = options.signal;
   if (
     signal !== undefined &&
     (typeof signal !== 'object' || signal === null || !('aborted' in signal))
   ) {
-    throw new InvalidOptionsError('signal', 'must be an AbortSignal.');
+    throw new TransportOptionsError('signal', 'must be an AbortSignal.');
   }
   return {
     platform,
@@ -309,7 +309,7 @@ function waitFor<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promi
  *
  * @param options - See {@link DetectSandboxOptions}.
  * @returns What was found; a fresh object each call.
- * @throws {@link InvalidOptionsError} for unusable options. Never throws because a sandbox is
+ * @throws {@link TransportOptionsError} for unusable options. Never throws because a sandbox is
  *   unavailable. Rejects with `signal.reason` when `signal` aborts.
  * @example
  * ```ts

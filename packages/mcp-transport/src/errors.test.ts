@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  InvalidOptionsError,
+  TransportOptionsError,
   InvalidPolicyError,
   SpawnFailedError,
   TransportError,
@@ -12,10 +12,10 @@ import {
 describe('sandbox errors', () => {
   const cases = [
     [
-      new InvalidOptionsError('timeoutMs', 'must be positive.'),
-      'InvalidOptionsError',
+      new TransportOptionsError('timeoutMs', 'must be positive.'),
+      'TransportOptionsError',
       TransportErrorCode.INVALID_OPTIONS,
-      InvalidOptionsError,
+      TransportOptionsError,
     ],
     [
       new InvalidPolicyError('root', 'must be absolute.'),

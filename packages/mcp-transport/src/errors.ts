@@ -92,13 +92,13 @@ export class TransportError extends CodedError<TransportErrorCode> {
  * try {
  *   await detectSandbox({ timeoutMs: -1 });
  * } catch (e) {
- *   if (InvalidOptionsError.isInstance(e)) ui.error(e.option, e.message);
+ *   if (TransportOptionsError.isInstance(e)) ui.error(e.option, e.message);
  * }
  * ```
  */
-export class InvalidOptionsError extends TransportError {
-  /** Whether `value` is a {@link InvalidOptionsError}, from any copy of this package. */
-  static override readonly isInstance = brand(this, SCOPE, 'InvalidOptionsError');
+export class TransportOptionsError extends TransportError {
+  /** Whether `value` is a {@link TransportOptionsError}, from any copy of this package. */
+  static override readonly isInstance = brand(this, SCOPE, 'TransportOptionsError');
 
   /** The option at fault, e.g. `timeoutMs`. */
   readonly option: string;

@@ -8,7 +8,7 @@ export {
   type SandboxKind,
 } from './detect-sandbox.js';
 export {
-  InvalidOptionsError,
+  TransportOptionsError,
   InvalidPolicyError,
   MessageTooLargeError,
   ProcessExitedError,
@@ -25,10 +25,10 @@ export { hiddenPathOf, type HiddenPathMatch } from './hidden-path-of.js';
 export { SANDBOX_ENV_ALLOWLIST, WINDOWS_ENV_ALLOWLIST, sandboxEnv } from './sandbox-env.js';
 export type { SandboxPolicy } from './sandbox-policy.js';
 export {
-  DEFAULT_MAX_MESSAGE_BYTES,
   ProcessTransport,
   type ProcessExit,
   type ProcessTransportOptions,
 } from './process-transport.js';
 export { createCappedFetch } from './capped-fetch.js';
 export { createHttpTransport, type HttpTransportOptions } from './http-transport.js';
+export { LIMITS } from './limits.js';

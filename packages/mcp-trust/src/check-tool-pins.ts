@@ -1,5 +1,5 @@
 import { diffTools, type ToolDiff } from './diff-tools.js';
-import { hashTools, toolHashes, type McpTool } from './hash-tools.js';
+import { hashTools, toolHashes, type PinnedToolShape } from './hash-tools.js';
 import type { McpTrustEntry } from './mcp-trust-entry.js';
 
 /** The result of {@link checkToolPins}. */
@@ -45,7 +45,7 @@ export type ToolPinCheck =
  */
 export function checkToolPins(
   entry: McpTrustEntry | undefined,
-  tools: readonly McpTool[],
+  tools: readonly PinnedToolShape[],
 ): ToolPinCheck {
   if (entry === undefined || typeof entry.tools !== 'string') return { state: 'new' };
   if (hashTools(tools) === entry.tools) {

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { diffTools } from './diff-tools.js';
-import { toolHashes, type McpTool } from './hash-tools.js';
+import { toolHashes, type PinnedToolShape } from './hash-tools.js';
 
-const tool = (name: string, description = `${name} tool`, schema: object = {}): McpTool => ({
+const tool = (
+  name: string,
+  description = `${name} tool`,
+  schema: object = {},
+): PinnedToolShape => ({
   name,
   description,
   inputSchema: { type: 'object', ...schema },
@@ -46,7 +50,7 @@ describe('diffTools', () => {
   });
 
   it('counts title and annotations on the description side, outputSchema on the schema side', () => {
-    const base: McpTool = { name: 't', description: 'd', inputSchema: { type: 'object' } };
+    const base: PinnedToolShape = { name: 't', description: 'd', inputSchema: { type: 'object' } };
     const pins = toolHashes([base]);
     expect(diffTools(pins, [{ ...base, title: 'T' }]).changed).toEqual([
       { tool: 't', description: true, schema: false },

@@ -1,4 +1,4 @@
-import { toolHashes, type McpTool, type ToolHashes } from './hash-tools.js';
+import { toolHashes, type PinnedToolShape, type ToolHashes } from './hash-tools.js';
 
 /** One tool whose pin changed. */
 export interface ToolChange {
@@ -43,7 +43,10 @@ function halves(pin: unknown): [string, string] | undefined {
  * // → { added: [], removed: [], changed: [{ tool: 'search', description: true, schema: false }] }
  * ```
  */
-export function diffTools(pinned: Readonly<ToolHashes>, tools: readonly McpTool[]): ToolDiff {
+export function diffTools(
+  pinned: Readonly<ToolHashes>,
+  tools: readonly PinnedToolShape[],
+): ToolDiff {
   const before: Readonly<Record<string, unknown>> =
     typeof pinned === 'object' && pinned !== null ? pinned : {};
   const now = toolHashes(tools);

@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deepShuffle, seededRandom, toolsArb } from '../test/arbitraries.js';
 import { diffTools } from './diff-tools.js';
-import { hashTools, toolHashes, type McpTool } from './hash-tools.js';
+import { hashTools, toolHashes, type PinnedToolShape } from './hash-tools.js';
 
-const search: McpTool = {
+const search: PinnedToolShape = {
   name: 'search',
   title: 'Search',
   description: 'Search issues',
@@ -15,7 +15,7 @@ const search: McpTool = {
   },
   annotations: { readOnlyHint: true },
 };
-const create: McpTool = {
+const create: PinnedToolShape = {
   name: 'create',
   description: 'Create an issue',
   inputSchema: { type: 'object', properties: { title: { type: 'string' } } },
@@ -30,7 +30,7 @@ describe('hashTools', () => {
   });
 
   it('does not depend on key order at any depth', () => {
-    const reordered: McpTool = {
+    const reordered: PinnedToolShape = {
       annotations: { readOnlyHint: true },
       inputSchema: {
         required: ['query'],
@@ -56,14 +56,14 @@ describe('hashTools', () => {
 
   it('changes with every field that matters, array order inside schemas included', () => {
     const base = hashTools([search]);
-    const variants: McpTool[] = [
+    const variants: PinnedToolShape[] = [
       { ...search, name: 'search2' },
       { ...search, title: 'Search!' },
       { ...search, description: 'Search issues.' },
       { ...search, annotations: { readOnlyHint: false } },
       { ...search, inputSchema: { ...(search.inputSchema as object), required: [] } },
       { ...search, outputSchema: { type: 'object' } },
-      { ...search, icons: [{ src: 'https://x.test/i.png' }] } as McpTool,
+      { ...search, icons: [{ src: 'https://x.test/i.png' }] } as PinnedToolShape,
       {
         ...create,
         name: 'search',
@@ -76,7 +76,7 @@ describe('hashTools', () => {
     const hashes = variants.map((t) => hashTools([t]));
     for (const h of hashes) expect(h).not.toBe(base);
     expect(new Set(hashes).size).toBe(hashes.length);
-    const enumOrder = (values: string[]): McpTool => ({
+    const enumOrder = (values: string[]): PinnedToolShape => ({
       name: 't',
       inputSchema: { type: 'object', properties: { x: { enum: values } } },
     });
@@ -90,7 +90,7 @@ describe('hashTools', () => {
       null,
       'a string',
       { name: 'x', inputSchema: [1, 2] },
-    ] as unknown as McpTool[];
+    ] as unknown as PinnedToolShape[];
     const h = hashTools(odd);
     expect(h).toMatch(/^[0-9a-f]{64}$/);
     expect(hashTools([...odd].reverse())).toBe(h);
@@ -105,7 +105,7 @@ describe('hashTools', () => {
   });
 
   it('hashes nesting too deep for a recursive serialiser, and still sees a change at the bottom', () => {
-    const deep = (leaf: string): McpTool => {
+    const deep = (leaf: string): PinnedToolShape => {
       let schema: unknown = { type: leaf };
       for (let i = 0; i < 50_000; i++) schema = { items: schema };
       return { name: 'deep', inputSchema: schema };
@@ -119,7 +119,7 @@ describe('hashTools', () => {
   it('property: a deep key-shuffled, reordered copy hashes the same', () => {
     fc.assert(
       fc.property(toolsArb, fc.integer(), (tools, seed) => {
-        const copy = deepShuffle(tools, seededRandom(seed), true) as McpTool[];
+        const copy = deepShuffle(tools, seededRandom(seed), true) as PinnedToolShape[];
         expect(hashTools(copy)).toBe(hashTools(tools));
         expect(toolHashes(copy)).toEqual(toolHashes(tools));
       }),
@@ -135,7 +135,7 @@ describe('hashTools', () => {
         fc.string({ maxLength: 40 }),
         (tools, pick, text) => {
           const i = pick % tools.length;
-          const tool = tools[i] as McpTool;
+          const tool = tools[i] as PinnedToolShape;
           fc.pre(text !== tool.description);
           const changed = tools.map((t, j) => (j === i ? { ...t, description: text } : t));
           expect(hashTools(changed)).not.toBe(hashTools(tools));

@@ -5,7 +5,7 @@ import { canonicalJson, sha256Hex } from './canonical-json.js';
  * The MCP `Tool` shape as far as pinning cares. The SDK's `Tool` type fits; so does odd input
  * from a misbehaving server (the functions below hash what is there instead of throwing).
  */
-export interface McpTool {
+export interface PinnedToolShape {
   readonly name: string;
   readonly title?: string;
   readonly description?: string;
@@ -14,6 +14,12 @@ export interface McpTool {
   readonly annotations?: unknown;
   readonly _meta?: unknown;
 }
+
+/**
+ * The former name of {@link PinnedToolShape}.
+ * @deprecated Use `PinnedToolShape`; this name is removed in a later release.
+ */
+export type McpTool = PinnedToolShape;
 
 /** Per-tool pins: tool name → `"<descriptionHash>:<schemaHash>"` (two sha256 hex digests). */
 export type ToolHashes = Record<string, string>;
@@ -70,7 +76,7 @@ function sortedTools(tools: unknown): Canonical[] {
  *   hashTools([{ inputSchema: { type: 'object' }, name: 'a' }]); // true
  * ```
  */
-export function hashTools(tools: readonly McpTool[]): string {
+export function hashTools(tools: readonly PinnedToolShape[]): string {
   if (!Array.isArray(tools)) return sha256Hex(`not a list:${canonicalJson(tools)}`);
   return sha256Hex(
     `[${sortedTools(tools)
@@ -112,7 +118,7 @@ export function toolPin(tool: unknown): { description: string; schema: string } 
  * @param tools - the tools a server listed
  * @returns tool name → `"<descriptionHash>:<schemaHash>"`
  */
-export function toolHashes(tools: readonly McpTool[]): ToolHashes {
+export function toolHashes(tools: readonly PinnedToolShape[]): ToolHashes {
   const out = new Map<string, string>();
   for (const { name, tool } of sortedTools(tools)) {
     if (name === undefined || out.has(name)) continue;

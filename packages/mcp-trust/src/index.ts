@@ -1,12 +1,6 @@
 export { TrustStore, type TrustStoreOptions } from './trust-store.js';
 export type { TrustStoreLike } from './trust-store-like.js';
-export {
-  withFileLock,
-  DEFAULT_LOCK_STALE_MS,
-  DEFAULT_LOCK_TIMEOUT_MS,
-  type FileLockOptions,
-  type HeldFileLock,
-} from './file-lock.js';
+export { withFileLock, type FileLockOptions, type HeldFileLock } from './file-lock.js';
 export {
   LockedJsonFile,
   type LockedJsonFileOptions,
@@ -15,8 +9,7 @@ export {
   type JsonFileCheck,
 } from './locked-json-file.js';
 export type { TrustStoreLogger } from './logger.js';
-export { type JsonValue, MAX_VALUE_DEPTH } from './json-value.js';
-export { MAX_KEY_LENGTH } from './validate-key.js';
+export { type StoredValue } from './json-value.js';
 export {
   mcpTrustKey,
   mcpTrustPrefix,
@@ -25,12 +18,17 @@ export {
   type McpTrustScope,
 } from './mcp-trust-key.js';
 export { readMcpTrustEntry, getMcpTrustEntry, type McpTrustEntry } from './mcp-trust-entry.js';
-export { hashTools, toolHashes, type McpTool, type ToolHashes } from './hash-tools.js';
+export {
+  hashTools,
+  toolHashes,
+  type McpTool,
+  type PinnedToolShape,
+  type ToolHashes,
+} from './hash-tools.js';
 export { diffTools, type ToolChange, type ToolDiff } from './diff-tools.js';
 export { checkToolPins, type ToolPinCheck } from './check-tool-pins.js';
 export { rememberMcpServer, upgradeMcpTrustEntry, forgetMcpServer } from './remember-mcp-server.js';
 export {
-  MAX_GRANTS_PER_SERVER,
   MCP_GRANT_PREFIX,
   checkToolGrant,
   forgetToolGrants,
@@ -48,3 +46,4 @@ export {
   LockedFileError,
   type LockedFileErrorCode,
 } from './errors.js';
+export { LIMITS } from './limits.js';

@@ -5,13 +5,13 @@ import { invalidValue } from './errors.js';
  * A value the store can hold: what `JSON.parse` returns. Object properties whose value is
  * `undefined` are dropped when stored, as `JSON.stringify` does.
  */
-export type JsonValue =
+export type StoredValue =
   | null
   | boolean
   | number
   | string
-  | readonly JsonValue[]
-  | { readonly [key: string]: JsonValue | undefined };
+  | readonly StoredValue[]
+  | { readonly [key: string]: StoredValue | undefined };
 
 /** How deep a stored value may nest. Deeper values are refused rather than risk the stack. */
 export const MAX_VALUE_DEPTH = 100;
@@ -22,7 +22,7 @@ export const MAX_VALUE_DEPTH = 100;
  * @throws {@link TrustStoreError} `INVALID_VALUE` naming where in the value the problem is
  * @internal
  */
-export function toStoredValue(value: unknown): JsonValue {
+export function toStoredValue(value: unknown): StoredValue {
   if (value === undefined) {
     throw invalidValue('the value is undefined (to remove a key, use delete)');
   }
@@ -33,7 +33,7 @@ function where(path: string): string {
   return path === '$' ? 'the value' : `at ${path}`;
 }
 
-function copy(value: unknown, path: string, ancestors: Set<object>, depth: number): JsonValue {
+function copy(value: unknown, path: string, ancestors: Set<object>, depth: number): StoredValue {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -58,7 +58,7 @@ function copy(value: unknown, path: string, ancestors: Set<object>, depth: numbe
   ancestors.add(value);
   try {
     if (Array.isArray(value)) {
-      const out: JsonValue[] = [];
+      const out: StoredValue[] = [];
       for (let i = 0; i < value.length; i++) {
         const item: unknown = value[i];
         const itemPath = `${path}[${i}]`;
@@ -76,7 +76,7 @@ function copy(value: unknown, path: string, ancestors: Set<object>, depth: numbe
         `${where(path)} is an instance of ${typeof name === 'string' && name ? quote(name, { max: 40 }) : 'a class'}, not a plain object`,
       );
     }
-    const entries: [string, JsonValue][] = [];
+    const entries: [string, StoredValue][] = [];
     for (const key of Object.keys(value)) {
       let item: unknown;
       const itemPath = `${path}[${quote(key, { max: 40 })}]`;

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { caught, tempDir } from '../test/helpers.js';
 import { checkToolPins } from './check-tool-pins.js';
-import { hashTools, toolHashes, type McpTool } from './hash-tools.js';
+import { hashTools, toolHashes, type PinnedToolShape } from './hash-tools.js';
 import { getMcpTrustEntry, type McpTrustEntry } from './mcp-trust-entry.js';
 import { mcpTrustKey, mcpTrustPrefix } from './mcp-trust-key.js';
 import { forgetMcpServer, rememberMcpServer, upgradeMcpTrustEntry } from './remember-mcp-server.js';
@@ -22,7 +22,7 @@ afterEach(async () => {
   await cleanup();
 });
 
-const tools: McpTool[] = [
+const tools: PinnedToolShape[] = [
   { name: 'search', description: 'Search', inputSchema: { type: 'object' } },
 ];
 const key = mcpTrustKey({ kind: 'project', root: '/repo' }, 'fix');

@@ -1,6 +1,6 @@
 import { kindOf } from '@garuda/internal';
 import { invalidOption, invalidValue } from './errors.js';
-import { hashTools, toolHashes, type McpTool } from './hash-tools.js';
+import { hashTools, toolHashes, type PinnedToolShape } from './hash-tools.js';
 import { readMcpTrustEntry, type McpTrustEntry } from './mcp-trust-entry.js';
 import { MCP_TRUST_PREFIX } from './mcp-trust-key.js';
 import { forgetToolGrants } from './tool-grants.js';
@@ -34,7 +34,7 @@ function nowIso(store: TrustStoreLike): string {
 export async function rememberMcpServer(
   store: TrustStoreLike,
   key: string,
-  trusted: { def: string; tools?: readonly McpTool[] },
+  trusted: { def: string; tools?: readonly PinnedToolShape[] },
 ): Promise<McpTrustEntry> {
   const def: unknown = trusted?.def;
   if (typeof def !== 'string' || def === '') {

@@ -144,8 +144,8 @@ describe('tool grants', () => {
     await expect(rememberToolGrant(store, key, '', binding)).rejects.toMatchObject({
       code: 'INVALID_VALUE',
     });
-    await expect(
-      rememberToolGrant(store, key, 'a', { ...binding, def: '' }),
-    ).rejects.toMatchObject({ code: 'INVALID_VALUE' });
+    await expect(rememberToolGrant(store, key, 'a', { ...binding, def: '' })).rejects.toMatchObject(
+      { code: 'INVALID_VALUE' },
+    );
   });
 });

@@ -6,7 +6,7 @@ import { isRecord, kindOf } from '@garuda/internal';
 import { canonicalJson, sha256Hex } from './canonical-json.js';
 import { invalidKey, invalidValue } from './errors.js';
 import { MCP_TRUST_PREFIX } from './mcp-trust-key.js';
-import type { JsonValue } from './json-value.js';
+import type { StoredValue } from './json-value.js';
 import type { TrustStoreLike } from './trust-store-like.js';
 
 /** What every grant key starts with (next to, never under, {@link MCP_TRUST_PREFIX}). */
@@ -37,7 +37,7 @@ export type ToolGrant = {
 };
 
 /** The stored value of a server's grants. */
-function grantsValue(grants: Iterable<readonly [string, ToolGrant]>): JsonValue {
+function grantsValue(grants: Iterable<readonly [string, ToolGrant]>): StoredValue {
   // fromEntries defines own properties: a tool named "__proto__" stays an ordinary key.
   return { tools: Object.fromEntries(grants) };
 }

@@ -1,4 +1,4 @@
-import type { JsonValue } from './json-value.js';
+import type { StoredValue } from './json-value.js';
 import type { JsonFileCheck } from './locked-json-file.js';
 
 /** The only file format version this package reads and writes. @internal */
@@ -13,7 +13,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * reported with a reason, never thrown.
  * @internal
  */
-export function trustFileFromJson(data: unknown): JsonFileCheck<Map<string, JsonValue>> {
+export function trustFileFromJson(data: unknown): JsonFileCheck<Map<string, StoredValue>> {
   if (!isPlainObject(data)) return { ok: false, reason: 'it is not a JSON object' };
   if (data.version !== TRUST_FILE_VERSION) {
     const version = data.version;
@@ -29,14 +29,14 @@ export function trustFileFromJson(data: unknown): JsonFileCheck<Map<string, Json
   if (!isPlainObject(data.entries)) return { ok: false, reason: 'its "entries" is not an object' };
   // JSON.parse only produces JSON values, and Object.entries sees a "__proto__" key as the own
   // data property JSON.parse created.
-  return { ok: true, value: new Map(Object.entries(data.entries) as [string, JsonValue][]) };
+  return { ok: true, value: new Map(Object.entries(data.entries) as [string, StoredValue][]) };
 }
 
 /**
  * The JSON of a trust file holding `entries`, keys sorted so the file diffs well.
  * @internal
  */
-export function trustFileToJson(entries: ReadonlyMap<string, JsonValue>): unknown {
+export function trustFileToJson(entries: ReadonlyMap<string, StoredValue>): unknown {
   const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return { version: TRUST_FILE_VERSION, entries: Object.fromEntries(sorted) };
 }

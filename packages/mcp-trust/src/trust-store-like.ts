@@ -1,4 +1,4 @@
-import type { JsonValue } from './json-value.js';
+import type { StoredValue } from './json-value.js';
 import type { TrustStoreLogger } from './logger.js';
 
 /**
@@ -7,12 +7,12 @@ import type { TrustStoreLogger } from './logger.js';
  */
 export interface TrustStoreLike {
   /** The value under `key`, or `undefined`. */
-  get(key: string): Promise<JsonValue | undefined>;
+  get(key: string): Promise<StoredValue | undefined>;
   /** Atomic read-modify-write of one key: `fn` returns the new value, or `undefined` to delete. */
   update(
     key: string,
-    fn: (current: JsonValue | undefined) => JsonValue | undefined,
-  ): Promise<JsonValue | undefined>;
+    fn: (current: StoredValue | undefined) => StoredValue | undefined,
+  ): Promise<StoredValue | undefined>;
   /** Removes `key`; `true` when there was an entry. */
   delete(key: string): Promise<boolean>;
   /** The clock for `at`; `new Date()` when absent. */

@@ -1,6 +1,6 @@
 import { kindOf } from '@garuda/internal';
 import { invalidOption } from './errors.js';
-import { toStoredValue, type JsonValue } from './json-value.js';
+import { toStoredValue, type StoredValue } from './json-value.js';
 import { LockedJsonFile } from './locked-json-file.js';
 import type { TrustStoreLogger } from './logger.js';
 import { trustFileFromJson, trustFileToJson } from './trust-file.js';
@@ -49,7 +49,7 @@ export class TrustStore {
   /** The logger given in the options, so helpers built on the store can report through it. */
   readonly logger: TrustStoreLogger | undefined;
 
-  readonly #store: LockedJsonFile<Map<string, JsonValue>>;
+  readonly #store: LockedJsonFile<Map<string, StoredValue>>;
 
   /**
    * @param file - path of the trust file, for example `<home>/trust.json`; made absolute here
@@ -93,7 +93,7 @@ export class TrustStore {
    * @throws {@link LockedFileError} `LOCK_TIMEOUT` only when the file is corrupt and must be moved aside while
    *   another process holds the lock
    */
-  async get(key: string): Promise<JsonValue | undefined> {
+  async get(key: string): Promise<StoredValue | undefined> {
     validateKey(key);
     const value = (await this.#read()).get(key);
     return value === undefined ? undefined : structuredClone(value);
@@ -106,11 +106,11 @@ export class TrustStore {
    * @throws {@link TrustStoreError} `INVALID_KEY` for an unusable prefix
    * @throws {@link LockedFileError} `FILE_UNREADABLE` when the file exists but cannot be read
    */
-  async entries(prefix = ''): Promise<[string, JsonValue][]> {
+  async entries(prefix = ''): Promise<[string, StoredValue][]> {
     validatePrefix(prefix);
     const out = [...(await this.#read())]
       .filter(([key]) => key.startsWith(prefix))
-      .map(([key, value]): [string, JsonValue] => [key, structuredClone(value)]);
+      .map(([key, value]): [string, StoredValue] => [key, structuredClone(value)]);
     return out.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
@@ -122,7 +122,7 @@ export class TrustStore {
    * @throws {@link LockedFileError} `LOCK_TIMEOUT` when another process holds the lock for too long
    * @throws {@link LockedFileError} `WRITE_FAILED` when the file cannot be written
    */
-  async set(key: string, value: JsonValue): Promise<void> {
+  async set(key: string, value: StoredValue): Promise<void> {
     validateKey(key);
     const stored = toStoredValue(value);
     await this.#change((entries) => {
@@ -157,8 +157,8 @@ export class TrustStore {
    */
   async update(
     key: string,
-    fn: (current: JsonValue | undefined) => JsonValue | undefined,
-  ): Promise<JsonValue | undefined> {
+    fn: (current: StoredValue | undefined) => StoredValue | undefined,
+  ): Promise<StoredValue | undefined> {
     validateKey(key);
     if (typeof fn !== 'function') {
       throw invalidOption(`update needs a function, got ${kindOf(fn)}`);
@@ -182,13 +182,15 @@ export class TrustStore {
     });
   }
 
-  async #read(): Promise<Map<string, JsonValue>> {
+  async #read(): Promise<Map<string, StoredValue>> {
     return (await this.#store.load()) ?? new Map();
   }
 
-  #change<R>(op: (entries: Map<string, JsonValue>) => { changed: boolean; result: R }): Promise<R> {
+  #change<R>(
+    op: (entries: Map<string, StoredValue>) => { changed: boolean; result: R },
+  ): Promise<R> {
     return this.#store.update((current) => {
-      const entries = current ?? new Map<string, JsonValue>();
+      const entries = current ?? new Map<string, StoredValue>();
       const { changed, result } = op(entries);
       return { write: changed ? entries : undefined, result };
     });

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { McpTool } from '../src/hash-tools.js';
+import type { PinnedToolShape } from '../src/hash-tools.js';
 
 /** A JSON Schema-like object: nested objects, arrays and scalars, keys in any order. */
 export const schemaArb: fc.Arbitrary<Record<string, unknown>> = fc.dictionary(
@@ -9,7 +9,7 @@ export const schemaArb: fc.Arbitrary<Record<string, unknown>> = fc.dictionary(
 );
 
 /** A list of MCP tools with distinct names. */
-export const toolsArb: fc.Arbitrary<McpTool[]> = fc.uniqueArray(
+export const toolsArb: fc.Arbitrary<PinnedToolShape[]> = fc.uniqueArray(
   fc.record(
     {
       name: fc.string({ minLength: 1, maxLength: 12 }),

@@ -2,7 +2,7 @@ import { checkErrorSamples, checkForeignCopies } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
   BlockedAddressError,
-  InvalidOptionsError,
+  PinnedFetchOptionsError,
   localAddressesError,
   LookupFailedError,
   PinnedFetchError,
@@ -35,9 +35,9 @@ const samples = [
     code: 'NO_ADDRESSES',
   },
   {
-    error: new InvalidOptionsError('connectTimeoutMs', 'expected a positive number'),
-    Class: InvalidOptionsError,
-    name: 'InvalidOptionsError',
+    error: new PinnedFetchOptionsError('connectTimeoutMs', 'expected a positive number'),
+    Class: PinnedFetchOptionsError,
+    name: 'PinnedFetchOptionsError',
     code: 'INVALID_OPTIONS',
   },
   {
@@ -90,6 +90,6 @@ describe('error classes', () => {
   checkForeignCopies(PinnedFetchError, 'garuda.pinned-fetch.PinnedFetchError', [
     BlockedAddressError,
     LookupFailedError,
-    InvalidOptionsError,
+    PinnedFetchOptionsError,
   ]);
 });

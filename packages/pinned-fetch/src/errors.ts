@@ -1,6 +1,9 @@
 import { brand, CodedError, quote } from '@garuda/internal';
 import type { AddressClass } from './classify-address.js';
 
+/** The marker scope of this package's error classes. */
+const SCOPE = 'garuda.pinned-fetch';
+
 /**
  * The stable `code` of every {@link PinnedFetchError}. Compare against these instead of
  * messages or class names.
@@ -71,7 +74,7 @@ export class PinnedFetchError extends CodedError<PinnedFetchErrorCode> {
    * if (PinnedFetchError.isInstance(e)) ui.show(e.code);
    * ```
    */
-  static readonly isInstance = brand(this, 'garuda.pinned-fetch', 'PinnedFetchError');
+  static readonly isInstance = brand(this, SCOPE, 'PinnedFetchError');
 }
 
 const CLASS_DESCRIPTIONS: Readonly<Record<BlockedAddressClass, string>> = {
@@ -129,7 +132,7 @@ export class BlockedAddressError extends PinnedFetchError {
    * Whether `value` itself is a {@link BlockedAddressError} (from any copy of this package).
    * To search a `cause` chain, use {@link findBlockedAddressError}.
    */
-  static override readonly isInstance = brand(this, 'garuda.pinned-fetch', 'BlockedAddressError');
+  static override readonly isInstance = brand(this, SCOPE, 'BlockedAddressError');
 
   /** The host name or IP literal from the URL (trailing dot removed). */
   readonly host: string;
@@ -167,7 +170,7 @@ export class BlockedAddressError extends PinnedFetchError {
  */
 export class LookupFailedError extends PinnedFetchError {
   /** Whether `value` is a {@link LookupFailedError}, from any copy of this package. */
-  static override readonly isInstance = brand(this, 'garuda.pinned-fetch', 'LookupFailedError');
+  static override readonly isInstance = brand(this, SCOPE, 'LookupFailedError');
 
   declare readonly code: 'LOOKUP_FAILED' | 'NO_ADDRESSES';
   /** The host name that could not be resolved. */
@@ -207,13 +210,13 @@ function lookupReason(cause: unknown): string {
  * try {
  *   createPinnedFetch({ connectTimeoutMs: -1 });
  * } catch (e) {
- *   if (InvalidOptionsError.isInstance(e)) ui.error(e.option, e.message);
+ *   if (PinnedFetchOptionsError.isInstance(e)) ui.error(e.option, e.message);
  * }
  * ```
  */
-export class InvalidOptionsError extends PinnedFetchError {
-  /** Whether `value` is an {@link InvalidOptionsError}, from any copy of this package. */
-  static override readonly isInstance = brand(this, 'garuda.pinned-fetch', 'InvalidOptionsError');
+export class PinnedFetchOptionsError extends PinnedFetchError {
+  /** Whether `value` is a {@link PinnedFetchOptionsError}, from any copy of this package. */
+  static override readonly isInstance = brand(this, SCOPE, 'PinnedFetchOptionsError');
 
   /** The option at fault, e.g. `connectTimeoutMs` or `tls.ca`. */
   readonly option: string;

@@ -3,7 +3,7 @@ export { ADDRESS_CLASSES, classifyAddress, isPublicAddress } from './classify-ad
 export type { AddressClass } from './classify-address.js';
 export {
   BlockedAddressError,
-  InvalidOptionsError,
+  PinnedFetchOptionsError,
   LookupFailedError,
   PinnedFetchError,
   PinnedFetchErrorCode,

@@ -1,7 +1,7 @@
 import dns from 'node:dns';
 import type { LookupAddress } from 'node:dns';
 import type { ConnectionOptions } from 'node:tls';
-import { InvalidOptionsError } from './errors.js';
+import { PinnedFetchOptionsError } from './errors.js';
 
 /**
  * A DNS lookup with the shape of `dns.lookup` as the agent calls it: always with
@@ -108,7 +108,7 @@ function checkTimeout(name: string, value: unknown, min: 0 | 1): number | undefi
     value < min ||
     value > MAX_TIMEOUT_MS
   ) {
-    throw new InvalidOptionsError(
+    throw new PinnedFetchOptionsError(
       name,
       `expected a whole number of milliseconds from ${min} to ${MAX_TIMEOUT_MS}, got ${describe(value)}`,
     );
@@ -123,40 +123,40 @@ function isKeyMaterial(value: unknown): boolean {
 function checkTls(value: unknown): PinnedTlsOptions {
   if (value === undefined) return {};
   if (!isPlainObject(value)) {
-    throw new InvalidOptionsError('tls', `expected an object, got ${describe(value)}`);
+    throw new PinnedFetchOptionsError('tls', `expected an object, got ${describe(value)}`);
   }
   const picked: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     // A closed list, so nothing here can redirect the socket (host, lookup, socket,
     // servername, checkServerIdentity…) behind the address check.
     if (!TLS_OPTION_NAMES.has(key)) {
-      throw new InvalidOptionsError(
+      throw new PinnedFetchOptionsError(
         `tls.${key}`,
         `not supported; use one of ${[...TLS_OPTION_NAMES].join(', ')}`,
       );
     }
     if (item === undefined) continue;
     if (key === 'rejectUnauthorized' && typeof item !== 'boolean') {
-      throw new InvalidOptionsError(
+      throw new PinnedFetchOptionsError(
         'tls.rejectUnauthorized',
         `expected a boolean, got ${describe(item)}`,
       );
     }
     if (key === 'minVersion' && !TLS_VERSIONS.has(item)) {
-      throw new InvalidOptionsError(
+      throw new PinnedFetchOptionsError(
         'tls.minVersion',
         `expected one of ${[...TLS_VERSIONS].join(', ')}`,
       );
     }
     if ((key === 'passphrase' || key === 'ciphers') && typeof item !== 'string') {
-      throw new InvalidOptionsError(`tls.${key}`, `expected a string, got ${describe(item)}`);
+      throw new PinnedFetchOptionsError(`tls.${key}`, `expected a string, got ${describe(item)}`);
     }
     if (
       (key === 'ca' || key === 'cert' || key === 'key' || key === 'pfx') &&
       !isKeyMaterial(item) &&
       !(Array.isArray(item) && item.every((part) => isKeyMaterial(part) || isPlainObject(part)))
     ) {
-      throw new InvalidOptionsError(
+      throw new PinnedFetchOptionsError(
         `tls.${key}`,
         `expected PEM/DER text or a Buffer (or an array of them), got ${describe(item)}`,
       );
@@ -171,17 +171,17 @@ function checkTls(value: unknown): PinnedTlsOptions {
  *
  * @param options - What the caller passed.
  * @returns The resolved options.
- * @throws {@link InvalidOptionsError} for anything unusable.
+ * @throws {@link PinnedFetchOptionsError} for anything unusable.
  */
 export function resolveAgentOptions(options: unknown): ResolvedAgentOptions {
   if (options === undefined) options = {};
   if (!isPlainObject(options)) {
-    throw new InvalidOptionsError('options', `expected an object, got ${describe(options)}`);
+    throw new PinnedFetchOptionsError('options', `expected an object, got ${describe(options)}`);
   }
   for (const key of Object.keys(options)) {
     // A misspelt opt-out must not silently leave the caller with a different policy.
     if (!OPTION_NAMES.has(key)) {
-      throw new InvalidOptionsError(
+      throw new PinnedFetchOptionsError(
         key,
         `unknown option; known options are ${[...OPTION_NAMES].join(', ')}`,
       );
@@ -189,19 +189,19 @@ export function resolveAgentOptions(options: unknown): ResolvedAgentOptions {
   }
   const { allowLoopback, lookup, localAddresses } = options;
   if (allowLoopback !== undefined && typeof allowLoopback !== 'boolean') {
-    throw new InvalidOptionsError(
+    throw new PinnedFetchOptionsError(
       'allowLoopback',
       `expected a boolean, got ${describe(allowLoopback)}`,
     );
   }
   if (lookup !== undefined && typeof lookup !== 'function') {
-    throw new InvalidOptionsError(
+    throw new PinnedFetchOptionsError(
       'lookup',
       `expected a function with the shape of dns.lookup, got ${describe(lookup)}`,
     );
   }
   if (localAddresses !== undefined && typeof localAddresses !== 'function') {
-    throw new InvalidOptionsError(
+    throw new PinnedFetchOptionsError(
       'localAddresses',
       `expected a function returning addresses, got ${describe(localAddresses)}`,
     );

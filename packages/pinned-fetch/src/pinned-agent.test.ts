@@ -7,7 +7,12 @@ import { createPinnedAgent } from './pinned-agent.js';
 import type { PinnedAgentOptions } from './pinned-agent-options.js';
 import { createPinnedFetch } from './pinned-fetch.js';
 import type { PinnedFetch } from './pinned-fetch.js';
-import { closedPort, fakeLookup, guardLoopbackOnly, startHttpServer } from '../test/support/http.js';
+import {
+  closedPort,
+  fakeLookup,
+  guardLoopbackOnly,
+  startHttpServer,
+} from '../test/support/http.js';
 import type { TestServer } from '../test/support/http.js';
 
 let guard: ReturnType<typeof guardLoopbackOnly>;
@@ -92,7 +97,11 @@ describe('createPinnedAgent options', () => {
       thrown = error;
     }
     expect(PinnedFetchError.isInstance(thrown)).toBe(true);
-    expect(thrown).toMatchObject({ code: 'INVALID_OPTIONS', name: 'InvalidOptionsError', option });
+    expect(thrown).toMatchObject({
+      code: 'INVALID_OPTIONS',
+      name: 'PinnedFetchOptionsError',
+      option,
+    });
     expect((thrown as Error).message).toMatch(
       new RegExp(`^invalid option ${option.replace('.', '\\.')}: `),
     );

@@ -54,7 +54,7 @@ const PACKAGES: PackageCase[] = [
     BlockedAddressError: (m) =>
       new m.BlockedAddressError({ host: 'h', address: '127.0.0.1', addressClass: 'loopback' }),
     LookupFailedError: (m) => new m.LookupFailedError('LOOKUP_FAILED', 'h', cause),
-    InvalidOptionsError: (m) => new m.InvalidOptionsError('timeoutMs', 'must be positive'),
+    PinnedFetchOptionsError: (m) => new m.PinnedFetchOptionsError('timeoutMs', 'must be positive'),
   }),
   errorsOf('@garuda/mcp-config', config, {
     ConfigError: (m) => new m.ConfigError(m.ConfigErrorCode.NOT_FOUND, 'x'),
@@ -70,7 +70,7 @@ const PACKAGES: PackageCase[] = [
   }),
   errorsOf('@garuda/mcp-transport', transport, {
     TransportError: (m) => new m.TransportError(m.TransportErrorCode.INVALID_OPTIONS, 'x'),
-    InvalidOptionsError: (m) => new m.InvalidOptionsError('o', 'p'),
+    TransportOptionsError: (m) => new m.TransportOptionsError('o', 'p'),
     InvalidPolicyError: (m) => new m.InvalidPolicyError('f', 'p'),
     UnprotectablePathError: (m) => new m.UnprotectablePathError('/p'),
     SpawnFailedError: (m) => new m.SpawnFailedError('COMMAND_NOT_FOUND', 'cmd', cause),

@@ -1,13 +1,7 @@
 // How the gateway offers the manager's prompts: `<server>__<prompt>` names, descriptions that
 // say whose prompt it is, and messages as cleaned text.
-import {
-  InvalidArgumentsError,
-  InvalidOptionsError,
-  McpManagerError,
-  promptName,
-  type McpPrompt,
-  type PromptResult,
-} from '@garuda/mcp-manager';
+import { InvalidArgumentsError, InvalidOptionsError, McpManagerError } from '@garuda/mcp-manager';
+import { promptName, type McpPrompt, type PromptResult } from '@garuda/mcp-tools';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Offered } from './offered.js';
 

@@ -7,12 +7,8 @@
 // text between them, so the host expands it as RFC 6570 says and the gateway puts each expanded
 // value back between the server's own text, exactly as the server's expansion would have. The
 // match is linear (uri-template-match.ts); a template it could not match so is not offered.
-import type {
-  CallResult,
-  McpResource,
-  McpResourceTemplate,
-  ResourceResult,
-} from '@garuda/mcp-manager';
+import type { CallResult } from '@garuda/mcp-manager';
+import type { McpResource, McpResourceTemplate, ResourceResult } from '@garuda/mcp-tools';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Offered } from './offered.js';
 import { asProtocolError } from './prompts.js';

@@ -6,8 +6,8 @@ import {
   McpManagerError,
   type CallProgress,
   type McpManager,
-  type McpTool,
 } from '@garuda/mcp-manager';
+import { type McpTool } from '@garuda/mcp-tools';
 import type { GatewayApprovals } from '../gateway.js';
 import { declinedText, hostAnswerOf } from '../questions/approve-call.js';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { McpResourceTemplate } from '@garuda/mcp-manager';
+import type { McpResourceTemplate } from '@garuda/mcp-tools';
 import { hostTemplates, resourceOfHostUri } from './resources.js';
 import {
   matchTemplate,

@@ -4,8 +4,8 @@ import type {
   CallApprovalReply,
   CallApprovalRequest,
   CallDeclinedError,
-  McpTool,
 } from '@garuda/mcp-manager';
+import type { McpTool } from '@garuda/mcp-tools';
 import type { GatewayTexts } from '../texts.js';
 import type { Conversation } from './conversations.js';
 

@@ -1,9 +1,5 @@
-import {
-  TOOL_SEARCH_NAME,
-  UnknownToolError,
-  toolPrefix,
-  type CallProgress,
-} from '@garuda/mcp-manager';
+import { UnknownToolError, type CallProgress } from '@garuda/mcp-manager';
+import { TOOL_SEARCH_NAME, toolPrefix } from '@garuda/mcp-tools';
 import { configuredNames, findServer, readConfig } from '../../cli-config.js';
 import type { CommandContext } from '../../context.js';
 import { closeMatches, didYouMean } from '../../did-you-mean.js';

@@ -7,9 +7,9 @@ import {
   StartCancelledError,
   sandboxText,
   type CallResult,
-  type McpTool,
   type StatusRow,
 } from '@garuda/mcp-manager';
+import type { McpTool } from '@garuda/mcp-tools';
 import type { Output } from '../../output.js';
 import type * as FixturesModule from './fixtures.js';
 import { type DemoWorld } from './demo-world.js';

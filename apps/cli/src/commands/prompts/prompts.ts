@@ -1,4 +1,4 @@
-import { type McpPrompt } from '@garuda/mcp-manager';
+import { type McpPrompt } from '@garuda/mcp-tools';
 import type { CommandContext } from '../../context.js';
 import { summaryLine, table } from '../../format.js';
 import { offerListing } from '../../shared/offer-list.js';

@@ -1,4 +1,4 @@
-import { MAX_ANSWER_TIMEOUT_MS } from '@garuda/mcp-gateway';
+import { LIMITS as GATEWAY_LIMITS } from '@garuda/mcp-gateway';
 import type { CommandContext } from '../../context.js';
 import { usageError } from '../../exit-codes.js';
 import { type CommandArgs, isSet, stringOf } from '../../shared/command.js';
@@ -23,7 +23,7 @@ function portOf(args: CommandArgs): number {
 function answerTimeoutOf(args: CommandArgs): { answerTimeoutMs?: number } {
   const answer = stringOf(args, 'answer-timeout');
   const answerSeconds = Number(answer ?? '0');
-  const most = MAX_ANSWER_TIMEOUT_MS / 1000;
+  const most = GATEWAY_LIMITS.maxAnswerTimeoutMs / 1000;
   if (
     answer !== undefined &&
     (!/^\d{1,2}$/.test(answer) || answerSeconds < 1 || answerSeconds > most)
