@@ -61,10 +61,17 @@ function takes(command: Command, name: string): boolean {
   );
 }
 
-/** A usage error for each flag given that `command` does not take, naming who takes it. */
+/**
+ * A usage error for each command option given to a command that does not take it, naming who
+ * takes it. A global flag is accepted by every command (scripts and aliases put `--home`,
+ * `--trust-project` or `--sandbox-read` on every run), and only the commands that declare it
+ * read it.
+ */
 function checkFlags(command: Command, values: CommandArgs['values']): void {
   for (const [option, value] of Object.entries(values)) {
-    if (value === undefined || takes(command, option)) continue;
+    if (value === undefined || takes(command, option) || Object.hasOwn(GLOBAL_FLAGS, option)) {
+      continue;
+    }
     const commands = COMMANDS.filter((c) => takes(c, option)).map((c) => c.name);
     const of =
       commands.length === 1
