@@ -8,7 +8,10 @@ import { MAX_JSON_DEPTH } from './limits.js';
 import type { ParsedSource, SourcePlace } from './parse-source-json.js';
 import { shortText } from './quote-text.js';
 
-/** `[<key>.<name>` or `<key>.<name>` at a line's start (`key` is the host's `serversKey`). */
+/**
+ * `[<key>.<name>` or `<key>.<name>` at a line's start. `key` is a host descriptor's own
+ * `serversKey` constant (never text from a file), escaped all the same.
+ */
 function tableKey(key: string): RegExp {
   const bare = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(
