@@ -1,4 +1,4 @@
-import { realpathSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import {
   bwrapArgs,
@@ -19,7 +19,13 @@ import {
 import { findCommand } from './find-command.js';
 import { hiddenPaths, type HiddenPath } from './hidden-paths.js';
 import { makeMountPoints } from './mount-points.js';
-import { ancestors, isWithin, nearestExisting, resolveExisting } from './path-utils.js';
+import {
+  ancestors,
+  isDirectory,
+  isWithin,
+  nearestExisting,
+  resolveExisting,
+} from './path-utils.js';
 import { protectedPaths, type Protection } from './protected-paths.js';
 import { hiddenAfterReveals, hidingLayers, revealsFor, type Reveals } from './revealed-paths.js';
 import { sandboxEnv } from './sandbox-env.js';
@@ -138,14 +144,6 @@ function resolveCommand(
     );
   }
   return found;
-}
-
-function isDirectory(file: string): boolean {
-  try {
-    return statSync(file).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 function writableDirs(policy: ResolvedPolicy): string[] {

@@ -1,6 +1,13 @@
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { ancestors, depth, isWithin, nearestExisting, resolveExisting } from './path-utils.js';
+import {
+  ancestors,
+  depth,
+  isDirectory,
+  isWithin,
+  nearestExisting,
+  resolveExisting,
+} from './path-utils.js';
 
 /**
  * What each credential path is, for when it does not exist yet (see {@link HiddenPath}'s `guard`):
@@ -145,14 +152,6 @@ export interface HiddenPath {
     readonly existing: string;
   };
   readonly links: readonly string[];
-}
-
-function isDirectory(file: string): boolean {
-  try {
-    return statSync(file).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** The symbolic links at or above `file`, each as its real folder plus its name. */

@@ -1,5 +1,5 @@
 // Small helpers for absolute, normalised paths, shared by the sandbox builders. @internal
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -38,6 +38,15 @@ export function ancestors(file: string): string[] {
     found.unshift(dir);
   }
   return found;
+}
+
+/** Whether `file` is a folder or a link to one (`false` when missing or unreadable). @internal */
+export function isDirectory(file: string): boolean {
+  try {
+    return statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Whether `child` is `parent` or lies inside it (both absolute and normalised). @internal */
