@@ -91,6 +91,29 @@ function propertyParts(property: Node): [key: string, value: Node] | undefined {
 }
 
 /**
+ * The properties of an object node in file order, each key once: a key written again goes to
+ * `onRepeat`, with the offset of its first property, and is skipped.
+ */
+function* firstProperties(
+  node: Node,
+  onRepeat: (key: string, first: number, property: Node) => void,
+): Generator<[key: string, value: Node, property: Node]> {
+  const seen = new Map<string, number>();
+  for (const property of node.children ?? []) {
+    const parts = propertyParts(property);
+    if (parts === undefined) continue;
+    const [key, value] = parts;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      onRepeat(key, first, property);
+      continue;
+    }
+    seen.set(key, property.offset);
+    yield [key, value, property];
+  }
+}
+
+/**
  * Converts a node to plain data. Keys become own data properties (defineProperty), so a
  * `__proto__` key is an ordinary, visible key rather than a prototype. Duplicate keys keep the
  * first value and are recorded. Depth is bounded by the check before parsing.
@@ -99,17 +122,10 @@ function toValue(node: Node, path: FieldPath, duplicates: DuplicateField[]): unk
   switch (node.type) {
     case 'object': {
       const out: Record<string, unknown> = {};
-      const seen = new Map<string, number>();
-      for (const property of node.children ?? []) {
-        const parts = propertyParts(property);
-        if (parts === undefined) continue;
-        const [key, value] = parts;
-        const first = seen.get(key);
-        if (first !== undefined) {
-          duplicates.push({ path: [...path, key], first, again: property.offset });
-          continue;
-        }
-        seen.set(key, property.offset);
+      const properties = firstProperties(node, (key, first, property) =>
+        duplicates.push({ path: [...path, key], first, again: property.offset }),
+      );
+      for (const [key, value] of properties) {
         Object.defineProperty(out, key, {
           value: toValue(value, [...path, key], duplicates),
           enumerable: true,
@@ -220,29 +236,22 @@ export function parseConfigText(file: string, text: string): ParsedConfig {
 
   // Top level: "$schema" and "servers" (or "mcpServers", as other MCP clients write it);
   // anything else is reported, and the servers still load.
-  const topSeen = new Map<string, number>();
   let serversProperty: Node | undefined;
   let serversTwice = false;
-  for (const property of root.children ?? []) {
-    const parts = propertyParts(property);
-    if (parts === undefined) continue;
-    const [key, value] = parts;
-    const first = topSeen.get(key);
-    if (first !== undefined) {
-      const lines = `lines ${at(first).line} and ${at(property.offset).line}`;
-      if (SERVERS_KEYS.includes(key)) serversTwice = true;
-      problems.push({
-        code: ConfigProblemCode.DUPLICATE_KEY,
-        file,
-        field: shortText(key),
-        ...at(property.offset),
-        message:
-          `key ${quoteText(key)} is written twice (${lines}): keep one` +
-          (SERVERS_KEYS.includes(key) ? '; no server from this file was loaded' : ''),
-      });
-      continue;
-    }
-    topSeen.set(key, property.offset);
+  const topLevel = firstProperties(root, (key, first, property) => {
+    const lines = `lines ${at(first).line} and ${at(property.offset).line}`;
+    if (SERVERS_KEYS.includes(key)) serversTwice = true;
+    problems.push({
+      code: ConfigProblemCode.DUPLICATE_KEY,
+      file,
+      field: shortText(key),
+      ...at(property.offset),
+      message:
+        `key ${quoteText(key)} is written twice (${lines}): keep one` +
+        (SERVERS_KEYS.includes(key) ? '; no server from this file was loaded' : ''),
+    });
+  });
+  for (const [key, value, property] of topLevel) {
     if (SERVERS_KEYS.includes(key)) {
       if (serversProperty !== undefined) {
         serversTwice = true;
