@@ -4,10 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import { itReportsEach, type BadCase } from '../test/bad-files.js';
 import { fileWith, userFileLoader } from '../test/config-files.js';
+import { localDefaults, remoteDefaults } from '../test/local-defaults.js';
 import { tempDirs } from '../test/temp-dir.js';
 import { ConfigProblemCode } from './config-problem.js';
 import { defHash } from './def-hash.js';
-import type { LocalServerDef, RemoteServerDef } from './server-types.js';
+import type { LocalServerDef } from './server-types.js';
 
 const dirs = tempDirs();
 const loadUserFile = userFileLoader(dirs);
@@ -184,26 +185,8 @@ describe('control fields that load', () => {
   });
 });
 
-const LOCAL: LocalServerDef = {
-  kind: 'local',
-  command: 'fs-server',
-  args: [],
-  env: {},
-  network: false,
-  writePaths: [],
-  readPaths: [],
-  timeoutMs: 60_000,
-  enabled: true,
-};
-
-const REMOTE: RemoteServerDef = {
-  kind: 'remote',
-  type: 'http',
-  url: 'https://mcp.example.com/mcp',
-  headers: {},
-  timeoutMs: 60_000,
-  enabled: true,
-};
+const LOCAL = localDefaults('fs-server');
+const REMOTE = remoteDefaults('https://mcp.example.com/mcp');
 
 describe('defHash and the control fields', () => {
   it('changes when capabilities are declared or changed, on both kinds', () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { localDefaults } from '../test/local-defaults.js';
+import { localDefaults, remoteDefaults } from '../test/local-defaults.js';
 import { defHash } from './def-hash.js';
 import type { LocalServerDef, RemoteServerDef } from './server-types.js';
 
@@ -29,12 +29,8 @@ const LOCAL_IDENTITY = {
 const LOCAL_CANONICAL = JSON.stringify(LOCAL_IDENTITY);
 
 const REMOTE: RemoteServerDef = {
-  kind: 'remote',
-  type: 'http',
-  url: 'https://mcp.example.com/mcp',
+  ...remoteDefaults('https://mcp.example.com/mcp'),
   headers: { 'X-Client': 'garuda' },
-  timeoutMs: 60_000,
-  enabled: true,
 };
 
 describe('defHash', () => {

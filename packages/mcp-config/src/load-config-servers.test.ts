@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GOOD, loadUserAndProject, userFileLoader } from '../test/config-files.js';
-import { localDefaults } from '../test/local-defaults.js';
+import { localDefaults, remoteDefaults } from '../test/local-defaults.js';
 import { positionOfText, tempDirs, writeIn } from '../test/temp-dir.js';
 import { ConfigProblemCode } from './config-problem.js';
 import { defHash } from './def-hash.js';
@@ -101,14 +101,7 @@ describe('loadConfig on good files', () => {
     });
     expect(remote.kind).toBe('remote');
     if (remote.kind !== 'remote') return;
-    expect(remote.def).toEqual({
-      kind: 'remote',
-      type: 'http',
-      url: 'https://mcp.example.com/mcp',
-      headers: {},
-      timeoutMs: 60_000,
-      enabled: true,
-    });
+    expect(remote.def).toEqual(remoteDefaults('https://mcp.example.com/mcp'));
     expect(remote.url.href).toBe('https://mcp.example.com/mcp');
     expect(remote.headers).toEqual({});
   });

@@ -1,5 +1,5 @@
-import { localDefaults as defaults } from '@garuda/test-utils';
-import type { LocalServerDef } from '../src/server-types.js';
+import { localDefaults as local, remoteDefaults as remote } from '@garuda/test-utils';
+import type { LocalServerDef, RemoteServerDef } from '../src/server-types.js';
 
 /**
  * A local server's definition with every default the schema fills in, written out in the test
@@ -7,5 +7,10 @@ import type { LocalServerDef } from '../src/server-types.js';
  * the design.
  */
 export function localDefaults(command: string): LocalServerDef {
-  return defaults(command);
+  return local(command);
+}
+
+/** A remote server's definition with every default the schema fills in (see {@link localDefaults}). */
+export function remoteDefaults(url: string): RemoteServerDef {
+  return remote(url);
 }

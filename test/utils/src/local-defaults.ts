@@ -19,3 +19,21 @@ export function localDefaults(command: string) {
     enabled: true,
   };
 }
+
+/**
+ * A remote server's definition with every default the config schema fills in, written out here
+ * for the same reason as {@link localDefaults}.
+ *
+ * @param url - The server's URL.
+ * @returns `{ kind: 'remote', type: 'http', url, headers: {}, … }` (a `RemoteServerDef`).
+ */
+export function remoteDefaults(url: string) {
+  return {
+    kind: 'remote' as const,
+    type: 'http' as const,
+    url,
+    headers: {} as Record<string, string>,
+    timeoutMs: 60_000,
+    enabled: true,
+  };
+}

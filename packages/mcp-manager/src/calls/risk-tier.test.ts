@@ -1,4 +1,5 @@
 import type { ServerConfig } from '@garuda/mcp-config';
+import { localDefaults } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import { modeRuns, riskTier, riskWarnings } from './risk-tier.js';
 
@@ -9,18 +10,7 @@ function local(def: Record<string, unknown>): ServerConfig {
     source: 'project',
     file: '/r/.garuda/mcp.json',
     env: {},
-    def: {
-      kind: 'local',
-      command: 'x',
-      args: [],
-      env: {},
-      network: false,
-      writePaths: [],
-      readPaths: [],
-      timeoutMs: 60_000,
-      enabled: true,
-      ...def,
-    },
+    def: { ...localDefaults('x'), ...def },
   } as ServerConfig;
 }
 
