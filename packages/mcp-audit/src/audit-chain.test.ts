@@ -1,7 +1,7 @@
 import { access, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { tempDir, type TempDir } from '@garuda/test-utils';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useTempDir } from '@garuda/test-utils';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   AUDIT_GENESIS,
   AuditLog,
@@ -12,14 +12,10 @@ import {
   type AuditEvent,
 } from './index.js';
 
-let tmp: TempDir;
+const tmp = useTempDir('garuda-audit-');
 let file: string;
-beforeEach(async () => {
-  tmp = await tempDir('garuda-audit-');
+beforeEach(() => {
   file = path.join(tmp.path, 'home', 'audit.jsonl');
-});
-afterEach(async () => {
-  await tmp.cleanup();
 });
 
 function call(n: number): AuditEvent {

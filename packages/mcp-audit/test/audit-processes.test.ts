@@ -3,21 +3,15 @@
 // every record lands whole.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runTogether, tempDir, type TempDir } from '@garuda/test-utils';
+import { runTogether, useTempDir } from '@garuda/test-utils';
 import { useChildScript } from '@garuda/test-utils/build-for-children';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readAuditLog, verifyAuditLog } from '../src/index.js';
 
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHILD = path.join(packageDir, 'test', 'fixtures', 'audit-child.mjs');
 
-let tmp: TempDir;
-beforeEach(async () => {
-  tmp = await tempDir('garuda-audit-processes-');
-});
-afterEach(async () => {
-  await tmp.cleanup();
-});
+const tmp = useTempDir('garuda-audit-processes-');
 // Registered after the folder's hooks, so its children are killed before the folder goes.
 const children = useChildScript(packageDir, CHILD);
 

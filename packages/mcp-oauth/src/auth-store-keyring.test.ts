@@ -2,21 +2,16 @@
 // Service is tested in test/keyring.test.ts).
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { caught, recordingLogger, tempDir, type TempDir } from '../test/helpers.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { caught, recordingLogger, useTempDir } from '../test/helpers.js';
 import { AuthStore } from './auth-store.js';
 import { KeyringUnavailableError } from './errors.js';
 import type { KeyringBackend } from './os-keyring.js';
 
-let home: TempDir;
+const home = useTempDir('garuda-auth-keyring-');
 let file: string;
-
-beforeEach(async () => {
-  home = await tempDir('garuda-auth-keyring-');
+beforeEach(() => {
   file = path.join(home.path, 'home', 'mcp-auth.json');
-});
-afterEach(async () => {
-  await home.cleanup();
 });
 
 const id = { scope: 'user', name: 'linear', url: 'https://mcp.linear.app/mcp' };

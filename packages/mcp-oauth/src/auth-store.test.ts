@@ -1,20 +1,15 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { caught, filesUnder, recordingLogger, tempDir, type TempDir } from '../test/helpers.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { caught, filesUnder, recordingLogger, useTempDir } from '../test/helpers.js';
 import { AuthStore } from './auth-store.js';
 import { LockedFileError } from '@garuda/mcp-trust';
 import { OAuthFlowError } from './errors.js';
 
-let home: TempDir;
+const home = useTempDir('garuda-auth-store-');
 let file: string;
-
-beforeEach(async () => {
-  home = await tempDir('garuda-auth-store-');
+beforeEach(() => {
   file = path.join(home.path, 'home', 'mcp-auth.json');
-});
-afterEach(async () => {
-  await home.cleanup();
 });
 
 const user = (name = 'linear', url = 'https://mcp.linear.app/mcp') => ({

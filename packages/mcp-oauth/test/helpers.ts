@@ -1,9 +1,9 @@
 // Helpers for this package's tests only.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { caught, recordingLogger, tempDir, type TempDir } from '@garuda/test-utils';
+import { caught, recordingLogger, tempDir, useTempDir, type TempDir } from '@garuda/test-utils';
 
-export { caught, recordingLogger, tempDir, type TempDir };
+export { caught, recordingLogger, tempDir, useTempDir, type TempDir };
 
 /** Every text an error carries: name, message, stack and the same for its causes. */
 export function errorTexts(error: unknown, depth = 0): string[] {

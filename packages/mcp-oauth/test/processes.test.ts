@@ -4,18 +4,12 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { runTogether } from '@garuda/test-utils';
 import { useChildScript } from '@garuda/test-utils/build-for-children';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AuthStore } from '../src/auth-store.js';
 import { CHILD_SCRIPT, packageDir } from './build-for-children.js';
-import { tempDir, type TempDir } from './helpers.js';
+import { useTempDir } from './helpers.js';
 
-let home: TempDir;
-beforeEach(async () => {
-  home = await tempDir('garuda-auth-procs-');
-});
-afterEach(async () => {
-  await home.cleanup();
-});
+const home = useTempDir('garuda-auth-procs-');
 // Registered after the folder's hooks, so its children are killed before the folder goes.
 const children = useChildScript(packageDir, CHILD_SCRIPT);
 

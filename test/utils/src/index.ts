@@ -33,6 +33,7 @@ export {
 } from './scripted-browser.js';
 export { makeCertificate, type TestCertificate } from './certificate.js';
 export { tempDir, type TempDir } from './temp-dir.js';
+export { useTempDir, type TestTempDir } from './use-temp-dir.js';
 export { localDefaults, remoteDefaults } from './local-defaults.js';
 export { waitFor, type WaitForOptions } from './wait-for.js';
 export { isProcessAlive, pidsWith } from './process-alive.js';

@@ -1,16 +1,10 @@
 import { mkdir, readdir, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { tempDir, type TempDir } from '@garuda/test-utils';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useTempDir } from '@garuda/test-utils';
+import { describe, expect, it } from 'vitest';
 import { spillHead, spillIfLarge, spillResult } from './result-spill.js';
 
-let tmp: TempDir;
-beforeEach(async () => {
-  tmp = await tempDir('garuda-spill-');
-});
-afterEach(async () => {
-  await tmp.cleanup();
-});
+const tmp = useTempDir('garuda-spill-');
 
 describe('spillResult', () => {
   it('names the file itself, whatever the server and tool are called', async () => {
