@@ -37,24 +37,24 @@ export interface ListLimits {
  * Every page of one list, until the server has no more, `max` entries (one more than the adapter
  * keeps, so it can say the list was cut) or {@link MAX_LIST_PAGES} pages.
  */
-async function allPages<T>(
-  page: (cursor: string | undefined) => Promise<{ items: readonly T[]; nextCursor?: string }>,
+async function allPages<P extends { nextCursor?: string | undefined }, T>(
+  list: (params: { cursor: string } | undefined) => Promise<P>,
+  itemsOf: (page: P) => readonly T[],
   max: number,
   signal: AbortSignal,
 ): Promise<T[]> {
   const items: T[] = [];
   let cursor: string | undefined;
   for (let pages = 0; pages < MAX_LIST_PAGES && items.length <= max; pages++) {
-    const next = await raceAbort(page(cursor), signal);
-    items.push(...(Array.isArray(next.items) ? next.items : []));
+    const next = await raceAbort(list(cursor === undefined ? undefined : { cursor }), signal);
+    const listed = itemsOf(next);
+    items.push(...(Array.isArray(listed) ? listed : []));
     cursor =
       typeof next.nextCursor === 'string' && next.nextCursor !== '' ? next.nextCursor : undefined;
     if (cursor === undefined) break;
   }
   return items.slice(0, max + 1);
 }
-
-const params = (cursor: string | undefined) => (cursor === undefined ? undefined : { cursor });
 
 /**
  * The server's prompts (every page), or none when it does not offer prompts. @internal
@@ -64,13 +64,8 @@ const params = (cursor: string | undefined) => (cursor === undefined ? undefined
 export async function listPrompts(client: Client, limits: ListLimits): Promise<Prompt[]> {
   if (client.getServerCapabilities()?.prompts === undefined) return [];
   return allPages(
-    async (cursor) => {
-      const listed = await client.listPrompts(params(cursor), limits);
-      return {
-        items: listed.prompts,
-        ...(listed.nextCursor ? { nextCursor: listed.nextCursor } : {}),
-      };
-    },
+    (params) => client.listPrompts(params, limits),
+    (page) => page.prompts,
     MAX_PROMPTS_PER_SERVER,
     limits.signal,
   );
@@ -90,24 +85,14 @@ export async function listResources(
     return { resources: [], templates: [] };
   }
   const resources = await allPages(
-    async (cursor) => {
-      const listed = await client.listResources(params(cursor), limits);
-      return {
-        items: listed.resources,
-        ...(listed.nextCursor ? { nextCursor: listed.nextCursor } : {}),
-      };
-    },
+    (params) => client.listResources(params, limits),
+    (page) => page.resources,
     MAX_RESOURCES_PER_SERVER,
     limits.signal,
   );
   const templates = await allPages(
-    async (cursor) => {
-      const listed = await client.listResourceTemplates(params(cursor), limits);
-      return {
-        items: listed.resourceTemplates,
-        ...(listed.nextCursor ? { nextCursor: listed.nextCursor } : {}),
-      };
-    },
+    (params) => client.listResourceTemplates(params, limits),
+    (page) => page.resourceTemplates,
     MAX_RESOURCES_PER_SERVER,
     limits.signal,
   );
