@@ -82,16 +82,26 @@ export function resourceOfHostUri(
   return undefined;
 }
 
+/**
+ * The manager's cleaned fields of a resource or template as the host lists them: the name and
+ * description say which server it comes from, and `address` how that server names it.
+ */
+function listedFields(item: McpResource | McpResourceTemplate, address: string) {
+  return {
+    name: `${item.server}: ${item.name}`,
+    ...(item.title === undefined ? {} : { title: item.title }),
+    description: `[From MCP server "${item.server}"; ${address}]${
+      item.description === undefined ? '' : ` ${item.description}`
+    }`,
+    ...(item.mimeType === undefined ? {} : { mimeType: item.mimeType }),
+  };
+}
+
 /** A resource as the host lists it: the gateway's URI, and the manager's cleaned fields. */
 export function hostResource(resource: McpResource) {
   return {
     uri: hostResourceUri(resource),
-    name: `${resource.server}: ${resource.name}`,
-    ...(resource.title === undefined ? {} : { title: resource.title }),
-    description: `[From MCP server "${resource.server}"; its URI: ${resource.shownUri}]${
-      resource.description === undefined ? '' : ` ${resource.description}`
-    }`,
-    ...(resource.mimeType === undefined ? {} : { mimeType: resource.mimeType }),
+    ...listedFields(resource, `its URI: ${resource.shownUri}`),
   };
 }
 
@@ -121,12 +131,7 @@ export function hostTemplates(
     return [
       {
         uriTemplate: `${hostPrefix(template.server)}${body}`,
-        name: `${template.server}: ${template.name}`,
-        ...(template.title === undefined ? {} : { title: template.title }),
-        description: `[From MCP server "${template.server}"; its template: ${template.shownUriTemplate}]${
-          template.description === undefined ? '' : ` ${template.description}`
-        }`,
-        ...(template.mimeType === undefined ? {} : { mimeType: template.mimeType }),
+        ...listedFields(template, `its template: ${template.shownUriTemplate}`),
       },
     ];
   });
