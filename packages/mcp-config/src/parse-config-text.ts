@@ -238,32 +238,35 @@ export function parseConfigText(file: string, text: string): ParsedConfig {
   // anything else is reported, and the servers still load.
   let serversProperty: Node | undefined;
   let serversTwice = false;
-  const topLevel = firstProperties(root, (key, first, property) => {
-    const lines = `lines ${at(first).line} and ${at(property.offset).line}`;
+  // A second list of servers loads none of them.
+  const duplicateKey = (key: string, property: Node, message: string): void => {
     if (SERVERS_KEYS.includes(key)) serversTwice = true;
     problems.push({
       code: ConfigProblemCode.DUPLICATE_KEY,
       file,
       field: shortText(key),
       ...at(property.offset),
-      message:
-        `key ${quoteText(key)} is written twice (${lines}): keep one` +
-        (SERVERS_KEYS.includes(key) ? '; no server from this file was loaded' : ''),
+      message,
     });
+  };
+  const topLevel = firstProperties(root, (key, first, property) => {
+    const lines = `lines ${at(first).line} and ${at(property.offset).line}`;
+    duplicateKey(
+      key,
+      property,
+      `key ${quoteText(key)} is written twice (${lines}): keep one` +
+        (SERVERS_KEYS.includes(key) ? '; no server from this file was loaded' : ''),
+    );
   });
   for (const [key, value, property] of topLevel) {
     if (SERVERS_KEYS.includes(key)) {
       if (serversProperty !== undefined) {
-        serversTwice = true;
-        problems.push({
-          code: ConfigProblemCode.DUPLICATE_KEY,
-          file,
-          field: shortText(key),
-          ...at(property.offset),
-          message:
-            'the file has both "servers" and "mcpServers" (the same list, as two clients name ' +
+        duplicateKey(
+          key,
+          property,
+          'the file has both "servers" and "mcpServers" (the same list, as two clients name ' +
             'it): keep one; no server from this file was loaded',
-        });
+        );
       }
       serversProperty = property;
     } else if (key === '$schema') {
