@@ -1,4 +1,4 @@
-import { commandEntry, type HostDescriptor } from './host.js';
+import { commandEntry, inProjectAndHome, type HostDescriptor } from './host.js';
 
 /** Cursor: `.cursor/mcp.json` in the project and in the home folder. */
 export const cursor = {
@@ -6,9 +6,7 @@ export const cursor = {
   installName: 'cursor',
   installOrder: 3,
   displayName: 'Cursor',
-  files: (scope, at, p) => [
-    p.join(scope === 'project' ? at.root : at.userHome, '.cursor', 'mcp.json'),
-  ],
+  files: inProjectAndHome('.cursor', 'mcp.json'),
   format: 'jsonc',
   serversKey: 'mcpServers',
   projectServers: false,

@@ -1,4 +1,4 @@
-import { commandEntry, type HostDescriptor } from './host.js';
+import { commandEntry, inProjectAndHome, type HostDescriptor } from './host.js';
 
 /** Gemini CLI: `.gemini/settings.json` in the project and in the home folder. */
 export const gemini = {
@@ -6,9 +6,7 @@ export const gemini = {
   installName: 'gemini',
   installOrder: 5,
   displayName: 'Gemini CLI',
-  files: (scope, at, p) => [
-    p.join(scope === 'project' ? at.root : at.userHome, '.gemini', 'settings.json'),
-  ],
+  files: inProjectAndHome('.gemini', 'settings.json'),
   format: 'jsonc',
   serversKey: 'mcpServers',
   projectServers: false,

@@ -67,6 +67,14 @@ export interface HostDescriptor {
   readonly gatewayEntry: (command: string, args: readonly string[]) => Record<string, unknown>;
 }
 
+/**
+ * {@link HostDescriptor.files} of a host that keeps the same file in the project and in the home
+ * folder: `<root or home>/<folder>/<name>`. @internal
+ */
+export function inProjectAndHome(folder: string, name: string): HostDescriptor['files'] {
+  return (scope, at, p) => [p.join(scope === 'project' ? at.root : at.userHome, folder, name)];
+}
+
 /** `{ command, args }`: the gateway's entry in most hosts. @internal */
 export function commandEntry(command: string, args: readonly string[]): Record<string, unknown> {
   return { command, args: [...args] };
