@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as api from './index.js';
 import { cpuMsOf } from './cpu-time.js';
 import { isProcessAlive } from './process-alive.js';
 import { tempDir } from './temp-dir.js';
+import { useTempDir } from './use-temp-dir.js';
 import { waitFor } from './wait-for.js';
 
 describe('the public entry', () => {
@@ -26,6 +27,23 @@ describe('the public entry', () => {
       expect(api, name).toHaveProperty(name);
     }
     expect(existsSync(api.FIXTURE_SERVER)).toBe(true);
+  });
+});
+
+describe('useTempDir', () => {
+  const tmp = useTempDir('garuda-use-temp-');
+  const seen: string[] = [];
+
+  it('gives a test an empty folder of its own', async () => {
+    expect((await stat(tmp.path)).isDirectory()).toBe(true);
+    await writeFile(join(tmp.path, 'left.txt'), 'x');
+    seen.push(tmp.path);
+  });
+
+  it('gives the next test another one, the last one removed', () => {
+    expect(seen).toHaveLength(1);
+    expect(tmp.path).not.toBe(seen[0]);
+    expect(existsSync(seen[0] as string)).toBe(false);
   });
 });
 
