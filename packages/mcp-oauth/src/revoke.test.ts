@@ -75,9 +75,7 @@ describe('revoke', () => {
   });
 
   it('revokes refresh and access tokens at the revocation endpoint; the token stops working', async () => {
-    const f = await w.fixture();
-    const h = await w.harness(f);
-    await w.signIn(f, h);
+    const { f, h } = await w.signedIn();
     const tokens = await h.provider.tokens();
     const access = tokens?.access_token as string;
     expect(await rawMcpStatus(f, access)).toBe(200);
@@ -100,9 +98,7 @@ describe('revoke', () => {
   });
 
   it('removes the local entry even when the revocation endpoint fails, and reports it', async () => {
-    const f = await w.fixture();
-    const h = await w.harness(f);
-    await w.signIn(f, h);
+    const { f } = await w.signedIn();
     const failing = await failingEndpoint();
 
     const result = await revokeDemo(f.url, {
@@ -134,9 +130,7 @@ describe('revoke', () => {
   });
 
   it('reports an unreachable endpoint and an insecure one, and removes the entry anyway', async () => {
-    const f = await w.fixture();
-    const h = await w.harness(f);
-    await w.signIn(f, h);
+    const { f } = await w.signedIn();
     const failing = await failingEndpoint();
     const closedPort = new URL(failing.url);
     closedPort.port = String(
@@ -177,9 +171,7 @@ describe('revoke', () => {
     expect(unsupported.removed).toBe(1);
 
     // An entry without discovery state: the SDK discovers the authorization server again.
-    const f = await w.fixture();
-    const h = await w.harness(f);
-    await w.signIn(f, h);
+    const { f } = await w.signedIn();
     await w
       .store()
       .update({ scope: 'user', name: 'demo', url: f.url }, (e) => ({ ...e, discovery: undefined }));

@@ -191,6 +191,14 @@ export class SignInWorld {
     return this.connectedClient(f, h.provider);
   }
 
+  /** A fixture server, and a harness signed in to it: the set-up of a test of what comes after. */
+  async signedIn(): Promise<{ f: OAuthFixture; h: Harness; client: Client }> {
+    const f = await this.fixture();
+    const h = await this.harness(f);
+    const client = await this.signIn(f, h);
+    return { f, h, client };
+  }
+
   /** Listens on `port` so nothing else can, until the world is disposed. */
   async occupy(port: number): Promise<Server> {
     const server = createServer();

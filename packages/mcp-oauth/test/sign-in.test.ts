@@ -77,8 +77,7 @@ describe('a full sign-in through the SDK', () => {
   });
 
   it('lets a second provider on the same store reuse the tokens without signing in', async () => {
-    const f = await w.fixture();
-    await w.signIn(f, await w.harness(f));
+    const { f } = await w.signedIn();
     const before = f.counts;
 
     const second = await w.harness(f);
@@ -92,9 +91,7 @@ describe('a full sign-in through the SDK', () => {
   it('refreshes an expired token without any callback', async () => {
     // The token expires when the test says so, not after a lifetime that a busy machine can
     // use up before the first call (which would refresh once more, or at the wrong moment).
-    const f = await w.fixture();
-    const h = await w.harness(f);
-    const client = await w.signIn(f, h);
+    const { f, h, client } = await w.signedIn();
     expect(await echo(client, 'before expiry')).toBe('before expiry');
     expect(f.counts.refreshes).toBe(0);
     const oldToken = (await h.provider.tokens())?.access_token;
