@@ -8,7 +8,7 @@ import { chmod, lstat, mkdir, open, readFile, rename, writeFile } from 'node:fs/
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { cleanLine, capText, cleanText } from '@garuda/mcp-sanitize';
-import { LockedFileError, withFileLock } from '@garuda/mcp-trust';
+import { LockedFileError, TrustStoreErrorCode, withFileLock } from '@garuda/mcp-trust';
 import { sha256Text } from './hash.js';
 
 /** The `prev` of the first line. */
@@ -471,7 +471,8 @@ async function settledState(
   } catch (error) {
     // A folder this user may read but not write (a copy kept as evidence): no writer can be
     // beside this read, so it goes without the lock.
-    if (LockedFileError.isInstance(error) && error.code === 'LOCK_FAILED') return read();
+    if (LockedFileError.isInstance(error) && error.code === TrustStoreErrorCode.LOCK_FAILED)
+      return read();
     throw error;
   }
 }

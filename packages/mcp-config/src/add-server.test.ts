@@ -141,7 +141,7 @@ describe('addServer', () => {
     const error = await caught(
       addServer({ file, name: 'alpha', def: { command: 'new' }, source: 'user' }),
     );
-    expect(error).toMatchObject({ name: 'ServerEntryError', code: 'SERVER_EXISTS' });
+    expect(error).toMatchObject({ name: 'ServerEntryError', code: 'CONFIG_SERVER_EXISTS' });
     expect(error).toMatchObject({ code: ConfigErrorCode.SERVER_EXISTS, server: 'alpha' });
     expect(await fingerprint(file)).toEqual(before);
 
@@ -417,7 +417,7 @@ describe('addServer', () => {
         source: 'user',
       }),
     );
-    expect(error).toMatchObject({ name: 'ConfigError', code: 'WRITE_FAILED' });
+    expect(error).toMatchObject({ name: 'ConfigError', code: 'CONFIG_WRITE_FAILED' });
     expect(error).toMatchObject({ code: ConfigErrorCode.WRITE_FAILED });
   });
 
@@ -437,7 +437,7 @@ describe('addServer', () => {
     const ok = { file, name: 'n', def: { command: 'x' }, source: 'user' } as const;
     await expect(addServer(undefined as never)).rejects.toMatchObject({
       name: 'ConfigError',
-      code: 'INVALID_ARGUMENT',
+      code: 'CONFIG_INVALID_ARGUMENT',
     });
     await expect(addServer({ ...ok, file: '' })).rejects.toThrow(/file/);
     await expect(addServer({ ...ok, name: 1 as never })).rejects.toThrow(/name/);

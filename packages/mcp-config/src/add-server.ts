@@ -80,13 +80,13 @@ const TRUE_OR_FALSE = new Set([true, false, undefined]);
  *   of a replaced entry.
  * @throws {@link InvalidServerError} when the name or entry would not load (`problems` has the
  *   `loadConfig` messages).
- * @throws {@link ServerEntryError} `SERVER_EXISTS` when the name exists and `replace` is not `true`.
+ * @throws {@link ServerEntryError} `CONFIG_SERVER_EXISTS` when the name exists and `replace` is not `true`.
  * @throws {@link FileUnusableError} when the file cannot be read, is over 1 MiB, is not UTF-8,
  *   does not parse, or holds the name twice; it is left untouched.
- * @throws `LockedFileError` of `@garuda/mcp-trust` (`LOCK_TIMEOUT`, `LOCK_FAILED`,
- *   `LOCK_COMPROMISED`) when the lock cannot be taken or is lost, passed through.
- * @throws {@link ConfigError} `WRITE_FAILED` when the file or its folder cannot be written.
- * @throws {@link ConfigError} `INVALID_ARGUMENT` for options of the wrong shape.
+ * @throws `LockedFileError` of `@garuda/mcp-trust` (`TRUST_LOCK_TIMEOUT`, `TRUST_LOCK_FAILED`,
+ *   `TRUST_LOCK_COMPROMISED`) when the lock cannot be taken or is lost, passed through.
+ * @throws {@link ConfigError} `CONFIG_WRITE_FAILED` when the file or its folder cannot be written.
+ * @throws {@link ConfigError} `CONFIG_INVALID_ARGUMENT` for options of the wrong shape.
  * @example
  * ```ts
  * await addServer({

@@ -138,7 +138,7 @@ describe('checkServerUrl', () => {
 
   it('throws only for programming errors', () => {
     expect(() => checkServerUrl(1 as never, 'user')).toThrow(
-      expect.objectContaining({ name: 'ConfigError', code: 'INVALID_ARGUMENT' }),
+      expect.objectContaining({ name: 'ConfigError', code: 'CONFIG_INVALID_ARGUMENT' }),
     );
     expect(() => checkServerUrl('https://example.com', 'other' as never)).toThrow(/source/);
   });

@@ -73,7 +73,7 @@ function rawAuthority(raw: string): string {
  * @param url - The URL as written in the file.
  * @param source - `'user'` or `'project'`: which file it comes from.
  * @returns `{ ok: true, url }` with the parsed URL, or `{ ok: false, code, message }`.
- * @throws {@link ConfigError} `INVALID_ARGUMENT` when `url` is not a string or `source` is not
+ * @throws {@link ConfigError} `CONFIG_INVALID_ARGUMENT` when `url` is not a string or `source` is not
  *   `'user'` / `'project'` (a programming error).
  * @example
  * ```ts

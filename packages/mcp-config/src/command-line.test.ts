@@ -139,7 +139,7 @@ describe('commandLine', () => {
 
   it('throws for something that is not a definition', () => {
     expect(() => commandLine(null as never)).toThrow(
-      expect.objectContaining({ name: 'ConfigError', code: 'INVALID_ARGUMENT' }),
+      expect.objectContaining({ name: 'ConfigError', code: 'CONFIG_INVALID_ARGUMENT' }),
     );
     expect(() => commandLine({} as never)).toThrow(/command/);
     expect(() => commandLine({ command: 'x', args: 'y' } as never)).toThrow(/args/);

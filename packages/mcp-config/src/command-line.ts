@@ -134,7 +134,7 @@ function revealUrl(text: string): string {
  *
  * @param def - A `ServerDef` from `loadConfig`, or a `ServerEntry` as written.
  * @returns One line without control, format or invisible characters.
- * @throws {@link ConfigError} `INVALID_ARGUMENT` when `def` has no `command` or `url` string, or an
+ * @throws {@link ConfigError} `CONFIG_INVALID_ARGUMENT` when `def` has no `command` or `url` string, or an
  *   argument is not a string (a programming error).
  * @example
  * ```ts

@@ -10,9 +10,9 @@ const STALE_MS = 10_000;
  * the lock was lost meanwhile; call it right before writing. Lock failures are
  * `@garuda/mcp-trust`'s own errors, passed through with "config file" in their messages; what
  * `action` throws comes out unchanged.
- * @throws `LockedFileError` of `@garuda/mcp-trust`: `LOCK_TIMEOUT` when another process holds
- *   the lock for longer than `timeoutMs`, `LOCK_FAILED` when it cannot be created for another
- *   reason, `LOCK_COMPROMISED` (from `assertHeld`) when it was lost
+ * @throws `LockedFileError` of `@garuda/mcp-trust`: `TRUST_LOCK_TIMEOUT` when another process holds
+ *   the lock for longer than `timeoutMs`, `TRUST_LOCK_FAILED` when it cannot be created for another
+ *   reason, `TRUST_LOCK_COMPROMISED` (from `assertHeld`) when it was lost
  * @internal
  */
 export function withFileLock<T>(

@@ -138,7 +138,7 @@ describe('defHash', () => {
 
   it('throws for something that is not a definition', () => {
     expect(() => defHash(null as never)).toThrow(
-      expect.objectContaining({ name: 'ConfigError', code: 'INVALID_ARGUMENT' }),
+      expect.objectContaining({ name: 'ConfigError', code: 'CONFIG_INVALID_ARGUMENT' }),
     );
     expect(() => defHash({} as never)).toThrow(/command/);
     expect(() => defHash({ command: 'x', url: 'https://a' } as never)).toThrow(/both/);

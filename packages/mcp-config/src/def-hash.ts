@@ -55,7 +55,7 @@ function stringRecord(value: unknown, what: string): Readonly<Record<string, str
  *
  * @param def - A `ServerDef` from `loadConfig`, or a `ServerEntry` as written in a file.
  * @returns 64 lowercase hex characters.
- * @throws {@link ConfigError} `INVALID_ARGUMENT` when `def` has neither a `command` nor a `url` string or
+ * @throws {@link ConfigError} `CONFIG_INVALID_ARGUMENT` when `def` has neither a `command` nor a `url` string or
  *   a field has the wrong type (a programming error).
  * @example
  * ```ts

@@ -23,12 +23,12 @@ describe('defaultPaths', () => {
 
   it('refuses missing or empty folders', () => {
     expect(() => defaultPaths({ home: '', root: '/r' })).toThrow(
-      expect.objectContaining({ name: 'ConfigError', code: 'INVALID_ARGUMENT' }),
+      expect.objectContaining({ name: 'ConfigError', code: 'CONFIG_INVALID_ARGUMENT' }),
     );
     expect(() => defaultPaths({ home: '/h' } as never)).toThrow(/root/);
     expect(() => defaultPaths({ home: '/h\0', root: '/r' })).toThrow(/home/);
     expect(() => defaultPaths(undefined as never)).toThrow(
-      expect.objectContaining({ name: 'ConfigError', code: 'INVALID_ARGUMENT' }),
+      expect.objectContaining({ name: 'ConfigError', code: 'CONFIG_INVALID_ARGUMENT' }),
     );
   });
 });

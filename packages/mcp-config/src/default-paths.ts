@@ -29,7 +29,7 @@ export interface DefaultPaths {
  *
  * @param options - `home` and `root`, absolute or relative to the current folder.
  * @returns Absolute paths (`path.resolve`).
- * @throws {@link ConfigError} `INVALID_ARGUMENT` when `home` or `root` is not a non-empty string.
+ * @throws {@link ConfigError} `CONFIG_INVALID_ARGUMENT` when `home` or `root` is not a non-empty string.
  * @example
  * ```ts
  * const paths = defaultPaths({ home: '/home/me/.garuda', root: '/work/repo' });

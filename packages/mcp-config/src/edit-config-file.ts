@@ -136,7 +136,7 @@ export interface CurrentServer {
  * {@link editConfigFile} of an existing file for one server that is in it, written once (the
  * folder is never created).
  *
- * @throws {@link ServerEntryError} `NOT_FOUND` when the file or the server does not exist.
+ * @throws {@link ServerEntryError} `CONFIG_NOT_FOUND` when the file or the server does not exist.
  * @throws {@link FileUnusableError} when the file holds the name twice (with that name's problems).
  * @internal
  */

@@ -8,7 +8,7 @@ import { quotePath, quoteText, shortText } from './quote-text.js';
  * class names.
  *
  * The cross-process lock of a file being edited is `@garuda/mcp-trust`'s: its errors
- * (`LockedFileError`, codes `LOCK_TIMEOUT`, `LOCK_FAILED`, `LOCK_COMPROMISED`) come out of the
+ * (`LockedFileError`, codes `TRUST_LOCK_TIMEOUT`, `TRUST_LOCK_FAILED`, `TRUST_LOCK_COMPROMISED`) come out of the
  * edits as they are.
  *
  * @example
@@ -22,21 +22,21 @@ import { quotePath, quoteText, shortText } from './quote-text.js';
  */
 export const ConfigErrorCode = Object.freeze({
   /** A function was called with arguments of the wrong shape (a programming error). */
-  INVALID_ARGUMENT: 'INVALID_ARGUMENT',
+  INVALID_ARGUMENT: 'CONFIG_INVALID_ARGUMENT',
   /** `addServer` was given a name or definition that `loadConfig` would not accept. */
-  INVALID_SERVER: 'INVALID_SERVER',
+  INVALID_SERVER: 'CONFIG_INVALID_SERVER',
   /** The file to edit cannot be read, is too large, or does not parse; it was left untouched. */
-  FILE_UNUSABLE: 'FILE_UNUSABLE',
+  FILE_UNUSABLE: 'CONFIG_FILE_UNUSABLE',
   /** `addServer` found a server of that name and `replace: true` was not given. */
-  SERVER_EXISTS: 'SERVER_EXISTS',
+  SERVER_EXISTS: 'CONFIG_SERVER_EXISTS',
   /** `removeServer` / `setServerEnabled` found no server of that name (or no file). */
-  NOT_FOUND: 'NOT_FOUND',
+  NOT_FOUND: 'CONFIG_NOT_FOUND',
   /** The file or its folder could not be written. */
-  WRITE_FAILED: 'WRITE_FAILED',
+  WRITE_FAILED: 'CONFIG_WRITE_FAILED',
   /** A host's own config file cannot take the gateway's entry safely; it was left untouched. */
-  HOST_FILE_UNUSABLE: 'HOST_FILE_UNUSABLE',
+  HOST_FILE_UNUSABLE: 'CONFIG_HOST_FILE_UNUSABLE',
   /** Moving a host's servers behind the gateway failed; what it had done was undone. */
-  HOST_MOVE_FAILED: 'HOST_MOVE_FAILED',
+  HOST_MOVE_FAILED: 'CONFIG_HOST_MOVE_FAILED',
 } as const);
 
 /** One of the values of {@link ConfigErrorCode}. */
@@ -46,7 +46,7 @@ const SCOPE = 'garuda.mcp-config';
 
 /**
  * Base class of every error this package throws, and the class of those that carry no more than
- * their code (`INVALID_ARGUMENT`, `WRITE_FAILED`). Reading a configuration never throws for
+ * their code (`CONFIG_INVALID_ARGUMENT`, `CONFIG_WRITE_FAILED`). Reading a configuration never throws for
  * anything a file contains (that is reported as a {@link ConfigProblem}); these errors come from
  * wrong arguments and from `addServer` / `removeServer` / `setServerEnabled`.
  *
@@ -72,7 +72,7 @@ export class ConfigError extends CodedError<ConfigErrorCode> {
 
 /**
  * `addServer` was given a server name or definition that `loadConfig` would not accept
- * (code `INVALID_SERVER`). `problems` holds the same {@link ConfigProblem}s, with the same
+ * (code `CONFIG_INVALID_SERVER`). `problems` holds the same {@link ConfigProblem}s, with the same
  * messages, that `loadConfig` would report for that entry. Nothing was written.
  *
  * @example
@@ -103,7 +103,7 @@ export class InvalidServerError extends ConfigError {
 }
 
 /**
- * The file to edit cannot be used (code `FILE_UNUSABLE`): it cannot be read, is larger than
+ * The file to edit cannot be used (code `CONFIG_FILE_UNUSABLE`): it cannot be read, is larger than
  * the size limit, is not UTF-8, does not parse, or its shape leaves the edit ambiguous. The
  * file was left exactly as it was; `problems` says what to fix first.
  *
@@ -141,8 +141,8 @@ export class FileUnusableError extends ConfigError {
 
 /**
  * The file has, or lacks, the server an edit names: `addServer` found one of that name and
- * `replace: true` was not given (code `SERVER_EXISTS`), or `removeServer` / `setServerEnabled`
- * found none, or no file (code `NOT_FOUND`). Nothing was written.
+ * `replace: true` was not given (code `CONFIG_SERVER_EXISTS`), or `removeServer` / `setServerEnabled`
+ * found none, or no file (code `CONFIG_NOT_FOUND`). Nothing was written.
  *
  * @example
  * ```ts
@@ -157,16 +157,20 @@ export class ServerEntryError extends ConfigError {
   /** Whether `value` is a {@link ServerEntryError}, from any copy of this package. */
   static override readonly isInstance = brand(this, SCOPE, 'ServerEntryError');
 
-  declare readonly code: 'SERVER_EXISTS' | 'NOT_FOUND';
+  declare readonly code: typeof ConfigErrorCode.SERVER_EXISTS | typeof ConfigErrorCode.NOT_FOUND;
   /** The server name that was asked for, cleaned to one line. */
   readonly server: string;
 
   /**
-   * @param code - `SERVER_EXISTS` or `NOT_FOUND`.
+   * @param code - `CONFIG_SERVER_EXISTS` or `CONFIG_NOT_FOUND`.
    * @param file - The file that was searched.
    * @param server - The name that was asked for.
    */
-  constructor(code: 'SERVER_EXISTS' | 'NOT_FOUND', file: string, server: string) {
+  constructor(
+    code: typeof ConfigErrorCode.SERVER_EXISTS | typeof ConfigErrorCode.NOT_FOUND,
+    file: string,
+    server: string,
+  ) {
     super(
       code,
       code === ConfigErrorCode.SERVER_EXISTS
@@ -180,15 +184,15 @@ export class ServerEntryError extends ConfigError {
 }
 
 /**
- * Why {@link HostFileError} was thrown. With code `HOST_FILE_UNUSABLE` (nothing was written):
+ * Why {@link HostFileError} was thrown. With code `CONFIG_HOST_FILE_UNUSABLE` (nothing was written):
  * `not-a-file` (a FIFO, device or folder at the path), `too-large` (over
  * `MAX_IMPORT_FILE_BYTES`), `not-utf8`, `unreadable`, `unparsable` (`problem` says where),
  * `not-an-object` (the top level), `list-not-an-object` (the server list), `entry-refused` (the
  * JSON edit could not place the entry), `entry-not-held` (the edited text would not read back
- * holding the entry). With code `HOST_MOVE_FAILED`: `cannot-rewrite` (the servers cannot be taken
+ * holding the entry). With code `CONFIG_HOST_MOVE_FAILED`: `cannot-rewrite` (the servers cannot be taken
  * out of the file safely; nothing was done), `import-failed` (`failed` says which and why),
  * `changed` (the host's file changed meanwhile), `backup-failed`, `write-failed` (the host's file
- * could not be replaced; `backup` stays). With code `WRITE_FAILED`: `write-failed`.
+ * could not be replaced; `backup` stays). With code `CONFIG_WRITE_FAILED`: `write-failed`.
  */
 export type HostFileErrorReason =
   | 'not-a-file'
@@ -212,17 +216,17 @@ export interface HostFileErrorDetails {
   readonly problem?: ImportNote;
   /** `import-failed`: each server that could not be written to Garuda's file, and why. */
   readonly failed?: readonly { readonly name: string; readonly reason: string }[];
-  /** `HOST_MOVE_FAILED`: the servers written to Garuda's file and then removed again. */
+  /** `CONFIG_HOST_MOVE_FAILED`: the servers written to Garuda's file and then removed again. */
   readonly undone?: readonly string[];
-  /** `HOST_MOVE_FAILED`: the servers written to Garuda's file that could not be removed again. */
+  /** `CONFIG_HOST_MOVE_FAILED`: the servers written to Garuda's file that could not be removed again. */
   readonly left?: readonly string[];
   /** `write-failed` during a move: the backup of the host's file, which stays. */
   readonly backup?: string;
 }
 
 /**
- * A host's own config file could not be edited (codes `HOST_FILE_UNUSABLE`, `HOST_MOVE_FAILED`,
- * `WRITE_FAILED`; `reason` says why). The host's file is as it was, and a failed move undid what
+ * A host's own config file could not be edited (codes `CONFIG_HOST_FILE_UNUSABLE`, `CONFIG_HOST_MOVE_FAILED`,
+ * `CONFIG_WRITE_FAILED`; `reason` says why). The host's file is as it was, and a failed move undid what
  * it had written to Garuda's file (`left` names what it could not).
  *
  * @example
@@ -236,7 +240,10 @@ export class HostFileError extends ConfigError implements HostFileErrorDetails {
   /** Whether `value` is a {@link HostFileError}, from any copy of this package. */
   static override readonly isInstance = brand(this, SCOPE, 'HostFileError');
 
-  declare readonly code: 'HOST_FILE_UNUSABLE' | 'HOST_MOVE_FAILED' | 'WRITE_FAILED';
+  declare readonly code:
+    | typeof ConfigErrorCode.HOST_FILE_UNUSABLE
+    | typeof ConfigErrorCode.HOST_MOVE_FAILED
+    | typeof ConfigErrorCode.WRITE_FAILED;
   /** The host's file. */
   readonly file: string;
   readonly reason: HostFileErrorReason;
@@ -254,7 +261,10 @@ export class HostFileError extends ConfigError implements HostFileErrorDetails {
    * @param cause - The underlying error, if any.
    */
   constructor(
-    code: 'HOST_FILE_UNUSABLE' | 'HOST_MOVE_FAILED' | 'WRITE_FAILED',
+    code:
+      | typeof ConfigErrorCode.HOST_FILE_UNUSABLE
+      | typeof ConfigErrorCode.HOST_MOVE_FAILED
+      | typeof ConfigErrorCode.WRITE_FAILED,
     file: string,
     reason: HostFileErrorReason,
     details: HostFileErrorDetails = {},
@@ -262,7 +272,7 @@ export class HostFileError extends ConfigError implements HostFileErrorDetails {
   ) {
     super(
       code,
-      `${quotePath(file)} ${code === 'HOST_MOVE_FAILED' ? 'could not give up its servers' : 'was not changed'}: ${reason}` +
+      `${quotePath(file)} ${code === ConfigErrorCode.HOST_MOVE_FAILED ? 'could not give up its servers' : 'was not changed'}: ${reason}` +
         (details.problem === undefined ? '' : ` (${shortText(details.problem.message)})`),
       { cause },
     );
@@ -272,13 +282,13 @@ export class HostFileError extends ConfigError implements HostFileErrorDetails {
   }
 }
 
-/** A function was called with arguments of the wrong shape (code `INVALID_ARGUMENT`). @internal */
+/** A function was called with arguments of the wrong shape (code `CONFIG_INVALID_ARGUMENT`). @internal */
 export function invalidArgument(message: string): ConfigError {
   return new ConfigError(ConfigErrorCode.INVALID_ARGUMENT, message);
 }
 
 /**
- * `file` or its folder could not be written (code `WRITE_FAILED`). The write is atomic (a
+ * `file` or its folder could not be written (code `CONFIG_WRITE_FAILED`). The write is atomic (a
  * temporary file renamed over the old one), so the old file is still intact. @internal
  */
 export function writeFailed(file: string, cause: unknown): ConfigError {

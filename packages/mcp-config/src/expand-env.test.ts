@@ -143,10 +143,10 @@ describe('expandEnv', () => {
 
   it('throws only for programming errors', () => {
     expect(() => expandEnv(null as never, {})).toThrow(
-      expect.objectContaining({ name: 'ConfigError', code: 'INVALID_ARGUMENT' }),
+      expect.objectContaining({ name: 'ConfigError', code: 'CONFIG_INVALID_ARGUMENT' }),
     );
     expect(() => expandEnv({}, null as never)).toThrow(
-      expect.objectContaining({ name: 'ConfigError', code: 'INVALID_ARGUMENT' }),
+      expect.objectContaining({ name: 'ConfigError', code: 'CONFIG_INVALID_ARGUMENT' }),
     );
     expect(() => expandEnv({ A: 1 } as never, {})).toThrow(/not a string/);
     expect(() => expandEnv({}, {}, { kind: 'x' as never })).toThrow(/kind/);

@@ -283,7 +283,7 @@ export function expandWithBudget(
  * @param from - The environment to take variables from (own properties only).
  * @param options - `kind: 'header'` for header values.
  * @returns Expanded values, where each comes from, the missing names, and problems.
- * @throws {@link ConfigError} `INVALID_ARGUMENT` when `values` or `from` is not an object or a value is
+ * @throws {@link ConfigError} `CONFIG_INVALID_ARGUMENT` when `values` or `from` is not an object or a value is
  *   not a string (a programming error).
  * @example
  * ```ts

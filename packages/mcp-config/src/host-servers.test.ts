@@ -139,7 +139,7 @@ describe('loadConfig({ hostServers })', () => {
       (e: unknown) => e,
     );
     expect(ConfigError.isInstance(error)).toBe(true);
-    expect((error as ConfigError).code).toBe('INVALID_ARGUMENT');
+    expect((error as ConfigError).code).toBe('CONFIG_INVALID_ARGUMENT');
     expect((error as Error).message).toContain('hostServers must be { label, servers }');
   });
 });

@@ -31,7 +31,7 @@ export interface HostServers {
   readonly servers: Readonly<Record<string, ServerEntry>>;
 }
 
-/** Throws `INVALID_ARGUMENT` when `host` is not a {@link HostServers} (a programming error). */
+/** Throws `CONFIG_INVALID_ARGUMENT` when `host` is not a {@link HostServers} (a programming error). */
 export function checkHostServers(host: unknown): void {
   if (host === undefined) return;
   const { label, servers } = (typeof host === 'object' && host !== null ? host : {}) as {

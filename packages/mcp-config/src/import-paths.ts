@@ -104,7 +104,7 @@ export function importLocations(options: ImportLocationOptions): {
  * @param options - `userHome`, `root`, `platform`, and optionally `appData` (Windows),
  *   `configHome` (Linux), `clients` and `scopes` to narrow the list.
  * @returns The files in reading order: user files first, then the project's.
- * @throws {@link ConfigError} `INVALID_ARGUMENT` when a folder is not an absolute path, or a client or
+ * @throws {@link ConfigError} `CONFIG_INVALID_ARGUMENT` when a folder is not an absolute path, or a client or
  *   scope is unknown.
  * @example
  * ```ts

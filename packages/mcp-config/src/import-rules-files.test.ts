@@ -229,22 +229,22 @@ describe('importSourceFiles', () => {
   it('refuses wrong options with INVALID_ARGUMENT (a programming error)', async () => {
     const base = { userHome: '/home/me', root: '/r', platform: 'linux' };
     expect(() => importSourceFiles({ ...base, userHome: 'relative' })).toThrow(
-      expect.objectContaining({ name: 'ConfigError', code: 'INVALID_ARGUMENT' }),
+      expect.objectContaining({ name: 'ConfigError', code: 'CONFIG_INVALID_ARGUMENT' }),
     );
     expect(() => importSourceFiles({ ...base, platform: '' })).toThrow(
-      expect.objectContaining({ name: 'ConfigError', code: 'INVALID_ARGUMENT' }),
+      expect.objectContaining({ name: 'ConfigError', code: 'CONFIG_INVALID_ARGUMENT' }),
     );
     expect(() => importSourceFiles({ ...base, clients: ['emacs' as ImportClient] })).toThrow(
-      expect.objectContaining({ name: 'ConfigError', code: 'INVALID_ARGUMENT' }),
+      expect.objectContaining({ name: 'ConfigError', code: 'CONFIG_INVALID_ARGUMENT' }),
     );
     expect(() => importSourceFiles({ ...base, scopes: ['global' as 'user'] })).toThrow(
-      expect.objectContaining({ name: 'ConfigError', code: 'INVALID_ARGUMENT' }),
+      expect.objectContaining({ name: 'ConfigError', code: 'CONFIG_INVALID_ARGUMENT' }),
     );
     expect(() => importSourceFiles(null as never)).toThrow(
-      expect.objectContaining({ name: 'ConfigError', code: 'INVALID_ARGUMENT' }),
+      expect.objectContaining({ name: 'ConfigError', code: 'CONFIG_INVALID_ARGUMENT' }),
     );
     await expect(readImportSources({ ...base, existingNames: 5 as never })).rejects.toThrow(
-      expect.objectContaining({ name: 'ConfigError', code: 'INVALID_ARGUMENT' }),
+      expect.objectContaining({ name: 'ConfigError', code: 'CONFIG_INVALID_ARGUMENT' }),
     );
   });
 });

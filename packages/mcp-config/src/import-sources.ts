@@ -255,7 +255,7 @@ function renamedNote(
  * @param options - `userHome`, `root`, `platform` (and on Windows `appData`); optionally
  *   `clients`, `scopes` and `existingNames`.
  * @returns `{ files, servers }` in reading order: user files first, then the project's.
- * @throws {@link ConfigError} `INVALID_ARGUMENT` only for wrong options (a programming error).
+ * @throws {@link ConfigError} `CONFIG_INVALID_ARGUMENT` only for wrong options (a programming error).
  * @example
  * ```ts
  * const { files, servers } = await readImportSources({

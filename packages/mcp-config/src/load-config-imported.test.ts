@@ -146,7 +146,7 @@ describe('loadConfig({ importedProjectFiles })', () => {
       [{ file: f.mcpJson, client: 'cursor' }],
     ]) {
       await expect(loadConfig({ env: {}, importedProjectFiles: bad as never })).rejects.toThrow(
-        expect.objectContaining({ name: 'ConfigError', code: 'INVALID_ARGUMENT' }),
+        expect.objectContaining({ name: 'ConfigError', code: 'CONFIG_INVALID_ARGUMENT' }),
       );
     }
   });

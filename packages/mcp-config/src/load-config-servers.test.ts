@@ -260,7 +260,7 @@ describe('loadConfig arguments', () => {
   it('throws only for programming errors', async () => {
     await expect(loadConfig(undefined as never)).rejects.toMatchObject({
       name: 'ConfigError',
-      code: 'INVALID_ARGUMENT',
+      code: 'CONFIG_INVALID_ARGUMENT',
     });
     await expect(loadConfig({} as never)).rejects.toThrow(/env must be an object/);
     await expect(loadConfig({ userFile: 3 as never, env: {} })).rejects.toThrow(/userFile/);

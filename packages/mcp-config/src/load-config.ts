@@ -211,7 +211,7 @@ const PROJECT_CLASH = (name: string) =>
  *   optional) and `env` (required).
  * @returns `{ servers, problems }`: the host's servers first, then the user's, then the
  *   project's, in file order.
- * @throws {@link ConfigError} `INVALID_ARGUMENT` only for a programming error (options not an object,
+ * @throws {@link ConfigError} `CONFIG_INVALID_ARGUMENT` only for a programming error (options not an object,
  *   a path that is not a string, `env` missing).
  * @example
  * ```ts

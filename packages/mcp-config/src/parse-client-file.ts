@@ -31,7 +31,7 @@ export type ParsedClientFile =
  * @param client - Whose file it is.
  * @param text - The file's text (UTF-8 decoded, without a byte order mark).
  * @returns The data, or the problems (line and column where known).
- * @throws {@link ConfigError} `INVALID_ARGUMENT` for a client not in {@link IMPORT_CLIENTS} or
+ * @throws {@link ConfigError} `CONFIG_INVALID_ARGUMENT` for a client not in {@link IMPORT_CLIENTS} or
  *   text that is not a string (a programming error).
  * @example
  * ```ts

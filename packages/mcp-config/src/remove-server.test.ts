@@ -99,7 +99,7 @@ describe('removeServer', () => {
   it('checks its options', async () => {
     await expect(removeServer(null as never)).rejects.toMatchObject({
       name: 'ConfigError',
-      code: 'INVALID_ARGUMENT',
+      code: 'CONFIG_INVALID_ARGUMENT',
     });
     await expect(removeServer({ file: '/x', name: '' })).rejects.toThrow(/name/);
     await expect(removeServer({ file: 5 as never, name: 'a' })).rejects.toThrow(/file/);

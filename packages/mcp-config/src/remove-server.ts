@@ -27,13 +27,13 @@ export interface RemoveServerResult {
  *
  * @param options - `file`, `name`, and optionally `lockTimeoutMs`.
  * @returns What was done.
- * @throws {@link ServerEntryError} `NOT_FOUND` when the file or the server does not exist.
+ * @throws {@link ServerEntryError} `CONFIG_NOT_FOUND` when the file or the server does not exist.
  * @throws {@link FileUnusableError} when the file cannot be read, is over 1 MiB, is not UTF-8,
  *   does not parse, or holds the name twice; it is left untouched.
- * @throws `LockedFileError` of `@garuda/mcp-trust` (`LOCK_TIMEOUT`, `LOCK_FAILED`,
- *   `LOCK_COMPROMISED`) when the lock cannot be taken or is lost, passed through.
- * @throws {@link ConfigError} `WRITE_FAILED` when the file cannot be written.
- * @throws {@link ConfigError} `INVALID_ARGUMENT` for options of the wrong shape.
+ * @throws `LockedFileError` of `@garuda/mcp-trust` (`TRUST_LOCK_TIMEOUT`, `TRUST_LOCK_FAILED`,
+ *   `TRUST_LOCK_COMPROMISED`) when the lock cannot be taken or is lost, passed through.
+ * @throws {@link ConfigError} `CONFIG_WRITE_FAILED` when the file cannot be written.
+ * @throws {@link ConfigError} `CONFIG_INVALID_ARGUMENT` for options of the wrong shape.
  * @example
  * ```ts
  * await removeServer({ file: paths.userFile, name: 'github' });

@@ -173,7 +173,7 @@ describe('setServerEnabled', () => {
   it('checks its options', async () => {
     await expect(setServerEnabled(null as never)).rejects.toMatchObject({
       name: 'ConfigError',
-      code: 'INVALID_ARGUMENT',
+      code: 'CONFIG_INVALID_ARGUMENT',
     });
     await expect(setServerEnabled({ file: '/x', name: '', enabled: true })).rejects.toThrow(/name/);
     await expect(

@@ -89,14 +89,14 @@ function entryProblem(
  *
  * @param options - `file`, `name`, `enabled`, and optionally `lockTimeoutMs`.
  * @returns What was done; `changed` says whether the file was written.
- * @throws {@link ServerEntryError} `NOT_FOUND` when the file or the server does not exist.
+ * @throws {@link ServerEntryError} `CONFIG_NOT_FOUND` when the file or the server does not exist.
  * @throws {@link FileUnusableError} when the file cannot be read, is over 1 MiB, is not UTF-8,
  *   does not parse, holds the name twice, or the entry is not an object or has `"enabled"`
  *   twice; it is left untouched.
- * @throws `LockedFileError` of `@garuda/mcp-trust` (`LOCK_TIMEOUT`, `LOCK_FAILED`,
- *   `LOCK_COMPROMISED`) when the lock cannot be taken or is lost, passed through.
- * @throws {@link ConfigError} `WRITE_FAILED` when the file cannot be written.
- * @throws {@link ConfigError} `INVALID_ARGUMENT` for options of the wrong shape.
+ * @throws `LockedFileError` of `@garuda/mcp-trust` (`TRUST_LOCK_TIMEOUT`, `TRUST_LOCK_FAILED`,
+ *   `TRUST_LOCK_COMPROMISED`) when the lock cannot be taken or is lost, passed through.
+ * @throws {@link ConfigError} `CONFIG_WRITE_FAILED` when the file cannot be written.
+ * @throws {@link ConfigError} `CONFIG_INVALID_ARGUMENT` for options of the wrong shape.
  * @example
  * ```ts
  * await setServerEnabled({ file: paths.userFile, name: 'github', enabled: false });

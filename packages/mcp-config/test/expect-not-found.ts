@@ -30,7 +30,7 @@ export async function expectNotFound(
     [path.join(dir, 'no', 'such', 'mcp.json'), existing],
   ] as const) {
     const error = await caught(edit(target, name));
-    expect(error).toMatchObject({ name: 'ServerEntryError', code: 'NOT_FOUND' });
+    expect(error).toMatchObject({ name: 'ServerEntryError', code: 'CONFIG_NOT_FOUND' });
     expect(error).toMatchObject({ code: ConfigErrorCode.NOT_FOUND, server: name });
     errors.push([name, error]);
   }

@@ -18,42 +18,42 @@ const SCOPE = 'garuda.mcp-manager';
  */
 export const McpManagerErrorCode = Object.freeze({
   /** The constructor or a method got options or arguments of the wrong shape (a programming error). */
-  INVALID_OPTIONS: 'INVALID_OPTIONS',
+  INVALID_OPTIONS: 'MANAGER_INVALID_OPTIONS',
   /** `start()` was called a second time; use `reload(name)` to start one server again. */
-  ALREADY_STARTED: 'ALREADY_STARTED',
+  ALREADY_STARTED: 'MANAGER_ALREADY_STARTED',
   /** `call()` or `reload()` before `start()`. */
-  NOT_STARTED: 'NOT_STARTED',
+  NOT_STARTED: 'MANAGER_NOT_STARTED',
   /** The manager was closed (also: a call that was running when `close()` stopped its server). */
-  CLOSED: 'CLOSED',
+  CLOSED: 'MANAGER_CLOSED',
   /** `start()` or `reload()` was cancelled through its signal. */
-  START_CANCELLED: 'START_CANCELLED',
+  START_CANCELLED: 'MANAGER_START_CANCELLED',
   /** `reload(name)`: no server of that name is configured. */
-  UNKNOWN_SERVER: 'UNKNOWN_SERVER',
+  UNKNOWN_SERVER: 'MANAGER_UNKNOWN_SERVER',
   /** `call(name)`: no MCP tool has that name. */
-  UNKNOWN_TOOL: 'UNKNOWN_TOOL',
+  UNKNOWN_TOOL: 'MANAGER_UNKNOWN_TOOL',
   /** `call(name)` of a tool the user hid (`denyTools`, `allowTools`, `disable()`); `enable()` of a denied one. */
-  TOOL_HIDDEN: 'TOOL_HIDDEN',
+  TOOL_HIDDEN: 'MANAGER_TOOL_HIDDEN',
   /** `call(name)`: the tool's server is not connected (disabled, denied, failed, stopped, starting). */
-  SERVER_NOT_CONNECTED: 'SERVER_NOT_CONNECTED',
+  SERVER_NOT_CONNECTED: 'MANAGER_SERVER_NOT_CONNECTED',
   /** `call()`: the arguments are not a JSON object. */
-  INVALID_ARGUMENTS: 'INVALID_ARGUMENTS',
+  INVALID_ARGUMENTS: 'MANAGER_INVALID_ARGUMENTS',
   /** `call()`: the user declined the call. */
-  CALL_DECLINED: 'CALL_DECLINED',
+  CALL_DECLINED: 'MANAGER_CALL_DECLINED',
   /** `call()`: the caller's signal cancelled the call. */
-  CALL_CANCELLED: 'CALL_CANCELLED',
+  CALL_CANCELLED: 'MANAGER_CALL_CANCELLED',
   /** `call()`: the server did not answer within its `timeoutMs`. */
-  CALL_TIMEOUT: 'CALL_TIMEOUT',
+  CALL_TIMEOUT: 'MANAGER_CALL_TIMEOUT',
   /** `call()`: the server's answer was larger than the 4 MiB message cap and was dropped. */
-  RESULT_TOO_LARGE: 'RESULT_TOO_LARGE',
+  RESULT_TOO_LARGE: 'MANAGER_RESULT_TOO_LARGE',
   /** `call()`: the server stopped while the call was running. */
-  SERVER_STOPPED: 'SERVER_STOPPED',
+  SERVER_STOPPED: 'MANAGER_SERVER_STOPPED',
   /** `call()`: the server answered with a protocol error or an invalid result. */
-  CALL_FAILED: 'CALL_FAILED',
+  CALL_FAILED: 'MANAGER_CALL_FAILED',
   /**
    * `call()` or `signIn()`: the server needs a sign-in (a first one, a new one, or one with more
    * scopes) that was not done: declined, cancelled, or failed.
    */
-  SIGN_IN_REQUIRED: 'SIGN_IN_REQUIRED',
+  SIGN_IN_REQUIRED: 'MANAGER_SIGN_IN_REQUIRED',
 } as const);
 
 /** One of the values of {@link McpManagerErrorCode}. */

@@ -22,7 +22,7 @@ const SCOPE = 'garuda.mcp-manager';
 export type { SignInRequiredDetails } from './calls/call-errors.js';
 
 /**
- * Options or arguments of the wrong shape (code `INVALID_OPTIONS`): a relative `root`, a
+ * Options or arguments of the wrong shape (code `MANAGER_INVALID_OPTIONS`): a relative `root`, a
  * prompter without `consent`, a `startTimeoutMs` of `-1`… A programming error.
  *
  * @example
@@ -47,7 +47,7 @@ export class InvalidOptionsError extends McpManagerError {
 }
 
 /**
- * `start()` was called a second time (code `ALREADY_STARTED`). Use `reload(name)` to start one
+ * `start()` was called a second time (code `MANAGER_ALREADY_STARTED`). Use `reload(name)` to start one
  * server again.
  *
  * @example
@@ -68,7 +68,7 @@ export class AlreadyStartedError extends McpManagerError {
 }
 
 /**
- * `call()` or `reload()` before `start()` (code `NOT_STARTED`).
+ * `call()` or `reload()` before `start()` (code `MANAGER_NOT_STARTED`).
  *
  * @example
  * ```ts
@@ -85,7 +85,7 @@ export class NotStartedError extends McpManagerError {
 }
 
 /**
- * The manager was closed (code `CLOSED`): a method called after `close()`, or a call that was
+ * The manager was closed (code `MANAGER_CLOSED`): a method called after `close()`, or a call that was
  * running when `close()` stopped its server.
  *
  * @example
@@ -107,7 +107,7 @@ export class ManagerClosedError extends McpManagerError {
 }
 
 /**
- * `start()` or `reload()` was cancelled through its signal (code `START_CANCELLED`). Servers that
+ * `start()` or `reload()` was cancelled through its signal (code `MANAGER_START_CANCELLED`). Servers that
  * had connected stay connected; the others are `stopped` and can be started with `reload`.
  *
  * @example
@@ -130,7 +130,7 @@ export class StartCancelledError extends McpManagerError {
 }
 
 /**
- * `reload(name)` for a name that no configuration file has (code `UNKNOWN_SERVER`).
+ * `reload(name)` for a name that no configuration file has (code `MANAGER_UNKNOWN_SERVER`).
  *
  * @example
  * ```ts

@@ -24,7 +24,7 @@ describe('public entry', () => {
 describe('errors', () => {
   it('carry a stable code and a cross-copy marker', () => {
     const error = new api.CallDeclinedError('mcp__x__y');
-    expect(error.code).toBe('CALL_DECLINED');
+    expect(error.code).toBe('MANAGER_CALL_DECLINED');
     expect(error.name).toBe('CallDeclinedError');
     expect(api.CallDeclinedError.isInstance(error)).toBe(true);
     expect(api.McpManagerError.isInstance(error)).toBe(true);
@@ -34,7 +34,7 @@ describe('errors', () => {
       [Symbol.for('garuda.mcp-manager.McpManagerError')]: true,
     });
     expect(api.McpManagerError.isInstance(foreign)).toBe(true);
-    expect(api.McpManagerError.isInstance('CALL_DECLINED')).toBe(false);
+    expect(api.McpManagerError.isInstance('MANAGER_CALL_DECLINED')).toBe(false);
   });
 
   it('reject unusable options before anything runs', () => {

@@ -294,7 +294,7 @@ export class McpManager {
    * Signs out of a remote server: every stored sign-in of `name` is removed from
    * `<home>/mcp-auth.json` first, then its tokens are revoked at the authorization server
    * (RFC 7009) where it offers that. A connection signed in with OAuth is stopped (state
-   * `stopped`, its tools fail with `SERVER_NOT_CONNECTED`); the next connect (`reload(name)`,
+   * `stopped`, its tools fail with `MANAGER_SERVER_NOT_CONNECTED`); the next connect (`reload(name)`,
    * another manager) asks to sign in again.
    *
    * @param name - The server's name, as configured.

@@ -130,7 +130,7 @@ describe('permission rules', () => {
     );
     const denied = await mcp.call('mcp__fx__echo', { text: 'x' }).catch((e: unknown) => e);
     expect(CallDeclinedError.isInstance(denied)).toBe(true);
-    expect(denied).toMatchObject({ code: 'CALL_DECLINED', rule: 'mcp.*.ec*' });
+    expect(denied).toMatchObject({ code: 'MANAGER_CALL_DECLINED', rule: 'mcp.*.ec*' });
     expect((denied as Error).message).toContain('"mcp.*.ec*" denies calls of mcp__fx__echo');
     expect(prompter.approvals).toEqual([]);
 

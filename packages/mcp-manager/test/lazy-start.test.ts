@@ -242,7 +242,7 @@ describe('startMode lazy', () => {
     const first = mcp.call('mcp__mine__echo', { text: 'a' }, { signal: controller.signal });
     const second = mcp.call('mcp__mine__echo', { text: 'b' });
     controller.abort(new Error('the user pressed Esc'));
-    await expect(first).rejects.toMatchObject({ code: 'CALL_CANCELLED' });
+    await expect(first).rejects.toMatchObject({ code: 'MANAGER_CALL_CANCELLED' });
     expect(unwrap((await second).text)).toBe('b');
   });
 

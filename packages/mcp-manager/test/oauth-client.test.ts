@@ -216,7 +216,7 @@ describe('a call that needs more access (403 insufficient_scope)', () => {
       .catch((e: unknown) => e);
     expect(SignInRequiredError.isInstance(failed)).toBe(true);
     expect(failed).toMatchObject({
-      code: 'SIGN_IN_REQUIRED',
+      code: 'MANAGER_SIGN_IN_REQUIRED',
       server: 'notes',
       reason: 'more-access',
       addedScopes: ['mcp:write'],

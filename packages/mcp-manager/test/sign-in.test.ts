@@ -139,7 +139,7 @@ describe('sign-in to a user remote server', () => {
       network: { kind: 'remote', url: String(oauth.url), signedIn: false },
     });
     await expect(mcp.call('mcp__linear__echo', { text: 'x' })).rejects.toMatchObject({
-      code: 'SERVER_NOT_CONNECTED',
+      code: 'MANAGER_SERVER_NOT_CONNECTED',
     });
     expect(oauth.counts.revocations).toBeGreaterThan(0);
     expect(await storedSecrets(ws.home)).toEqual([]);

@@ -119,7 +119,7 @@ describe('enable() and disable()', () => {
     const disabled = mcp.disable('mcp__tools__echo');
     expect(disabled).toMatchObject({ offered: false, changed: true });
     expect(offered(mcp)).toEqual(['mcp__tools__add']);
-    expect(await codeOf(mcp.call('mcp__tools__echo', { text: 'x' }))).toBe('TOOL_HIDDEN');
+    expect(await codeOf(mcp.call('mcp__tools__echo', { text: 'x' }))).toBe('MANAGER_TOOL_HIDDEN');
     expect(mcp.hiddenTools().find((t) => t.tool === 'echo')?.reason).toBe('disabled');
 
     // A deny wins over enable().

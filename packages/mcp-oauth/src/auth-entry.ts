@@ -49,7 +49,7 @@ const MAX_DEPTH = 32;
  * Checks a value for the store and returns a deep copy, so a caller that changes its object
  * afterwards cannot change what is written. Unknown fields are refused (they would be written
  * to a file of secrets without anyone knowing what they are).
- * @throws {@link OAuthFlowError} `INVALID_ENTRY` naming the field, never its value
+ * @throws {@link OAuthFlowError} `OAUTH_INVALID_ENTRY` naming the field, never its value
  * @internal
  */
 export function toStoredEntry(value: unknown): AuthEntry {

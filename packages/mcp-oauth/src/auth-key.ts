@@ -36,7 +36,7 @@ export const USER_SCOPE = 'user';
 
 /**
  * Checks a server name.
- * @throws {@link OAuthFlowError} `INVALID_OPTION` naming the rule
+ * @throws {@link OAuthFlowError} `OAUTH_INVALID_OPTION` naming the rule
  * @internal
  */
 export function checkServerName(name: unknown): string {
@@ -51,7 +51,7 @@ export function checkServerName(name: unknown): string {
 
 /**
  * Checks an entry id and builds its key.
- * @throws {@link OAuthFlowError} `INVALID_OPTION` for an unusable scope, name or URL
+ * @throws {@link OAuthFlowError} `OAUTH_INVALID_OPTION` for an unusable scope, name or URL
  * @internal
  */
 export function normalizeId(id: AuthEntryId): NormalizedId {

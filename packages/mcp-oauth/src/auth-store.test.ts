@@ -135,7 +135,7 @@ describe('AuthStore files', () => {
     await fs.mkdir(file, { recursive: true });
     const error = await caught(() => new AuthStore(file).get(user()));
     expect(LockedFileError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'FILE_UNREADABLE', file });
+    expect(error).toMatchObject({ code: 'TRUST_FILE_UNREADABLE', file });
   });
 });
 
@@ -230,24 +230,24 @@ describe('AuthStore entries', () => {
     ).rejects.toThrow(/server name "My Server" is invalid: use a-z, 0-9 and _/);
     await expect(
       store.get({ scope: 'relative/root', name: 'x', url: 'https://x.example' }),
-    ).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'INVALID_OPTION' });
+    ).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'OAUTH_INVALID_OPTION' });
     await expect(
       store.get({ scope: 'user', name: 'x', url: 'file:///etc/passwd' }),
-    ).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'INVALID_OPTION' });
+    ).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'OAUTH_INVALID_OPTION' });
     await expect(
       store.get({ scope: 'user', name: 'x', url: 'https://u:p@x.example' }),
-    ).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'INVALID_OPTION' });
+    ).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'OAUTH_INVALID_OPTION' });
     const bad = await caught(() =>
       store.update(user(), () => ({ tokens: { access_token: 'tok-hidden-aaaaaaaa' } }) as never),
     );
-    expect(bad).toMatchObject({ name: 'OAuthFlowError', code: 'INVALID_ENTRY' });
+    expect(bad).toMatchObject({ name: 'OAuthFlowError', code: 'OAUTH_INVALID_ENTRY' });
     expect((bad as Error).message).not.toContain('tok-hidden');
     await expect(store.update(user(), () => ({ extra: 1 }) as never)).rejects.toThrow(
       /a field the store does not keep/,
     );
     await expect(store.update(user(), () => ({ port: 70000 }))).rejects.toMatchObject({
       name: 'OAuthFlowError',
-      code: 'INVALID_ENTRY',
+      code: 'OAUTH_INVALID_ENTRY',
     });
     const cycle: Record<string, unknown> = {};
     cycle.self = cycle;
@@ -258,10 +258,10 @@ describe('AuthStore entries', () => {
       /synchronous/,
     );
     expect(() => new AuthStore('')).toThrow(
-      expect.objectContaining({ name: 'OAuthFlowError', code: 'INVALID_OPTION' }),
+      expect.objectContaining({ name: 'OAuthFlowError', code: 'OAUTH_INVALID_OPTION' }),
     );
     expect(() => new AuthStore(file, { lockStaleMs: 10 })).toThrow(
-      expect.objectContaining({ name: 'OAuthFlowError', code: 'INVALID_OPTION' }),
+      expect.objectContaining({ name: 'OAuthFlowError', code: 'OAUTH_INVALID_OPTION' }),
     );
     // Nothing was written by any of these (only the folder was made, for the lock).
     expect(await fs.readdir(path.dirname(file))).toEqual([]);
@@ -273,7 +273,7 @@ describe('AuthStore entries', () => {
     const store = new AuthStore(file, { lockTimeoutMs: 200, lockStaleMs: 60_000 });
     const error = await caught(() => store.update(user(), () => ({ port: 1 })));
     expect(LockedFileError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'LOCK_TIMEOUT', file, path: `${file}.lock` });
+    expect(error).toMatchObject({ code: 'TRUST_LOCK_TIMEOUT', file, path: `${file}.lock` });
     expect((error as Error).message).toContain(
       `could not lock the auth file ${JSON.stringify(file)} within 200 ms: another garuda ` +
         `process may be using it, so try again when it is done.`,
@@ -290,7 +290,7 @@ describe('AuthStore entries', () => {
     const write = await caught(() =>
       new AuthStore(path.join(blocker, 'mcp-auth.json')).update(user(), () => ({ port: 1 })),
     );
-    expect(write).toMatchObject({ code: 'WRITE_FAILED', path: blocker });
+    expect(write).toMatchObject({ code: 'TRUST_WRITE_FAILED', path: blocker });
     expect((write as Error).message).toContain(
       `could not create the folder ${JSON.stringify(blocker)}`,
     );
@@ -302,7 +302,7 @@ describe('AuthStore entries', () => {
     const old = new Date(Date.now() - 60_000);
     await fs.utimes(`${file}.lock`, old, old);
     const lock = await caught(() => new AuthStore(file).update(user(), () => ({ port: 1 })));
-    expect(lock).toMatchObject({ code: 'LOCK_FAILED', file });
+    expect(lock).toMatchObject({ code: 'TRUST_LOCK_FAILED', file });
     expect((lock as Error).message).toContain(
       `could not lock the auth file ${JSON.stringify(file)}`,
     );
@@ -315,7 +315,7 @@ describe('AuthStore entries', () => {
     for (let i = 1; i < 1000; i++) await fs.mkdir(`${aside}-${i}`);
     const now = () => new Date('2030-01-02T03:04:05.678Z');
     const move = await caught(() => new AuthStore(file, { now }).get(user()));
-    expect(move).toMatchObject({ code: 'MOVE_ASIDE_FAILED', file });
+    expect(move).toMatchObject({ code: 'TRUST_MOVE_ASIDE_FAILED', file });
     expect((move as Error).message).toContain(`the auth file ${JSON.stringify(file)} is corrupt`);
     expect(await fs.readFile(file, 'utf8')).toBe('not json');
 
@@ -327,7 +327,7 @@ describe('AuthStore entries', () => {
 
   it('lets an error thrown by the update function out unchanged', async () => {
     const store = new AuthStore(file);
-    const thrown = new LockedFileError('LOCK_TIMEOUT', 'held elsewhere', {
+    const thrown = new LockedFileError('TRUST_LOCK_TIMEOUT', 'held elsewhere', {
       file: '/elsewhere',
       path: '/elsewhere.lock',
     });

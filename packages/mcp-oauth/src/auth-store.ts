@@ -1,5 +1,5 @@
 import { kindOf, log, quote } from '@garuda/internal';
-import { LockedJsonFile, TrustStoreError } from '@garuda/mcp-trust';
+import { LockedJsonFile, TrustStoreError, TrustStoreErrorCode } from '@garuda/mcp-trust';
 import {
   ENTRY_FIELDS,
   isPlainObject,
@@ -166,7 +166,7 @@ export class AuthStore {
   /**
    * @param file - path of the auth file, for example `<home>/mcp-auth.json`; made absolute here
    * @param options - logger, lock timeout, stale time, clock, token storage and keychain
-   * @throws {@link OAuthFlowError} `INVALID_OPTION` when `file` is empty or an option is out of range
+   * @throws {@link OAuthFlowError} `OAUTH_INVALID_OPTION` when `file` is empty or an option is out of range
    */
   constructor(file: string, options: AuthStoreOptions = {}) {
     if (typeof options !== 'object' || options === null) {
@@ -224,7 +224,7 @@ export class AuthStore {
   /**
    * The current time from the injected clock.
    * @returns a valid `Date`
-   * @throws {@link OAuthFlowError} `INVALID_OPTION` when the clock returns something else
+   * @throws {@link OAuthFlowError} `OAUTH_INVALID_OPTION` when the clock returns something else
    */
   now(): Date {
     try {
@@ -260,8 +260,8 @@ export class AuthStore {
    * Reads one server's entry. Takes no lock: the file is only ever replaced by an atomic rename.
    * @param id - scope, name and URL of the server
    * @returns a fresh copy of the entry (secrets from the keychain included), or `undefined`
-   * @throws {@link OAuthFlowError} `INVALID_OPTION` for an unusable id
-   * @throws `LockedFileError` of `@garuda/mcp-trust` (`FILE_UNREADABLE`) when the file exists
+   * @throws {@link OAuthFlowError} `OAUTH_INVALID_OPTION` for an unusable id
+   * @throws `LockedFileError` of `@garuda/mcp-trust` (`TRUST_FILE_UNREADABLE`) when the file exists
    *   but cannot be read
    */
   async get(id: AuthEntryId): Promise<AuthEntry | undefined> {
@@ -281,11 +281,11 @@ export class AuthStore {
    *   one, or `undefined` to remove it. It must be synchronous and quick: the lock is held while
    *   it runs. If it throws, nothing is written and the error comes out of `update`.
    * @returns a copy of the new entry, or `undefined` when it is now absent
-   * @throws {@link OAuthFlowError} `INVALID_OPTION`, {@link OAuthFlowError} `INVALID_ENTRY` for unusable input
+   * @throws {@link OAuthFlowError} `OAUTH_INVALID_OPTION`, {@link OAuthFlowError} `OAUTH_INVALID_ENTRY` for unusable input
    * @throws {@link KeyringUnavailableError} when the secrets are (or must go) in the keychain and
    *   it does not answer; nothing was written then
-   * @throws `LockedFileError` of `@garuda/mcp-trust`, passed through: `LOCK_TIMEOUT` when another
-   *   process holds the lock for too long, `WRITE_FAILED` when the file cannot be written…
+   * @throws `LockedFileError` of `@garuda/mcp-trust`, passed through: `TRUST_LOCK_TIMEOUT` when another
+   *   process holds the lock for too long, `TRUST_WRITE_FAILED` when the file cannot be written…
    */
   async update(
     id: AuthEntryId,
@@ -405,7 +405,7 @@ export class AuthStore {
   /**
    * Lists every entry without its secrets: for a status line ("signed in" or "no sign-in").
    * @returns one row per entry, sorted by key
-   * @throws `LockedFileError` of `@garuda/mcp-trust` (`FILE_UNREADABLE`) when the file exists
+   * @throws `LockedFileError` of `@garuda/mcp-trust` (`TRUST_FILE_UNREADABLE`) when the file exists
    *   but cannot be read
    */
   async list(): Promise<AuthEntryInfo[]> {
@@ -609,9 +609,10 @@ function noKeyring(): KeyringBackend {
 
 // The lock and file errors of LockedJsonFile pass through as they are (LockedFileError of
 // @garuda/mcp-trust, "auth file" in their messages). An option it refuses is an option of this
-// store, so it becomes this package's INVALID_OPTION, with the same message.
+// store, so it becomes this package's OAUTH_INVALID_OPTION, with the same message.
 function ownOption(error: unknown): unknown {
-  if (!TrustStoreError.isInstance(error) || error.code !== 'INVALID_OPTION') return error;
+  if (!TrustStoreError.isInstance(error) || error.code !== TrustStoreErrorCode.INVALID_OPTION)
+    return error;
   return invalidOption(error.message);
 }
 

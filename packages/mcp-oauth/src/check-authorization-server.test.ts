@@ -77,7 +77,7 @@ describe('checkAuthorizationServerMetadata', () => {
     ['empty', []],
   ])('refuses PKCE %s', (_, methods) => {
     const error = refusal({ ...good, code_challenge_methods_supported: methods });
-    expect(error).toMatchObject({ name: 'OAuthFlowError', code: 'PKCE_NOT_SUPPORTED' });
+    expect(error).toMatchObject({ name: 'OAuthFlowError', code: 'OAUTH_PKCE_NOT_SUPPORTED' });
     expect((error as Error).message).toContain('"https://auth.example"');
   });
 

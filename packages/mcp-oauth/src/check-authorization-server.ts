@@ -30,7 +30,7 @@ const REQUIRED = ['issuer', 'authorization_endpoint', 'token_endpoint'] as const
  * @param metadata - the authorization server metadata, as discovered (untrusted)
  * @param options - `allowHttpLoopback` for a person's own server on this computer
  * @throws {@link InsecureAuthorizationServerError} for a missing, non-https or odd endpoint
- * @throws {@link OAuthFlowError} `PKCE_NOT_SUPPORTED` when S256 is not advertised
+ * @throws {@link OAuthFlowError} `OAUTH_PKCE_NOT_SUPPORTED` when S256 is not advertised
  * @example
  * ```ts
  * checkAuthorizationServerMetadata(discovery.authorizationServerMetadata, {

@@ -25,7 +25,7 @@ export interface SignInPageExpectations {
  * @param expected - the metadata, state, redirect URI and loopback rule of this sign-in
  * @returns the checked address (a copy the caller may change) and the state it carries
  * @throws {@link InsecureAuthorizationServerError}, {@link OAuthFlowError}
- *   `PKCE_NOT_SUPPORTED` or `UNSAFE_AUTHORIZATION_URL`
+ *   `OAUTH_PKCE_NOT_SUPPORTED` or `OAUTH_UNSAFE_AUTHORIZATION_URL`
  * @internal
  */
 export function checkSignInPage(

@@ -7,52 +7,52 @@ import { cleanLine } from '@garuda/mcp-sanitize';
  */
 export const OAuthFlowErrorCode = {
   /** An argument or option is not usable (a bad path, name, URL, port, time limit…). */
-  INVALID_OPTION: 'INVALID_OPTION',
+  INVALID_OPTION: 'OAUTH_INVALID_OPTION',
   /** A value given to `AuthStore.update` cannot be stored (not plain JSON, or a bad field). */
-  INVALID_ENTRY: 'INVALID_ENTRY',
+  INVALID_ENTRY: 'OAUTH_INVALID_ENTRY',
   /** The provider was used before `prepare()` chose its callback port. */
-  PROVIDER_NOT_READY: 'PROVIDER_NOT_READY',
+  PROVIDER_NOT_READY: 'OAUTH_PROVIDER_NOT_READY',
   /** The authorization server has an endpoint that is not https (or no metadata at all). */
-  INSECURE_AUTHORIZATION_SERVER: 'INSECURE_AUTHORIZATION_SERVER',
+  INSECURE_AUTHORIZATION_SERVER: 'OAUTH_INSECURE_AUTHORIZATION_SERVER',
   /** The authorization server does not advertise PKCE with S256. */
-  PKCE_NOT_SUPPORTED: 'PKCE_NOT_SUPPORTED',
+  PKCE_NOT_SUPPORTED: 'OAUTH_PKCE_NOT_SUPPORTED',
   /**
    * No OAuth client can be had: no client id is configured, and the authorization server takes
    * neither a Client ID Metadata Document (or none is set) nor a dynamic registration.
    */
-  NO_CLIENT_REGISTRATION: 'NO_CLIENT_REGISTRATION',
+  NO_CLIENT_REGISTRATION: 'OAUTH_NO_CLIENT_REGISTRATION',
   /**
    * The configured client id was used with another authorization server than the one the server
    * now sends sign-ins to (SEP-2352): it is not sent to the new one.
    */
-  CLIENT_ISSUER_MISMATCH: 'CLIENT_ISSUER_MISMATCH',
+  CLIENT_ISSUER_MISMATCH: 'OAUTH_CLIENT_ISSUER_MISMATCH',
   /** The sign-in page address built for the browser is not one this package may open. */
-  UNSAFE_AUTHORIZATION_URL: 'UNSAFE_AUTHORIZATION_URL',
+  UNSAFE_AUTHORIZATION_URL: 'OAUTH_UNSAFE_AUTHORIZATION_URL',
   /** A code arrived but no sign-in is in progress (no code verifier is stored). */
-  NO_SIGN_IN_IN_PROGRESS: 'NO_SIGN_IN_IN_PROGRESS',
+  NO_SIGN_IN_IN_PROGRESS: 'OAUTH_NO_SIGN_IN_IN_PROGRESS',
   /** The registered callback port is now used by another program; the next attempt uses a new one. */
-  CALLBACK_PORT_CHANGED: 'CALLBACK_PORT_CHANGED',
+  CALLBACK_PORT_CHANGED: 'OAUTH_CALLBACK_PORT_CHANGED',
   /** The callback server could not listen: the port is in use. */
-  CALLBACK_PORT_IN_USE: 'CALLBACK_PORT_IN_USE',
+  CALLBACK_PORT_IN_USE: 'OAUTH_CALLBACK_PORT_IN_USE',
   /** The callback server failed for another reason. */
-  CALLBACK_SERVER_FAILED: 'CALLBACK_SERVER_FAILED',
+  CALLBACK_SERVER_FAILED: 'OAUTH_CALLBACK_SERVER_FAILED',
   /** No valid callback arrived within the time limit. */
-  CALLBACK_TIMEOUT: 'CALLBACK_TIMEOUT',
+  CALLBACK_TIMEOUT: 'OAUTH_CALLBACK_TIMEOUT',
   /** The sign-in was stopped through its `AbortSignal` (Ctrl-C). */
-  SIGN_IN_ABORTED: 'SIGN_IN_ABORTED',
+  SIGN_IN_ABORTED: 'OAUTH_SIGN_IN_ABORTED',
   /** The authorization server answered with an `error` (for example `access_denied`). */
-  AUTHORIZATION_DENIED: 'AUTHORIZATION_DENIED',
+  AUTHORIZATION_DENIED: 'OAUTH_AUTHORIZATION_DENIED',
   /** A pasted redirect address carries another `state` than the sign-in in progress. */
-  STATE_MISMATCH: 'STATE_MISMATCH',
+  STATE_MISMATCH: 'OAUTH_STATE_MISMATCH',
   /** A pasted redirect address is not usable (not a URL, not our callback, no code…). */
-  INVALID_REDIRECT_URL: 'INVALID_REDIRECT_URL',
+  INVALID_REDIRECT_URL: 'OAUTH_INVALID_REDIRECT_URL',
   /** `openBrowser` was asked to open an address it must not open. */
-  UNSAFE_BROWSER_URL: 'UNSAFE_BROWSER_URL',
+  UNSAFE_BROWSER_URL: 'OAUTH_UNSAFE_BROWSER_URL',
   /**
    * The OS keychain did not answer (no Secret Service, locked, timed out) where the auth store
    * needs it: a sign-in stored with `tokenStorage: 'keyring'`, or one whose secret it holds.
    */
-  KEYRING_UNAVAILABLE: 'KEYRING_UNAVAILABLE',
+  KEYRING_UNAVAILABLE: 'OAUTH_KEYRING_UNAVAILABLE',
 } as const;
 
 /** One of the {@link OAuthFlowErrorCode} values. */
@@ -71,7 +71,7 @@ const SCOPE = 'garuda.mcp-oauth';
  * try {
  *   await waitForCallback({ port, state, signal });
  * } catch (error) {
- *   if (OAuthFlowError.isInstance(error) && error.code === 'SIGN_IN_ABORTED') return;
+ *   if (OAuthFlowError.isInstance(error) && error.code === 'OAUTH_SIGN_IN_ABORTED') return;
  *   throw error;
  * }
  * ```
@@ -97,7 +97,7 @@ export function quoteUntrusted(text: string): string {
   return quote(text, { max: 120, clean: cleanLine });
 }
 
-/** The authorization server is refused: an endpoint is not https (code `INSECURE_AUTHORIZATION_SERVER`). */
+/** The authorization server is refused: an endpoint is not https (code `OAUTH_INSECURE_AUTHORIZATION_SERVER`). */
 export class InsecureAuthorizationServerError extends OAuthFlowError {
   /** Whether `value` is an {@link InsecureAuthorizationServerError}, from any copy of this package. */
   static override readonly isInstance = brand(this, SCOPE, 'InsecureAuthorizationServerError');
@@ -125,7 +125,7 @@ export class InsecureAuthorizationServerError extends OAuthFlowError {
 }
 
 /**
- * No OAuth client can be had for this server (code `NO_CLIENT_REGISTRATION`): no client id is
+ * No OAuth client can be had for this server (code `OAUTH_NO_CLIENT_REGISTRATION`): no client id is
  * configured, and its authorization server offers no dynamic registration and takes no Client
  * ID Metadata Document (or none is set). Raised before any registration is sent or any browser
  * opens; the fix is a client id from the server's operator.
@@ -162,7 +162,7 @@ export class NoClientRegistrationError extends OAuthFlowError {
 
 /**
  * The configured client id belongs to another authorization server (code
- * `CLIENT_ISSUER_MISMATCH`). A pre-registered client id is issued by one authorization server
+ * `OAUTH_CLIENT_ISSUER_MISMATCH`). A pre-registered client id is issued by one authorization server
  * (RFC 6749 §2.2); it was first used with `clientIssuer`, and the server's resource metadata now
  * names `issuer`. Nothing was sent to `issuer`; the fix is a client id from the new server, or a
  * sign-out, which forgets the old binding.
@@ -198,7 +198,7 @@ export class ClientIssuerMismatchError extends OAuthFlowError {
   }
 }
 
-/** The registered callback port is taken; the next attempt uses a new one (code `CALLBACK_PORT_CHANGED`). */
+/** The registered callback port is taken; the next attempt uses a new one (code `OAUTH_CALLBACK_PORT_CHANGED`). */
 export class CallbackPortChangedError extends OAuthFlowError {
   /** Whether `value` is a {@link CallbackPortChangedError}, from any copy of this package. */
   static override readonly isInstance = brand(this, SCOPE, 'CallbackPortChangedError');
@@ -225,7 +225,7 @@ export class CallbackPortChangedError extends OAuthFlowError {
   }
 }
 
-/** The callback server could not listen because its port is taken (code `CALLBACK_PORT_IN_USE`). */
+/** The callback server could not listen because its port is taken (code `OAUTH_CALLBACK_PORT_IN_USE`). */
 export class CallbackPortInUseError extends OAuthFlowError {
   /** Whether `value` is a {@link CallbackPortInUseError}, from any copy of this package. */
   static override readonly isInstance = brand(this, SCOPE, 'CallbackPortInUseError');
@@ -249,7 +249,7 @@ export class CallbackPortInUseError extends OAuthFlowError {
   }
 }
 
-/** The authorization server answered with an error (code `AUTHORIZATION_DENIED`). */
+/** The authorization server answered with an error (code `OAUTH_AUTHORIZATION_DENIED`). */
 export class AuthorizationDeniedError extends OAuthFlowError {
   /** Whether `value` is an {@link AuthorizationDeniedError}, from any copy of this package. */
   static override readonly isInstance = brand(this, SCOPE, 'AuthorizationDeniedError');
@@ -278,12 +278,12 @@ export class AuthorizationDeniedError extends OAuthFlowError {
 // The failures below carry no more than their code and message: they are OAuthFlowErrors,
 // made here so that each message is written once.
 
-/** An argument or option is unusable (code `INVALID_OPTION`). @internal */
+/** An argument or option is unusable (code `OAUTH_INVALID_OPTION`). @internal */
 export function invalidOption(reason: string): OAuthFlowError {
   return new OAuthFlowError(OAuthFlowErrorCode.INVALID_OPTION, reason);
 }
 
-/** A value given to the auth store cannot be stored (code `INVALID_ENTRY`); never the value itself. @internal */
+/** A value given to the auth store cannot be stored (code `OAUTH_INVALID_ENTRY`); never the value itself. @internal */
 export function invalidEntry(reason: string): OAuthFlowError {
   return new OAuthFlowError(
     OAuthFlowErrorCode.INVALID_ENTRY,
@@ -292,7 +292,7 @@ export function invalidEntry(reason: string): OAuthFlowError {
   );
 }
 
-/** The provider of server `name` was used before its callback port was chosen (code `PROVIDER_NOT_READY`). @internal */
+/** The provider of server `name` was used before its callback port was chosen (code `OAUTH_PROVIDER_NOT_READY`). @internal */
 export function providerNotReady(name: string): OAuthFlowError {
   return new OAuthFlowError(
     OAuthFlowErrorCode.PROVIDER_NOT_READY,
@@ -301,7 +301,7 @@ export function providerNotReady(name: string): OAuthFlowError {
   );
 }
 
-/** The authorization server `issuer` does not advertise PKCE S256 (code `PKCE_NOT_SUPPORTED`). @internal */
+/** The authorization server `issuer` does not advertise PKCE S256 (code `OAUTH_PKCE_NOT_SUPPORTED`). @internal */
 export function pkceNotSupported(issuer: string): OAuthFlowError {
   return new OAuthFlowError(
     OAuthFlowErrorCode.PKCE_NOT_SUPPORTED,
@@ -311,7 +311,7 @@ export function pkceNotSupported(issuer: string): OAuthFlowError {
   );
 }
 
-/** The sign-in address is not one we may send a browser to (code `UNSAFE_AUTHORIZATION_URL`). @internal */
+/** The sign-in address is not one we may send a browser to (code `OAUTH_UNSAFE_AUTHORIZATION_URL`). @internal */
 export function unsafeAuthorizationUrl(reason: string): OAuthFlowError {
   return new OAuthFlowError(
     OAuthFlowErrorCode.UNSAFE_AUTHORIZATION_URL,
@@ -319,7 +319,7 @@ export function unsafeAuthorizationUrl(reason: string): OAuthFlowError {
   );
 }
 
-/** A code must be exchanged but no sign-in to `name` is in progress (code `NO_SIGN_IN_IN_PROGRESS`). @internal */
+/** A code must be exchanged but no sign-in to `name` is in progress (code `OAUTH_NO_SIGN_IN_IN_PROGRESS`). @internal */
 export function noSignInInProgress(name: string): OAuthFlowError {
   return new OAuthFlowError(
     OAuthFlowErrorCode.NO_SIGN_IN_IN_PROGRESS,
@@ -328,7 +328,7 @@ export function noSignInInProgress(name: string): OAuthFlowError {
   );
 }
 
-/** The callback server on `host:port` failed for another reason (code `CALLBACK_SERVER_FAILED`). @internal */
+/** The callback server on `host:port` failed for another reason (code `OAUTH_CALLBACK_SERVER_FAILED`). @internal */
 export function callbackServerFailed(host: string, port: number, cause: unknown): OAuthFlowError {
   const code = errnoCode(cause);
   return new OAuthFlowError(
@@ -339,7 +339,7 @@ export function callbackServerFailed(host: string, port: number, cause: unknown)
   );
 }
 
-/** No valid callback arrived within `timeoutMs` (code `CALLBACK_TIMEOUT`). @internal */
+/** No valid callback arrived within `timeoutMs` (code `OAUTH_CALLBACK_TIMEOUT`). @internal */
 export function callbackTimeout(timeoutMs: number): OAuthFlowError {
   const minutes = timeoutMs >= 60_000 ? `${Math.round(timeoutMs / 60_000)} min` : `${timeoutMs} ms`;
   return new OAuthFlowError(
@@ -349,14 +349,14 @@ export function callbackTimeout(timeoutMs: number): OAuthFlowError {
   );
 }
 
-/** The sign-in was stopped through its signal; `cause` is the signal's reason (code `SIGN_IN_ABORTED`). @internal */
+/** The sign-in was stopped through its signal; `cause` is the signal's reason (code `OAUTH_SIGN_IN_ABORTED`). @internal */
 export function signInAborted(cause?: unknown): OAuthFlowError {
   return new OAuthFlowError(OAuthFlowErrorCode.SIGN_IN_ABORTED, 'the sign-in was cancelled', {
     cause,
   });
 }
 
-/** A pasted redirect carries another `state`, or none (code `STATE_MISMATCH`). @internal */
+/** A pasted redirect carries another `state`, or none (code `OAUTH_STATE_MISMATCH`). @internal */
 export function stateMismatch(missing: boolean): OAuthFlowError {
   return new OAuthFlowError(
     OAuthFlowErrorCode.STATE_MISMATCH,
@@ -365,7 +365,7 @@ export function stateMismatch(missing: boolean): OAuthFlowError {
   );
 }
 
-/** A pasted redirect address is not usable; `reason` never holds the pasted text (code `INVALID_REDIRECT_URL`). @internal */
+/** A pasted redirect address is not usable; `reason` never holds the pasted text (code `OAUTH_INVALID_REDIRECT_URL`). @internal */
 export function invalidRedirectUrl(reason: string): OAuthFlowError {
   return new OAuthFlowError(
     OAuthFlowErrorCode.INVALID_REDIRECT_URL,
@@ -373,7 +373,7 @@ export function invalidRedirectUrl(reason: string): OAuthFlowError {
   );
 }
 
-/** `openBrowser` refused an address (code `UNSAFE_BROWSER_URL`). @internal */
+/** `openBrowser` refused an address (code `OAUTH_UNSAFE_BROWSER_URL`). @internal */
 export function unsafeBrowserUrl(reason: string): OAuthFlowError {
   return new OAuthFlowError(
     OAuthFlowErrorCode.UNSAFE_BROWSER_URL,
@@ -382,7 +382,7 @@ export function unsafeBrowserUrl(reason: string): OAuthFlowError {
 }
 
 /**
- * The OS keychain cannot be used where the auth store needs it (code `KEYRING_UNAVAILABLE`): no
+ * The OS keychain cannot be used where the auth store needs it (code `OAUTH_KEYRING_UNAVAILABLE`): no
  * Secret Service on the session bus, a locked keychain, no answer within the time limit, or no
  * keychain binding for this platform. Nothing was stored or read there; with
  * `tokenStorage: 'auto'` the store uses the file instead and never throws this.

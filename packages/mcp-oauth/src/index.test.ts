@@ -16,6 +16,7 @@ describe('errors', () => {
   checkErrors(OAuthFlowError, {
     marker: 'garuda.mcp-oauth.OAuthFlowError',
     codes: OAuthFlowErrorCode,
+    prefix: 'OAUTH_',
     below: [api.CallbackPortInUseError],
     samples: [
       {

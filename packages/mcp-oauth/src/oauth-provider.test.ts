@@ -93,7 +93,7 @@ describe('GarudaOAuthProvider', () => {
   it('describes a public loopback client once prepared', async () => {
     const provider = new GarudaOAuthProvider(options({ scopes: ['read', 'write'] }));
     expect(() => provider.redirectUrl).toThrow(
-      expect.objectContaining({ name: 'OAuthFlowError', code: 'PROVIDER_NOT_READY' }),
+      expect.objectContaining({ name: 'OAuthFlowError', code: 'OAUTH_PROVIDER_NOT_READY' }),
     );
     expect(() => provider.clientMetadata).toThrow(/call await provider.prepare\(\)/);
     await provider.prepare();
@@ -133,7 +133,7 @@ describe('GarudaOAuthProvider', () => {
     ];
     for (const extra of bad)
       expect(() => new GarudaOAuthProvider(options(extra)), JSON.stringify(extra)).toThrow(
-        expect.objectContaining({ name: 'OAuthFlowError', code: 'INVALID_OPTION' }),
+        expect.objectContaining({ name: 'OAuthFlowError', code: 'OAUTH_INVALID_OPTION' }),
       );
   });
 
@@ -187,7 +187,7 @@ describe('GarudaOAuthProvider', () => {
     const error = await caught(provider.clientInformation({ issuer: 'https://other.example' }));
     expect(error).toBeInstanceOf(ClientIssuerMismatchError);
     expect(error).toMatchObject({
-      code: 'CLIENT_ISSUER_MISMATCH',
+      code: 'OAUTH_CLIENT_ISSUER_MISMATCH',
       clientIssuer: 'https://auth.example',
       issuer: 'https://other.example',
     });
@@ -231,7 +231,7 @@ describe('GarudaOAuthProvider', () => {
     const provider = await createOAuthProvider(options());
     await expect(provider.codeVerifier()).rejects.toMatchObject({
       name: 'OAuthFlowError',
-      code: 'NO_SIGN_IN_IN_PROGRESS',
+      code: 'OAUTH_NO_SIGN_IN_IN_PROGRESS',
     });
     const a = await provider.state();
     const b = await provider.state();
@@ -300,7 +300,7 @@ describe('GarudaOAuthProvider', () => {
     };
     await expect(provider.saveDiscoveryState(noPkce)).rejects.toMatchObject({
       name: 'OAuthFlowError',
-      code: 'PKCE_NOT_SUPPORTED',
+      code: 'OAUTH_PKCE_NOT_SUPPORTED',
     });
     const http = { ...DISCOVERY, authorizationServerUrl: 'http://auth.example' };
     await expect(provider.saveDiscoveryState(http)).rejects.toBeInstanceOf(
@@ -491,7 +491,7 @@ describe('GarudaOAuthProvider', () => {
     if (protocol) url.protocol = protocol;
     if (pathname) url.pathname = pathname;
     const error = await caught(() => provider.redirectToAuthorization(url));
-    expect(error).toMatchObject({ name: 'OAuthFlowError', code: 'UNSAFE_AUTHORIZATION_URL' });
+    expect(error).toMatchObject({ name: 'OAuthFlowError', code: 'OAUTH_UNSAFE_AUTHORIZATION_URL' });
     expect((error as Error).message).toMatch(message);
     expect(redirects).toEqual([]);
   });

@@ -92,7 +92,7 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
 
   /**
    * @param options - see {@link GarudaOAuthProviderOptions}
-   * @throws {@link OAuthFlowError} `INVALID_OPTION` for an unusable option
+   * @throws {@link OAuthFlowError} `OAUTH_INVALID_OPTION` for an unusable option
    */
   constructor(options: GarudaOAuthProviderOptions) {
     const checked = checkProviderOptions(options);
@@ -133,7 +133,7 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
 
   /**
    * The redirect URI, `http://127.0.0.1:<port>/callback`.
-   * @throws {@link OAuthFlowError} `PROVIDER_NOT_READY` before {@link GarudaOAuthProvider.prepare}
+   * @throws {@link OAuthFlowError} `OAUTH_PROVIDER_NOT_READY` before {@link GarudaOAuthProvider.prepare}
    */
   get redirectUrl(): string {
     return `http://127.0.0.1:${this.#requirePort()}/callback`;
@@ -141,7 +141,7 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
 
   /**
    * The metadata sent at dynamic registration: a public client with our redirect URI.
-   * @throws {@link OAuthFlowError} `PROVIDER_NOT_READY` before {@link GarudaOAuthProvider.prepare}
+   * @throws {@link OAuthFlowError} `OAUTH_PROVIDER_NOT_READY` before {@link GarudaOAuthProvider.prepare}
    */
   get clientMetadata(): OAuthClientMetadata {
     const metadata: OAuthClientMetadata = {
@@ -346,8 +346,8 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
    * sign-in is dropped and {@link CallbackPortChangedError} asks for another attempt (with a new
    * port, and a new registration for a dynamically registered client).
    * @param authorizationUrl - the address the SDK built
-   * @throws {@link InsecureAuthorizationServerError}, {@link OAuthFlowError} `PKCE_NOT_SUPPORTED`,
-   *   {@link OAuthFlowError} `UNSAFE_AUTHORIZATION_URL`, {@link CallbackPortChangedError}, and whatever
+   * @throws {@link InsecureAuthorizationServerError}, {@link OAuthFlowError} `OAUTH_PKCE_NOT_SUPPORTED`,
+   *   {@link OAuthFlowError} `OAUTH_UNSAFE_AUTHORIZATION_URL`, {@link CallbackPortChangedError}, and whatever
    *   `onRedirect` throws
    */
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
@@ -390,7 +390,7 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
   /**
    * The PKCE code verifier of the sign-in in progress.
    * @returns the verifier
-   * @throws {@link OAuthFlowError} `NO_SIGN_IN_IN_PROGRESS` when none is stored
+   * @throws {@link OAuthFlowError} `OAUTH_NO_SIGN_IN_IN_PROGRESS` when none is stored
    */
   async codeVerifier(): Promise<string> {
     const verifier = (await this.#store.get(this.#id))?.codeVerifier;
@@ -433,7 +433,7 @@ export class GarudaOAuthProvider implements OAuthClientProvider {
    * (the resource moved, SEP-2352) are forgotten here, so the SDK registers and signs in at the
    * new one; a configured client id keeps its binding, for {@link clientInformation} to refuse.
    * @param state - from the SDK
-   * @throws {@link InsecureAuthorizationServerError}, {@link OAuthFlowError} `PKCE_NOT_SUPPORTED`
+   * @throws {@link InsecureAuthorizationServerError}, {@link OAuthFlowError} `OAUTH_PKCE_NOT_SUPPORTED`
    */
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
     checkDiscoveryState(state, this.#allowHttpLoopback);
@@ -560,7 +560,7 @@ function stamped<T extends StoredOAuthClientInformation | StoredOAuthTokens>(
  * Creates a {@link GarudaOAuthProvider} and prepares it (chooses its callback port).
  * @param options - see {@link GarudaOAuthProviderOptions}
  * @returns the ready provider
- * @throws {@link OAuthFlowError} `INVALID_OPTION` for an unusable option, and store errors
+ * @throws {@link OAuthFlowError} `OAUTH_INVALID_OPTION` for an unusable option, and store errors
  * @example
  * ```ts
  * const provider = await createOAuthProvider({ store, scope: 'user', name: 'linear', serverUrl, onRedirect });

@@ -79,7 +79,7 @@ describe('openBrowser', () => {
     ]);
     await expect(openBrowser(HTTPS, { command: [] })).rejects.toMatchObject({
       name: 'OAuthFlowError',
-      code: 'INVALID_OPTION',
+      code: 'OAUTH_INVALID_OPTION',
     });
   });
 
@@ -120,7 +120,7 @@ describe('openBrowser', () => {
     const error = await caught(() =>
       openBrowser(url, { allowHttpLoopback: true, execFile: opener.execFile }),
     );
-    expect(error).toMatchObject({ name: 'OAuthFlowError', code: 'UNSAFE_BROWSER_URL' });
+    expect(error).toMatchObject({ name: 'OAuthFlowError', code: 'OAUTH_UNSAFE_BROWSER_URL' });
     expect((error as Error).message).not.toContain('secret');
     expect(opener.calls).toEqual([]);
   });
@@ -168,6 +168,9 @@ describe('openBrowser', () => {
       timeoutMs: 10_000,
     });
     setTimeout(() => controller.abort(), 10);
-    await expect(opened).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'SIGN_IN_ABORTED' });
+    await expect(opened).rejects.toMatchObject({
+      name: 'OAuthFlowError',
+      code: 'OAUTH_SIGN_IN_ABORTED',
+    });
   });
 });

@@ -51,7 +51,7 @@ export interface OpenBrowserOptions {
    * launched. Default 3 000 ms.
    */
   timeoutMs?: number;
-  /** Stops waiting; the promise rejects with {@link OAuthFlowError} `SIGN_IN_ABORTED`. */
+  /** Stops waiting; the promise rejects with {@link OAuthFlowError} `OAUTH_SIGN_IN_ABORTED`. */
   signal?: AbortSignal;
   /** Receives a debug line when the opener is missing or fails. */
   logger?: OAuthLogger;
@@ -76,8 +76,8 @@ export const DEFAULT_OPENER_TIMEOUT_MS = 3_000;
  * @param url - the page to open
  * @param options - see {@link OpenBrowserOptions}
  * @returns whether an opener was started (and did not fail within `timeoutMs`)
- * @throws {@link OAuthFlowError} `UNSAFE_BROWSER_URL` for an address that must not be opened
- * @throws {@link OAuthFlowError} `SIGN_IN_ABORTED` when `signal` aborts
+ * @throws {@link OAuthFlowError} `OAUTH_UNSAFE_BROWSER_URL` for an address that must not be opened
+ * @throws {@link OAuthFlowError} `OAUTH_SIGN_IN_ABORTED` when `signal` aborts
  * @example
  * ```ts
  * const opened = await openBrowser(url, { allowHttpLoopback: server.source === 'user' });

@@ -101,7 +101,7 @@ interface Pending {
  *
  * @param options - see {@link OsKeyringOptions}
  * @returns the backend
- * @throws {@link OAuthFlowError} `INVALID_OPTION` for an unusable option
+ * @throws {@link OAuthFlowError} `OAUTH_INVALID_OPTION` for an unusable option
  * @example
  * ```ts
  * const keyring = createOsKeyring({ env: process.env });

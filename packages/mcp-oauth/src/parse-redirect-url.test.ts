@@ -63,7 +63,7 @@ describe('parseRedirectUrl', () => {
     ['too long', `${good}&x=${'a'.repeat(20_000)}`, /longer than/],
   ])('refuses %s', (_, pasted, message) => {
     const error = thrownBy(() => parse(pasted));
-    expect(error).toMatchObject({ name: 'OAuthFlowError', code: 'INVALID_REDIRECT_URL' });
+    expect(error).toMatchObject({ name: 'OAuthFlowError', code: 'OAUTH_INVALID_REDIRECT_URL' });
     expect((error as Error).message).toMatch(message);
   });
 
@@ -73,7 +73,7 @@ describe('parseRedirectUrl', () => {
     ['two states', `${good}&state=${STATE}`, false],
   ])('refuses %s as another sign-in', (_, pasted, missing) => {
     expect(() => parse(pasted)).toThrow(
-      expect.objectContaining({ name: 'OAuthFlowError', code: 'STATE_MISMATCH' }),
+      expect.objectContaining({ name: 'OAuthFlowError', code: 'OAUTH_STATE_MISMATCH' }),
     );
     expect(() => parse(pasted)).toThrow(missing ? /has no state/ : /belongs to another sign-in/);
   });
@@ -89,13 +89,13 @@ describe('parseRedirectUrl', () => {
 
   it('refuses unusable arguments', () => {
     expect(() => parseRedirectUrl(good, 'short', { redirectUri: REDIRECT })).toThrow(
-      expect.objectContaining({ name: 'OAuthFlowError', code: 'INVALID_OPTION' }),
+      expect.objectContaining({ name: 'OAuthFlowError', code: 'OAUTH_INVALID_OPTION' }),
     );
     expect(() => parseRedirectUrl(good, STATE, { redirectUri: 'not a url' })).toThrow(
-      expect.objectContaining({ name: 'OAuthFlowError', code: 'INVALID_OPTION' }),
+      expect.objectContaining({ name: 'OAuthFlowError', code: 'OAUTH_INVALID_OPTION' }),
     );
     expect(() => parseRedirectUrl(42 as never, STATE, { redirectUri: REDIRECT })).toThrow(
-      expect.objectContaining({ name: 'OAuthFlowError', code: 'INVALID_REDIRECT_URL' }),
+      expect.objectContaining({ name: 'OAuthFlowError', code: 'OAUTH_INVALID_REDIRECT_URL' }),
     );
   });
 

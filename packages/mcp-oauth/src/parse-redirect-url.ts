@@ -39,10 +39,10 @@ const WRAPPERS: [string, string][] = [
  * @param expectedState - the `state` of the sign-in in progress (`provider.pendingSignIn()`)
  * @param options - `redirectUri`: the redirect URI of that sign-in
  * @returns `code`, `state` and, when present, `iss`
- * @throws {@link OAuthFlowError} `INVALID_REDIRECT_URL` for text that is not our callback address with a code
- * @throws {@link OAuthFlowError} `STATE_MISMATCH` for another sign-in's address
+ * @throws {@link OAuthFlowError} `OAUTH_INVALID_REDIRECT_URL` for text that is not our callback address with a code
+ * @throws {@link OAuthFlowError} `OAUTH_STATE_MISMATCH` for another sign-in's address
  * @throws {@link AuthorizationDeniedError} when the address carries an `error`
- * @throws {@link OAuthFlowError} `INVALID_OPTION` for an unusable `expectedState` or `redirectUri`
+ * @throws {@link OAuthFlowError} `OAUTH_INVALID_OPTION` for an unusable `expectedState` or `redirectUri`
  * @example
  * ```ts
  * const params = parseRedirectUrl(answer, pending.state, { redirectUri: pending.redirectUri });

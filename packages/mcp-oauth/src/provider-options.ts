@@ -82,7 +82,7 @@ export interface CheckedProviderOptions {
  * Checks the options of a {@link GarudaOAuthProvider}, before it keeps any of them.
  * @param options - as the caller gave them
  * @returns them checked, the id normalised (scope, name, canonical URL)
- * @throws {@link OAuthFlowError} `INVALID_OPTION` for an unusable option
+ * @throws {@link OAuthFlowError} `OAUTH_INVALID_OPTION` for an unusable option
  * @internal
  */
 export function checkProviderOptions(options: GarudaOAuthProviderOptions): CheckedProviderOptions {

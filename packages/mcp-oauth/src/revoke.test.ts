@@ -191,12 +191,12 @@ describe('revoke', () => {
     const f = await w.fixture();
     await expect(
       revoke({ serverUrl: f.url, store: w.store(), name: 'Bad Name' }),
-    ).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'INVALID_OPTION' });
+    ).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'OAUTH_INVALID_OPTION' });
     await expect(
       revoke({ serverUrl: 'ftp://x', store: w.store(), name: 'demo' }),
-    ).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'INVALID_OPTION' });
+    ).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'OAUTH_INVALID_OPTION' });
     await expect(
       revoke({ serverUrl: f.url, store: w.store(), name: 'demo', timeoutMs: 0 }),
-    ).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'INVALID_OPTION' });
+    ).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'OAUTH_INVALID_OPTION' });
   });
 });

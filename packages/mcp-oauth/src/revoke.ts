@@ -78,7 +78,7 @@ export const DEFAULT_REVOKE_TIMEOUT_MS = 10_000;
  *
  * @param options - see {@link RevokeOptions}
  * @returns how many entries were removed and what happened to each token
- * @throws {@link OAuthFlowError} `INVALID_OPTION` for unusable options; store errors when the entries could
+ * @throws {@link OAuthFlowError} `OAUTH_INVALID_OPTION` for unusable options; store errors when the entries could
  *   not be removed (then nothing was revoked either, and nothing was lost: try again)
  * @example
  * ```ts

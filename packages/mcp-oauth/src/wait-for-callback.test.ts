@@ -158,7 +158,7 @@ describe('waitForCallback', () => {
   it('times out with a clear error and frees the port', async () => {
     const port = await freePort();
     const error = await caught(() => waitForCallback({ port, state: STATE, timeoutMs: 100 }));
-    expect(error).toMatchObject({ name: 'OAuthFlowError', code: 'CALLBACK_TIMEOUT' });
+    expect(error).toMatchObject({ name: 'OAuthFlowError', code: 'OAUTH_CALLBACK_TIMEOUT' });
     expect((error as Error).message).toMatch(/within 100 ms/);
     await expect(send(port, '/callback')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
@@ -168,12 +168,12 @@ describe('waitForCallback', () => {
     const { port, result } = await listening({ signal: controller.signal });
     controller.abort(new Error('ctrl-c'));
     const error = await caught(() => result);
-    expect(error).toMatchObject({ name: 'OAuthFlowError', code: 'SIGN_IN_ABORTED' });
+    expect(error).toMatchObject({ name: 'OAuthFlowError', code: 'OAUTH_SIGN_IN_ABORTED' });
     expect((error as Error).cause).toEqual(new Error('ctrl-c'));
     await expect(send(port, '/callback')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     await expect(
       waitForCallback({ port, state: STATE, signal: AbortSignal.abort() }),
-    ).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'SIGN_IN_ABORTED' });
+    ).rejects.toMatchObject({ name: 'OAuthFlowError', code: 'OAUTH_SIGN_IN_ABORTED' });
   });
 
   it('says clearly when the port is in use', async () => {
@@ -191,16 +191,16 @@ describe('waitForCallback', () => {
 
   it('refuses unusable options', () => {
     expect(() => waitForCallback({ port: 0, state: STATE })).toThrow(
-      expect.objectContaining({ name: 'OAuthFlowError', code: 'INVALID_OPTION' }),
+      expect.objectContaining({ name: 'OAuthFlowError', code: 'OAUTH_INVALID_OPTION' }),
     );
     expect(() => waitForCallback({ port: 1234, state: 'short' })).toThrow(
-      expect.objectContaining({ name: 'OAuthFlowError', code: 'INVALID_OPTION' }),
+      expect.objectContaining({ name: 'OAuthFlowError', code: 'OAUTH_INVALID_OPTION' }),
     );
     expect(() => waitForCallback({ port: 1234, state: STATE, host: '0.0.0.0' })).toThrow(
       /this computer only/,
     );
     expect(() => waitForCallback({ port: 1234, state: STATE, timeoutMs: -1 })).toThrow(
-      expect.objectContaining({ name: 'OAuthFlowError', code: 'INVALID_OPTION' }),
+      expect.objectContaining({ name: 'OAuthFlowError', code: 'OAUTH_INVALID_OPTION' }),
     );
   });
 });

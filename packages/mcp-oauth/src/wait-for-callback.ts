@@ -29,7 +29,7 @@ export interface WaitForCallbackOptions {
   state: string;
   /** How long to wait for the browser. Default {@link DEFAULT_CALLBACK_TIMEOUT_MS} (5 min). */
   timeoutMs?: number;
-  /** Stops waiting (Ctrl-C); the promise rejects with {@link OAuthFlowError} `SIGN_IN_ABORTED`. */
+  /** Stops waiting (Ctrl-C); the promise rejects with {@link OAuthFlowError} `OAUTH_SIGN_IN_ABORTED`. */
   signal?: AbortSignal;
   /** The loopback address to listen on: `127.0.0.1` (default) or `::1`. Nothing else. */
   host?: string;
@@ -57,11 +57,11 @@ export interface WaitForCallbackOptions {
  * @param options - port, state, timeout, signal, host, logger, onListening
  * @returns the parameters for `transport.finishAuth()`: `code`, `state` and, when sent, `iss`
  * @throws {@link AuthorizationDeniedError} when the server answered with an `error`
- * @throws {@link OAuthFlowError} `CALLBACK_TIMEOUT` after `timeoutMs`
- * @throws {@link OAuthFlowError} `SIGN_IN_ABORTED` when `signal` aborts
+ * @throws {@link OAuthFlowError} `OAUTH_CALLBACK_TIMEOUT` after `timeoutMs`
+ * @throws {@link OAuthFlowError} `OAUTH_SIGN_IN_ABORTED` when `signal` aborts
  * @throws {@link CallbackPortInUseError} when the port is taken
- * @throws {@link OAuthFlowError} `CALLBACK_SERVER_FAILED` for another server failure
- * @throws {@link OAuthFlowError} `INVALID_OPTION` for an unusable option
+ * @throws {@link OAuthFlowError} `OAUTH_CALLBACK_SERVER_FAILED` for another server failure
+ * @throws {@link OAuthFlowError} `OAUTH_INVALID_OPTION` for an unusable option
  * @example
  * ```ts
  * const params = await waitForCallback({

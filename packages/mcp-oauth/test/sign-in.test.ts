@@ -192,7 +192,7 @@ describe('authorization servers refused before any browser opens', () => {
     const f = await w.fixture({ advertisePkce: false });
     const h = await w.harness(f);
     const { error } = await w.firstConnect(f, h.provider);
-    expect(error).toMatchObject({ name: 'OAuthFlowError', code: 'PKCE_NOT_SUPPORTED' });
+    expect(error).toMatchObject({ name: 'OAuthFlowError', code: 'OAUTH_PKCE_NOT_SUPPORTED' });
     expect((error as Error).message).toContain('S256');
     expect(h.redirects).toEqual([]);
     expect(f.counts).toMatchObject({ registrations: 0, authorizations: 0 });

@@ -12,8 +12,8 @@ function marker(cut: number): string {
  * @param text - the text to shorten
  * @param max - the largest length the result may have
  * @returns `text` itself when it fits, otherwise a prefix of it plus the marker
- * @throws {@link SanitizeError} `INVALID_LIMIT` when `max` is not a non-negative integer
- * @throws {@link SanitizeError} `INVALID_INPUT` when `text` is not a string
+ * @throws {@link SanitizeError} `SANITIZE_INVALID_LIMIT` when `max` is not a non-negative integer
+ * @throws {@link SanitizeError} `SANITIZE_INVALID_INPUT` when `text` is not a string
  * @example
  * ```ts
  * capText('a'.repeat(100), 40); // 'aaaaaaaaaaaa\n[… 88 more characters cut]'

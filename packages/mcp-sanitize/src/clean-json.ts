@@ -56,7 +56,7 @@ function isPlainObject(v: object): boolean {
  * @param value - untrusted data, typically parsed from a server's JSON
  * @param options - bounds and an extra string transform
  * @returns a fresh, cleaned, plain-JSON copy
- * @throws {@link SanitizeError} `INVALID_LIMIT` when a bound is not a non-negative integer
+ * @throws {@link SanitizeError} `SANITIZE_INVALID_LIMIT` when a bound is not a non-negative integer
  * @example
  * ```ts
  * cleanJson({ 'na\u200Bme': '\x1b[1mbold\x1b[0m' }); // { name: 'bold' }

@@ -122,7 +122,7 @@ function skipC1(s: string, i: number): number {
  *
  * @param text - untrusted text, of any size
  * @returns the cleaned text
- * @throws {@link SanitizeError} `INVALID_INPUT` when `text` is not a string
+ * @throws {@link SanitizeError} `SANITIZE_INVALID_INPUT` when `text` is not a string
  * @example
  * ```ts
  * cleanText('\x1b[31mred\x1b[0m and \u202Egnp.exe'); // 'red and gnp.exe'
@@ -209,7 +209,7 @@ export function cleanText(text: string): string {
  *
  * @param text - untrusted text
  * @returns one line of cleaned text
- * @throws {@link SanitizeError} `INVALID_INPUT` when `text` is not a string
+ * @throws {@link SanitizeError} `SANITIZE_INVALID_INPUT` when `text` is not a string
  * @example
  * ```ts
  * cleanLine('my-server\n  Network: no'); // 'my-server Network: no'

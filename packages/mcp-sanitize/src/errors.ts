@@ -3,14 +3,14 @@ import { brand, CodedError, kindOf, quote } from '@garuda/internal';
 /** Stable codes of the errors this package throws. */
 export const SanitizeErrorCode = {
   /** A function was given something other than a string. */
-  INVALID_INPUT: 'INVALID_INPUT',
+  INVALID_INPUT: 'SANITIZE_INVALID_INPUT',
   /**
    * A tag name for `neutralizeTags` / `compileTags` is empty or has characters a tag cannot
    * have, or the list holds more than `MAX_TAGS` names.
    */
-  INVALID_TAG: 'INVALID_TAG',
+  INVALID_TAG: 'SANITIZE_INVALID_TAG',
   /** A size limit (`capText`'s `max`, `cleanJson`'s bounds) is not a non-negative integer. */
-  INVALID_LIMIT: 'INVALID_LIMIT',
+  INVALID_LIMIT: 'SANITIZE_INVALID_LIMIT',
 } as const;
 
 /** One of the {@link SanitizeErrorCode} values. */
@@ -40,7 +40,7 @@ export class SanitizeError extends CodedError<SanitizeErrorCode> {
   static readonly isInstance = brand(this, 'garuda.mcp-sanitize', 'SanitizeError');
 }
 
-/** `fn` was given `value`, which is not a string (code `INVALID_INPUT`). @internal */
+/** `fn` was given `value`, which is not a string (code `SANITIZE_INVALID_INPUT`). @internal */
 export function invalidInput(fn: string, value: unknown): SanitizeError {
   return new SanitizeError(
     SanitizeErrorCode.INVALID_INPUT,
@@ -49,7 +49,7 @@ export function invalidInput(fn: string, value: unknown): SanitizeError {
 }
 
 /**
- * `tag` is not a usable tag name (code `INVALID_TAG`). Tag names are ASCII, so everything else in
+ * `tag` is not a usable tag name (code `SANITIZE_INVALID_TAG`). Tag names are ASCII, so everything else in
  * a rejected one is escaped: no escape or bidi character from the caller's data reaches a terminal.
  * @internal
  */
@@ -64,7 +64,7 @@ export function invalidTag(tag: unknown): SanitizeError {
   );
 }
 
-/** A tag list holds `count` names, more than `max` (code `INVALID_TAG`). @internal */
+/** A tag list holds `count` names, more than `max` (code `SANITIZE_INVALID_TAG`). @internal */
 export function tooManyTags(count: number, max: number): SanitizeError {
   return new SanitizeError(
     SanitizeErrorCode.INVALID_TAG,
@@ -72,7 +72,7 @@ export function tooManyTags(count: number, max: number): SanitizeError {
   );
 }
 
-/** The limit `what` is `value`, not a non-negative integer (code `INVALID_LIMIT`). @internal */
+/** The limit `what` is `value`, not a non-negative integer (code `SANITIZE_INVALID_LIMIT`). @internal */
 export function invalidLimit(what: string, value: unknown): SanitizeError {
   return new SanitizeError(
     SanitizeErrorCode.INVALID_LIMIT,

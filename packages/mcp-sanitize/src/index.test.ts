@@ -10,6 +10,7 @@ describe('errors', () => {
   checkErrors(api.SanitizeError, {
     marker: 'garuda.mcp-sanitize.SanitizeError',
     codes: api.SanitizeErrorCode,
+    prefix: 'SANITIZE_',
     samples: [
       {
         error: caught(() => api.capText('x', -1)),

@@ -3,7 +3,7 @@ import { brand, CodedError } from '@garuda/internal';
 /** Stable codes of the errors this package throws. */
 export const McpToolsErrorCode = {
   /** An option has a value it cannot take (a `maxTools` of `-1`): a programming error. */
-  INVALID_OPTION: 'INVALID_OPTION',
+  INVALID_OPTION: 'TOOLS_INVALID_OPTION',
 } as const;
 
 /** One of the {@link McpToolsErrorCode} values. */
@@ -31,7 +31,7 @@ export class McpToolsError extends CodedError<McpToolsErrorCode> {
 }
 
 /**
- * An option has a value it cannot take (code `INVALID_OPTION`), e.g. `adaptTools`'s `maxTools`
+ * An option has a value it cannot take (code `TOOLS_INVALID_OPTION`), e.g. `adaptTools`'s `maxTools`
  * or `formatResult`'s `maxChars` that is not a non-negative integer.
  *
  * @example

@@ -220,7 +220,7 @@ describe('formatPrompt: hostile and huge input', () => {
 
   it('rejects an invalid maxChars as a programming error', () => {
     expect(() => get({ messages: [] }, -1)).toThrow(
-      expect.objectContaining({ code: 'INVALID_OPTION', option: 'maxChars' }),
+      expect.objectContaining({ code: 'TOOLS_INVALID_OPTION', option: 'maxChars' }),
     );
   });
 });

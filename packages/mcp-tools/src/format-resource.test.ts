@@ -229,7 +229,7 @@ describe('formatResource: hostile and huge input', () => {
   it('rejects an invalid maxChars as a programming error', () => {
     for (const maxChars of [-1, 1.5, Number.NaN, '3']) {
       expect(() => read({ contents: [] }, maxChars as number)).toThrow(
-        expect.objectContaining({ code: 'INVALID_OPTION', option: 'maxChars' }),
+        expect.objectContaining({ code: 'TOOLS_INVALID_OPTION', option: 'maxChars' }),
       );
     }
   });

@@ -18,6 +18,7 @@ describe('errors', () => {
   checkErrors(api.McpToolsError, {
     marker: 'garuda.mcp-tools.McpToolsError',
     codes: api.McpToolsErrorCode,
+    prefix: 'TOOLS_',
     below: [api.InvalidOptionError],
     samples: [
       {

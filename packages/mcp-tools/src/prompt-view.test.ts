@@ -154,7 +154,7 @@ describe('adaptPrompts: skipped prompts', () => {
     ]);
     expect(adaptPrompts('git', list, { maxPrompts: 1 }).prompts.map((p) => p.name)).toEqual(['p0']);
     expect(() => adaptPrompts('git', list, { maxPrompts: -1 })).toThrow(
-      expect.objectContaining({ code: 'INVALID_OPTION', option: 'maxPrompts' }),
+      expect.objectContaining({ code: 'TOOLS_INVALID_OPTION', option: 'maxPrompts' }),
     );
   });
 

@@ -42,7 +42,7 @@ describe.runIf(LINUX_LAYOUT)('buildSandbox: the command', () => {
   it('throws COMMAND_NOT_FOUND for a command on no PATH folder', () => {
     const { policy } = setup();
     expect(() => buildSandbox(['garuda-no-such-server'], policy, BWRAP)).toThrow(
-      expect.objectContaining({ name: 'SpawnFailedError', code: 'COMMAND_NOT_FOUND' }),
+      expect.objectContaining({ name: 'SpawnFailedError', code: 'TRANSPORT_COMMAND_NOT_FOUND' }),
     );
     expect(() => buildSandbox(['garuda-no-such-server'], policy, BWRAP)).toThrow(
       /command not found: "garuda-no-such-server"/,

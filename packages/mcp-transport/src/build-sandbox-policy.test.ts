@@ -211,7 +211,7 @@ describe.runIf(LINUX_LAYOUT)('buildSandbox: policy validation', () => {
       error = e;
     }
     expect(InvalidPolicyError.isInstance(error)).toBe(true);
-    expect((error as InvalidPolicyError).code).toBe('INVALID_POLICY');
+    expect((error as InvalidPolicyError).code).toBe('TRANSPORT_INVALID_POLICY');
     expect((error as InvalidPolicyError).field).toBe(field);
     expect((error as Error).message).toMatch(/^invalid sandbox policy: /);
   });
@@ -246,7 +246,7 @@ describe.runIf(LINUX_LAYOUT)('buildSandbox: policy validation', () => {
     expect(existsSync(path.join(fresh, '.git', 'hooks'))).toBe(false);
     // No credential placeholders either, although the home folder would be writable.
     expect(() => buildSandbox(['garuda-no-such-server'], { ...p, root: home }, BWRAP)).toThrow(
-      expect.objectContaining({ name: 'SpawnFailedError', code: 'COMMAND_NOT_FOUND' }),
+      expect.objectContaining({ name: 'SpawnFailedError', code: 'TRANSPORT_COMMAND_NOT_FOUND' }),
     );
     expect(tree(home)).toEqual({});
   });

@@ -368,7 +368,7 @@ function buildMacos(
  *   `none` with the reason. The consent screen says "no OS sandbox: <reason>".
  *
  * With a sandbox, argv[0] is resolved here through the final environment's `PATH` (so a missing
- * command is a {@link SpawnFailedError} `COMMAND_NOT_FOUND` before anything starts); without one, the process
+ * command is a {@link SpawnFailedError} `TRANSPORT_COMMAND_NOT_FOUND` before anything starts); without one, the process
  * transport reports a missing command when it spawns.
  *
  * @param argv - The server's command and arguments (no shell).
@@ -384,7 +384,7 @@ function buildMacos(
  *   symbolic link in a folder the server may write.
  * @throws {@link InvalidPolicyError} (field `home` or `garudaHome`) when a placeholder for a
  *   missing credential path cannot be created.
- * @throws {@link SpawnFailedError} `COMMAND_NOT_FOUND` when, with a sandbox, the command is not found or would
+ * @throws {@link SpawnFailedError} `TRANSPORT_COMMAND_NOT_FOUND` when, with a sandbox, the command is not found or would
  *   not be visible inside.
  * @example
  * ```ts

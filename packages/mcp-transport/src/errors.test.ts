@@ -61,7 +61,7 @@ describe('sandbox errors', () => {
   });
 
   it('recognises an error from another copy of the package by its marker', () => {
-    const foreign = Object.assign(new Error('x'), { code: 'INVALID_POLICY' });
+    const foreign = Object.assign(new Error('x'), { code: 'TRANSPORT_INVALID_POLICY' });
     Object.defineProperty(foreign, Symbol.for('garuda.mcp-transport.TransportError'), {
       value: true,
     });
@@ -72,7 +72,7 @@ describe('sandbox errors', () => {
     expect(InvalidPolicyError.isInstance(foreign)).toBe(true);
     expect(SpawnFailedError.isInstance(foreign)).toBe(false);
     expect(TransportError.isInstance(null)).toBe(false);
-    expect(TransportError.isInstance('INVALID_POLICY')).toBe(false);
+    expect(TransportError.isInstance('TRANSPORT_INVALID_POLICY')).toBe(false);
   });
 
   it('says what happened and what to do, with untrusted text quoted and cleaned', () => {

@@ -18,28 +18,28 @@ import { cleanText } from '@garuda/mcp-sanitize';
  */
 export const TransportErrorCode = Object.freeze({
   /** Options passed to a function of this package are not usable (a programming error). */
-  INVALID_OPTIONS: 'INVALID_OPTIONS',
+  INVALID_OPTIONS: 'TRANSPORT_INVALID_OPTIONS',
   /** The argv or the `SandboxPolicy` given to `buildSandbox` is not usable. */
-  INVALID_POLICY: 'INVALID_POLICY',
+  INVALID_POLICY: 'TRANSPORT_INVALID_POLICY',
   /**
    * A path that must stay read-only inside the sandbox (e.g. `<root>/.git/hooks`) is a symbolic
    * link, so it cannot be protected: the server could replace the link itself.
    */
-  UNPROTECTABLE_PATH: 'UNPROTECTABLE_PATH',
+  UNPROTECTABLE_PATH: 'TRANSPORT_UNPROTECTABLE_PATH',
   /** The server's command was not found, or would not be visible inside the sandbox. */
-  COMMAND_NOT_FOUND: 'COMMAND_NOT_FOUND',
+  COMMAND_NOT_FOUND: 'TRANSPORT_COMMAND_NOT_FOUND',
   /** The server's process could not be started (e.g. not executable). */
-  SPAWN_FAILED: 'SPAWN_FAILED',
+  SPAWN_FAILED: 'TRANSPORT_SPAWN_FAILED',
   /** A line from the server is longer than the message cap; it was skipped. */
-  MESSAGE_TOO_LARGE: 'MESSAGE_TOO_LARGE',
+  MESSAGE_TOO_LARGE: 'TRANSPORT_MESSAGE_TOO_LARGE',
   /** A line from the server is not a JSON-RPC message; it was skipped. */
-  BAD_MESSAGE: 'BAD_MESSAGE',
+  BAD_MESSAGE: 'TRANSPORT_BAD_MESSAGE',
   /** The server's process stopped without being asked to. */
-  PROCESS_EXITED: 'PROCESS_EXITED',
+  PROCESS_EXITED: 'TRANSPORT_PROCESS_EXITED',
   /** The transport is closed (or was never started, or was started already). */
   TRANSPORT_CLOSED: 'TRANSPORT_CLOSED',
   /** An HTTP response body, or one SSE event, is larger than the cap. */
-  RESPONSE_TOO_LARGE: 'RESPONSE_TOO_LARGE',
+  RESPONSE_TOO_LARGE: 'TRANSPORT_RESPONSE_TOO_LARGE',
 } as const);
 
 /** One of the values of {@link TransportErrorCode}. */
@@ -59,7 +59,7 @@ export function quote(text: string): string {
 
 /**
  * Base class of every error this package throws, and the class of those that carry no more than
- * their code (`BAD_MESSAGE`). Check `code` (see {@link TransportErrorCode}) rather than the
+ * their code (`TRANSPORT_BAD_MESSAGE`). Check `code` (see {@link TransportErrorCode}) rather than the
  * message.
  *
  * @example
@@ -83,7 +83,7 @@ export class TransportError extends CodedError<TransportErrorCode> {
 }
 
 /**
- * Options passed to a function of this package are not usable (code `INVALID_OPTIONS`), e.g. a
+ * Options passed to a function of this package are not usable (code `TRANSPORT_INVALID_OPTIONS`), e.g. a
  * negative `timeoutMs` or a relative `bwrapPath`. A programming error, thrown before anything
  * runs.
  *
@@ -115,7 +115,7 @@ export class TransportOptionsError extends TransportError {
 
 /**
  * The argv or the `SandboxPolicy` given to `buildSandbox` is not usable (code
- * `INVALID_POLICY`): a relative path, a NUL byte, a root that does not exist or is not a folder,
+ * `TRANSPORT_INVALID_POLICY`): a relative path, a NUL byte, a root that does not exist or is not a folder,
  * a write path that does not exist, an environment variable name with `=`, and so on. `field`
  * names the part at fault (`root`, `writePaths[2]`, `env.FOO`, `argv[0]`…).
  *
@@ -153,7 +153,7 @@ export class InvalidPolicyError extends TransportError {
 /**
  * A path that must stay read-only inside a writable folder (`.garuda`, `.git`, `.git/hooks`,
  * `.git/config`, a hooks folder or include file named by `.git/config`) is a symbolic link
- * (code `UNPROTECTABLE_PATH`). A mount or a deny rule would only cover the link's target, and the
+ * (code `TRANSPORT_UNPROTECTABLE_PATH`). A mount or a deny rule would only cover the link's target, and the
  * server could delete the link and put a writable folder in its place, so no sandbox is built.
  *
  * @example
@@ -186,10 +186,10 @@ export class UnprotectablePathError extends TransportError {
 
 /**
  * The server's process could not be started. Its command was not found (code
- * `COMMAND_NOT_FOUND`): a bare name that is on no folder of the server's `PATH`, a path that is
+ * `TRANSPORT_COMMAND_NOT_FOUND`): a bare name that is on no folder of the server's `PATH`, a path that is
  * not an executable file, or one that exists on this machine but would not be visible inside the
  * sandbox (e.g. under `/tmp`, which the sandbox replaces with an empty private folder, or inside
- * a hidden credential folder). Or spawning it failed for another reason (code `SPAWN_FAILED`),
+ * a hidden credential folder). Or spawning it failed for another reason (code `TRANSPORT_SPAWN_FAILED`),
  * e.g. it is not executable (`EACCES`). `cause` holds the system error when there is one.
  *
  * @example
@@ -201,19 +201,20 @@ export class SpawnFailedError extends TransportError {
   /** Whether `value` is a {@link SpawnFailedError}, from any copy of this package. */
   static override readonly isInstance = brand(this, SCOPE, 'SpawnFailedError');
 
-  declare readonly code: 'COMMAND_NOT_FOUND' | 'SPAWN_FAILED';
+  declare readonly code:
+    typeof TransportErrorCode.COMMAND_NOT_FOUND | typeof TransportErrorCode.SPAWN_FAILED;
   /** The command as given (argv[0]). */
   readonly command: string;
 
   /**
-   * @param code - `COMMAND_NOT_FOUND` or `SPAWN_FAILED`.
+   * @param code - `TRANSPORT_COMMAND_NOT_FOUND` or `TRANSPORT_SPAWN_FAILED`.
    * @param command - The command as given (argv[0]).
    * @param cause - The underlying error (e.g. spawn's `ENOENT` or `EACCES`), kept as `error.cause`.
-   * @param detail - For `COMMAND_NOT_FOUND`: why it was not usable and what to do; defaults to
+   * @param detail - For `TRANSPORT_COMMAND_NOT_FOUND`: why it was not usable and what to do; defaults to
    *   advice about `PATH`.
    */
   constructor(
-    code: 'COMMAND_NOT_FOUND' | 'SPAWN_FAILED',
+    code: typeof TransportErrorCode.COMMAND_NOT_FOUND | typeof TransportErrorCode.SPAWN_FAILED,
     command: string,
     cause?: unknown,
     detail?: string,
@@ -244,7 +245,7 @@ function mib(bytes: number): string {
 export type MessageKind = 'response' | 'request' | 'notification' | 'unknown';
 
 /**
- * A line from the server was longer than the message cap (code `MESSAGE_TOO_LARGE`). Reported
+ * A line from the server was longer than the message cap (code `TRANSPORT_MESSAGE_TOO_LARGE`). Reported
  * through `onerror`, once the line has ended; the line was skipped and reading goes on. `kind`
  * and `id` say what it was, read from the whole line (not kept) by its top-level keys: a
  * `response` (or an `unknown` line) may have been the answer to a request, which then never
@@ -303,7 +304,7 @@ export class MessageTooLargeError extends TransportError {
 }
 
 /**
- * The server's process stopped without being asked to (code `PROCESS_EXITED`), with its exit
+ * The server's process stopped without being asked to (code `TRANSPORT_PROCESS_EXITED`), with its exit
  * code or signal and the last lines it wrote to stderr (cleaned).
  */
 export class ProcessExitedError extends TransportError {
@@ -357,7 +358,7 @@ export class TransportClosedError extends TransportError {
 
 /**
  * An HTTP response body, or one event of an SSE stream, was larger than the cap (code
- * `RESPONSE_TOO_LARGE`); reading it was stopped.
+ * `TRANSPORT_RESPONSE_TOO_LARGE`); reading it was stopped.
  *
  * It has no `kind` or `id`, unlike {@link MessageTooLargeError}: the body or the stream is cut
  * off at the cap, not skipped to its end, so the whole message is never seen, and whatever that
@@ -386,7 +387,7 @@ export class ResponseTooLargeError extends TransportError {
 }
 
 /**
- * A line from the server was not a JSON-RPC message (code `BAD_MESSAGE`): not JSON, or JSON of
+ * A line from the server was not a JSON-RPC message (code `TRANSPORT_BAD_MESSAGE`): not JSON, or JSON of
  * the wrong shape. Reported through `onerror`; the line was skipped and reading goes on.
  * @internal
  *

@@ -30,7 +30,7 @@ describe('public entry', () => {
     const kind: api.SandboxKind = 'bwrap';
     const info: api.SandboxInfo = { kind, command: '/usr/bin/bwrap' };
     const options: api.DetectSandboxOptions = { timeoutMs: 1_000 };
-    const code: api.TransportErrorCode = 'INVALID_POLICY';
+    const code: api.TransportErrorCode = 'TRANSPORT_INVALID_POLICY';
     const policy: api.SandboxPolicy = {
       root: '/p',
       baseEnv: {},

@@ -92,7 +92,10 @@ describe('ProcessTransport', () => {
       (e: unknown) => e,
     );
     expect(SpawnFailedError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'COMMAND_NOT_FOUND', command: 'garuda-no-such-server' });
+    expect(error).toMatchObject({
+      code: 'TRANSPORT_COMMAND_NOT_FOUND',
+      command: 'garuda-no-such-server',
+    });
     expect(TransportError.isInstance(error)).toBe(true);
     expect((error as Error).message).toContain('command not found: "garuda-no-such-server"');
   });
@@ -104,7 +107,7 @@ describe('ProcessTransport', () => {
       'still here',
     );
     await waitFor(
-      () => errors.some((e) => TransportError.isInstance(e) && e.code === 'BAD_MESSAGE'),
+      () => errors.some((e) => TransportError.isInstance(e) && e.code === 'TRANSPORT_BAD_MESSAGE'),
       PATIENCE,
     );
     const tail = transport.stderrTail();
@@ -151,7 +154,7 @@ describe('ProcessTransport', () => {
       expect(textOf(await client.callTool({ name: tool, arguments: { mb: 5 } }))).toBe(answer);
       const tooLarge = errors.filter((e) => MessageTooLargeError.isInstance(e));
       expect(tooLarge).toHaveLength(1);
-      expect(tooLarge[0]).toMatchObject({ code: 'MESSAGE_TOO_LARGE', ...shape });
+      expect(tooLarge[0]).toMatchObject({ code: 'TRANSPORT_MESSAGE_TOO_LARGE', ...shape });
       expect((tooLarge[0] as MessageTooLargeError).bytes).toBeGreaterThan(5 * 1024 * 1024);
     },
   );

@@ -128,7 +128,7 @@ export class ProcessTransport implements Transport {
   }
 
   /**
-   * Starts the process. Resolves once it runs; rejects with {@link SpawnFailedError} `COMMAND_NOT_FOUND` when the
+   * Starts the process. Resolves once it runs; rejects with {@link SpawnFailedError} `TRANSPORT_COMMAND_NOT_FOUND` when the
    * command does not exist and {@link SpawnFailedError} when it cannot be started.
    */
   start(): Promise<void> {

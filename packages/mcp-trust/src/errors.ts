@@ -3,23 +3,23 @@ import { brand, CodedError, errnoCode, quote } from '@garuda/internal';
 /** Stable codes of the errors this package throws. */
 export const TrustStoreErrorCode = {
   /** A key is not a non-empty string of at most 1 000 characters without control characters. */
-  INVALID_KEY: 'INVALID_KEY',
+  INVALID_KEY: 'TRUST_INVALID_KEY',
   /** A value cannot be stored as JSON (a function, a bigint, a cycle, `NaN`, a class instance…). */
-  INVALID_VALUE: 'INVALID_VALUE',
+  INVALID_VALUE: 'TRUST_INVALID_VALUE',
   /** A constructor option or a helper argument is not usable. */
-  INVALID_OPTION: 'INVALID_OPTION',
+  INVALID_OPTION: 'TRUST_INVALID_OPTION',
   /** The cross-process lock could not be taken within the time limit (`lockTimeoutMs`). */
-  LOCK_TIMEOUT: 'LOCK_TIMEOUT',
+  LOCK_TIMEOUT: 'TRUST_LOCK_TIMEOUT',
   /** The lock folder could not be created for another reason than a holder (permissions…). */
-  LOCK_FAILED: 'LOCK_FAILED',
+  LOCK_FAILED: 'TRUST_LOCK_FAILED',
   /** The lock was lost while held (taken over as stale or removed), so nothing was written. */
-  LOCK_COMPROMISED: 'LOCK_COMPROMISED',
+  LOCK_COMPROMISED: 'TRUST_LOCK_COMPROMISED',
   /** The trust file (or another locked file) exists but cannot be read (permissions, a folder…). */
-  FILE_UNREADABLE: 'FILE_UNREADABLE',
+  FILE_UNREADABLE: 'TRUST_FILE_UNREADABLE',
   /** The trust file (or another locked file) or its folder could not be written. */
-  WRITE_FAILED: 'WRITE_FAILED',
+  WRITE_FAILED: 'TRUST_WRITE_FAILED',
   /** A corrupt trust file (or another locked file) could not be moved aside, so it was left untouched. */
-  MOVE_ASIDE_FAILED: 'MOVE_ASIDE_FAILED',
+  MOVE_ASIDE_FAILED: 'TRUST_MOVE_ASIDE_FAILED',
 } as const;
 
 /** One of the {@link TrustStoreErrorCode} values. */
@@ -28,17 +28,17 @@ export type TrustStoreErrorCode = (typeof TrustStoreErrorCode)[keyof typeof Trus
 /** The codes of a {@link LockedFileError}. */
 export type LockedFileErrorCode = Extract<
   TrustStoreErrorCode,
-  | 'LOCK_TIMEOUT'
-  | 'LOCK_FAILED'
-  | 'LOCK_COMPROMISED'
-  | 'FILE_UNREADABLE'
-  | 'WRITE_FAILED'
-  | 'MOVE_ASIDE_FAILED'
+  | typeof TrustStoreErrorCode.LOCK_TIMEOUT
+  | typeof TrustStoreErrorCode.LOCK_FAILED
+  | typeof TrustStoreErrorCode.LOCK_COMPROMISED
+  | typeof TrustStoreErrorCode.FILE_UNREADABLE
+  | typeof TrustStoreErrorCode.WRITE_FAILED
+  | typeof TrustStoreErrorCode.MOVE_ASIDE_FAILED
 >;
 
 /**
  * Base class of every error thrown by `@garuda/mcp-trust`, and the class of those about an
- * argument (`INVALID_KEY`, `INVALID_VALUE`, `INVALID_OPTION`). Messages name the file and say
+ * argument (`TRUST_INVALID_KEY`, `TRUST_INVALID_VALUE`, `TRUST_INVALID_OPTION`). Messages name the file and say
  * what to do; they never contain stored values.
  *
  * @example
@@ -65,13 +65,13 @@ export class TrustStoreError extends CodedError<TrustStoreErrorCode> {
 /**
  * A file kept under the cross-process lock of `withFileLock` / `LockedJsonFile` (the trust file,
  * `@garuda/mcp-oauth`'s auth file, `@garuda/mcp-config`'s config files…) could not be locked,
- * read or written: codes `LOCK_TIMEOUT`, `LOCK_FAILED`, `LOCK_COMPROMISED`, `FILE_UNREADABLE`,
- * `WRITE_FAILED`, `MOVE_ASIDE_FAILED`. The file is left as it was; the message names it with the
+ * read or written: codes `TRUST_LOCK_TIMEOUT`, `TRUST_LOCK_FAILED`, `TRUST_LOCK_COMPROMISED`, `TRUST_FILE_UNREADABLE`,
+ * `TRUST_WRITE_FAILED`, `TRUST_MOVE_ASIDE_FAILED`. The file is left as it was; the message names it with the
  * label its store gave it ("auth file") and says what to do.
  *
  * @example
  * ```ts
- * if (LockedFileError.isInstance(e) && e.code === 'LOCK_TIMEOUT') ui.show('try again in a moment');
+ * if (LockedFileError.isInstance(e) && e.code === 'TRUST_LOCK_TIMEOUT') ui.show('try again in a moment');
  * ```
  */
 export class LockedFileError extends TrustStoreError {
@@ -83,8 +83,8 @@ export class LockedFileError extends TrustStoreError {
   readonly file: string;
   /**
    * The path the failed step was on: the lock folder `<file>.lock` (`LOCK_*`), the file itself
-   * (`FILE_UNREADABLE`, writing it), its folder (creating it), or where a corrupt file was to be
-   * moved (`MOVE_ASIDE_FAILED`).
+   * (`TRUST_FILE_UNREADABLE`, writing it), its folder (creating it), or where a corrupt file was to be
+   * moved (`TRUST_MOVE_ASIDE_FAILED`).
    */
   readonly path: string;
 
@@ -106,12 +106,12 @@ export class LockedFileError extends TrustStoreError {
   }
 }
 
-/** A key or prefix is unusable (code `INVALID_KEY`). @internal */
+/** A key or prefix is unusable (code `TRUST_INVALID_KEY`). @internal */
 export function invalidKey(reason: string): TrustStoreError {
   return new TrustStoreError(TrustStoreErrorCode.INVALID_KEY, `trust key is invalid: ${reason}`);
 }
 
-/** A value cannot be stored as JSON (code `INVALID_VALUE`). @internal */
+/** A value cannot be stored as JSON (code `TRUST_INVALID_VALUE`). @internal */
 export function invalidValue(reason: string): TrustStoreError {
   return new TrustStoreError(
     TrustStoreErrorCode.INVALID_VALUE,
@@ -119,7 +119,7 @@ export function invalidValue(reason: string): TrustStoreError {
   );
 }
 
-/** A constructor option or helper argument is unusable (code `INVALID_OPTION`). @internal */
+/** A constructor option or helper argument is unusable (code `TRUST_INVALID_OPTION`). @internal */
 export function invalidOption(reason: string): TrustStoreError {
   return new TrustStoreError(TrustStoreErrorCode.INVALID_OPTION, reason);
 }
@@ -157,7 +157,7 @@ function lockedFileError(
   return new LockedFileError(code, message, { file, path }, { cause });
 }
 
-/** The lock (`at.path`) was not free within `timeoutMs` (code `LOCK_TIMEOUT`). @internal */
+/** The lock (`at.path`) was not free within `timeoutMs` (code `TRUST_LOCK_TIMEOUT`). @internal */
 export function lockTimeout(at: FileFailure, timeoutMs: number, staleMs: number): LockedFileError {
   const { file, path, label = DEFAULT_LABEL } = at;
   return lockedFileError(
@@ -170,7 +170,7 @@ export function lockTimeout(at: FileFailure, timeoutMs: number, staleMs: number)
   );
 }
 
-/** The lock folder could not be created, for another reason than a holder (code `LOCK_FAILED`). @internal */
+/** The lock folder could not be created, for another reason than a holder (code `TRUST_LOCK_FAILED`). @internal */
 export function lockFailed(at: FileFailure): LockedFileError {
   const { file, path, cause, label = DEFAULT_LABEL } = at;
   return lockedFileError(
@@ -181,7 +181,7 @@ export function lockFailed(at: FileFailure): LockedFileError {
   );
 }
 
-/** The lock was lost while held, so the change was not written (code `LOCK_COMPROMISED`). @internal */
+/** The lock was lost while held, so the change was not written (code `TRUST_LOCK_COMPROMISED`). @internal */
 export function lockCompromised(at: FileFailure): LockedFileError {
   return lockedFileError(
     TrustStoreErrorCode.LOCK_COMPROMISED,
@@ -199,7 +199,7 @@ const UNREADABLE_ADVICE: Readonly<Record<string, string>> = {
   ENOTDIR: 'a part of its path is a file, not a folder: pass another path',
 };
 
-/** The file exists but cannot be read (code `FILE_UNREADABLE`). @internal */
+/** The file exists but cannot be read (code `TRUST_FILE_UNREADABLE`). @internal */
 export function fileUnreadable(at: FileFailure): LockedFileError {
   const code = errnoCode(at.cause);
   const advice =
@@ -214,7 +214,7 @@ export function fileUnreadable(at: FileFailure): LockedFileError {
 }
 
 /**
- * The file or its folder (`at.path`) could not be written (code `WRITE_FAILED`). @internal
+ * The file or its folder (`at.path`) could not be written (code `TRUST_WRITE_FAILED`). @internal
  * @param operation - what was being done: `'create the folder'`, `'write the <label>'`
  */
 export function writeFailed(at: FileFailure, operation: string): LockedFileError {
@@ -226,7 +226,7 @@ export function writeFailed(at: FileFailure, operation: string): LockedFileError
   );
 }
 
-/** A corrupt file could not be moved aside to `at.path`, so it was left untouched (code `MOVE_ASIDE_FAILED`). @internal */
+/** A corrupt file could not be moved aside to `at.path`, so it was left untouched (code `TRUST_MOVE_ASIDE_FAILED`). @internal */
 export function moveAsideFailed(at: FileFailure): LockedFileError {
   const { file, path, cause, label = DEFAULT_LABEL } = at;
   const after =

@@ -73,7 +73,7 @@ describe('withFileLock', () => {
         }),
       )) as LockedFileError;
       expect(performance.now() - started).toBeGreaterThanOrEqual(250);
-      expect(error).toMatchObject({ name: 'LockedFileError', code: 'LOCK_TIMEOUT' });
+      expect(error).toMatchObject({ name: 'LockedFileError', code: 'TRUST_LOCK_TIMEOUT' });
       expect(TrustStoreError.isInstance(error)).toBe(true);
       expect(error.code).toBe(TrustStoreErrorCode.LOCK_TIMEOUT);
       expect(error).toMatchObject({ file, path: `${file}.lock` });
@@ -112,7 +112,7 @@ describe('withFileLock', () => {
     const error = (await caught(() =>
       withFileLock(missing, { timeoutMs: 3_600_000, label: 'notes file' }, () => undefined),
     )) as LockedFileError;
-    expect(error).toMatchObject({ name: 'LockedFileError', code: 'LOCK_FAILED' });
+    expect(error).toMatchObject({ name: 'LockedFileError', code: 'TRUST_LOCK_FAILED' });
     expect(error.code).toBe(TrustStoreErrorCode.LOCK_FAILED);
     expect(error).toMatchObject({ file: missing, path: `${missing}.lock` });
     expect(error.message).toContain(`could not lock the notes file ${JSON.stringify(missing)}`);
@@ -141,7 +141,7 @@ describe('withFileLock', () => {
         return 'never noticed';
       }),
     );
-    expect(error).toMatchObject({ name: 'LockedFileError', code: 'LOCK_COMPROMISED' });
+    expect(error).toMatchObject({ name: 'LockedFileError', code: 'TRUST_LOCK_COMPROMISED' });
     expect((error as LockedFileError).code).toBe(TrustStoreErrorCode.LOCK_COMPROMISED);
     expect((error as LockedFileError).message).toContain(
       `the lock on the notes file ${JSON.stringify(file)} was lost`,
@@ -158,14 +158,14 @@ describe('withFileLock', () => {
     };
     await expect(withFileLock('', {}, never)).rejects.toMatchObject({
       name: 'TrustStoreError',
-      code: 'INVALID_OPTION',
+      code: 'TRUST_INVALID_OPTION',
     });
     await expect(withFileLock(file, { timeoutMs: -1 }, never)).rejects.toThrow(
       /options\.timeoutMs must be a finite number of milliseconds, at least 0, got -1/,
     );
     await expect(withFileLock(file, { staleMs: 1_000 }, never)).rejects.toThrow(/at least 2000/);
     await expect(withFileLock(file, { staleMs: Number.NaN }, never)).rejects.toThrow(
-      expect.objectContaining({ name: 'TrustStoreError', code: 'INVALID_OPTION' }),
+      expect.objectContaining({ name: 'TrustStoreError', code: 'TRUST_INVALID_OPTION' }),
     );
     await gone(`${file}.lock`);
   });

@@ -14,7 +14,7 @@ export const MIN_LOCK_STALE_MS = 2_000;
 /** Options of {@link withFileLock}. */
 export interface FileLockOptions {
   /**
-   * How long to wait for another process's lock before failing with {@link LockedFileError} `LOCK_TIMEOUT`.
+   * How long to wait for another process's lock before failing with {@link LockedFileError} `TRUST_LOCK_TIMEOUT`.
    * Default {@link DEFAULT_LOCK_TIMEOUT_MS}; 0 tries once.
    */
   timeoutMs?: number;
@@ -40,7 +40,7 @@ export interface HeldFileLock {
    * Throws when the lock was lost while held (this process was paused for longer than the stale
    * time, or the lock folder was removed): call it right before writing, so a change is never
    * written over another process's.
-   * @throws {@link LockedFileError} `LOCK_COMPROMISED` when the lock is no longer held
+   * @throws {@link LockedFileError} `TRUST_LOCK_COMPROMISED` when the lock is no longer held
    */
   assertHeld(): void;
 }
@@ -64,7 +64,7 @@ const MAX_DELAY_MS = 250;
 
 /**
  * Checks a number of milliseconds given as an option.
- * @throws {@link TrustStoreError} `INVALID_OPTION` naming the option when it is not a finite number ≥ `min`
+ * @throws {@link TrustStoreError} `TRUST_INVALID_OPTION` naming the option when it is not a finite number ≥ `min`
  * @internal
  */
 export function checkMs(name: string, value: unknown, min: number): number {
@@ -90,10 +90,10 @@ export function checkMs(name: string, value: unknown, min: number): number {
  * @param action - runs while the lock is held; gets the {@link HeldFileLock}, whose
  *   `assertHeld()` it calls right before it writes
  * @returns what `action` returns
- * @throws {@link LockedFileError} `LOCK_TIMEOUT` when another process holds the lock for longer than `timeoutMs`
- * @throws {@link LockedFileError} `LOCK_FAILED` when the lock folder cannot be created for another reason
+ * @throws {@link LockedFileError} `TRUST_LOCK_TIMEOUT` when another process holds the lock for longer than `timeoutMs`
+ * @throws {@link LockedFileError} `TRUST_LOCK_FAILED` when the lock folder cannot be created for another reason
  *   (a missing or read-only folder)
- * @throws {@link TrustStoreError} `INVALID_OPTION` when an option is out of range
+ * @throws {@link TrustStoreError} `TRUST_INVALID_OPTION` when an option is out of range
  *
  * @example
  * ```ts

@@ -11,6 +11,7 @@ describe('errors', () => {
   checkErrors(TrustStoreError, {
     marker: 'garuda.mcp-trust.TrustStoreError',
     codes: TrustStoreErrorCode,
+    prefix: 'TRUST_',
     below: [api.LockedFileError],
     samples: [
       {
@@ -20,7 +21,7 @@ describe('errors', () => {
         name: 'TrustStoreError',
       },
       {
-        error: new api.LockedFileError('FILE_UNREADABLE', 'cannot read it', {
+        error: new api.LockedFileError('TRUST_FILE_UNREADABLE', 'cannot read it', {
           file: '/f',
           path: '/f',
         }),
@@ -34,9 +35,15 @@ describe('errors', () => {
   it('pass the cause through', () => {
     const cause = Object.assign(new Error('EACCES: nope'), { code: 'EACCES' });
     const where = { file: '/x/trust.json', path: '/x/trust.json' };
-    const error = new api.LockedFileError('FILE_UNREADABLE', 'cannot read it', where, { cause });
+    const error = new api.LockedFileError('TRUST_FILE_UNREADABLE', 'cannot read it', where, {
+      cause,
+    });
     expect(error.cause).toBe(cause);
-    expect(error).toMatchObject({ name: 'LockedFileError', code: 'FILE_UNREADABLE', ...where });
+    expect(error).toMatchObject({
+      name: 'LockedFileError',
+      code: 'TRUST_FILE_UNREADABLE',
+      ...where,
+    });
     expect(TrustStoreError.isInstance(error)).toBe(true);
   });
 });

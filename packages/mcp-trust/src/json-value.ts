@@ -19,7 +19,7 @@ export const MAX_VALUE_DEPTH = 100;
 /**
  * Checks that `value` survives a JSON round trip unchanged and returns a deep copy of it, so a
  * caller that changes its object after `set()` cannot change what is written.
- * @throws {@link TrustStoreError} `INVALID_VALUE` naming where in the value the problem is
+ * @throws {@link TrustStoreError} `TRUST_INVALID_VALUE` naming where in the value the problem is
  * @internal
  */
 export function toStoredValue(value: unknown): StoredValue {

@@ -192,7 +192,7 @@ describe('LockedJsonFile: corrupt files', () => {
     await fs.mkdir(aside());
     for (let i = 1; i < 1000; i++) await fs.mkdir(`${aside()}-${i}`);
     const error = (await caught(() => notes({ now: stamp }).load())) as LockedFileError;
-    expect(error).toMatchObject({ name: 'LockedFileError', code: 'MOVE_ASIDE_FAILED' });
+    expect(error).toMatchObject({ name: 'LockedFileError', code: 'TRUST_MOVE_ASIDE_FAILED' });
     expect(error.code).toBe(TrustStoreErrorCode.MOVE_ASIDE_FAILED);
     expect(error).toMatchObject({ file, path: `${aside()}-999` });
     expect(error.message).toContain(`the notes file ${JSON.stringify(file)} is corrupt`);
@@ -207,7 +207,7 @@ describe('LockedJsonFile: corrupt files', () => {
     const store = notes({ now: () => new Date(Number.NaN) });
     await expect(store.load()).rejects.toMatchObject({
       name: 'TrustStoreError',
-      code: 'INVALID_OPTION',
+      code: 'TRUST_INVALID_OPTION',
     });
     expect(await fs.readFile(file, 'utf8')).toBe('nope');
   });
@@ -250,7 +250,7 @@ describe('LockedJsonFile: permissions and failures', () => {
     await fs.mkdir(file, { recursive: true });
     for (const op of [() => notes().load(), () => notes().update(add('a'))]) {
       const error = (await caught(op)) as LockedFileError;
-      expect(error).toMatchObject({ name: 'LockedFileError', code: 'FILE_UNREADABLE' });
+      expect(error).toMatchObject({ name: 'LockedFileError', code: 'TRUST_FILE_UNREADABLE' });
       expect(error.code).toBe(TrustStoreErrorCode.FILE_UNREADABLE);
       expect(error.message).toBe(
         `cannot read the notes file ${JSON.stringify(file)}: it is a folder, not a file: move it ` +
@@ -263,7 +263,7 @@ describe('LockedJsonFile: permissions and failures', () => {
   it('a folder that cannot be created is WRITE_FAILED, naming the folder', async () => {
     await fs.writeFile(path.join(temp.dir, 'home'), 'a file, not a folder');
     const error = (await caught(() => notes().update(add('a')))) as LockedFileError;
-    expect(error).toMatchObject({ name: 'LockedFileError', code: 'WRITE_FAILED' });
+    expect(error).toMatchObject({ name: 'LockedFileError', code: 'TRUST_WRITE_FAILED' });
     expect(error.code).toBe(TrustStoreErrorCode.WRITE_FAILED);
     expect(error).toMatchObject({ file, path: path.join(temp.dir, 'home') });
     expect(error.message).toContain(
@@ -278,7 +278,7 @@ describe('LockedJsonFile: permissions and failures', () => {
     const error = (await caught(() =>
       notes({ lockTimeoutMs: 200, lockStaleMs: 60_000 }).update(add('a')),
     )) as LockedFileError;
-    expect(error).toMatchObject({ name: 'LockedFileError', code: 'LOCK_TIMEOUT' });
+    expect(error).toMatchObject({ name: 'LockedFileError', code: 'TRUST_LOCK_TIMEOUT' });
     expect(error.message).toContain(
       `could not lock the notes file ${JSON.stringify(file)} within 200 ms`,
     );
@@ -300,7 +300,7 @@ describe('LockedJsonFile: permissions and failures', () => {
         return add('lost')(current);
       }),
     );
-    expect(error).toMatchObject({ name: 'LockedFileError', code: 'LOCK_COMPROMISED' });
+    expect(error).toMatchObject({ name: 'LockedFileError', code: 'TRUST_LOCK_COMPROMISED' });
     expect(await store.load()).toEqual(['kept']);
   });
 
@@ -311,7 +311,7 @@ describe('LockedJsonFile: permissions and failures', () => {
       /the trust file path must be a non-empty string/,
     );
     expect(() => new LockedJsonFile(file, { fromJson } as never)).toThrow(
-      expect.objectContaining({ name: 'TrustStoreError', code: 'INVALID_OPTION' }),
+      expect.objectContaining({ name: 'TrustStoreError', code: 'TRUST_INVALID_OPTION' }),
     );
     expect(() => new LockedJsonFile(file, { fromJson, toJson, lockStaleMs: 10 })).toThrow(
       /options\.lockStaleMs must be a finite number of milliseconds, at least 2000, got 10/,

@@ -105,8 +105,8 @@ const FOLDER_MODE = 0o700;
  *   counts as missing: never silently overwritten, never a crash.
  *
  * Errors are this package's, with `label` in their messages: a {@link LockedFileError} (codes
- * `LOCK_TIMEOUT`, `LOCK_FAILED`, `LOCK_COMPROMISED`, `FILE_UNREADABLE`, `WRITE_FAILED`,
- * `MOVE_ASIDE_FAILED`) for the file and its lock, a {@link TrustStoreError} `INVALID_OPTION`
+ * `TRUST_LOCK_TIMEOUT`, `TRUST_LOCK_FAILED`, `TRUST_LOCK_COMPROMISED`, `TRUST_FILE_UNREADABLE`, `TRUST_WRITE_FAILED`,
+ * `TRUST_MOVE_ASIDE_FAILED`) for the file and its lock, a {@link TrustStoreError} `TRUST_INVALID_OPTION`
  * for an unusable option.
  *
  * @example
@@ -146,7 +146,7 @@ export class LockedJsonFile<T> {
   /**
    * @param file - path of the file; made absolute here. It need not exist.
    * @param options - how to read and write its JSON, label, logger, lock times, modes, clock
-   * @throws {@link TrustStoreError} `INVALID_OPTION` when `file` is empty or an option is unusable
+   * @throws {@link TrustStoreError} `TRUST_INVALID_OPTION` when `file` is empty or an option is unusable
    */
   constructor(file: string, options: LockedJsonFileOptions<T>) {
     const label = options?.label ?? DEFAULT_LABEL;
@@ -184,7 +184,7 @@ export class LockedJsonFile<T> {
    * The current time from the clock of the options (`new Date()` without one), as used for the
    * names of moved-aside files; stores built on this file can use it for their own timestamps.
    * @returns a valid `Date`
-   * @throws {@link TrustStoreError} `INVALID_OPTION` when the clock returns something else
+   * @throws {@link TrustStoreError} `TRUST_INVALID_OPTION` when the clock returns something else
    */
   now(): Date {
     const clock = this.#options.now;
@@ -198,7 +198,7 @@ export class LockedJsonFile<T> {
   /**
    * Reads the file as it is, without the lock, and moves nothing.
    * @returns `missing`, `ok` with the value, or `corrupt` with the reason
-   * @throws {@link LockedFileError} `FILE_UNREADABLE` when the file exists but cannot be read
+   * @throws {@link LockedFileError} `TRUST_FILE_UNREADABLE` when the file exists but cannot be read
    */
   async read(): Promise<LockedJsonFileContent<T>> {
     let text: string;
@@ -256,9 +256,9 @@ export class LockedJsonFile<T> {
    * Reads the value. Takes the lock only when the file is corrupt, to move it aside without
    * racing a writer.
    * @returns the value, or `undefined` when the file is missing or was moved aside
-   * @throws {@link LockedFileError} `FILE_UNREADABLE` when the file exists but cannot be read
-   * @throws {@link LockedFileError} `MOVE_ASIDE_FAILED` when a corrupt file cannot be moved aside
-   * @throws {@link LockedFileError} `LOCK_TIMEOUT` only when the file is corrupt and another process holds the
+   * @throws {@link LockedFileError} `TRUST_FILE_UNREADABLE` when the file exists but cannot be read
+   * @throws {@link LockedFileError} `TRUST_MOVE_ASIDE_FAILED` when a corrupt file cannot be moved aside
+   * @throws {@link LockedFileError} `TRUST_LOCK_TIMEOUT` only when the file is corrupt and another process holds the
    *   lock for too long
    */
   async load(): Promise<T | undefined> {
@@ -277,9 +277,9 @@ export class LockedJsonFile<T> {
    *   held while it runs, so it should be quick. If it throws, nothing is written and the error
    *   comes out of `update` unchanged.
    * @returns the `result` of `change`
-   * @throws {@link LockedFileError} `LOCK_TIMEOUT`, `LOCK_FAILED` when the lock cannot be taken
-   * @throws {@link LockedFileError} `LOCK_COMPROMISED` when the lock was lost before the write
-   * @throws {@link LockedFileError} `WRITE_FAILED` when the folder or the file cannot be written
+   * @throws {@link LockedFileError} `TRUST_LOCK_TIMEOUT`, `TRUST_LOCK_FAILED` when the lock cannot be taken
+   * @throws {@link LockedFileError} `TRUST_LOCK_COMPROMISED` when the lock was lost before the write
+   * @throws {@link LockedFileError} `TRUST_WRITE_FAILED` when the folder or the file cannot be written
    * @throws as {@link LockedJsonFile.load} does, and whatever `change` throws
    */
   update<R>(

@@ -77,28 +77,28 @@ describe('mcpTrustKey', () => {
 
   it('refuses an unusable scope or name', () => {
     expect(() => mcpTrustKey(user, '')).toThrow(
-      expect.objectContaining({ name: 'TrustStoreError', code: 'INVALID_KEY' }),
+      expect.objectContaining({ name: 'TrustStoreError', code: 'TRUST_INVALID_KEY' }),
     );
     expect(() => mcpTrustKey(user, 'a\nb')).toThrow(
-      expect.objectContaining({ name: 'TrustStoreError', code: 'INVALID_KEY' }),
+      expect.objectContaining({ name: 'TrustStoreError', code: 'TRUST_INVALID_KEY' }),
     );
     expect(() => mcpTrustKey(user, 7 as never)).toThrow(
-      expect.objectContaining({ name: 'TrustStoreError', code: 'INVALID_KEY' }),
+      expect.objectContaining({ name: 'TrustStoreError', code: 'TRUST_INVALID_KEY' }),
     );
     expect(() => mcpTrustKey(user, 'n'.repeat(1000))).toThrow(
-      expect.objectContaining({ name: 'TrustStoreError', code: 'INVALID_KEY' }),
+      expect.objectContaining({ name: 'TrustStoreError', code: 'TRUST_INVALID_KEY' }),
     );
     expect(() => mcpTrustKey({ kind: 'project' } as never, 'x')).toThrow(
-      expect.objectContaining({ name: 'TrustStoreError', code: 'INVALID_KEY' }),
+      expect.objectContaining({ name: 'TrustStoreError', code: 'TRUST_INVALID_KEY' }),
     );
     expect(() => mcpTrustKey(project(''), 'x')).toThrow(
-      expect.objectContaining({ name: 'TrustStoreError', code: 'INVALID_KEY' }),
+      expect.objectContaining({ name: 'TrustStoreError', code: 'TRUST_INVALID_KEY' }),
     );
     expect(() => mcpTrustKey({ kind: 'team' } as never, 'x')).toThrow(
-      expect.objectContaining({ name: 'TrustStoreError', code: 'INVALID_KEY' }),
+      expect.objectContaining({ name: 'TrustStoreError', code: 'TRUST_INVALID_KEY' }),
     );
     expect(() => mcpTrustKey(null as never, 'x')).toThrow(
-      expect.objectContaining({ name: 'TrustStoreError', code: 'INVALID_KEY' }),
+      expect.objectContaining({ name: 'TrustStoreError', code: 'TRUST_INVALID_KEY' }),
     );
   });
 });

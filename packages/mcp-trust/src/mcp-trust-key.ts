@@ -54,7 +54,7 @@ function checkScope(scope: unknown): McpTrustScope {
  * `store.entries(prefix)` to list, or to forget, one scope's servers.
  * @param scope - `{ kind: 'user' }`, `{ kind: 'project', root }`, or nothing for every MCP entry
  * @returns a prefix that only that scope's keys start with
- * @throws {@link TrustStoreError} `INVALID_KEY` for a malformed scope
+ * @throws {@link TrustStoreError} `TRUST_INVALID_KEY` for a malformed scope
  */
 export function mcpTrustPrefix(scope?: McpTrustScope): string {
   if (scope === undefined) return MCP_TRUST_PREFIX;
@@ -70,7 +70,7 @@ export function mcpTrustPrefix(scope?: McpTrustScope): string {
  * @param scope - `{ kind: 'user' }` or `{ kind: 'project', root }` (root resolved with `path.resolve`)
  * @param name - the server's name in its configuration
  * @returns for example `mcp::user::github` or `mcp::project::/home/ana/app::fix`
- * @throws {@link TrustStoreError} `INVALID_KEY` for a malformed scope, an empty name or a name with control
+ * @throws {@link TrustStoreError} `TRUST_INVALID_KEY` for a malformed scope, an empty name or a name with control
  *   characters
  * @example
  * ```ts

@@ -64,11 +64,11 @@ describe('rememberMcpServer', () => {
   it('refuses a missing def', async () => {
     expect(await caught(() => rememberMcpServer(store, key, { def: '' }))).toMatchObject({
       name: 'TrustStoreError',
-      code: 'INVALID_VALUE',
+      code: 'TRUST_INVALID_VALUE',
     });
     expect(await caught(() => rememberMcpServer(store, key, {} as never))).toMatchObject({
       name: 'TrustStoreError',
-      code: 'INVALID_VALUE',
+      code: 'TRUST_INVALID_VALUE',
     });
     expect(await store.get(key)).toBeUndefined();
   });

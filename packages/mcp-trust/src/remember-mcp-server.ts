@@ -24,7 +24,7 @@ function nowIso(store: TrustStoreLike): string {
  * @param key - from {@link mcpTrustKey}
  * @param trusted - `def` (the definition hash) and, once listed, the server's `tools`
  * @returns the stored entry
- * @throws {@link TrustStoreError} `INVALID_VALUE` when `def` is not a non-empty string; what the store throws
+ * @throws {@link TrustStoreError} `TRUST_INVALID_VALUE` when `def` is not a non-empty string; what the store throws
  * @example
  * ```ts
  * await rememberMcpServer(store, key, { def });          // at consent

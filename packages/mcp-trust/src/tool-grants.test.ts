@@ -43,7 +43,7 @@ describe('tool grants', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toMatchObject({ code: 'INVALID_KEY' });
+    expect(error).toMatchObject({ code: 'TRUST_INVALID_KEY' });
   });
 
   it('holds for the same definition, capabilities and schema (key order and list order aside)', async () => {
@@ -142,10 +142,10 @@ describe('tool grants', () => {
 
   it('refuses a grant without a tool name or definition', async () => {
     await expect(rememberToolGrant(store, key, '', binding)).rejects.toMatchObject({
-      code: 'INVALID_VALUE',
+      code: 'TRUST_INVALID_VALUE',
     });
     await expect(rememberToolGrant(store, key, 'a', { ...binding, def: '' })).rejects.toMatchObject(
-      { code: 'INVALID_VALUE' },
+      { code: 'TRUST_INVALID_VALUE' },
     );
   });
 });

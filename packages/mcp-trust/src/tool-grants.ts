@@ -57,7 +57,7 @@ export type ToolGrantCheck =
  *
  * @param trustKey - From `mcpTrustKey`.
  * @returns The key its grants are kept under.
- * @throws {@link TrustStoreError} (`INVALID_KEY`) when `trustKey` is not an MCP trust key.
+ * @throws {@link TrustStoreError} (`TRUST_INVALID_KEY`) when `trustKey` is not an MCP trust key.
  */
 export function mcpGrantKey(trustKey: string): string {
   if (typeof trustKey !== 'string' || !trustKey.startsWith(MCP_TRUST_PREFIX)) {

@@ -148,7 +148,7 @@ describe('TrustStore: get, set, delete, entries, update', () => {
   it('update refuses an async fn with a clear error', async () => {
     const store = new TrustStore(file);
     const error = await caught(() => store.update('k', (async () => 1) as never));
-    expect(error).toMatchObject({ name: 'TrustStoreError', code: 'INVALID_VALUE' });
+    expect(error).toMatchObject({ name: 'TrustStoreError', code: 'TRUST_INVALID_VALUE' });
     expect((error as Error).message).toContain('"Promise"');
   });
 
@@ -184,7 +184,7 @@ describe('TrustStore: keys and values', () => {
       () => store().update(key as string, () => 1),
     ]) {
       const error = await caught(op);
-      expect(error).toMatchObject({ name: 'TrustStoreError', code: 'INVALID_KEY' });
+      expect(error).toMatchObject({ name: 'TrustStoreError', code: 'TRUST_INVALID_KEY' });
       expect((error as TrustStoreError).code).toBe(TrustStoreErrorCode.INVALID_KEY);
     }
     await expect(fs.stat(file)).rejects.toMatchObject({ code: 'ENOENT' });
@@ -207,11 +207,11 @@ describe('TrustStore: keys and values', () => {
   it('refuses a bad prefix for entries()', async () => {
     expect(await caught(() => store().entries('a\nb'))).toMatchObject({
       name: 'TrustStoreError',
-      code: 'INVALID_KEY',
+      code: 'TRUST_INVALID_KEY',
     });
     expect(await caught(() => store().entries(7 as never))).toMatchObject({
       name: 'TrustStoreError',
-      code: 'INVALID_KEY',
+      code: 'TRUST_INVALID_KEY',
     });
   });
 
@@ -240,7 +240,7 @@ describe('TrustStore: keys and values', () => {
     if (value !== undefined) ops.push(() => s.update('k', () => value as never));
     for (const op of ops) {
       const error = (await caught(op)) as TrustStoreError;
-      expect(error).toMatchObject({ name: 'TrustStoreError', code: 'INVALID_VALUE' });
+      expect(error).toMatchObject({ name: 'TrustStoreError', code: 'TRUST_INVALID_VALUE' });
       expect(error.code).toBe(TrustStoreErrorCode.INVALID_VALUE);
       expect(error.message).toContain(says);
     }
@@ -255,17 +255,17 @@ describe('TrustStore: keys and values', () => {
 
   it('refuses unusable options', () => {
     expect(() => new TrustStore('')).toThrow(
-      expect.objectContaining({ name: 'TrustStoreError', code: 'INVALID_OPTION' }),
+      expect.objectContaining({ name: 'TrustStoreError', code: 'TRUST_INVALID_OPTION' }),
     );
     expect(() => new TrustStore(file, { lockTimeoutMs: -1 })).toThrow(
-      expect.objectContaining({ name: 'TrustStoreError', code: 'INVALID_OPTION' }),
+      expect.objectContaining({ name: 'TrustStoreError', code: 'TRUST_INVALID_OPTION' }),
     );
     expect(() => new TrustStore(file, { lockTimeoutMs: Number.NaN })).toThrow(
-      expect.objectContaining({ name: 'TrustStoreError', code: 'INVALID_OPTION' }),
+      expect.objectContaining({ name: 'TrustStoreError', code: 'TRUST_INVALID_OPTION' }),
     );
     expect(() => new TrustStore(file, { lockStaleMs: 1000 })).toThrow(/at least 2000/);
     expect(() => new TrustStore(file, { now: 5 as never })).toThrow(
-      expect.objectContaining({ name: 'TrustStoreError', code: 'INVALID_OPTION' }),
+      expect.objectContaining({ name: 'TrustStoreError', code: 'TRUST_INVALID_OPTION' }),
     );
     expect(() => new TrustStore(file, { now: () => new Date('x') }).now()).toThrow('valid Date');
   });
@@ -377,7 +377,7 @@ describe('TrustStore: corrupt and unreadable files', () => {
     const store = new TrustStore(file);
     for (const op of [() => store.get('k'), () => store.set('k', 1), () => store.entries()]) {
       const error = (await caught(op)) as TrustStoreError;
-      expect(error).toMatchObject({ name: 'LockedFileError', code: 'FILE_UNREADABLE' });
+      expect(error).toMatchObject({ name: 'LockedFileError', code: 'TRUST_FILE_UNREADABLE' });
       expect(error.code).toBe(TrustStoreErrorCode.FILE_UNREADABLE);
       expect(error.message).toContain(JSON.stringify(file));
       expect(error.message).toContain('is a folder');
@@ -448,7 +448,7 @@ describe('TrustStore: the cross-process lock', () => {
     try {
       const store = new TrustStore(file, { lockTimeoutMs: 300 });
       const error = (await caught(() => store.set('k', 1))) as LockedFileError;
-      expect(error).toMatchObject({ name: 'LockedFileError', code: 'LOCK_TIMEOUT' });
+      expect(error).toMatchObject({ name: 'LockedFileError', code: 'TRUST_LOCK_TIMEOUT' });
       expect(TrustStoreError.isInstance(error)).toBe(true);
       expect(error.code).toBe(TrustStoreErrorCode.LOCK_TIMEOUT);
       expect(error.file).toBe(file);
@@ -495,7 +495,7 @@ describe('TrustStore: the cross-process lock', () => {
     await fs.utimes(`${file}.lock`, old, old);
     const store = new TrustStore(file, { lockTimeoutMs: 200 });
     const error = (await caught(() => store.set('k', 1))) as TrustStoreError;
-    expect(error).toMatchObject({ name: 'LockedFileError', code: 'LOCK_FAILED' });
+    expect(error).toMatchObject({ name: 'LockedFileError', code: 'TRUST_LOCK_FAILED' });
     expect(error.code).toBe(TrustStoreErrorCode.LOCK_FAILED);
     expect(error.message).toContain(JSON.stringify(`${file}.lock`));
     expect(error.cause).toBeDefined();
@@ -506,7 +506,7 @@ describe('TrustStore: the cross-process lock', () => {
     await fs.writeFile(blocker, 'x');
     const store = new TrustStore(path.join(blocker, 'trust.json'));
     const error = (await caught(() => store.set('k', 1))) as TrustStoreError;
-    expect(error).toMatchObject({ name: 'LockedFileError', code: 'WRITE_FAILED' });
+    expect(error).toMatchObject({ name: 'LockedFileError', code: 'TRUST_WRITE_FAILED' });
     expect(error.code).toBe(TrustStoreErrorCode.WRITE_FAILED);
     expect(error.message).toContain('create the folder');
     expect(error.message).toContain(JSON.stringify(blocker));

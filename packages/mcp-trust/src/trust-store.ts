@@ -54,7 +54,7 @@ export class TrustStore {
   /**
    * @param file - path of the trust file, for example `<home>/trust.json`; made absolute here
    * @param options - logger, lock timeout, stale time and clock
-   * @throws {@link TrustStoreError} `INVALID_OPTION` when `file` is empty or an option is out of range
+   * @throws {@link TrustStoreError} `TRUST_INVALID_OPTION` when `file` is empty or an option is out of range
    */
   constructor(file: string, options: TrustStoreOptions = {}) {
     this.#store = new LockedJsonFile(file, {
@@ -78,7 +78,7 @@ export class TrustStore {
   /**
    * The current time from the injected clock.
    * @returns a valid `Date`
-   * @throws {@link TrustStoreError} `INVALID_OPTION` when the clock returns something else
+   * @throws {@link TrustStoreError} `TRUST_INVALID_OPTION` when the clock returns something else
    */
   now(): Date {
     return this.#store.now();
@@ -88,9 +88,9 @@ export class TrustStore {
    * Reads one entry.
    * @param key - the entry's key
    * @returns the stored value (a fresh copy), or `undefined` when there is none
-   * @throws {@link TrustStoreError} `INVALID_KEY` for an unusable key
-   * @throws {@link LockedFileError} `FILE_UNREADABLE` when the file exists but cannot be read
-   * @throws {@link LockedFileError} `LOCK_TIMEOUT` only when the file is corrupt and must be moved aside while
+   * @throws {@link TrustStoreError} `TRUST_INVALID_KEY` for an unusable key
+   * @throws {@link LockedFileError} `TRUST_FILE_UNREADABLE` when the file exists but cannot be read
+   * @throws {@link LockedFileError} `TRUST_LOCK_TIMEOUT` only when the file is corrupt and must be moved aside while
    *   another process holds the lock
    */
   async get(key: string): Promise<StoredValue | undefined> {
@@ -103,8 +103,8 @@ export class TrustStore {
    * Lists the entries whose key starts with `prefix`.
    * @param prefix - a key prefix; `''` (the default) lists everything
    * @returns `[key, value]` pairs sorted by key (UTF-16 code unit order)
-   * @throws {@link TrustStoreError} `INVALID_KEY` for an unusable prefix
-   * @throws {@link LockedFileError} `FILE_UNREADABLE` when the file exists but cannot be read
+   * @throws {@link TrustStoreError} `TRUST_INVALID_KEY` for an unusable prefix
+   * @throws {@link LockedFileError} `TRUST_FILE_UNREADABLE` when the file exists but cannot be read
    */
   async entries(prefix = ''): Promise<[string, StoredValue][]> {
     validatePrefix(prefix);
@@ -118,9 +118,9 @@ export class TrustStore {
    * Stores `value` under `key`, replacing what was there, under the cross-process lock.
    * @param key - the entry's key
    * @param value - any JSON value; it is copied before this returns
-   * @throws {@link TrustStoreError} `INVALID_KEY`, {@link TrustStoreError} `INVALID_VALUE` for unusable input
-   * @throws {@link LockedFileError} `LOCK_TIMEOUT` when another process holds the lock for too long
-   * @throws {@link LockedFileError} `WRITE_FAILED` when the file cannot be written
+   * @throws {@link TrustStoreError} `TRUST_INVALID_KEY`, {@link TrustStoreError} `TRUST_INVALID_VALUE` for unusable input
+   * @throws {@link LockedFileError} `TRUST_LOCK_TIMEOUT` when another process holds the lock for too long
+   * @throws {@link LockedFileError} `TRUST_WRITE_FAILED` when the file cannot be written
    */
   async set(key: string, value: StoredValue): Promise<void> {
     validateKey(key);

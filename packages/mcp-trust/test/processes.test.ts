@@ -120,7 +120,7 @@ describe('LockedJsonFile and withFileLock across processes', () => {
     // busy machine, which may delay a refresh.
     await expect(
       withFileLock(file, { timeoutMs: 8_000, staleMs: 6_000 }, () => 'too early'),
-    ).rejects.toMatchObject({ code: 'LOCK_TIMEOUT' });
+    ).rejects.toMatchObject({ code: 'TRUST_LOCK_TIMEOUT' });
     holder.proc.kill('SIGKILL');
     await holder.exit;
     expect((await fs.stat(`${file}.lock`)).isDirectory()).toBe(true);

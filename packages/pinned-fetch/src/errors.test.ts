@@ -20,42 +20,42 @@ const samples = [
     }),
     Class: BlockedAddressError,
     name: 'BlockedAddressError',
-    code: 'BLOCKED_ADDRESS',
+    code: 'FETCH_BLOCKED_ADDRESS',
   },
   {
-    error: new LookupFailedError('LOOKUP_FAILED', 'evil.test', dnsError),
+    error: new LookupFailedError('FETCH_LOOKUP_FAILED', 'evil.test', dnsError),
     Class: LookupFailedError,
     name: 'LookupFailedError',
-    code: 'LOOKUP_FAILED',
+    code: 'FETCH_LOOKUP_FAILED',
   },
   {
-    error: new LookupFailedError('NO_ADDRESSES', 'empty.test'),
+    error: new LookupFailedError('FETCH_NO_ADDRESSES', 'empty.test'),
     Class: LookupFailedError,
     name: 'LookupFailedError',
-    code: 'NO_ADDRESSES',
+    code: 'FETCH_NO_ADDRESSES',
   },
   {
     error: new PinnedFetchOptionsError('connectTimeoutMs', 'expected a positive number'),
     Class: PinnedFetchOptionsError,
     name: 'PinnedFetchOptionsError',
-    code: 'INVALID_OPTIONS',
+    code: 'FETCH_INVALID_OPTIONS',
   },
   {
     error: localAddressesError(new Error('uv_interface_addresses failed')),
     Class: PinnedFetchError,
     name: 'PinnedFetchError',
-    code: 'LOCAL_ADDRESSES_FAILED',
+    code: 'FETCH_LOCAL_ADDRESSES_FAILED',
   },
 ] as const;
 
 describe('error classes', () => {
   it('has stable, frozen codes', () => {
     expect(PinnedFetchErrorCode).toEqual({
-      BLOCKED_ADDRESS: 'BLOCKED_ADDRESS',
-      LOOKUP_FAILED: 'LOOKUP_FAILED',
-      NO_ADDRESSES: 'NO_ADDRESSES',
-      INVALID_OPTIONS: 'INVALID_OPTIONS',
-      LOCAL_ADDRESSES_FAILED: 'LOCAL_ADDRESSES_FAILED',
+      BLOCKED_ADDRESS: 'FETCH_BLOCKED_ADDRESS',
+      LOOKUP_FAILED: 'FETCH_LOOKUP_FAILED',
+      NO_ADDRESSES: 'FETCH_NO_ADDRESSES',
+      INVALID_OPTIONS: 'FETCH_INVALID_OPTIONS',
+      LOCAL_ADDRESSES_FAILED: 'FETCH_LOCAL_ADDRESSES_FAILED',
     });
     expect(Object.isFrozen(PinnedFetchErrorCode)).toBe(true);
   });
@@ -67,18 +67,20 @@ describe('error classes', () => {
   });
 
   it('passes the cause through', () => {
-    expect(new LookupFailedError('LOOKUP_FAILED', 'evil.test', dnsError).cause).toBe(dnsError);
-    expect('cause' in new LookupFailedError('NO_ADDRESSES', 'empty.test')).toBe(false);
+    expect(new LookupFailedError('FETCH_LOOKUP_FAILED', 'evil.test', dnsError).cause).toBe(
+      dnsError,
+    );
+    expect('cause' in new LookupFailedError('FETCH_NO_ADDRESSES', 'empty.test')).toBe(false);
     const inner = new Error('EACCES');
     expect(localAddressesError(inner).cause).toBe(inner);
-    expect(new PinnedFetchError('INVALID_OPTIONS', 'x', { cause: inner }).cause).toBe(inner);
-    expect('cause' in new PinnedFetchError('INVALID_OPTIONS', 'x')).toBe(false);
+    expect(new PinnedFetchError('FETCH_INVALID_OPTIONS', 'x', { cause: inner }).cause).toBe(inner);
+    expect('cause' in new PinnedFetchError('FETCH_INVALID_OPTIONS', 'x')).toBe(false);
   });
 
   it('recognises errors from another copy of the package by their markers', () => {
     const foreign = {
       name: 'BlockedAddressError',
-      code: 'BLOCKED_ADDRESS',
+      code: 'FETCH_BLOCKED_ADDRESS',
       [Symbol.for('garuda.pinned-fetch.PinnedFetchError')]: true,
       [Symbol.for('garuda.pinned-fetch.BlockedAddressError')]: true,
     };

@@ -17,15 +17,15 @@ const SCOPE = 'garuda.pinned-fetch';
  */
 export const PinnedFetchErrorCode = Object.freeze({
   /** A host resolved to (or was) an address that is not allowed. Nothing was dialled. */
-  BLOCKED_ADDRESS: 'BLOCKED_ADDRESS',
+  BLOCKED_ADDRESS: 'FETCH_BLOCKED_ADDRESS',
   /** The DNS lookup failed or timed out. */
-  LOOKUP_FAILED: 'LOOKUP_FAILED',
+  LOOKUP_FAILED: 'FETCH_LOOKUP_FAILED',
   /** The DNS lookup succeeded with no addresses. */
-  NO_ADDRESSES: 'NO_ADDRESSES',
+  NO_ADDRESSES: 'FETCH_NO_ADDRESSES',
   /** The options given to `createPinnedAgent` / `createPinnedFetch` are not usable. */
-  INVALID_OPTIONS: 'INVALID_OPTIONS',
+  INVALID_OPTIONS: 'FETCH_INVALID_OPTIONS',
   /** This host's own interface addresses could not be read, so no address could be checked. */
-  LOCAL_ADDRESSES_FAILED: 'LOCAL_ADDRESSES_FAILED',
+  LOCAL_ADDRESSES_FAILED: 'FETCH_LOCAL_ADDRESSES_FAILED',
 } as const);
 
 /** One of the values of {@link PinnedFetchErrorCode}. */
@@ -49,7 +49,7 @@ function quoteAscii(text: string): string {
 
 /**
  * Base class of every error this package creates, and the class of those that carry no more
- * than their `code` (`LOCAL_ADDRESSES_FAILED`). Check `code` (see {@link PinnedFetchErrorCode})
+ * than their `code` (`FETCH_LOCAL_ADDRESSES_FAILED`). Check `code` (see {@link PinnedFetchErrorCode})
  * rather than the message.
  *
  * @example
@@ -115,7 +115,7 @@ function adviceFor(addressClass: BlockedAddressClass): string {
 
 /**
  * The connection was refused before any packet was sent: the host is, or resolved to, an
- * address that is not allowed (code `BLOCKED_ADDRESS`). When several addresses were returned
+ * address that is not allowed (code `FETCH_BLOCKED_ADDRESS`). When several addresses were returned
  * and any one is not allowed, none is dialled.
  *
  * `fetch` reports it as the `cause` of a `TypeError: fetch failed`; use
@@ -160,8 +160,8 @@ export class BlockedAddressError extends PinnedFetchError {
 
 /**
  * The DNS lookup for a host gave no address to check: it failed or timed out (code
- * `LOOKUP_FAILED`, `cause` is the resolver's error), or it succeeded with no addresses (code
- * `NO_ADDRESSES`). Nothing was dialled.
+ * `FETCH_LOOKUP_FAILED`, `cause` is the resolver's error), or it succeeded with no addresses (code
+ * `FETCH_NO_ADDRESSES`). Nothing was dialled.
  *
  * @example
  * ```ts
@@ -172,16 +172,21 @@ export class LookupFailedError extends PinnedFetchError {
   /** Whether `value` is a {@link LookupFailedError}, from any copy of this package. */
   static override readonly isInstance = brand(this, SCOPE, 'LookupFailedError');
 
-  declare readonly code: 'LOOKUP_FAILED' | 'NO_ADDRESSES';
+  declare readonly code:
+    typeof PinnedFetchErrorCode.LOOKUP_FAILED | typeof PinnedFetchErrorCode.NO_ADDRESSES;
   /** The host name that could not be resolved. */
   readonly host: string;
 
   /**
-   * @param code - `LOOKUP_FAILED`, or `NO_ADDRESSES` for an answer without addresses.
+   * @param code - `FETCH_LOOKUP_FAILED`, or `FETCH_NO_ADDRESSES` for an answer without addresses.
    * @param host - The host name that was looked up.
-   * @param cause - The resolver's error (for `LOOKUP_FAILED`).
+   * @param cause - The resolver's error (for `FETCH_LOOKUP_FAILED`).
    */
-  constructor(code: 'LOOKUP_FAILED' | 'NO_ADDRESSES', host: string, cause?: unknown) {
+  constructor(
+    code: typeof PinnedFetchErrorCode.LOOKUP_FAILED | typeof PinnedFetchErrorCode.NO_ADDRESSES,
+    host: string,
+    cause?: unknown,
+  ) {
     super(
       code,
       code === PinnedFetchErrorCode.NO_ADDRESSES
@@ -203,7 +208,7 @@ function lookupReason(cause: unknown): string {
 
 /**
  * The options passed to `createPinnedAgent` or `createPinnedFetch` are not usable
- * (code `INVALID_OPTIONS`). Thrown synchronously by the factory.
+ * (code `FETCH_INVALID_OPTIONS`). Thrown synchronously by the factory.
  *
  * @example
  * ```ts
@@ -233,7 +238,7 @@ export class PinnedFetchOptionsError extends PinnedFetchError {
 
 /**
  * This machine's interface addresses could not be read, so no address could be checked against
- * them and nothing was dialled (code `LOCAL_ADDRESSES_FAILED`). @internal
+ * them and nothing was dialled (code `FETCH_LOCAL_ADDRESSES_FAILED`). @internal
  *
  * @param cause - The error thrown while reading the interface addresses.
  */

@@ -42,15 +42,15 @@ describe('findBlockedAddressError', () => {
   });
 
   it('returns undefined for other errors and non-errors', () => {
-    const lookup = new LookupFailedError('LOOKUP_FAILED', 'x.test', new Error('ENOTFOUND'));
+    const lookup = new LookupFailedError('FETCH_LOOKUP_FAILED', 'x.test', new Error('ENOTFOUND'));
     for (const value of [
       lookup,
       new TypeError('fetch failed', { cause: lookup }),
       new Error('plain'),
       null,
       undefined,
-      'BLOCKED_ADDRESS',
-      { code: 'BLOCKED_ADDRESS' },
+      'FETCH_BLOCKED_ADDRESS',
+      { code: 'FETCH_BLOCKED_ADDRESS' },
     ]) {
       expect(findBlockedAddressError(value)).toBeUndefined();
       expect(isBlockedAddressError(value)).toBe(false);

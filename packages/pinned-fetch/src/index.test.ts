@@ -9,7 +9,7 @@ describe('public entry', () => {
     // Compile-time check (tsc --noEmit covers test files): each type is importable and usable.
     const cls: api.AddressClass = 'public';
     const blocked: api.BlockedAddressClass = 'thisHost';
-    const code: api.PinnedFetchErrorCode = 'BLOCKED_ADDRESS';
+    const code: api.PinnedFetchErrorCode = 'FETCH_BLOCKED_ADDRESS';
     const options: api.PinnedFetchOptions & api.PinnedAgentOptions = { allowLoopback: false };
     const tls: api.PinnedTlsOptions = { rejectUnauthorized: true };
     const lookup: api.LookupFunction | undefined = undefined;

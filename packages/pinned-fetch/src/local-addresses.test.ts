@@ -35,7 +35,7 @@ describe('readLocalAddresses', () => {
       thrown = error;
     }
     expect(PinnedFetchError.isInstance(thrown)).toBe(true);
-    expect((thrown as PinnedFetchError).code).toBe('LOCAL_ADDRESSES_FAILED');
+    expect((thrown as PinnedFetchError).code).toBe('FETCH_LOCAL_ADDRESSES_FAILED');
     expect((thrown as Error).cause).toBe(cause);
   });
 });

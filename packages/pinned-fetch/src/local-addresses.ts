@@ -18,7 +18,7 @@ export function systemLocalAddresses(): string[] {
  * Canonical forms of the given interface addresses, so that `::ffff:a.b.c.d` or a long IPv6
  * spelling still matches the address a lookup returned.
  *
- * @throws {@link PinnedFetchError} `LOCAL_ADDRESSES_FAILED` when the source throws or returns something unusable.
+ * @throws {@link PinnedFetchError} `FETCH_LOCAL_ADDRESSES_FAILED` when the source throws or returns something unusable.
  */
 export function readLocalAddresses(source: () => Iterable<string>): ReadonlySet<string> {
   const canonical = new Set<string>();

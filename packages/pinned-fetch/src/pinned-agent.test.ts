@@ -98,7 +98,7 @@ describe('createPinnedAgent options', () => {
     }
     expect(PinnedFetchError.isInstance(thrown)).toBe(true);
     expect(thrown).toMatchObject({
-      code: 'INVALID_OPTIONS',
+      code: 'FETCH_INVALID_OPTIONS',
       name: 'PinnedFetchOptionsError',
       option,
     });
@@ -166,7 +166,7 @@ describe('names resolved through the lookup', () => {
     expect(error).toBeInstanceOf(TypeError);
     expect(isBlockedAddressError(error)).toBe(true);
     expect(findBlockedAddressError(error)).toMatchObject({
-      code: 'BLOCKED_ADDRESS',
+      code: 'FETCH_BLOCKED_ADDRESS',
       host: name,
       address,
       addressClass,
@@ -244,7 +244,7 @@ describe('names resolved through the lookup', () => {
     expect(isBlockedAddressError(error)).toBe(false);
     const cause = (error as Error).cause;
     expect(cause).toMatchObject({
-      code: 'LOOKUP_FAILED',
+      code: 'FETCH_LOOKUP_FAILED',
       name: 'LookupFailedError',
       host: 'broken.test',
     });
@@ -252,14 +252,17 @@ describe('names resolved through the lookup', () => {
     expect((cause as Error).message).toContain('EAI_AGAIN');
 
     const unknown = await caught(fetcher(`http://unknown.test:${server.port}/`));
-    expect((unknown as Error).cause).toMatchObject({ code: 'LOOKUP_FAILED' });
+    expect((unknown as Error).cause).toMatchObject({ code: 'FETCH_LOOKUP_FAILED' });
     expect(guard.attempts).toEqual([]);
   });
 
   it('reports an empty answer as NO_ADDRESSES', async () => {
     const fetcher = pinned({ lookup, allowLoopback: true });
     const error = await caught(fetcher(`http://empty.test:${server.port}/`));
-    expect((error as Error).cause).toMatchObject({ code: 'NO_ADDRESSES', host: 'empty.test' });
+    expect((error as Error).cause).toMatchObject({
+      code: 'FETCH_NO_ADDRESSES',
+      host: 'empty.test',
+    });
     expect(isBlockedAddressError(error)).toBe(false);
   });
 
@@ -271,7 +274,7 @@ describe('names resolved through the lookup', () => {
       },
     });
     const thrown = await caught(throwing(`http://x.test:${server.port}/`));
-    expect((thrown as Error).cause).toMatchObject({ code: 'LOOKUP_FAILED' });
+    expect((thrown as Error).cause).toMatchObject({ code: 'FETCH_LOOKUP_FAILED' });
 
     let twiceCalls = 0;
     const twice = pinned({
@@ -312,7 +315,7 @@ describe('names resolved through the lookup', () => {
 
     const silent = pinned({ allowLoopback: true, connectTimeoutMs: 100, lookup: () => undefined });
     const timedOut = await caught(silent(`http://x.test:${server.port}/`));
-    expect((timedOut as Error).cause).toMatchObject({ code: 'LOOKUP_FAILED' });
+    expect((timedOut as Error).cause).toMatchObject({ code: 'FETCH_LOOKUP_FAILED' });
     expect((timedOut as Error & { cause: Error }).cause.message).toContain('(ETIMEOUT)');
     expect((timedOut as Error & { cause: { cause: Error } }).cause.cause.message).toBe(
       'no answer within 100 ms',
@@ -448,7 +451,7 @@ describe("this host's own interface addresses", () => {
       },
     });
     const error = await caught(fetcher(`http://self.test:${server.port}/`));
-    expect((error as Error).cause).toMatchObject({ code: 'LOCAL_ADDRESSES_FAILED' });
+    expect((error as Error).cause).toMatchObject({ code: 'FETCH_LOCAL_ADDRESSES_FAILED' });
     expect(guard.attempts).toEqual([]);
   });
 

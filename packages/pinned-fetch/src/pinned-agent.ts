@@ -45,10 +45,10 @@ const NEXT_ADDRESS_CODES: ReadonlySet<string> = new Set([
  *
  * @param options - See {@link PinnedAgentOptions}.
  * @returns A new `Agent`; `close()` it when done.
- * @throws {@link PinnedFetchOptionsError} (code `INVALID_OPTIONS`) for unusable options. Connection
+ * @throws {@link PinnedFetchOptionsError} (code `FETCH_INVALID_OPTIONS`) for unusable options. Connection
  *   refusals are not thrown here: the request fails with a {@link BlockedAddressError} (code
- *   `BLOCKED_ADDRESS`), a {@link LookupFailedError} (`LOOKUP_FAILED`, `NO_ADDRESSES`) or a
- *   {@link PinnedFetchError} (`LOCAL_ADDRESSES_FAILED`), or with the socket error of the last
+ *   `FETCH_BLOCKED_ADDRESS`), a {@link LookupFailedError} (`FETCH_LOOKUP_FAILED`, `FETCH_NO_ADDRESSES`) or a
+ *   {@link PinnedFetchError} (`FETCH_LOCAL_ADDRESSES_FAILED`), or with the socket error of the last
  *   address tried.
  * @example
  * ```ts

@@ -111,7 +111,7 @@ describe('IP literals and localhost against a real server on 127.0.0.1', () => {
     expect(findBlockedAddressError(error)).toMatchObject({
       host: 'localhost',
       addressClass: 'loopback',
-      code: 'BLOCKED_ADDRESS',
+      code: 'FETCH_BLOCKED_ADDRESS',
     });
     // The refusal is in the message itself, not only in its cause.
     expect(error).toBeInstanceOf(TypeError);

@@ -85,7 +85,7 @@ function withRefusal(error: unknown): unknown {
  *
  * @param options - See {@link PinnedFetchOptions}.
  * @returns A fetch function with `dispatcher` and `close()`.
- * @throws {@link PinnedFetchOptionsError} (code `INVALID_OPTIONS`) for unusable options. A refused
+ * @throws {@link PinnedFetchOptionsError} (code `FETCH_INVALID_OPTIONS`) for unusable options. A refused
  *   address rejects the returned promise with a `TypeError` whose message carries the refusal
  *   (`fetch failed: refused to connect to "localhost" at 127.0.0.1: …`) and whose cause chain
  *   holds the {@link BlockedAddressError} (see {@link findBlockedAddressError}); a failed lookup

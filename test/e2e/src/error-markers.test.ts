@@ -53,27 +53,35 @@ const PACKAGES: PackageCase[] = [
     PinnedFetchError: (m) => new m.PinnedFetchError(m.PinnedFetchErrorCode.LOOKUP_FAILED, 'x'),
     BlockedAddressError: (m) =>
       new m.BlockedAddressError({ host: 'h', address: '127.0.0.1', addressClass: 'loopback' }),
-    LookupFailedError: (m) => new m.LookupFailedError('LOOKUP_FAILED', 'h', cause),
+    LookupFailedError: (m) =>
+      new m.LookupFailedError(m.PinnedFetchErrorCode.LOOKUP_FAILED, 'h', cause),
     PinnedFetchOptionsError: (m) => new m.PinnedFetchOptionsError('timeoutMs', 'must be positive'),
   }),
   errorsOf('@garuda/mcp-config', config, {
     ConfigError: (m) => new m.ConfigError(m.ConfigErrorCode.NOT_FOUND, 'x'),
     InvalidServerError: (m) => new m.InvalidServerError('/f', []),
     FileUnusableError: (m) => new m.FileUnusableError('/f', [], cause),
-    HostFileError: (m) => new m.HostFileError('HOST_FILE_UNUSABLE', '/f', 'not-a-file', {}, cause),
-    ServerEntryError: (m) => new m.ServerEntryError('NOT_FOUND', '/f', 's'),
+    HostFileError: (m) =>
+      new m.HostFileError(m.ConfigErrorCode.HOST_FILE_UNUSABLE, '/f', 'not-a-file', {}, cause),
+    ServerEntryError: (m) => new m.ServerEntryError(m.ConfigErrorCode.NOT_FOUND, '/f', 's'),
   }),
   errorsOf('@garuda/mcp-trust', trust, {
     TrustStoreError: (m) => new m.TrustStoreError(m.TrustStoreErrorCode.INVALID_KEY, 'x'),
     LockedFileError: (m) =>
-      new m.LockedFileError('LOCK_TIMEOUT', 'x', { file: '/f', path: '/f.lock' }, { cause }),
+      new m.LockedFileError(
+        m.TrustStoreErrorCode.LOCK_TIMEOUT,
+        'x',
+        { file: '/f', path: '/f.lock' },
+        { cause },
+      ),
   }),
   errorsOf('@garuda/mcp-transport', transport, {
     TransportError: (m) => new m.TransportError(m.TransportErrorCode.INVALID_OPTIONS, 'x'),
     TransportOptionsError: (m) => new m.TransportOptionsError('o', 'p'),
     InvalidPolicyError: (m) => new m.InvalidPolicyError('f', 'p'),
     UnprotectablePathError: (m) => new m.UnprotectablePathError('/p'),
-    SpawnFailedError: (m) => new m.SpawnFailedError('COMMAND_NOT_FOUND', 'cmd', cause),
+    SpawnFailedError: (m) =>
+      new m.SpawnFailedError(m.TransportErrorCode.COMMAND_NOT_FOUND, 'cmd', cause),
     MessageTooLargeError: (m) => new m.MessageTooLargeError(10, 5, 'x'),
     ProcessExitedError: (m) => new m.ProcessExitedError('cmd', 1, null, []),
     TransportClosedError: (m) => new m.TransportClosedError('m'),

@@ -89,7 +89,7 @@ describe('pack and install', () => {
     });
     expect(JSON.parse(stdout)).toEqual({
       cleaned: 'ok‹/mcp_result>',
-      error: 'SanitizeError INVALID_LIMIT',
+      error: 'SanitizeError SANITIZE_INVALID_LIMIT',
       metadata: 'metadata',
       public: 'public',
       strict: 'blocked',

@@ -27,6 +27,8 @@ export interface ErrorChecks {
   readonly marker: string;
   /** The package's `…ErrorCode` object. */
   readonly codes: Readonly<Record<string, string>>;
+  /** The prefix of every code of the package (`'SANITIZE_'`). */
+  readonly prefix: string;
   /** At least one error of each class to check ({@link checkErrorSamples}). */
   readonly samples: readonly ErrorSample[];
   /** Subclasses of the base class, whose own markers a copy's base error lacks. */
@@ -43,7 +45,8 @@ export interface ErrorChecks {
  * checkErrors(api.SanitizeError, {
  *   marker: 'garuda.mcp-sanitize.SanitizeError',
  *   codes: api.SanitizeErrorCode,
- *   samples: [{ error: caught(() => api.capText('x', -1)), Class: api.SanitizeError, code: 'INVALID_LIMIT', name: 'SanitizeError' }],
+ *   prefix: 'SANITIZE_',
+ *   samples: [{ error: caught(() => api.capText('x', -1)), Class: api.SanitizeError, code: 'SANITIZE_INVALID_LIMIT', name: 'SanitizeError' }],
  * });
  */
 export function checkErrors(
@@ -52,7 +55,7 @@ export function checkErrors(
 ): void {
   checkErrorSamples(base, checks.samples);
   checkForeignCopies(base, checks.marker, checks.below);
-  checkErrorCodes(checks.codes);
+  checkErrorCodes(checks.codes, checks.prefix);
 }
 
 /**
@@ -64,7 +67,7 @@ export function checkErrors(
  * @param samples - At least one error of each class to check.
  * @example
  * checkErrorSamples(ConfigError, [
- *   { error: new FileUnusableError('/f', []), Class: FileUnusableError, code: 'FILE_UNUSABLE', name: 'FileUnusableError' },
+ *   { error: new FileUnusableError('/f', []), Class: FileUnusableError, code: 'CONFIG_FILE_UNUSABLE', name: 'FileUnusableError' },
  * ]);
  */
 export function checkErrorSamples(
@@ -125,13 +128,18 @@ export function checkForeignCopies(
 
 /**
  * Adds the test that a package's error codes are one per failure mode, each equal to its name
- * (so a code survives logging and comparing as a plain string).
+ * with the package's prefix (so a code survives logging and comparing as a plain string, and
+ * says which package it is from). A name that starts with the prefix already is the code.
  *
  * @param codes - The package's `…ErrorCode` object.
+ * @param prefix - The prefix of the package's codes, e.g. `'SANITIZE_'`.
  */
-export function checkErrorCodes(codes: Readonly<Record<string, string>>): void {
-  it('has one code per failure mode, each equal to its name', () => {
+export function checkErrorCodes(codes: Readonly<Record<string, string>>, prefix: string): void {
+  it('has one code per failure mode, each equal to its name with the package prefix', () => {
     expect(Object.keys(codes).length).toBeGreaterThan(0);
-    for (const [name, code] of Object.entries(codes)) expect(code).toBe(name);
+    for (const [name, code] of Object.entries(codes)) {
+      expect(code).toBe(name.startsWith(prefix) ? name : `${prefix}${name}`);
+    }
+    expect(new Set(Object.values(codes)).size).toBe(Object.keys(codes).length);
   });
 }

@@ -5,7 +5,7 @@ import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isRecord } from '@garuda/internal';
 import writeFileAtomic from 'write-file-atomic';
-import { HostFileError, type HostFileErrorReason } from '../errors.js';
+import { ConfigErrorCode, HostFileError, type HostFileErrorReason } from '../errors.js';
 import type { HostDescriptor } from '../hosts/host.js';
 import { ImportNoteCode, type ImportClient } from '../import-types.js';
 import { parseClientFile } from '../parse-client-file.js';
@@ -20,14 +20,14 @@ export interface HostFileRead {
   readonly text: string | undefined;
 }
 
-/** A `HOST_FILE_UNUSABLE` error: nothing was written. */
+/** A `CONFIG_HOST_FILE_UNUSABLE` error: nothing was written. */
 export function unusable(
   file: string,
   reason: HostFileErrorReason,
   details: ConstructorParameters<typeof HostFileError>[3] = {},
   cause?: unknown,
 ): HostFileError {
-  return new HostFileError('HOST_FILE_UNUSABLE', file, reason, details, cause);
+  return new HostFileError(ConfigErrorCode.HOST_FILE_UNUSABLE, file, reason, details, cause);
 }
 
 /**
@@ -122,7 +122,7 @@ export function tomlTable(key: string, entry: Record<string, unknown>): string {
  * Replaces `file` with `text` whole (write-file-atomic: a temporary file beside it, flushed, then
  * renamed), with the old file's mode or 0600 for a new one, so the host never reads half a file.
  *
- * @throws {@link HostFileError} `WRITE_FAILED` (`write-failed`, the error as `cause`).
+ * @throws {@link HostFileError} `CONFIG_WRITE_FAILED` (`write-failed`, the error as `cause`).
  */
 export async function writeWhole(file: string, text: string): Promise<void> {
   try {
@@ -133,6 +133,6 @@ export async function writeWhole(file: string, text: string): Promise<void> {
     );
     await writeFileAtomic(file, text, { mode, fsync: true });
   } catch (error) {
-    throw new HostFileError('WRITE_FAILED', file, 'write-failed', {}, error);
+    throw new HostFileError(ConfigErrorCode.WRITE_FAILED, file, 'write-failed', {}, error);
   }
 }

@@ -80,12 +80,16 @@ describe('planHostInstall / applyHostInstall', () => {
     const file = await put(path.join(w.at.userHome, '.cursor', 'mcp.json'), '{ "mcpServers": [] }');
     const error = await w.plan('cursor').catch((e: unknown) => e);
     expect(HostFileError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'HOST_FILE_UNUSABLE', reason: 'list-not-an-object', file });
+    expect(error).toMatchObject({
+      code: 'CONFIG_HOST_FILE_UNUSABLE',
+      reason: 'list-not-an-object',
+      file,
+    });
     await writeFile(file, '{ oops');
     await expect(w.plan('cursor')).rejects.toMatchObject({ reason: 'unparsable' });
     const plan = await w.plan('codex');
     await expect(
       applyHostInstall({ ...plan }, { move: false, userFile: w.userFile }),
-    ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    ).rejects.toMatchObject({ code: 'CONFIG_INVALID_ARGUMENT' });
   });
 });

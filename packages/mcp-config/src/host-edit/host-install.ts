@@ -3,7 +3,7 @@
 // behind the gateway). Every other byte of the host's file is kept: a JSON file is edited in
 // place (comments and formatting kept), a TOML file gets a table appended.
 import { isRecord } from '@garuda/internal';
-import { HostFileError, invalidArgument } from '../errors.js';
+import { ConfigErrorCode, HostFileError, invalidArgument } from '../errors.js';
 import { HOSTS, type HostId } from '../hosts/index.js';
 import type { HostDescriptor } from '../hosts/host.js';
 import { importSourceFiles } from '../import-paths.js';
@@ -149,8 +149,8 @@ function withGateway(
  *
  * @param options - The host, where the machine keeps its files, the gateway's command line.
  * @returns The plan.
- * @throws {@link HostFileError} `HOST_FILE_UNUSABLE` when the file cannot take the entry safely.
- * @throws {@link ConfigError} `INVALID_ARGUMENT` for a host not in {@link HOSTS}.
+ * @throws {@link HostFileError} `CONFIG_HOST_FILE_UNUSABLE` when the file cannot take the entry safely.
+ * @throws {@link ConfigError} `CONFIG_INVALID_ARGUMENT` for a host not in {@link HOSTS}.
  * @example
  * ```ts
  * const plan = await planHostInstall({ host: 'cursor', userHome, root, platform: process.platform,
@@ -228,7 +228,7 @@ export async function planHostInstall(options: PlanHostInstallOptions): Promise<
  * @param plan - What {@link planHostInstall} returned.
  * @param options - Whether to move, and Garuda's user file.
  * @returns Whether the file was written, and what moved.
- * @throws {@link HostFileError} `HOST_MOVE_FAILED` (`reason` says which step) or `WRITE_FAILED`.
+ * @throws {@link HostFileError} `CONFIG_HOST_MOVE_FAILED` (`reason` says which step) or `CONFIG_WRITE_FAILED`.
  */
 export async function applyHostInstall(
   plan: HostInstallPlan,
@@ -293,6 +293,7 @@ function movedText(plan: HostInstallPlan, read: HostFileText, move: HostMovePlan
       after = undefined;
     }
   }
-  if (after === undefined) throw new HostFileError('HOST_MOVE_FAILED', file, 'cannot-rewrite');
+  if (after === undefined)
+    throw new HostFileError(ConfigErrorCode.HOST_MOVE_FAILED, file, 'cannot-rewrite');
   return after;
 }

@@ -9,7 +9,12 @@ import { LockedFileError } from '@garuda/mcp-trust';
 import { findNodeAtLocation, parseTree, visit } from 'jsonc-parser';
 import { addServer } from '../add-server.js';
 import { formatProblem, type ConfigProblem } from '../config-problem.js';
-import { ConfigError, HostFileError, type HostFileErrorDetails } from '../errors.js';
+import {
+  ConfigError,
+  ConfigErrorCode,
+  HostFileError,
+  type HostFileErrorDetails,
+} from '../errors.js';
 import type { HostDescriptor } from '../hosts/host.js';
 import type { ImportFile, ImportServer, ImportableServer } from '../import-types.js';
 import { removeServer } from '../remove-server.js';
@@ -260,7 +265,7 @@ function writeFailure(error: unknown): string | undefined {
  * step fails, the servers imported are removed again and the host's file is as it was.
  *
  * @returns The backup's path and the Garuda names the servers got.
- * @throws {@link HostFileError} `HOST_MOVE_FAILED` when a step fails, saying what was undone.
+ * @throws {@link HostFileError} `CONFIG_HOST_MOVE_FAILED` when a step fails, saying what was undone.
  */
 export async function moveServers(
   host: HostFileText,
@@ -299,7 +304,7 @@ export async function moveServers(
     }
     const undone = written.filter((name) => !left.includes(name));
     throw new HostFileError(
-      'HOST_MOVE_FAILED',
+      ConfigErrorCode.HOST_MOVE_FAILED,
       host.file,
       reason,
       { ...details, undone, left },

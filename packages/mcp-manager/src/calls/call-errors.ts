@@ -7,7 +7,7 @@ import type { ServerState, SignInReason } from '../types.js';
 const SCOPE = 'garuda.mcp-manager';
 
 /**
- * `call(name)` for a name no MCP tool has (code `UNKNOWN_TOOL`). The message tells the model to
+ * `call(name)` for a name no MCP tool has (code `MANAGER_UNKNOWN_TOOL`). The message tells the model to
  * use only the tools it was given.
  *
  * @example
@@ -35,7 +35,7 @@ export class UnknownToolError extends McpManagerError {
 }
 
 /**
- * `call(name)` of a tool the user hid (code `TOOL_HIDDEN`): the server's `denyTools` or
+ * `call(name)` of a tool the user hid (code `MANAGER_TOOL_HIDDEN`): the server's `denyTools` or
  * `allowTools`, or `disable(name)` this session. Also `enable(name)` of a tool a `denyTools`
  * pattern hides (a deny wins: only the file can change it).
  *
@@ -65,7 +65,7 @@ export class ToolHiddenError extends McpManagerError {
 }
 
 /**
- * `call(name)` for a tool whose server is not connected (code `SERVER_NOT_CONNECTED`): it is
+ * `call(name)` for a tool whose server is not connected (code `MANAGER_SERVER_NOT_CONNECTED`): it is
  * disabled, was not allowed, failed, stopped, or is still starting. `state` says which.
  *
  * @example
@@ -101,7 +101,7 @@ export class ServerNotConnectedError extends McpManagerError {
 }
 
 /**
- * `call()` with arguments that are not a JSON object (code `INVALID_ARGUMENTS`).
+ * `call()` with arguments that are not a JSON object (code `MANAGER_INVALID_ARGUMENTS`).
  *
  * @example
  * ```ts
@@ -124,7 +124,7 @@ export class InvalidArgumentsError extends McpManagerError {
 }
 
 /**
- * The user declined a tool call (code `CALL_DECLINED`). The message tells the model so; hand it
+ * The user declined a tool call (code `MANAGER_CALL_DECLINED`). The message tells the model so; hand it
  * over as the tool's answer, or end the turn.
  *
  * @example
@@ -154,7 +154,7 @@ export class CallDeclinedError extends McpManagerError {
 }
 
 /**
- * The caller's signal cancelled a call (code `CALL_CANCELLED`), while it waited for approval or
+ * The caller's signal cancelled a call (code `MANAGER_CALL_CANCELLED`), while it waited for approval or
  * for the server. Distinct from {@link CallTimeoutError}.
  *
  * @example
@@ -179,7 +179,7 @@ export class CallCancelledError extends McpManagerError {
 }
 
 /**
- * The server did not answer a call within its `timeoutMs` (code `CALL_TIMEOUT`). The request is
+ * The server did not answer a call within its `timeoutMs` (code `MANAGER_CALL_TIMEOUT`). The request is
  * cancelled at the server; the server stays connected.
  *
  * @example
@@ -211,7 +211,7 @@ export class CallTimeoutError extends McpManagerError {
 
 /**
  * The server's answer was larger than the message cap (4 MiB) and was dropped unread (code
- * `RESULT_TOO_LARGE`). The server stays connected and usable.
+ * `MANAGER_RESULT_TOO_LARGE`). The server stays connected and usable.
  *
  * @example
  * ```ts
@@ -234,7 +234,7 @@ export class ResultTooLargeError extends McpManagerError {
 }
 
 /**
- * The server stopped while a call was running (code `SERVER_STOPPED`): by itself (it crashed) or
+ * The server stopped while a call was running (code `MANAGER_SERVER_STOPPED`): by itself (it crashed) or
  * because it was reloaded. (A stop by `close()` gives {@link ManagerClosedError}.)
  *
  * @example
@@ -259,7 +259,7 @@ export class ServerStoppedError extends McpManagerError {
 }
 
 /**
- * The call failed for another reason (code `CALL_FAILED`): the server answered with a protocol
+ * The call failed for another reason (code `MANAGER_CALL_FAILED`): the server answered with a protocol
  * error (unknown tool, bad arguments), its result was invalid, or the approval question failed.
  * A tool that ran and reported an error is not this: that is a result with `isError: true`.
  *
@@ -302,7 +302,7 @@ function scopeList(scopes: readonly string[]): string {
 }
 
 /**
- * A remote server needs a sign-in that did not happen (code `SIGN_IN_REQUIRED`): during a call,
+ * A remote server needs a sign-in that did not happen (code `MANAGER_SIGN_IN_REQUIRED`): during a call,
  * its sign-in expired or it asked for more scopes (`403 insufficient_scope`), and the sign-in
  * was declined, cancelled or failed; or `signIn()` did not complete. `scopes` and `addedScopes`
  * say what to sign in for (the CLI prints `garuda-mcp login <server> --scope …`).

@@ -8,7 +8,7 @@ import type {
   HostMovePlan,
   HostStayReason,
 } from '@garuda/mcp-config';
-import { ImportNoteCode, MAX_IMPORT_FILE_BYTES } from '@garuda/mcp-config';
+import { ConfigErrorCode, ImportNoteCode, MAX_IMPORT_FILE_BYTES } from '@garuda/mcp-config';
 import { cleanLine } from '@garuda/mcp-sanitize';
 import { plural } from '../../format.js';
 import type { Colours } from '../../output.js';
@@ -137,7 +137,7 @@ function moveErrorText(error: HostFileError, host: string, userFile: string): st
           ? `The backup of ${file} could not be written: ${causeText(error)}.`
           : `Cannot write ${file}: ${causeText(error)}.` +
             (error.backup === undefined ? '' : ` (the backup ${error.backup} stays).`);
-  if (error.code !== 'HOST_MOVE_FAILED') return why;
+  if (error.code !== ConfigErrorCode.HOST_MOVE_FAILED) return why;
   return (
     `${why}\nNothing was moved: ${file} is as it was` +
     (written === 0
