@@ -34,9 +34,9 @@ export type ToolExposure = 'direct' | 'search' | 'proxy' | 'auto';
  * ```
  */
 export const TOOL_EXPOSURES: Readonly<Record<ToolExposure, string>> = Object.freeze({
-  direct: 'every tool, all at once',
-  search: 'tools held back behind one search tool (mcp_tool_search)',
-  proxy: 'tools called by name through one gateway tool (mcp_tool_call)',
+  direct: 'every tool, offered at once',
+  search: 'held back; the model finds them with mcp_tool_search',
+  proxy: 'held back; the model calls them by name with mcp_tool_call',
   auto: 'direct, or search when the catalog is large; never proxy',
 });
 
