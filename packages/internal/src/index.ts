@@ -8,3 +8,5 @@ export { errnoCode } from './errno-code.js';
 export { isRecord } from './is-record.js';
 export { log } from './log.js';
 export type { LogLevel, OptionalLogger } from './log.js';
+export { modesOf, quotedModes } from './modes.js';
+export { SERVER_HOME_VARIABLE } from './server-home-variable.js';

@@ -2,8 +2,8 @@ import { access, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { useTempDir } from '@garuda/test-utils';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { AUDIT_GENESIS } from './audit-chain.js';
 import {
-  AUDIT_GENESIS,
   AuditLog,
   readAuditLog,
   sha256Json,

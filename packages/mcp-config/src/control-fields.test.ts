@@ -8,7 +8,8 @@ import { localDefaults, remoteDefaults } from '../test/local-defaults.js';
 import { tempDirs } from '../test/temp-dir.js';
 import { ConfigProblemCode } from './config-problem.js';
 import { defHash } from './def-hash.js';
-import type { LocalServerDef } from './server-types.js';
+import { TOOL_EXPOSURES, type ToolExposure } from './control-fields.js';
+import type { LocalServerDef, RemoteServerDef } from './server-types.js';
 
 const dirs = tempDirs();
 const loadUserFile = userFileLoader(dirs);
@@ -144,6 +145,37 @@ describe('control fields that are refused', () => {
     const result = await loadUserFile(fileWith('"bad": { "command": "x", "allowtools": [] }'));
     const problem = result.problems.find((p) => p.field === 'allowtools');
     expect(problem?.message).toContain('allowTools, denyTools, directTools, exposure');
+  });
+});
+
+describe('the exposure modes (TOOL_EXPOSURES)', () => {
+  // Compile-time: a mode added to ToolExposure without a description here fails tsc (tests are
+  // type-checked); the checks below catch an empty or multi-line one.
+  const table: Readonly<Record<ToolExposure, string>> = TOOL_EXPOSURES;
+
+  it('describes every mode in one non-empty line, in a frozen table', () => {
+    expect(Object.isFrozen(table)).toBe(true);
+    expect(Object.keys(table)).toEqual(['direct', 'search', 'proxy', 'auto']);
+    for (const [mode, what] of Object.entries(table)) {
+      expect(what.trim(), mode).not.toBe('');
+      expect(what, mode).not.toMatch(/[\r\n]/);
+    }
+  });
+
+  it('is what a config file may say, and what its problem lists', async () => {
+    for (const mode of Object.keys(table)) {
+      const result = await loadUserFile(
+        fileWith(`"ok": { "command": "x", "exposure": "${mode}" }`),
+      );
+      expect(result.problems, mode).toEqual([]);
+    }
+    const result = await loadUserFile(fileWith('"bad": { "command": "x", "exposure": "lazy" }'));
+    const message = result.problems.find((p) => p.field === 'exposure')?.message ?? '';
+    const listed = [...(message.split('must be ')[1] ?? '').matchAll(/"([a-z_]+)"/g)];
+    expect(
+      listed.map((m) => m[1]),
+      message,
+    ).toEqual(Object.keys(table));
   });
 });
 

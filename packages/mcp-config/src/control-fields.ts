@@ -1,3 +1,4 @@
+import { modesOf, quotedModes } from '@garuda/internal';
 import { z } from 'zod';
 
 // The fields with which a user keeps a server's tools few and its calls safe: which tools are
@@ -18,19 +19,26 @@ export const TOOL_CAPABILITIES = Object.freeze([
 export type ToolCapability = (typeof TOOL_CAPABILITIES)[number];
 
 /**
- * How a server's tools reach the model: all at once (`direct`), held back behind one search tool
- * (`search`), behind one gateway tool that calls by name (`proxy`), or `auto` (direct or search by
- * the size of the catalog; never proxy).
+ * How a server's tools reach the model: one of {@link TOOL_EXPOSURES}.
  */
 export type ToolExposure = 'direct' | 'search' | 'proxy' | 'auto';
 
-/** The exposure modes, in the order documentation lists them. */
-export const TOOL_EXPOSURES: readonly ToolExposure[] = Object.freeze([
-  'direct',
-  'search',
-  'proxy',
-  'auto',
-]);
+/**
+ * The exposure modes, each with its one-line description, in the order documentation lists
+ * them: the one place they are described (config and option errors, the CLI's help and usage
+ * errors are made from it).
+ *
+ * @example
+ * ```ts
+ * for (const [mode, what] of Object.entries(TOOL_EXPOSURES)) show(`${mode}: ${what}`); // your UI
+ * ```
+ */
+export const TOOL_EXPOSURES: Readonly<Record<ToolExposure, string>> = Object.freeze({
+  direct: 'every tool, offered at once',
+  search: 'held back; the model finds them with mcp_tool_search',
+  proxy: 'held back; the model calls them by name with mcp_tool_call',
+  auto: 'direct, or search when the catalog is large; never proxy',
+});
 
 /** Whether a server's calls run one at a time, or in parallel when they touch different paths. */
 export type CallBatching = 'serialized' | 'path_scoped';
@@ -63,7 +71,7 @@ export const controlFields = {
   allowTools: patternList.optional(),
   denyTools: patternList.optional(),
   directTools: patternList.optional(),
-  exposure: z.enum(['direct', 'search', 'proxy', 'auto']).optional(),
+  exposure: z.enum(modesOf(TOOL_EXPOSURES) as [ToolExposure, ...ToolExposure[]]).optional(),
   capabilities: z
     .array(z.enum(TOOL_CAPABILITIES))
     .min(1)
@@ -110,7 +118,7 @@ export const CONTROL_RULES: Readonly<Record<string, string>> = {
   'denyTools[]': `must be a tool name or a * pattern: 1 to ${MAX_TOOL_PATTERN_CHARS} characters, no control or invisible characters`,
   directTools: `must be a list of at most ${MAX_TOOL_PATTERNS} tool names or * patterns, like ["search"]`,
   'directTools[]': `must be a tool name or a * pattern: 1 to ${MAX_TOOL_PATTERN_CHARS} characters, no control or invisible characters`,
-  exposure: 'must be "direct", "search", "proxy" or "auto"',
+  exposure: `must be ${quotedModes(TOOL_EXPOSURES)}`,
   capabilities: `must be a list of different values out of ${TOOL_CAPABILITIES.map((c) => `"${c}"`).join(', ')}, with at least one (leave it out when you do not know: that counts as high risk)`,
   'capabilities[]': `must be one of ${TOOL_CAPABILITIES.map((c) => `"${c}"`).join(', ')}`,
   batching: 'must be "serialized" or "path_scoped"',

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConfigProblemCode } from './config-problem.js';
-import { SERVER_HOME_VARIABLE, expandEnv } from './expand-env.js';
+import { SERVER_HOME_VARIABLE } from '@garuda/internal';
+import { expandEnv } from './expand-env.js';
 
 describe('expandEnv', () => {
   it('expands ${NAME} and reports where each value comes from', () => {

@@ -1,3 +1,4 @@
+import { SERVER_HOME_VARIABLE } from '@garuda/internal';
 import { ConfigProblemCode } from './config-problem.js';
 import { invalidArgument } from './errors.js';
 import { MAX_SERVER_EXPANSION, MAX_TOTAL_EXPANSION, MAX_VALUE_LENGTH } from './limits.js';
@@ -47,14 +48,6 @@ export interface ExpandEnvResult {
 }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/**
- * The placeholder for a local server's own home folder: `${GARUDA_SERVER_HOME}` in a server's
- * `env` values (and `args`, which are never expanded here) is kept as written, never taken from
- * the environment nor reported as unset; the manager replaces it with the server's home when
- * it starts the server (e.g. `"MEMORY_FILE_PATH": "${GARUDA_SERVER_HOME}/memory.jsonl"`).
- */
-export const SERVER_HOME_VARIABLE = 'GARUDA_SERVER_HOME';
 
 /** A value split into literal text and `${NAME}` references. @internal */
 export type TemplatePart = { readonly text: string } | { readonly name: string };

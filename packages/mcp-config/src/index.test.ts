@@ -1,6 +1,24 @@
 import { checkPublicEntry } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import * as api from './index.js';
+import type { CheckServerUrlResult } from './check-server-url.js';
+import type { DefaultPathsOptions } from './default-paths.js';
+import type {
+  ExpandEnvOptions,
+  ExpandEnvResult,
+  ExpandProblem,
+  ExpandProblemCode,
+} from './expand-env.js';
+import type { RemoveServerOptions, RemoveServerResult } from './remove-server.js';
+import type { DroppedField } from './replace-entry.js';
+import type {
+  LocalServerDef,
+  LocalServerEntry,
+  OAuthSettings,
+  RemoteServerDef,
+  RemoteServerEntry,
+} from './server-types.js';
+import type { SetServerEnabledOptions, SetServerEnabledResult } from './set-server-enabled.js';
 
 describe('public entry', () => {
   checkPublicEntry(api, api.ConfigErrorCode, import.meta.url);
@@ -8,27 +26,27 @@ describe('public entry', () => {
   it('exports the documented types', () => {
     // Compile-time check (tsc --noEmit covers test files): each type is importable and usable.
     const source: api.ServerSource = 'user';
-    const local: api.LocalServerEntry = { command: 'x' };
-    const remote: api.RemoteServerEntry = { url: 'https://a.example', oauth: { scopes: ['s'] } };
+    const local: LocalServerEntry = { command: 'x' };
+    const remote: RemoteServerEntry = { url: 'https://a.example', oauth: { scopes: ['s'] } };
     const entry: api.ServerEntry = local;
-    const oauth: api.OAuthSettings = { clientId: 'c' };
+    const oauth: OAuthSettings = { clientId: 'c' };
     const envSource: api.EnvSource = { kind: 'vars', names: ['A'], missing: [] };
     const resolved: api.ResolvedValue = { value: 'a', source: envSource };
     const problemCode: api.ConfigProblemCode = 'INVALID_JSON';
     const urlCode: api.UrlProblemCode = 'URL_SCHEME';
-    const expandCode: api.ExpandProblemCode = 'MISSING_VARIABLE';
+    const expandCode: ExpandProblemCode = 'MISSING_VARIABLE';
     const errorCode: api.ConfigErrorCode = 'CONFIG_NOT_FOUND';
     const problem: api.ConfigProblem = { code: problemCode, file: '/f', message: 'm' };
-    const expandProblem: api.ExpandProblem = { code: expandCode, key: 'A', message: 'm' };
-    const expandOptions: api.ExpandEnvOptions = { kind: 'header' };
-    const pathsOptions: api.DefaultPathsOptions = { home: '/h', root: '/r' };
+    const expandProblem: ExpandProblem = { code: expandCode, key: 'A', message: 'm' };
+    const expandOptions: ExpandEnvOptions = { kind: 'header' };
+    const pathsOptions: DefaultPathsOptions = { home: '/h', root: '/r' };
     const loadOptions: api.LoadConfigOptions = { env: {} };
     const addOptions: api.AddServerOptions = { file: '/f', name: 'n', def: entry, source };
-    const removeOptions: api.RemoveServerOptions = { file: '/f', name: 'n' };
-    const enableOptions: api.SetServerEnabledOptions = { file: '/f', name: 'n', enabled: false };
-    const enableResult: api.SetServerEnabledResult = { ...enableOptions, changed: true };
-    const dropped: api.DroppedField = { field: 'env', reason: 'other-kind' };
-    const localDef: api.LocalServerDef = {
+    const removeOptions: RemoveServerOptions = { file: '/f', name: 'n' };
+    const enableOptions: SetServerEnabledOptions = { file: '/f', name: 'n', enabled: false };
+    const enableResult: SetServerEnabledResult = { ...enableOptions, changed: true };
+    const dropped: DroppedField = { field: 'env', reason: 'other-kind' };
+    const localDef: LocalServerDef = {
       kind: 'local',
       command: 'x',
       args: [],
@@ -39,7 +57,7 @@ describe('public entry', () => {
       timeoutMs: 1000,
       enabled: true,
     };
-    const remoteDef: api.RemoteServerDef = {
+    const remoteDef: RemoteServerDef = {
       kind: 'remote',
       type: 'http',
       url: 'https://a.example',
@@ -70,11 +88,11 @@ describe('public entry', () => {
       servers: [config, remoteConfig],
       problems: [problem],
     };
-    const urlResult: api.CheckServerUrlResult = api.checkServerUrl('https://a.example', source);
-    const expandResult: api.ExpandEnvResult = api.expandEnv({}, {});
+    const urlResult: CheckServerUrlResult = api.checkServerUrl('https://a.example', source);
+    const expandResult: ExpandEnvResult = api.expandEnv({}, {});
     const paths: api.DefaultPaths = api.defaultPaths(pathsOptions);
     const addResult: api.AddServerResult | undefined = undefined;
-    const removeResult: api.RemoveServerResult | undefined = undefined;
+    const removeResult: RemoveServerResult | undefined = undefined;
     expect([
       remote,
       oauth,
@@ -100,6 +118,6 @@ describe('public entry', () => {
   });
 
   it('has a sane size limit', () => {
-    expect(api.MAX_CONFIG_BYTES).toBe(1024 * 1024);
+    expect(api.LIMITS.maxConfigBytes).toBe(1024 * 1024);
   });
 });

@@ -1,3 +1,4 @@
+import { TOOL_EXPOSURES } from '@garuda/mcp-config';
 import { checkPublicEntry } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import * as api from './index.js';
@@ -58,6 +59,29 @@ describe('errors', () => {
       })();
       expect(api.InvalidOptionsError.isInstance(error), option).toBe(true);
       expect((error as api.InvalidOptionsError).option).toBe(option);
+    }
+  });
+
+  it('take every mode of APPROVAL_MODES and TOOL_EXPOSURES, and list exactly those in the error', () => {
+    for (const [option, table] of [
+      ['approvalMode', api.APPROVAL_MODES],
+      ['exposure', TOOL_EXPOSURES],
+    ] as const) {
+      for (const mode of Object.keys(table)) {
+        expect(() => new api.McpManager({ ...OPTIONS, [option]: mode }), mode).not.toThrow();
+      }
+      let message = '';
+      try {
+        new api.McpManager({ ...OPTIONS, [option]: 'yolo' } as never);
+      } catch (e) {
+        expect(api.InvalidOptionsError.isInstance(e), option).toBe(true);
+        message = (e as Error).message;
+      }
+      const listed = [...message.matchAll(/"([a-z_]+)"/g)].map((m) => m[1]);
+      expect(
+        listed.filter((word) => word !== option),
+        option,
+      ).toEqual(Object.keys(table));
     }
   });
 

@@ -15,7 +15,7 @@ import { toggleTool, type HiddenTool, type ToolToggleResult } from './offer/tool
 import { ManagerSession } from './start/session.js';
 import { statusRows } from './status/status.js';
 import type {
-  CallResult,
+  ManagerCallResult,
   McpPrompt,
   McpResource,
   McpResourceTemplate,
@@ -142,7 +142,7 @@ export class McpManager {
    *   {@link ServerStoppedError}, {@link CallFailedError}, {@link NotStartedError},
    *   {@link ManagerClosedError}.
    */
-  async call(name: string, args: unknown, options: CallOptions = {}): Promise<CallResult> {
+  async call(name: string, args: unknown, options: CallOptions = {}): Promise<ManagerCallResult> {
     return this.#session.call(name, args, options);
   }
 

@@ -17,7 +17,7 @@ import { isWithin } from './launch/paths.js';
 import type { ManagerLogger, Prompter, ServerChange, ServerLogEntry } from './types.js';
 import type { StartStepEvent } from './launch/download-phase.js';
 import type { ToolRules } from './calls/tool-rules.js';
-import { isRecord } from '@garuda/internal';
+import { isRecord, quotedModes } from '@garuda/internal';
 
 /** When servers start: all in `start()`, or pinned ones on their first use. */
 export type StartMode = 'eager' | 'lazy';
@@ -87,7 +87,7 @@ export interface McpManagerOptions {
    * How the tools of a server that sets no `exposure` reach the model: `direct` (all in
    * `tools()`; the default), `search` (its `directTools`, plus `mcp_tool_search`, which finds the
    * others and adds them for the rest of the session), `proxy` (the others are called through
-   * `mcp_tool_call`; opt-in only) or `auto` (search when more than `AUTO_SEARCH_MIN_TOOLS` tools
+   * `mcp_tool_call`; opt-in only) or `auto` (search when more than `LIMITS.autoSearchMinTools` tools
    * are offered in all, else direct; never proxy).
    */
   readonly exposure?: ToolExposure;
@@ -492,12 +492,12 @@ export function checkOptions(options: McpManagerOptions): CheckedOptions {
     deny: ruleList('denyRules'),
   };
   const approvalMode = options.approvalMode ?? 'ask';
-  if (!APPROVAL_MODES.includes(approvalMode)) {
-    throw new InvalidOptionsError('approvalMode', 'must be "ask", "balanced" or "trusted"');
+  if (!Object.hasOwn(APPROVAL_MODES, approvalMode)) {
+    throw new InvalidOptionsError('approvalMode', `must be ${quotedModes(APPROVAL_MODES)}`);
   }
   const exposure = options.exposure ?? 'direct';
-  if (!TOOL_EXPOSURES.includes(exposure)) {
-    throw new InvalidOptionsError('exposure', 'must be "direct", "search", "proxy" or "auto"');
+  if (!Object.hasOwn(TOOL_EXPOSURES, exposure)) {
+    throw new InvalidOptionsError('exposure', `must be ${quotedModes(TOOL_EXPOSURES)}`);
   }
   const auditLog = checkAuditLog(options.auditLog);
   const elicitation = checkElicitation(options.elicitation);

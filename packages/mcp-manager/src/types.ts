@@ -2,7 +2,7 @@
 // a project file has been cleaned already (cleanLine for one-line fields, cleanText otherwise).
 import type { ExposureMode } from './offer/tool-exposure.js';
 import type { StartStep } from './launch/download-phase.js';
-import type { EnvSource } from '@garuda/mcp-config';
+import type { EnvSource, ServerSource } from '@garuda/mcp-config';
 import type {
   CallPreview,
   NameClash,
@@ -44,9 +44,6 @@ export type {
   UriRefusal,
 } from '@garuda/mcp-tools';
 export type { NameClash, ServerOrigin } from '@garuda/mcp-tools';
-
-/** Where a server's definition came from. */
-export type ServerSource = 'user' | 'project';
 
 /**
  * A tool or prompt name a server lost to another server (`StatusRow.lostNames`): it is not
@@ -402,7 +399,7 @@ export interface CallApproval {
  * What `call()` returns: the formatted result (`text` for the model, `isError`, typed
  * `content`), and how the call was approved.
  */
-export interface CallResult extends ToolCallResult {
+export interface ManagerCallResult extends ToolCallResult {
   /** Whether the user was asked, and why it ran; absent on a result no call produced. */
   readonly approval?: CallApproval;
 }

@@ -4,8 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   CallCancelledError,
-  DEFAULT_ELICIT_PER_CALL,
-  DEFAULT_ELICIT_PER_MINUTE,
+  LIMITS,
   type ElicitReply,
   type ElicitRequest,
   type McpManagerOptions,
@@ -76,28 +75,28 @@ describe.each(ERAS)('a flood of forms (hostile: elicitation flood), on the %s', 
     const text = unwrap((await mcp.call('mcp__ask__ask_flood', { count: 300 })).text);
     const got = actions(text);
     expect(got).toHaveLength(300);
-    expect(got.filter((action) => action === 'accept')).toHaveLength(DEFAULT_ELICIT_PER_CALL);
+    expect(got.filter((action) => action === 'accept')).toHaveLength(LIMITS.defaultElicitPerCall);
     expect(got.filter((action) => action === 'decline')).toHaveLength(
-      300 - DEFAULT_ELICIT_PER_CALL,
+      300 - LIMITS.defaultElicitPerCall,
     );
-    expect(prompter.asked).toHaveLength(DEFAULT_ELICIT_PER_CALL);
+    expect(prompter.asked).toHaveLength(LIMITS.defaultElicitPerCall);
     const told = prompter.notices.filter((notice) => notice.includes('questions during one call'));
     expect(told).toEqual([
-      `MCP server "ask" asked you more than ${String(DEFAULT_ELICIT_PER_CALL)} questions during one call, the most it may: declined without being shown.`,
+      `MCP server "ask" asked you more than ${String(LIMITS.defaultElicitPerCall)} questions during one call, the most it may: declined without being shown.`,
     ]);
   });
 });
 
 it('bounds a server per minute across calls (hostile: elicitation flood over many calls)', async () => {
   const { prompter, mcp } = await start(LEGACY);
-  const calls = Math.ceil(DEFAULT_ELICIT_PER_MINUTE / DEFAULT_ELICIT_PER_CALL) + 2;
+  const calls = Math.ceil(LIMITS.defaultElicitPerMinute / LIMITS.defaultElicitPerCall) + 2;
   for (let n = 0; n < calls; n += 1) {
-    unwrap((await mcp.call('mcp__ask__ask_flood', { count: DEFAULT_ELICIT_PER_CALL })).text);
+    unwrap((await mcp.call('mcp__ask__ask_flood', { count: LIMITS.defaultElicitPerCall })).text);
   }
-  expect(prompter.asked).toHaveLength(DEFAULT_ELICIT_PER_MINUTE);
+  expect(prompter.asked).toHaveLength(LIMITS.defaultElicitPerMinute);
   expect(
     prompter.notices.filter((notice) =>
-      notice.includes(`more than ${String(DEFAULT_ELICIT_PER_MINUTE)} questions in a minute`),
+      notice.includes(`more than ${String(LIMITS.defaultElicitPerMinute)} questions in a minute`),
     ),
   ).toHaveLength(1);
 });

@@ -1,15 +1,10 @@
 // What a server says while it runs reaches the host cleaned and bounded: a call's progress (only
 // when the call asks for it, at most one report per interval, values that grow), log messages (at
-// most MAX_SERVER_LOGS_PER_SECOND a second, the rest counted), and requests for what the client
+// most LIMITS.maxServerLogsPerSecond a second, the rest counted), and requests for what the client
 // does not offer (sampling, roots, elicitation without a host that asks) are refused plainly.
 import { describe, expect, it } from 'vitest';
-import {
-  InvalidOptionsError,
-  MAX_SERVER_LOGS_PER_SECOND,
-  PROGRESS_INTERVAL_MS,
-  type CallProgress,
-  type ServerLogEntry,
-} from '../src/index.js';
+import { InvalidOptionsError, LIMITS, type CallProgress } from '../src/index.js';
+import type { ServerLogEntry } from '../src/types.js';
 import { ScriptedPrompter, fixture, unwrap, useWorkspace } from './support.js';
 
 const ws = useWorkspace();
@@ -49,7 +44,7 @@ describe('progress of a call', () => {
     const reports = heard.seen;
     expect(reports.length).toBeGreaterThanOrEqual(1);
     // One at once, then at most one per interval while the call ran.
-    expect(reports.length).toBeLessThanOrEqual(2 + Math.ceil(elapsed / PROGRESS_INTERVAL_MS));
+    expect(reports.length).toBeLessThanOrEqual(2 + Math.ceil(elapsed / LIMITS.progressIntervalMs));
     expect(reports.length).toBeLessThan(500);
     expect(reports[0]).toMatchObject({ server: 'chat', tool: 'mcp__chat__progress_burst' });
     expect(reports[0]?.total).toBe(500);
@@ -66,7 +61,7 @@ describe('progress of a call', () => {
 
     // Nothing more comes after the call ended: another call of the same server completes first.
     const count = reports.length;
-    await mcp.call('mcp__chat__slow', { ms: PROGRESS_INTERVAL_MS * 3 });
+    await mcp.call('mcp__chat__slow', { ms: LIMITS.progressIntervalMs * 3 });
     expect(heard.seen.length).toBe(count);
   });
 
@@ -137,7 +132,7 @@ describe('server log messages', () => {
     const seconds = Math.ceil((Date.now() - started) / 1000) + 1;
     const told = heard.seen.filter((entry) => entry.dropped === undefined);
     const dropped = heard.seen.reduce((sum, entry) => sum + (entry.dropped ?? 0), 0);
-    expect(heard.seen.length).toBeLessThanOrEqual(seconds * MAX_SERVER_LOGS_PER_SECOND);
+    expect(heard.seen.length).toBeLessThanOrEqual(seconds * LIMITS.maxServerLogsPerSecond);
     expect(dropped).toBeGreaterThan(0);
     expect(told.length + dropped).toBe(201);
     const summary = heard.seen.find((entry) => entry.dropped !== undefined);

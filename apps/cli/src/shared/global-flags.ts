@@ -1,4 +1,7 @@
+import { TOOL_EXPOSURES } from '@garuda/mcp-config';
+import { APPROVAL_MODES } from '@garuda/mcp-manager';
 import type { FlagSpec } from './command.js';
+import { modeHelp } from './modes.js';
 
 /** The flags every command may declare, with how they parse and their lines of help. */
 export const GLOBAL_FLAGS = {
@@ -41,18 +44,19 @@ export const GLOBAL_FLAGS = {
   },
   'approval-mode': {
     type: 'string',
-    help: [
-      '  --approval-mode <m> which calls run without asking, by the "capabilities" you declared for',
-      '                      their server: ask (every call; default), balanced (read-only servers),',
-      '                      trusted (all but "irreversible" ones, which always ask)',
-    ],
+    help: modeHelp(
+      '  --approval-mode <m> which calls run without asking, by the "capabilities" of their server:',
+      APPROVAL_MODES,
+      'ask',
+    ),
   },
   exposure: {
     type: 'string',
-    help: [
-      '  --exposure <e>      how tools reach a model, for servers that set none: direct (all; default),',
-      '                      search (behind mcp_tool_search), proxy (mcp_tool_call), auto',
-    ],
+    help: modeHelp(
+      '  --exposure <e>      how tools reach a model, for servers that set none:',
+      TOOL_EXPOSURES,
+      'direct',
+    ),
   },
   start: {
     type: 'string',

@@ -1,13 +1,8 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { hiddenPathOf } from '@garuda/mcp-transport';
-import {
-  APPROVAL_MODES,
-  AUTO_SEARCH_MIN_TOOLS,
-  validateToolRule,
-  type ApprovalMode,
-} from '@garuda/mcp-manager';
-import { TOOL_EXPOSURES, type ToolExposure } from '@garuda/mcp-config';
+import { APPROVAL_MODES, validateToolRule } from '@garuda/mcp-manager';
+import { TOOL_EXPOSURES } from '@garuda/mcp-config';
 import { TOKEN_STORAGES, type TokenStorage } from '@garuda/mcp-oauth';
 import type { Globals } from '../context.js';
 import { limitOf } from '../durations.js';
@@ -15,6 +10,7 @@ import { usageError } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { readSessionSwitches, terminalSession } from '../terminal-session.js';
 import type { CommandArgs } from './command.js';
+import { checkedMode } from './modes.js';
 
 type Values = CommandArgs['values'];
 
@@ -74,18 +70,12 @@ function modesOf(
   values: Values,
   io: CliIo,
 ): Pick<Globals, 'approvalMode' | 'exposure' | 'startMode' | 'store'> {
-  const approvalMode = text(values, 'approval-mode') ?? 'ask';
-  if (!APPROVAL_MODES.includes(approvalMode as ApprovalMode)) {
-    throw usageError(
-      `--approval-mode must be ask (every call asks), balanced (calls of servers declared read-only run) or trusted (only destructive calls ask), not ${JSON.stringify(approvalMode)}.`,
-    );
-  }
-  const exposure = text(values, 'exposure') ?? 'direct';
-  if (!TOOL_EXPOSURES.includes(exposure as ToolExposure)) {
-    throw usageError(
-      `--exposure must be direct (every tool), search (tools found by mcp_tool_search), proxy (called through mcp_tool_call) or auto (search for more than ${String(AUTO_SEARCH_MIN_TOOLS)} tools), not ${JSON.stringify(exposure)}.`,
-    );
-  }
+  const approvalMode = checkedMode(
+    '--approval-mode',
+    text(values, 'approval-mode') ?? 'ask',
+    APPROVAL_MODES,
+  );
+  const exposure = checkedMode('--exposure', text(values, 'exposure') ?? 'direct', TOOL_EXPOSURES);
   const startMode = text(values, 'start') ?? 'eager';
   if (startMode !== 'eager' && startMode !== 'lazy') {
     throw usageError(
@@ -101,8 +91,8 @@ function modesOf(
     );
   }
   return {
-    approvalMode: approvalMode as ApprovalMode,
-    exposure: exposure as ToolExposure,
+    approvalMode,
+    exposure,
     startMode,
     store: store as TokenStorage,
   };

@@ -7,7 +7,7 @@
 // text between them, so the host expands it as RFC 6570 says and the gateway puts each expanded
 // value back between the server's own text, exactly as the server's expansion would have. The
 // match is linear (uri-template-match.ts); a template it could not match so is not offered.
-import type { CallResult } from '@garuda/mcp-manager';
+import type { ManagerCallResult } from '@garuda/mcp-manager';
 import type { McpResource, McpResourceTemplate, ResourceResult } from '@garuda/mcp-tools';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Offered } from './offered.js';
@@ -35,7 +35,7 @@ const MEDIA_TYPES: Readonly<Record<'image' | 'audio', ReadonlySet<string>>> = {
  * framed text, where each is a note with its type and size): only well-known media types, with
  * data the manager checked to be base64.
  */
-export function hostMedia(content: CallResult['content']) {
+export function hostMedia(content: ManagerCallResult['content']) {
   return content.flatMap((block) =>
     (block.type === 'image' || block.type === 'audio') &&
     block.data !== '' &&

@@ -1,7 +1,13 @@
 import type { ServerConfig } from '@garuda/mcp-config';
 import { localDefaults } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
-import { modeRuns, riskTier, riskWarnings } from './risk-tier.js';
+import {
+  APPROVAL_MODES,
+  modeRuns,
+  riskTier,
+  riskWarnings,
+  type ApprovalMode,
+} from './risk-tier.js';
 
 function local(def: Record<string, unknown>): ServerConfig {
   return {
@@ -57,5 +63,20 @@ describe('riskWarnings', () => {
       'it is not declared "network" but its sandbox lets it use the network',
       'it is not declared "write" but may write the folders in "writePaths"',
     ]);
+  });
+});
+
+describe('APPROVAL_MODES', () => {
+  // Compile-time: a mode added to ApprovalMode without a description here fails tsc (tests are
+  // type-checked); the checks below catch an empty or multi-line one.
+  const table: Readonly<Record<ApprovalMode, string>> = APPROVAL_MODES;
+
+  it('describes every mode in one non-empty line, in a frozen table, from the most careful', () => {
+    expect(Object.isFrozen(table)).toBe(true);
+    expect(Object.keys(table)).toEqual(['ask', 'balanced', 'trusted']);
+    for (const [mode, what] of Object.entries(table)) {
+      expect(what.trim(), mode).not.toBe('');
+      expect(what, mode).not.toMatch(/[\r\n]/);
+    }
   });
 });

@@ -10,18 +10,24 @@ import type { ServerConfig, ToolCapability } from '@garuda/mcp-config';
  */
 export type RiskTier = 'low' | 'high' | 'destructive';
 
-/**
- * Which calls run without asking: `ask` (none: every call asks, the default), `balanced` (low
- * tier), `trusted` (low and high tier). A destructive call always asks, in every mode.
- */
+/** Which calls run without asking: one of {@link APPROVAL_MODES}. */
 export type ApprovalMode = 'ask' | 'balanced' | 'trusted';
 
-/** The approval modes, from the most careful. */
-export const APPROVAL_MODES: readonly ApprovalMode[] = Object.freeze([
-  'ask',
-  'balanced',
-  'trusted',
-]);
+/**
+ * The approval modes, from the most careful, each with its one-line description: the one place
+ * they are described (option errors and the CLI's help and usage errors are made from it). A
+ * call of a server declared `irreversible` (destructive tier) always asks, in every mode.
+ *
+ * @example
+ * ```ts
+ * for (const [mode, what] of Object.entries(APPROVAL_MODES)) show(`${mode}: ${what}`); // your UI
+ * ```
+ */
+export const APPROVAL_MODES: Readonly<Record<ApprovalMode, string>> = Object.freeze({
+  ask: 'every call asks',
+  balanced: 'calls of servers declared read-only run without asking',
+  trusted: 'only calls of servers declared irreversible ask',
+});
 
 const HIGH: ReadonlySet<ToolCapability> = new Set([
   'write',

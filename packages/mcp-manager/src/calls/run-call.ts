@@ -3,7 +3,7 @@
 import { formatResult } from '@garuda/mcp-tools';
 import type { SandboxInfo } from '@garuda/mcp-transport';
 import path from 'node:path';
-import { DEFAULT_MAX_RESULT_CHARS, defHash, type ServerConfig } from '@garuda/mcp-config';
+import { defHash, LIMITS as CONFIG_LIMITS, type ServerConfig } from '@garuda/mcp-config';
 import { spillIfLarge } from './result-spill.js';
 import { callSignal, type QuestionQueue } from '../abort.js';
 import { CallLanes, callPaths } from './call-lanes.js';
@@ -32,7 +32,7 @@ import type { ServerRecord, ServerRegistry } from '../start/server-registry.js';
 import { sameTool } from '../start/lazy-start.js';
 import { hiddenText } from '../offer/tool-control.js';
 import { ownerOf } from '../offer/tool-view.js';
-import type { CallProgress, CallResult, McpTool } from '../types.js';
+import type { CallProgress, ManagerCallResult, McpTool } from '../types.js';
 
 type CallOutcome = 'ok' | 'tool-error' | 'failed' | 'declined' | 'cancelled';
 
@@ -82,7 +82,7 @@ export function goneResult(gone: {
   readonly server: string;
   readonly tool: string;
   readonly reason: string;
-}): CallResult {
+}): ManagerCallResult {
   const text = `This tool cannot be called: ${gone.reason}. Use the tools you have now.`;
   return formatResult(gone.server, gone.tool, { content: [{ type: 'text', text }], isError: true });
 }
@@ -116,7 +116,7 @@ export async function runCall(
     readonly signal: AbortSignal | undefined;
     readonly onProgress: ((progress: CallProgress) => void) | undefined;
   },
-): Promise<CallResult> {
+): Promise<ManagerCallResult> {
   const { signal, onProgress } = options;
   const record = registry.records.get(tool.server);
   const connection = registry.connections.get(tool.server);
@@ -138,7 +138,7 @@ export async function runCall(
     const formatted = formatResult(tool.server, tool.tool, result, { maxChars: FORMAT_CHARS });
     const text = await spillIfLarge(
       formatted.text,
-      record.config.def.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
+      record.config.def.maxResultChars ?? CONFIG_LIMITS.defaultMaxResultChars,
       tool,
       { dir: path.join(deps.options.home, 'spill') },
     );
@@ -202,7 +202,7 @@ async function wakeFor(
   record: ServerRecord,
   deps: CallToolDeps,
   signal: AbortSignal | undefined,
-): Promise<CallResult | undefined> {
+): Promise<ManagerCallResult | undefined> {
   const cached = record.raw;
   try {
     await deps.wake(record, signal);
@@ -268,7 +268,7 @@ export async function callTool(
   args: unknown,
   options: CallOptions,
   deps: CallToolDeps,
-): Promise<CallResult> {
+): Promise<ManagerCallResult> {
   const gone = typeof name === 'string' ? registry.goneTool(name) : undefined;
   if (gone !== undefined) return goneResult(gone);
   let tool = findTool(registry, name, label);

@@ -1,5 +1,5 @@
 // Each warning of a server's consent request, beside a near miss that gives none.
-import type { LocalServerDef } from '@garuda/mcp-config';
+import type { LocalServerConfig } from '@garuda/mcp-config';
 import { describe, expect, it } from 'vitest';
 import { serverConsentRequest, type ConsentContext } from './consent-request.js';
 import { HOME, ROOT, context, local, noSandbox, warnings } from '../../test/support/consent.js';
@@ -9,7 +9,7 @@ describe('serverConsentRequest: each warning, and a near miss that gives none', 
   const READS = 'it may read credentials the sandbox hides from servers: ';
   const SANDBOX =
     'no OS sandbox: bubblewrap is not installed: install the "bubblewrap" package — this server runs with your full user permissions';
-  it.each<[string, Partial<Omit<LocalServerDef, 'kind'>>, string[], ConsentContext?]>([
+  it.each<[string, Partial<Omit<LocalServerConfig['def'], 'kind'>>, string[], ConsentContext?]>([
     ['no sandbox', {}, [SANDBOX], noSandbox],
     ['a sandbox', {}, []],
     [

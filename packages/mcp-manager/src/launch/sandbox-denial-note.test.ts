@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { commandLine, type LocalServerDef } from '@garuda/mcp-config';
+import { commandLine, type LocalServerConfig } from '@garuda/mcp-config';
 import { cpuMsOf } from '@garuda/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CallFailedError } from '../errors.js';
@@ -29,7 +29,7 @@ for (const dir of [ROOT, DOCS, GRANTED, path.join(HOME, '.config', 'autostart')]
 writeFileSync(path.join(DOCS, 'old.txt'), 'x');
 const USER_FILE = path.join(HOME, '.garuda', 'mcp.json');
 
-function server(def: Partial<LocalServerDef> = {}, source: 'user' | 'project' = 'user') {
+function server(def: Partial<LocalServerConfig['def']> = {}, source: 'user' | 'project' = 'user') {
   return localServer({
     name: 'fs',
     source,

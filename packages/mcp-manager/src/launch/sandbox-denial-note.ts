@@ -12,7 +12,7 @@ import type { CheckedOptions } from '../options.js';
 import { isWithin, type SandboxFolders } from './paths.js';
 import { configuredPath } from './configured-path.js';
 import { SERVERS_OPTION_LABEL } from '../start/load-servers.js';
-import type { CallResult } from '../types.js';
+import type { ManagerCallResult } from '../types.js';
 import { SERVER_HOME_FOLDERS, serverHomeOf } from './server-home.js';
 
 /** How much of an error's text is searched for a path. */
@@ -395,7 +395,10 @@ function noteOf(text: string, context: DenialContext): string | undefined {
  * @param context - The server, the sandbox and the manager's folders.
  * @returns `result`, or a copy whose text ends with a `(note: …)` line.
  */
-export function withDenialNote(result: CallResult, context: DenialContext): CallResult {
+export function withDenialNote(
+  result: ManagerCallResult,
+  context: DenialContext,
+): ManagerCallResult {
   if (!result.isError) return result;
   const note = noteOf(result.text, context);
   return note === undefined ? result : { ...result, text: `${result.text}\n(note: ${note})` };

@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { SERVER_HOME_VARIABLE, type ServerSource } from '@garuda/mcp-config';
+import { SERVER_HOME_VARIABLE } from '@garuda/internal';
+import type { ServerSource } from '@garuda/mcp-config';
 import { isWithin } from './paths.js';
 import { serverPolicy } from '../start/server-policy.js';
 import type { StatusRow } from '../types.js';

@@ -1,11 +1,11 @@
-import type { LocalServerDef, ServerConfig, ToolExposure } from '@garuda/mcp-config';
+import type { LocalServerConfig, ServerConfig, ToolExposure } from '@garuda/mcp-config';
 import { adaptTools } from '@garuda/mcp-tools';
 import { describe, expect, it } from 'vitest';
 import { localServer } from '../../test/support/servers.js';
 import { AUTO_SEARCH_MIN_TOOLS, exposeTools, exposureOf } from './tool-exposure.js';
 import type { McpTool } from '../types.js';
 
-function server(name: string, def: Partial<LocalServerDef> = {}): ServerConfig {
+function server(name: string, def: Partial<LocalServerConfig['def']> = {}): ServerConfig {
   return localServer({
     name,
     source: 'user',
@@ -26,7 +26,10 @@ function toolsOf(name: string, count: number): McpTool[] {
 }
 
 function expose(
-  servers: Record<string, { readonly def?: Partial<LocalServerDef>; readonly tools: number }>,
+  servers: Record<
+    string,
+    { readonly def?: Partial<LocalServerConfig['def']>; readonly tools: number }
+  >,
   host: ToolExposure = 'direct',
   promoted: readonly string[] = [],
 ) {

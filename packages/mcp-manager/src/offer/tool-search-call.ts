@@ -15,7 +15,7 @@ import type { ServerConfig, ToolExposure } from '@garuda/mcp-config';
 import { InvalidArgumentsError, UnknownToolError } from '../errors.js';
 import { exposeTools, isHostTool, type ExposedTools } from './tool-exposure.js';
 import type { ToolView } from './tool-view.js';
-import type { CallResult, ServerChange } from '../types.js';
+import type { ManagerCallResult, ServerChange } from '../types.js';
 
 /** How a search ran (on its result: no server was asked, so nobody needed to approve it). */
 const SEARCH_APPROVAL = { asked: false, why: 'mcp_tool_search calls no server' } as const;
@@ -35,7 +35,7 @@ export function searchTools(
   args: unknown,
   promote: (names: readonly string[]) => void,
   index: ToolIndex = createToolIndex(exposed.catalog),
-): CallResult {
+): ManagerCallResult {
   if (args !== undefined && !isRecord(args)) {
     throw new InvalidArgumentsError(
       TOOL_SEARCH_NAME,
@@ -121,7 +121,7 @@ export class ExposureSession {
   }
 
   /** Runs `mcp_tool_search` (see {@link searchTools}); `onChange` hears of promoted tools. */
-  search(exposed: ExposedTools, args: unknown): CallResult {
+  search(exposed: ExposedTools, args: unknown): ManagerCallResult {
     const view = this.#source.view();
     if (this.#index?.view !== view) {
       this.#index = { view, index: createToolIndex(exposed.catalog) };

@@ -34,7 +34,7 @@ import { ExposureSession, gatewayTarget } from '../offer/tool-search-call.js';
 import { checkOptions, type CheckedOptions, type McpManagerOptions } from '../options.js';
 import { NoteTracker } from '../status/notes.js';
 import { messageOf, noticeText } from '../text.js';
-import type { CallResult, ServerChange } from '../types.js';
+import type { ManagerCallResult, ServerChange } from '../types.js';
 import { readyFromCache } from './lazy-start.js';
 import { loadServers } from './load-servers.js';
 import { auditRecorder, buildParts, projectFetch, toolListCache } from './manager-parts.js';
@@ -144,7 +144,7 @@ export class ManagerSession {
   }
 
   /** `McpManager.call()`. */
-  async call(name: string, args: unknown, options: CallOptions): Promise<CallResult> {
+  async call(name: string, args: unknown, options: CallOptions): Promise<ManagerCallResult> {
     const label = typeof name === 'string' ? quoteText(name) : `(${typeof name})`;
     if (this.closed) throw new ManagerClosedError(`the call of ${label}`);
     if (!this.started) throw new NotStartedError('call()');

@@ -1,11 +1,6 @@
 // The servers and contexts of the src/consent/consent-request-*.test.ts files (outside src/, so
 // never part of the package).
-import type {
-  LocalServerConfig,
-  LocalServerDef,
-  RemoteServerConfig,
-  ResolvedValue,
-} from '@garuda/mcp-config';
+import type { LocalServerConfig, RemoteServerConfig, ResolvedValue } from '@garuda/mcp-config';
 import { serverConsentRequest, type ConsentContext } from '../../src/consent/consent-request.js';
 import { localServer } from './servers.js';
 
@@ -43,7 +38,7 @@ export const noSandbox: ConsentContext = {
  * @returns The loaded server.
  */
 export function local(
-  def: Partial<Omit<LocalServerDef, 'kind'>> = {},
+  def: Partial<Omit<LocalServerConfig['def'], 'kind'>> = {},
   env: Record<string, ResolvedValue> = {},
 ): LocalServerConfig {
   return localServer({

@@ -1,7 +1,7 @@
 // Test helpers for the unit tests beside the source (src/**/*.test.ts): outside src/, so they are
 // never part of the package. Real fixture processes, no mocks of the code under test.
 // The oracles for hostile leftovers are in @garuda/test-utils.
-import type { LocalServerConfig, LocalServerDef, ResolvedValue } from '@garuda/mcp-config';
+import type { LocalServerConfig, ResolvedValue } from '@garuda/mcp-config';
 import { ProcessTransport } from '@garuda/mcp-transport';
 import { Client, type Transport } from '@modelcontextprotocol/client';
 import { localDefaults } from '@garuda/test-utils';
@@ -49,7 +49,7 @@ export interface LocalServerParts {
   /** The config file it is read from. */
   readonly file: string;
   /** Its definition's fields that are not the defaults (`command` is required in a file). */
-  readonly def: Partial<LocalServerDef> & { readonly command: string };
+  readonly def: Partial<LocalServerConfig['def']> & { readonly command: string };
   /** Its resolved env values. Default none. */
   readonly env?: Record<string, ResolvedValue>;
 }

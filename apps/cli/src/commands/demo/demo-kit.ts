@@ -6,7 +6,7 @@ import {
   type McpManager,
   StartCancelledError,
   sandboxText,
-  type CallResult,
+  type ManagerCallResult,
   type StatusRow,
 } from '@garuda/mcp-manager';
 import type { McpTool } from '@garuda/mcp-tools';
@@ -82,7 +82,7 @@ export async function call(
   demo: Demo,
   name: string,
   args: Record<string, unknown>,
-): Promise<CallResult | undefined> {
+): Promise<ManagerCallResult | undefined> {
   try {
     return await demo.mcp.call(name, args, { signal: demo.signal });
   } catch (error) {

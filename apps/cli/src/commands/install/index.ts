@@ -1,12 +1,8 @@
 import { usageError } from '../../exit-codes.js';
 import { type Command, isSet } from '../../shared/command.js';
 import { PLACE_FLAGS } from '../../shared/global-flags.js';
+import { orList } from '../../shared/modes.js';
 import { installCommand, INSTALL_HOSTS } from './install.js';
-
-/** `a, b or c`. */
-function orList(items: readonly string[]): string {
-  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
-}
 
 /** `garuda-mcp install`. */
 export const command: Command = {

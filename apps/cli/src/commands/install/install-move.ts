@@ -8,7 +8,7 @@ import type {
   HostMovePlan,
   HostStayReason,
 } from '@garuda/mcp-config';
-import { ConfigErrorCode, ImportNoteCode, MAX_IMPORT_FILE_BYTES } from '@garuda/mcp-config';
+import { ConfigErrorCode, ImportNoteCode, LIMITS as CONFIG_LIMITS } from '@garuda/mcp-config';
 import { cleanLine } from '@garuda/mcp-sanitize';
 import { plural } from '../../format.js';
 import type { Colours } from '../../output.js';
@@ -89,7 +89,7 @@ export function hostErrorText(
     case 'not-a-file':
       return refuse('is not a regular file');
     case 'too-large':
-      return refuse(`is larger than ${MAX_IMPORT_FILE_BYTES / (1024 * 1024)} MiB`);
+      return refuse(`is larger than ${CONFIG_LIMITS.maxImportFileBytes / (1024 * 1024)} MiB`);
     case 'not-utf8':
       return refuse('is not UTF-8 text');
     case 'unreadable':
