@@ -39,18 +39,20 @@ describe('errors', () => {
 
   it('reject unusable options before anything runs', () => {
     expect(() => new api.McpManager(OPTIONS)).not.toThrow();
-    for (const [option, value] of [
-      ['root', ''],
-      ['env', undefined],
-      ['clientInfo', { name: 'x' }],
-      ['prompter', { notice: () => {} }],
-      ['startTimeoutMs', 0],
-      ['allowRules', 'mcp.*'],
-      ['onChange', 'tools'],
+    for (const [option, given] of [
+      ['root', { root: '' }],
+      ['env', { env: undefined }],
+      ['clientInfo', { clientInfo: { name: 'x' } }],
+      ['prompter', { prompter: { notice: () => {} } }],
+      ['timeouts.startMs', { timeouts: { startMs: 0 } }],
+      ['rules.allow', { rules: { allow: 'mcp.*' } }],
+      ['onChange', { onChange: 'tools' }],
+      // A flat option of earlier versions is named, not ignored.
+      ['allowRules', { allowRules: ['mcp.*'] }],
     ] as const) {
       const error = (() => {
         try {
-          new api.McpManager({ ...OPTIONS, [option]: value } as never);
+          new api.McpManager({ ...OPTIONS, ...given } as never);
         } catch (e) {
           return e;
         }

@@ -5,6 +5,8 @@ export { DEFAULT_DOWNLOAD_TIMEOUT_MS, DEFAULT_START_TIMEOUT_MS } from './options
 export type { StartStep, StartStepEvent } from './launch/download-phase.js';
 export { serverHomeOf } from './launch/server-home.js';
 export type { McpManagerOptions, StartMode } from './options.js';
+export type { RemoteOptions, RulesOptions, SandboxOptions } from './options.js';
+export type { StorageOptions, TimeoutsOptions, ToolsOptions } from './options.js';
 export { networkText, sandboxText, valueSourceText } from './status/wording.js';
 export { lostNamesText } from './offer/tool-view.js';
 export { pinCounts } from './offer/prompt-pins.js';

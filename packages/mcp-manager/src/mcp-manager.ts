@@ -280,7 +280,7 @@ export class McpManager {
   }
 
   /**
-   * Where the tokens of new sign-ins are kept, and why: the `tokenStorage` option with `auto`
+   * Where the tokens of new sign-ins are kept, and why: the `storage.tokenStorage` option with `auto`
    * resolved (the OS keychain is probed once, within its time limit). For a status screen:
    * `{ requested: 'auto', mode: 'file', available: true, reason: 'no OS keychain answered: …' }`.
    *
