@@ -2,20 +2,10 @@ import { checkPublicEntry } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import * as api from './index.js';
 import type { Prompter } from './index.js';
+import { MINIMAL_OPTIONS } from '../test/support/options.js';
 
 /** Options that make a manager (nothing starts: no test here calls a server). */
-const OPTIONS = {
-  root: '/tmp/project',
-  home: '/tmp/home/.garuda',
-  userHome: '/tmp/home',
-  env: {},
-  clientInfo: { name: 'x', version: '1' },
-  prompter: {
-    consent: () => Promise.resolve('deny' as const),
-    notice: () => {},
-    approveCall: () => Promise.resolve(false),
-  },
-};
+const OPTIONS = MINIMAL_OPTIONS;
 
 describe('public entry', () => {
   checkPublicEntry(api, api.McpManagerErrorCode, import.meta.url);

@@ -60,7 +60,7 @@ export class McpManager {
   /**
    * Reads the configuration and starts every enabled server concurrently. Config problems are
    * told through `prompter.notice` (and kept for {@link problems}). Each server has
-   * `startTimeoutMs` (30 s) for start + connect + list; a slow or failing server never holds up
+   * `timeouts.startMs` (30 s) for start + connect + list; a slow or failing server never holds up
    * or breaks the others (consent questions are asked one at a time). Resolves when every server
    * is connected, disabled, denied or failed.
    *

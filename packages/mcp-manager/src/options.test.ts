@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionsError } from './errors.js';
 import { checkOptions, type McpManagerOptions } from './options.js';
+import { MINIMAL_OPTIONS } from '../test/support/options.js';
 
 /** What every host gives (nothing starts: these tests only check options). */
-const BASE: McpManagerOptions = {
-  root: '/tmp/project',
-  home: '/tmp/user/.garuda',
-  userHome: '/tmp/user',
-  env: {},
-  clientInfo: { name: 'x', version: '1' },
-  prompter: {
-    consent: () => Promise.resolve('deny' as const),
-    notice: () => {},
-    approveCall: () => Promise.resolve(false),
-  },
-};
+const BASE: McpManagerOptions = MINIMAL_OPTIONS;
 
 /** The error `checkOptions` throws for `given` over {@link BASE}. */
 function refusal(given: Record<string, unknown>): InvalidOptionsError {
@@ -40,8 +30,8 @@ describe('the option records', () => {
     expect(checked.trustStore).toBeUndefined();
     expect(checked.sandbox).toBeUndefined();
     expect(checked.sandboxReadPaths).toEqual([]);
-    expect(checked.cacheDir).toBe('/tmp/user/.cache/garuda-mcp');
-    expect(checked.serverHomesDir).toBe('/tmp/user/.local/share/garuda-mcp/servers');
+    expect(checked.cacheDir).toBe('/tmp/home/.cache/garuda-mcp');
+    expect(checked.serverHomesDir).toBe('/tmp/home/.local/share/garuda-mcp/servers');
     expect(checked.startTimeoutMs).toBe(30_000);
     expect(checked.downloadTimeoutMs).toBe(300_000);
     expect(checked.projectFetchOptions).toEqual({});
@@ -129,14 +119,14 @@ describe('the option records', () => {
     expect(checked.cacheDir).toBe('/tmp/cache');
     expect(checked.serverHomesDir).toBe('/tmp/homes');
     expect(refusal({ sandbox: { info: { kind: 'jail' } } }).option).toBe('sandbox.info');
-    expect(refusal({ sandbox: { readPaths: ['/opt', '/tmp/user/.ssh'] } }).option).toBe(
+    expect(refusal({ sandbox: { readPaths: ['/opt', '/tmp/home/.ssh'] } }).option).toBe(
       'sandbox.readPaths[1]',
     );
     expect(refusal({ sandbox: { tempDirs: '/tmp' } }).option).toBe('sandbox.tempDirs');
-    expect(refusal({ sandbox: { cacheDir: '/tmp/user/.garuda/cache' } }).option).toBe(
+    expect(refusal({ sandbox: { cacheDir: '/tmp/home/.garuda/cache' } }).option).toBe(
       'sandbox.cacheDir',
     );
-    expect(refusal({ sandbox: { serverHomesDir: '/tmp/user/.ssh/x' } }).option).toBe(
+    expect(refusal({ sandbox: { serverHomesDir: '/tmp/home/.ssh/x' } }).option).toBe(
       'sandbox.serverHomesDir',
     );
   });
