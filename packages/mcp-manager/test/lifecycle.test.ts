@@ -185,7 +185,7 @@ describe('other kinds of server and machine', () => {
     ]);
     expect(mcp.status()[0]).toMatchObject({
       state: 'connected',
-      sandbox: { info: { kind: 'none', reason: 'bubblewrap is not installed' } },
+      sandbox: { kind: 'none', reason: 'bubblewrap is not installed' },
     });
     const result = await mcp.call('mcp__bare__env', {});
     const names = (JSON.parse(unwrap(result.text)) as { names: string[] }).names;

@@ -304,7 +304,7 @@ describe("sign-in to a project's remote server (https, pinned fetch)", () => {
     const prompter = new SignInPrompter();
     prompter.answer = answer;
     const options = {
-      projectFetchOptions: projectFetchOptions(),
+      remote: { projectFetchOptions: projectFetchOptions() },
       openBrowser: (url: string) => browser.open(url),
     };
     return { oauth, browser, prompter, options };
