@@ -107,24 +107,23 @@ export class BenchWorkspace {
     sandbox: SandboxInfo,
     options: {
       prompter?: Prompter;
-      allowRules?: readonly string[];
+      allow?: readonly string[];
       startMode?: 'eager' | 'lazy';
       auditLog?: false;
     } = {},
   ): McpManager {
     return new McpManager({
-      allowRules: options.allowRules ?? [],
-      ...(options.auditLog === false ? { auditLog: false } : {}),
-      startMode: options.startMode ?? 'eager',
       root: this.root,
       home: this.home,
       userHome: this.userHome,
       env: SERVER_ENV,
       clientInfo: CLIENT_INFO,
       prompter: options.prompter ?? approvingPrompter(),
-      sandbox,
+      rules: { allow: options.allow ?? [] },
+      tools: { startMode: options.startMode ?? 'eager' },
+      ...(options.auditLog === false ? { storage: { auditLog: false } } : {}),
       // The fixtures live in this checkout, which may be under a temp folder.
-      sandboxReadPaths: [REPO_ROOT],
+      sandbox: { info: sandbox, readPaths: [REPO_ROOT] },
     });
   }
 

@@ -69,7 +69,7 @@ export function table(
 /** A server's detail as the CLI shows it: the manager's advice in the CLI's own words. */
 export function cliDetail(detail: string): string {
   return detail.replace(
-    "add its folder to the sandbox's read paths (the sandboxReadPaths option)",
+    "add its folder to the sandbox's read paths (the sandbox.readPaths option)",
     'allow its folder with --sandbox-read <folder> (or $GARUDA_SANDBOX_READ)',
   );
 }

@@ -53,18 +53,28 @@ export function createManager(
     env: io.env,
     clientInfo: { name: 'garuda-mcp', version: ctx.version },
     prompter,
-    sandboxReadPaths: globals.sandboxRead,
-    approvalMode: globals.approvalMode,
-    exposure: globals.exposure,
-    startMode,
-    allowRules: globals.rules.allow,
-    askRules: globals.rules.ask,
-    denyRules: globals.rules.deny,
-    cacheDir: globals.cacheDir,
-    ...(globals.startTimeoutMs === undefined ? {} : { startTimeoutMs: globals.startTimeoutMs }),
-    ...(globals.downloadTimeoutMs === undefined
-      ? {}
-      : { downloadTimeoutMs: globals.downloadTimeoutMs }),
+    rules: {
+      allow: globals.rules.allow,
+      ask: globals.rules.ask,
+      deny: globals.rules.deny,
+      approvalMode: globals.approvalMode,
+    },
+    tools: {
+      exposure: globals.exposure,
+      startMode,
+      enabledForSession: globals.sessionSwitches,
+    },
+    // The keychain is reached through the user's own session bus (io.env).
+    storage: { tokenStorage: globals.store },
+    sandbox: {
+      readPaths: globals.sandboxRead,
+      cacheDir: globals.cacheDir,
+      serverHomesDir: globals.serverHomesDir,
+    },
+    timeouts: {
+      ...(globals.startTimeoutMs === undefined ? {} : { startMs: globals.startTimeoutMs }),
+      ...(globals.downloadTimeoutMs === undefined ? {} : { downloadMs: globals.downloadTimeoutMs }),
+    },
     // A first download can take minutes: say what the start is waiting for.
     onStartStep: (event) => {
       if (event.step !== 'downloading') return;
@@ -76,10 +86,6 @@ export function createManager(
           : `MCP server "${event.server}": downloading ${packages}…`,
       );
     },
-    serverHomesDir: globals.serverHomesDir,
-    enabledForSession: globals.sessionSwitches,
-    // The keychain is reached through the user's own session bus (io.env).
-    tokenStorage: globals.store,
     // A server's warnings and worse reach the terminal (cleaned by the manager, at most 10 a
     // second); the rest of its log is noise for a command line.
     onServerLog: (entry) => {

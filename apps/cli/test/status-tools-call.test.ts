@@ -448,7 +448,7 @@ describe('the sandbox and /tmp', () => {
         expect(table.stdout).toContain(
           'allow its folder with --sandbox-read <folder> (or $GARUDA_SANDBOX_READ)',
         );
-        expect(table.stdout).not.toContain('sandboxReadPaths');
+        expect(table.stdout).not.toContain('sandbox.readPaths');
       } else if (SANDBOXED) {
         // Seatbelt (macOS) leaves the machine's temp folders in place: the server is seen.
         expect(rows[0]).toMatchObject({ state: 'connected' });

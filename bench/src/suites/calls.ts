@@ -188,7 +188,7 @@ export async function callsSuite(): Promise<Section[]> {
       await ws.servers({ bench: BENCH_SERVER });
       // An allow rule runs the call without the approval question (as a rule, the approval mode
       // or an "always allow" does): the call path itself.
-      const manager = ws.manager(kind, allow ? { allowRules: ['mcp.bench.echo'] } : {});
+      const manager = ws.manager(kind, allow ? { allow: ['mcp.bench.echo'] } : {});
       const label =
         (kind.kind === 'none' ? 'sandbox off' : `sandbox on (${kind.kind})`) +
         (allow ? ', allow rule (no question)' : '');
@@ -294,7 +294,7 @@ async function breakdown(
   const ws = await BenchWorkspace.create();
   workspaces.push(ws);
   await ws.servers({ bench: BENCH_SERVER });
-  const allowed = ws.manager(NO_SANDBOX, { allowRules: ['mcp.bench.echo'] });
+  const allowed = ws.manager(NO_SANDBOX, { allow: ['mcp.bench.echo'] });
   const noApproval = subject(
     'McpManager.call, sandbox off, allow rule (no approval question)',
     async () => {

@@ -3,20 +3,10 @@ import { checkPublicEntry } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import * as api from './index.js';
 import type { Prompter } from './index.js';
+import { MINIMAL_OPTIONS } from '../test/support/options.js';
 
 /** Options that make a manager (nothing starts: no test here calls a server). */
-const OPTIONS = {
-  root: '/tmp/project',
-  home: '/tmp/home/.garuda',
-  userHome: '/tmp/home',
-  env: {},
-  clientInfo: { name: 'x', version: '1' },
-  prompter: {
-    consent: () => Promise.resolve('deny' as const),
-    notice: () => {},
-    approveCall: () => Promise.resolve(false),
-  },
-};
+const OPTIONS = MINIMAL_OPTIONS;
 
 describe('public entry', () => {
   checkPublicEntry(api, api.McpManagerErrorCode, import.meta.url);
@@ -40,18 +30,20 @@ describe('errors', () => {
 
   it('reject unusable options before anything runs', () => {
     expect(() => new api.McpManager(OPTIONS)).not.toThrow();
-    for (const [option, value] of [
-      ['root', ''],
-      ['env', undefined],
-      ['clientInfo', { name: 'x' }],
-      ['prompter', { notice: () => {} }],
-      ['startTimeoutMs', 0],
-      ['allowRules', 'mcp.*'],
-      ['onChange', 'tools'],
+    for (const [option, given] of [
+      ['root', { root: '' }],
+      ['env', { env: undefined }],
+      ['clientInfo', { clientInfo: { name: 'x' } }],
+      ['prompter', { prompter: { notice: () => {} } }],
+      ['timeouts.startMs', { timeouts: { startMs: 0 } }],
+      ['rules.allow', { rules: { allow: 'mcp.*' } }],
+      ['onChange', { onChange: 'tools' }],
+      // A flat option of earlier versions is named, not ignored.
+      ['allowRules', { allowRules: ['mcp.*'] }],
     ] as const) {
       const error = (() => {
         try {
-          new api.McpManager({ ...OPTIONS, [option]: value } as never);
+          new api.McpManager({ ...OPTIONS, ...given } as never);
         } catch (e) {
           return e;
         }

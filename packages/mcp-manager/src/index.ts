@@ -5,6 +5,8 @@ export type { StartStepEvent } from './launch/download-phase.js';
 export { serverHomeOf } from './launch/server-home.js';
 export type { McpManagerOptions, StartMode } from './options.js';
 export { LIMITS } from './limits.js';
+export type { RemoteOptions, RulesOptions, SandboxOptions } from './options.js';
+export type { StorageOptions, TimeoutsOptions, ToolsOptions } from './options.js';
 export { networkText, sandboxText, valueSourceText } from './status/wording.js';
 export { lostNamesText } from './offer/tool-view.js';
 export { pinCounts } from './offer/prompt-pins.js';

@@ -60,7 +60,7 @@ export class McpManager {
   /**
    * Reads the configuration and starts every enabled server concurrently. Config problems are
    * told through `prompter.notice` (and kept for {@link problems}). Each server has
-   * `startTimeoutMs` (30 s) for start + connect + list; a slow or failing server never holds up
+   * `timeouts.startMs` (30 s) for start + connect + list; a slow or failing server never holds up
    * or breaks the others (consent questions are asked one at a time). Resolves when every server
    * is connected, disabled, denied or failed.
    *
@@ -280,7 +280,7 @@ export class McpManager {
   }
 
   /**
-   * Where the tokens of new sign-ins are kept, and why: the `tokenStorage` option with `auto`
+   * Where the tokens of new sign-ins are kept, and why: the `storage.tokenStorage` option with `auto`
    * resolved (the OS keychain is probed once, within its time limit). For a status screen:
    * `{ requested: 'auto', mode: 'file', available: true, reason: 'no OS keychain answered: …' }`.
    *

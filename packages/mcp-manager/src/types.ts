@@ -56,7 +56,7 @@ export interface LostName extends NameClash {
 
 /**
  * The state of one configured server, as `status()` shows it. `ready`: a lazy start
- * (`startMode: 'lazy'`) offers its pinned tools from the cache, and its first use starts it.
+ * (`tools.startMode: 'lazy'`) offers its pinned tools from the cache, and its first use starts it.
  */
 export type ServerState =
   'disabled' | 'denied' | 'starting' | 'ready' | 'connected' | 'failed' | 'stopped';
@@ -128,7 +128,7 @@ export interface ConsentRequest {
   readonly env: readonly ValueSource[];
   /** Local servers: folders it may write besides the project and temp folders. */
   readonly writePaths: readonly string[];
-  /** Local servers: its own home folder (writable, kept across restarts; see `serverHomesDir`). */
+  /** Local servers: its own home folder (writable, kept across restarts; see `sandbox.serverHomesDir`). */
   readonly home?: string;
   /**
    * Local servers with read paths: the files or folders it may read although the sandbox would
@@ -295,7 +295,7 @@ export interface StatusRow {
   readonly network: NetworkStatus;
   /** Why the server is failed or denied, cleaned (one line). */
   readonly detail?: string;
-  /** A local server's own home folder (see the `serverHomesDir` option); kept when it is removed. */
+  /** A local server's own home folder (see the `sandbox.serverHomesDir` option); kept when it is removed. */
   readonly home?: string;
   /**
    * The names of its tools and prompts another server holds (compared without case; the host's

@@ -7,7 +7,7 @@ import { CHANGED_DIFF } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import { readAuditLog, verifyAuditLog, type AuditEvent } from '@garuda/mcp-audit';
 import { InvalidOptionsError } from '../src/index.js';
-import { ScriptedPrompter, fixture, useWorkspace, wrapped } from './support.js';
+import { ScriptedPrompter, fixture, useWorkspace, wrapped } from './support/e2e.js';
 
 const ws = useWorkspace();
 
@@ -16,7 +16,7 @@ describe('the audit log', () => {
     const { prompter, mcp } = await ws.startProjectServers(
       { theirs: fixture('normal', ws.mark) },
       'once',
-      { allowRules: ['mcp.theirs.add'] },
+      { rules: { allow: ['mcp.theirs.add'] } },
     );
     await mcp.call('mcp__theirs__echo', { text: 'a secret-ish text' });
     await mcp.call('mcp__theirs__add', { a: 1, b: 2 });
@@ -94,7 +94,7 @@ describe('the audit log', () => {
   it('keeps argument and result text only when the host opts in', async () => {
     const { mcp } = await ws.startUserServers(
       { tools: fixture('normal', ws.mark) },
-      { auditLog: { includeText: true } },
+      { storage: { auditLog: { includeText: true } } },
     );
     await mcp.call('mcp__tools__echo', { text: 'kept words' });
     await mcp.close();
@@ -108,7 +108,7 @@ describe('the audit log', () => {
   it('writes nothing when the host turns it off', async () => {
     const { mcp } = await ws.startUserServers(
       { tools: fixture('normal', ws.mark) },
-      { auditLog: false },
+      { storage: { auditLog: false } },
     );
     await mcp.call('mcp__tools__echo', { text: 'x' });
     await mcp.close();
@@ -124,7 +124,7 @@ describe('the audit log', () => {
     };
     const { mcp } = await ws.startUserServers(
       { tools: fixture('normal', ws.mark) },
-      { auditLog: { sink } },
+      { storage: { auditLog: { sink } } },
     );
     await mcp.call('mcp__tools__echo', { text: 'kept words' });
     await mcp.close();
@@ -138,9 +138,9 @@ describe('the audit log', () => {
   it('refuses a sink that cannot take events, or one given with includeText', () => {
     const sink = { includesText: false, append: () => Promise.resolve(), flush: async () => {} };
     for (const auditLog of [{ sink: {} }, { sink, includeText: true }]) {
-      expect(() => ws.manager(new ScriptedPrompter(), { auditLog } as never)).toThrow(
-        InvalidOptionsError,
-      );
+      const make = () => ws.manager(new ScriptedPrompter(), { storage: { auditLog } } as never);
+      expect(make).toThrow(InvalidOptionsError);
+      expect(make).toThrow(/^invalid option storage\.auditLog: /);
     }
   });
 });

@@ -6,7 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { scriptedBrowser, type OAuthFixture } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
-import { SignInPrompter, unwrap, useWorkspace } from './support.js';
+import { SignInPrompter, unwrap, useWorkspace } from './support/e2e.js';
 
 const ws = useWorkspace();
 

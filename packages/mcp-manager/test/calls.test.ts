@@ -12,7 +12,7 @@ import {
   ServerNotConnectedError,
   ServerStoppedError,
 } from '../src/index.js';
-import { fixture, pidsWith, unwrap, useWorkspace, wrapped } from './support.js';
+import { fixture, pidsWith, unwrap, useWorkspace, wrapped } from './support/e2e.js';
 
 const ws = useWorkspace();
 
@@ -20,7 +20,7 @@ describe('a full turn', () => {
   it('approve → the wrapped result; decline → CallDeclinedError; an allow rule skips the question', async () => {
     const { prompter, mcp } = await ws.startUserServers(
       { tools: fixture('normal', ws.mark) },
-      { allowRules: ['mcp.tools.add'] },
+      { rules: { allow: ['mcp.tools.add'] } },
     );
 
     const result = await mcp.call('mcp__tools__echo', { text: 'hello' });
@@ -66,7 +66,7 @@ describe('a full turn', () => {
     // a busy machine cannot make one of those time out. The slow tool never ends by itself.
     const { mcp } = await ws.startUserServers(
       { s: fixture('normal', ws.mark, { timeoutMs: 5_000 }) },
-      { allowRules: ['mcp.s.*'] },
+      { rules: { allow: ['mcp.s.*'] } },
     );
 
     const timedOut = await mcp.call('mcp__s__slow', { ms: 600_000 }).catch((e: unknown) => e);

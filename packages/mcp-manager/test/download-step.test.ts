@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpManager, McpManagerOptions, StartStepEvent } from '../src/index.js';
 import { DOWNLOAD_MARKER } from '../src/launch/download-phase.js';
 import { runnerCacheDir } from '../src/launch/package-launch.js';
-import { HAS_SANDBOX, managerWithBin } from './support.js';
+import { HAS_SANDBOX, managerWithBin } from './support/e2e.js';
 
 const SPEC = 'mcp-slow@1.0.0';
 /** The same package with no version: npx asks the registry for the newest each time. */
@@ -188,7 +188,7 @@ describe.skipIf(!HAS_SANDBOX)('the download step of npx servers', () => {
   it('a download killed at its limit leaves no marker, and the next start repairs the cache', async () => {
     await userServers({ cut: shimServer('cut') });
     // Nothing releases this download: it ends only at its limit.
-    const first = manager({ downloadTimeoutMs: 2_000 });
+    const first = manager({ timeouts: { downloadMs: 2_000 } });
     await first.start();
     const [row] = first.status();
     expect(row?.state).toBe('failed');

@@ -9,7 +9,7 @@ import {
   type ElicitRequest,
   type McpManagerOptions,
 } from '../src/index.js';
-import { ScriptedPrompter, fixture, unwrap, useWorkspace } from './support.js';
+import { ScriptedPrompter, fixture, unwrap, useWorkspace } from './support/e2e.js';
 
 const ws = useWorkspace();
 

@@ -10,7 +10,7 @@ import type {
   ElicitRequest,
   ElicitUrlRequest,
 } from '../src/index.js';
-import { ScriptedPrompter, fixture, unwrap, useWorkspace } from './support.js';
+import { ScriptedPrompter, fixture, unwrap, useWorkspace } from './support/e2e.js';
 
 const ws = useWorkspace();
 

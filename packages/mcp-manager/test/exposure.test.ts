@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolHiddenError, UnknownToolError } from '../src/index.js';
 import type { McpManager } from '../src/index.js';
-import { Changes, fixture, unwrap, useWorkspace } from './support.js';
+import { Changes, fixture, unwrap, useWorkspace } from './support/e2e.js';
 
 /** The model's tool names, in the order `tools()` gives them. */
 const toolNamesOf = (mcp: McpManager) => mcp.tools().map((tool) => tool.name);
@@ -57,7 +57,7 @@ describe('exposure: search', () => {
   it('a query that is missing or empty is an error result that says to search with words', async () => {
     const { mcp } = await ws.startUserServers(
       { held: fixture('normal', ws.mark) },
-      { exposure: 'search' },
+      { tools: { exposure: 'search' } },
     );
     expect(toolNamesOf(mcp)).toEqual(['mcp_tool_search']);
     for (const args of [{}, { query: '   ' }, { query: 5 }, undefined]) {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { readAuditLog } from '@garuda/mcp-audit';
 import { describe, expect, it } from 'vitest';
 import { CallDeclinedError } from '../src/index.js';
-import { ScriptedPrompter, fixture, unwrap, useWorkspace, wrapped } from './support.js';
+import { ScriptedPrompter, fixture, unwrap, useWorkspace, wrapped } from './support/e2e.js';
 
 const ws = useWorkspace();
 
@@ -95,7 +95,7 @@ describe('remembered grants', () => {
         wiper: fixture('normal', ws.mark, { capabilities: ['irreversible'] }),
         fx: fixture('normal', ws.mark),
       },
-      { askRules: ['mcp.fx.echo'] },
+      { rules: { ask: ['mcp.fx.echo'] } },
     );
     prompter.approve = 'always';
     for (let n = 0; n < 2; n += 1) {
@@ -122,10 +122,12 @@ describe('permission rules', () => {
     const { prompter, mcp } = await ws.startUserServers(
       { fx: fixture('normal', ws.mark, { capabilities: ['read'] }) },
       {
-        approvalMode: 'trusted',
-        allowRules: ['mcp.*'],
-        askRules: ['mcp.f*.ad*'],
-        denyRules: ['mcp.*.ec*'],
+        rules: {
+          approvalMode: 'trusted',
+          allow: ['mcp.*'],
+          ask: ['mcp.f*.ad*'],
+          deny: ['mcp.*.ec*'],
+        },
       },
     );
     const denied = await mcp.call('mcp__fx__echo', { text: 'x' }).catch((e: unknown) => e);
@@ -155,7 +157,7 @@ describe('permission rules', () => {
   it('an invalid rule is ignored with a notice, never widened', async () => {
     const prompter = new ScriptedPrompter();
     await ws.userServers({ fx: fixture('normal', ws.mark) });
-    const mcp = ws.manager(prompter, { allowRules: ['mcp.fx'], denyRules: ['fx.*'] });
+    const mcp = ws.manager(prompter, { rules: { allow: ['mcp.fx'], deny: ['fx.*'] } });
     await mcp.start();
     expect(prompter.notices).toEqual(
       expect.arrayContaining([

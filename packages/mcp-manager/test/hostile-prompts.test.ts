@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { cleanText, neutralizeTags } from '@garuda/mcp-sanitize';
 import { describe, expect, it } from 'vitest';
-import { SignInPrompter, useWorkspace, wrapped } from './support.js';
+import { SignInPrompter, useWorkspace, wrapped } from './support/e2e.js';
 
 const ws = useWorkspace();
 

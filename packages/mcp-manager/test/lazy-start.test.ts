@@ -15,7 +15,7 @@ import {
   unwrap,
   useWorkspace,
   wrapped,
-} from './support.js';
+} from './support/e2e.js';
 
 const ws = useWorkspace();
 let modeFile: string;
@@ -41,7 +41,7 @@ async function pinned(): Promise<string> {
 
 async function lazy(prompter = new ScriptedPrompter(), changes?: Changes): Promise<McpManager> {
   const mcp = ws.manager(prompter, {
-    startMode: 'lazy',
+    tools: { startMode: 'lazy' },
     ...(changes === undefined ? {} : { onChange: changes.onChange }),
   });
   await mcp.start();
@@ -85,9 +85,9 @@ describe('startMode lazy', () => {
     const mcp = ws.manager(new ScriptedPrompter());
     await mcp.start();
     expect(mcp.status()[0]?.state).toBe('connected');
-    expect(() => ws.manager(new ScriptedPrompter(), { startMode: 'later' as never })).toThrow(
-      InvalidOptionsError,
-    );
+    expect(() =>
+      ws.manager(new ScriptedPrompter(), { tools: { startMode: 'later' as never } }),
+    ).toThrow(InvalidOptionsError);
   });
 
   it('a project server whose tools changed: the first call asks before anything is sent; no → the call fails, the tools leave', async () => {

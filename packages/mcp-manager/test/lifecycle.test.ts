@@ -9,7 +9,7 @@ import {
   StartCancelledError,
   UnknownServerError,
 } from '../src/index.js';
-import { ScriptedPrompter, fixture, pidsWith, unwrap, useWorkspace } from './support.js';
+import { ScriptedPrompter, fixture, pidsWith, unwrap, useWorkspace } from './support/e2e.js';
 
 const ws = useWorkspace();
 
@@ -33,7 +33,7 @@ describe('lifecycle', () => {
     // The hanging one ends by this limit, the others must connect well within it: room for ten
     // processes starting at once on a busy two-core machine.
     const startTimeoutMs = 20_000;
-    const mcp = ws.manager(prompter, { startTimeoutMs });
+    const mcp = ws.manager(prompter, { timeouts: { startMs: startTimeoutMs } });
     const starting = mcp.start();
     // The 8 are connected while the hanging one is still starting: it holds none of them up
     // (observed, not measured against a time a busy machine may overrun).
@@ -94,7 +94,7 @@ describe('lifecycle', () => {
 
   it('a cancelled start keeps the connected servers and stops the others', async () => {
     await ws.userServers({ ok: fixture('normal', ws.mark), hang: fixture('hang', ws.mark) });
-    const mcp = ws.manager(new ScriptedPrompter(), { startTimeoutMs: 20_000 });
+    const mcp = ws.manager(new ScriptedPrompter(), { timeouts: { startMs: 20_000 } });
     const controller = new AbortController();
     const started = mcp.start({ signal: controller.signal });
     await waitFor(() => mcp.status().find((r) => r.name === 'ok')?.state === 'connected');
@@ -172,7 +172,7 @@ describe('other kinds of server and machine', () => {
     const prompter = new ScriptedPrompter();
     prompter.answer = 'once';
     const mcp = ws.manager(prompter, {
-      sandbox: { kind: 'none', reason: 'bubblewrap is not installed' },
+      sandbox: { info: { kind: 'none', reason: 'bubblewrap is not installed' } },
     });
     await mcp.start();
     expect(prompter.consents[0]?.sandbox).toEqual({
@@ -230,7 +230,7 @@ describe('many servers', () => {
     process.on('warning', onWarning);
     try {
       const mcp = ws.manager(new ScriptedPrompter(), {
-        sandbox: { kind: 'none', reason: 'this test counts listeners, not sandboxes' },
+        sandbox: { info: { kind: 'none', reason: 'this test counts listeners, not sandboxes' } },
       });
       await mcp.start({ signal: new AbortController().signal });
       expect(mcp.status().filter((row) => row.state === 'connected')).toHaveLength(12);

@@ -5,7 +5,14 @@
 import { ADDED_TOOL } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import type { McpManager } from '../src/index.js';
-import { Changes, HoldingPrompter, fixture, toolNamesOf, unwrap, useWorkspace } from './support.js';
+import {
+  Changes,
+  HoldingPrompter,
+  fixture,
+  toolNamesOf,
+  unwrap,
+  useWorkspace,
+} from './support/e2e.js';
 
 const ws = useWorkspace();
 

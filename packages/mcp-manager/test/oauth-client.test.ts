@@ -7,7 +7,7 @@ import path from 'node:path';
 import { scriptedBrowser } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import { CallFailedError, SignInRequiredError } from '../src/index.js';
-import { SignInPrompter, unwrap, useWorkspace } from './support.js';
+import { SignInPrompter, unwrap, useWorkspace } from './support/e2e.js';
 
 const ws = useWorkspace();
 
@@ -43,7 +43,7 @@ describe('the OAuth client identity, in the order of preference', () => {
     const first = new SignInPrompter();
     const mcp = ws.manager(first, {
       openBrowser: (url) => browser.open(url),
-      clientMetadataUrl: CIMD,
+      remote: { clientMetadataUrl: CIMD },
     });
     await mcp.start();
     expect(mcp.status()[0]?.state).toBe('connected');
@@ -72,7 +72,7 @@ describe('the OAuth client identity, in the order of preference', () => {
     const browser = scriptedBrowser();
     const mcp = ws.manager(new SignInPrompter(), {
       openBrowser: (url) => browser.open(url),
-      clientMetadataUrl: CIMD,
+      remote: { clientMetadataUrl: CIMD },
     });
     await mcp.start();
     expect(mcp.status()[0]?.state).toBe('connected');
@@ -90,7 +90,7 @@ describe('the OAuth client identity, in the order of preference', () => {
     });
     const mcp = ws.manager(new SignInPrompter(), {
       openBrowser: (url) => scriptedBrowser().open(url),
-      clientMetadataUrl: CIMD,
+      remote: { clientMetadataUrl: CIMD },
     });
     await mcp.start();
     expect(mcp.status()[0]?.state).toBe('connected');
@@ -103,7 +103,7 @@ describe('the OAuth client identity, in the order of preference', () => {
     await ws.userServers({ notes: { url: oauth.url.href } });
     const mcp = ws.manager(new SignInPrompter(), {
       openBrowser: (url) => scriptedBrowser().open(url),
-      clientMetadataUrl: CIMD,
+      remote: { clientMetadataUrl: CIMD },
     });
     await mcp.start();
     expect(mcp.status()[0]?.state).toBe('connected');

@@ -4,7 +4,7 @@
 import { LIBRARY_URIS, caught, hostileLeftovers } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import { CallFailedError, InvalidOptionsError, UnknownServerError } from '../src/index.js';
-import { Changes, HoldingPrompter, fixture, useWorkspace } from './support.js';
+import { Changes, HoldingPrompter, fixture, useWorkspace } from './support/e2e.js';
 
 const ws = useWorkspace();
 

@@ -3,7 +3,7 @@
 import { recordingLogger, type RecordingLogger } from '@garuda/test-utils';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ResultTooLargeError, type McpManager } from '../src/index.js';
-import { fixture, unwrap, useWorkspace } from './support.js';
+import { fixture, unwrap, useWorkspace } from './support/e2e.js';
 
 // Far past the test's own limit: a call that waited for it would fail the test by its timeout.
 const CALL_LIMIT_MS = 600_000;

@@ -22,7 +22,7 @@ import {
   type ScriptedPrompter,
   managerWithBin,
   unwrap,
-} from './support.js';
+} from './support/e2e.js';
 
 const run = promisify(execFile);
 
@@ -173,11 +173,13 @@ describe.skipIf(!HAS_SANDBOX)('package runners in the sandbox', () => {
         // The test's own pnpm, shown to the server: `npx pnpm` keeps it in the home's npm cache,
         // which may be under /tmp (a home there is empty inside the sandbox), as a user's own
         // pnpm would not be. Its folder on PATH and its package, wherever the link leads.
-        sandboxReadPaths: [
-          REPO_ROOT,
-          path.dirname(pnpm as string),
-          path.dirname(path.dirname(realpathSync(pnpm as string))),
-        ],
+        sandbox: {
+          readPaths: [
+            REPO_ROOT,
+            path.dirname(pnpm as string),
+            path.dirname(path.dirname(realpathSync(pnpm as string))),
+          ],
+        },
       });
       await mcp.start();
       expect(mcp.status().map((row) => [row.name, row.state, row.detail])).toEqual([

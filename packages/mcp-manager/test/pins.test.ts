@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CHANGED_DIFF, NORMAL_TOOL_NAMES } from '@garuda/test-utils';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ScriptedPrompter, pidsWith, toolNamesOf, useWorkspace, wrapped } from './support.js';
+import { ScriptedPrompter, pidsWith, toolNamesOf, useWorkspace, wrapped } from './support/e2e.js';
 
 const ws = useWorkspace();
 let modeFile: string;

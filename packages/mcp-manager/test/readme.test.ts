@@ -15,7 +15,7 @@ import {
   type TempDir,
 } from '@garuda/test-utils';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { HAS_SANDBOX, SANDBOX } from './support.js';
+import { HAS_SANDBOX, SANDBOX } from './support/e2e.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const README = path.join(here, '..', 'README.md');

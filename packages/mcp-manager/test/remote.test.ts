@@ -3,7 +3,14 @@
 import { makeCertificate } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import { UnknownServerError } from '../src/index.js';
-import { ScriptedPrompter, fixedLookup, fixture, marker, unwrap, useWorkspace } from './support.js';
+import {
+  ScriptedPrompter,
+  fixedLookup,
+  fixture,
+  marker,
+  unwrap,
+  useWorkspace,
+} from './support/e2e.js';
 
 /** A project's remote server's name: only the tests' strict fetch resolves it. */
 const HOST = 'mcp.example.test';
@@ -49,7 +56,9 @@ describe('a project remote server', () => {
     const prompter = new ScriptedPrompter();
     prompter.answer = 'remember';
     // The name resolves to the fixture's loopback address: the pinned fetch must refuse it.
-    const mcp = ws.manager(prompter, { projectFetchOptions: { lookup: fixedLookup() } });
+    const mcp = ws.manager(prompter, {
+      remote: { projectFetchOptions: { lookup: fixedLookup() } },
+    });
     await mcp.start();
     expect(prompter.consents).toHaveLength(1);
     expect(prompter.consents[0]).toMatchObject({ server: 'web' });
@@ -72,7 +81,7 @@ describe('a project remote server', () => {
       // The names the strict fetch looked up: it was the one that tried.
       const dialled: string[] = [];
       const lookup = fixedLookup(addresses, dialled);
-      const mcp = ws.manager(prompter, { projectFetchOptions: { lookup } });
+      const mcp = ws.manager(prompter, { remote: { projectFetchOptions: { lookup } } });
       await mcp.start();
       const [row] = mcp.status();
       expect(row?.state).toBe('failed');
@@ -95,16 +104,16 @@ describe('a project remote server', () => {
 describe('remote options', () => {
   it('projectFetchOptions must be pinned-fetch options, and openBrowser a function', () => {
     const prompter = new ScriptedPrompter();
-    expect(() => ws.manager(prompter, { projectFetchOptions: 'no' as never })).toThrow(
-      /projectFetchOptions/,
+    expect(() => ws.manager(prompter, { remote: { projectFetchOptions: 'no' as never } })).toThrow(
+      /option remote\.projectFetchOptions/,
     );
     // A fetch cannot stand in for the strict one.
-    expect(() => ws.manager(prompter, { projectFetchOptions: fetch as never })).toThrow(
-      /projectFetchOptions/,
+    expect(() => ws.manager(prompter, { remote: { projectFetchOptions: fetch as never } })).toThrow(
+      /option remote\.projectFetchOptions/,
     );
     expect(() =>
-      ws.manager(prompter, { projectFetchOptions: { connectTimeoutMs: -1 } as never }),
-    ).toThrow(/projectFetchOptions/);
+      ws.manager(prompter, { remote: { projectFetchOptions: { connectTimeoutMs: -1 } as never } }),
+    ).toThrow(/option remote\.projectFetchOptions/);
     expect(() => ws.manager(prompter, { openBrowser: 1 as never })).toThrow(/openBrowser/);
   });
 
@@ -135,14 +144,14 @@ describe('a project remote server that is allowed', () => {
 
     const first = new ScriptedPrompter();
     first.answer = 'remember';
-    const mcp = ws.manager(first, { projectFetchOptions });
+    const mcp = ws.manager(first, { remote: { projectFetchOptions: projectFetchOptions } });
     await mcp.start();
     expect(first.consents.map((request) => request.kind)).toEqual(['server']);
     expect(mcp.status()[0]).toMatchObject({ state: 'connected', sandbox: { kind: 'remote' } });
     expect(unwrap((await mcp.call('mcp__web__echo', { text: 'hi' })).text)).toBe('hi');
 
     const second = new ScriptedPrompter();
-    const again = ws.manager(second, { projectFetchOptions });
+    const again = ws.manager(second, { remote: { projectFetchOptions: projectFetchOptions } });
     await again.start();
     expect(second.consents).toHaveLength(0);
     expect(again.status()[0]?.state).toBe('connected');
@@ -155,7 +164,9 @@ describe('a project remote server that is allowed', () => {
     await ws.httpFixture({ tls, mode: 'changed', port });
     const third = new ScriptedPrompter();
     third.answer = 'deny';
-    const changedManager = ws.manager(third, { projectFetchOptions });
+    const changedManager = ws.manager(third, {
+      remote: { projectFetchOptions: projectFetchOptions },
+    });
     await changedManager.start();
     expect(third.consents.map((request) => request.kind)).toEqual(['tools']);
     expect(changedManager.status()[0]?.state).toBe('denied');

@@ -4,7 +4,7 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixture, useWorkspace } from './support.js';
+import { fixture, useWorkspace } from './support/e2e.js';
 
 const ws = useWorkspace();
 

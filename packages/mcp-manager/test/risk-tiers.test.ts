@@ -2,7 +2,7 @@
 // batching (serialized by default, path_scoped side by side on different paths).
 import { describe, expect, it } from 'vitest';
 import { CallCancelledError, InvalidOptionsError } from '../src/index.js';
-import { ScriptedPrompter, fixture, unwrap, useWorkspace } from './support.js';
+import { ScriptedPrompter, fixture, unwrap, useWorkspace } from './support/e2e.js';
 
 const ws = useWorkspace();
 
@@ -13,7 +13,7 @@ describe('approval modes and risk tiers', () => {
         reader: fixture('normal', ws.mark, { capabilities: ['read'] }),
         other: fixture('normal', ws.mark),
       },
-      { approvalMode: 'balanced' },
+      { rules: { approvalMode: 'balanced' } },
     );
     const low = await mcp.call('mcp__reader__echo', { text: 'hi' });
     expect(unwrap(low.text)).toBe('hi');
@@ -45,7 +45,7 @@ describe('approval modes and risk tiers', () => {
         writer: fixture('normal', ws.mark, { capabilities: ['write', 'network'] }),
         wiper: fixture('normal', ws.mark, { capabilities: ['read', 'irreversible'] }),
       },
-      { approvalMode: 'trusted', allowRules: ['mcp.*'] },
+      { rules: { approvalMode: 'trusted', allow: ['mcp.*'] } },
     );
     const high = await mcp.call('mcp__writer__add', { a: 1, b: 1 });
     expect(high.approval?.asked).toBe(false);
@@ -64,7 +64,7 @@ describe('approval modes and risk tiers', () => {
   it('ask (the default) asks even for a read-only server; an allow rule still skips it', async () => {
     const { prompter, mcp } = await ws.startUserServers(
       { reader: fixture('normal', ws.mark, { capabilities: ['read'] }) },
-      { allowRules: ['mcp.reader.add'] },
+      { rules: { allow: ['mcp.reader.add'] } },
     );
     await mcp.call('mcp__reader__echo', { text: 'a' });
     expect(prompter.approvals.map((a) => [a.mode, a.why])).toEqual([
@@ -79,9 +79,9 @@ describe('approval modes and risk tiers', () => {
   });
 
   it('refuses an unknown approval mode', () => {
-    expect(() => ws.manager(new ScriptedPrompter(), { approvalMode: 'yolo' as never })).toThrow(
-      InvalidOptionsError,
-    );
+    expect(() =>
+      ws.manager(new ScriptedPrompter(), { rules: { approvalMode: 'yolo' as never } }),
+    ).toThrow(InvalidOptionsError);
   });
 
   it("shows a project's declared tier on its consent screen, with a warning when it is low", async () => {
@@ -115,7 +115,7 @@ describe('batching', () => {
   it("serialized (the default): a server's second call waits for its first", async () => {
     const { mcp } = await ws.startUserServers(
       { one: fixture('normal', ws.mark) },
-      { allowRules: ['mcp.*'] },
+      { rules: { allow: ['mcp.*'] } },
     );
     const stop = new AbortController();
     const slow = mcp.call('mcp__one__slow', { ms: 60_000 }, { signal: stop.signal });
@@ -135,7 +135,7 @@ describe('batching', () => {
         reads: fixture('normal', ws.mark, { capabilities: ['read'] }),
         strict: fixture('normal', ws.mark, { capabilities: ['read'], batching: 'serialized' }),
       },
-      { allowRules: ['mcp.*'] },
+      { rules: { allow: ['mcp.*'] } },
     );
     expect(mcp.status().map((row) => row.risk.batching)).toEqual(['parallel', 'serialized']);
     const stop = new AbortController();
@@ -155,7 +155,7 @@ describe('batching', () => {
   it('a call waiting for its turn is cancelled by its own signal', async () => {
     const { mcp } = await ws.startUserServers(
       { one: fixture('normal', ws.mark) },
-      { allowRules: ['mcp.*'] },
+      { rules: { allow: ['mcp.*'] } },
     );
     const stopSlow = new AbortController();
     const slow = mcp.call('mcp__one__slow', { ms: 60_000 }, { signal: stopSlow.signal });
@@ -176,7 +176,7 @@ describe('batching', () => {
           batching: 'path_scoped',
         }),
       },
-      { allowRules: ['mcp.*'] },
+      { rules: { allow: ['mcp.*'] } },
     );
     const stop = new AbortController();
     const slow = mcp.call(

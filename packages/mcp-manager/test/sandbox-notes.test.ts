@@ -15,7 +15,7 @@ import {
   fixture,
   unwrap,
   useWorkspace,
-} from './support.js';
+} from './support/e2e.js';
 
 const ws = useWorkspace();
 /** What this machine's sandbox gives: bubblewrap's outcomes on Linux, Seatbelt's on macOS. */
@@ -39,17 +39,17 @@ function addCommand(name: string, flags: string[]): string {
   });
 }
 
-describe('sandboxReadPaths, for every server', () => {
+describe('sandbox.readPaths, for every server', () => {
   it("never shows what the sandbox hides: that is one server's own readPaths", () => {
     const prompter = new ScriptedPrompter();
     for (const [dir, field] of [
-      [path.join(ws.userHome, '.kube'), 'sandboxReadPaths[1]'],
-      [path.join(ws.userHome, '.config', 'gcloud', 'x'), 'sandboxReadPaths[1]'],
-      [ws.home, 'sandboxReadPaths[1]'],
+      [path.join(ws.userHome, '.kube'), 'sandbox.readPaths[1]'],
+      [path.join(ws.userHome, '.config', 'gcloud', 'x'), 'sandbox.readPaths[1]'],
+      [ws.home, 'sandbox.readPaths[1]'],
     ] as const) {
       let error: unknown;
       try {
-        ws.manager(prompter, { sandboxReadPaths: [REPO_ROOT, dir] });
+        ws.manager(prompter, { sandbox: { readPaths: [REPO_ROOT, dir] } });
       } catch (caught) {
         error = caught;
       }
@@ -59,7 +59,7 @@ describe('sandboxReadPaths, for every server', () => {
     }
     // A folder that only holds hidden paths shows none of them: fine.
     expect(() =>
-      ws.manager(prompter, { sandboxReadPaths: [REPO_ROOT, ws.userHome] }),
+      ws.manager(prompter, { sandbox: { readPaths: [REPO_ROOT, ws.userHome] } }),
     ).not.toThrow();
   });
 });
@@ -73,7 +73,7 @@ describe.skipIf(!HAS_SANDBOX)('notes on what the sandbox refused', () => {
     await mkdir(docs);
     const { mcp } = await ws.startUserServers(
       { fs: fixture('files', ws.mark, { writePaths: [granted] }) },
-      { sandboxReadPaths: [REPO_ROOT, docs] },
+      { sandbox: { readPaths: [REPO_ROOT, docs] } },
     );
     const target = path.join(docs, 'x.txt');
 

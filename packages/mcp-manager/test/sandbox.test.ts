@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sandboxOutcomes, type EscapeReport } from '@garuda/test-utils';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { HAS_SANDBOX, SANDBOX, fixture, unwrap, useWorkspace } from './support.js';
+import { HAS_SANDBOX, SANDBOX, fixture, unwrap, useWorkspace } from './support/e2e.js';
 
 const ws = useWorkspace();
 /** What this machine's sandbox gives: bubblewrap's outcomes on Linux, Seatbelt's on macOS. */
@@ -33,7 +33,7 @@ describe.skipIf(!HAS_SANDBOX)('sandbox limits through the manager', () => {
         open: fixture('escape', ws.mark, { network: true }),
       },
       'once',
-      { allowRules: ['mcp.closed.*', 'mcp.open.*'] },
+      { rules: { allow: ['mcp.closed.*', 'mcp.open.*'] } },
     );
 
     expect(prompter.consents.map((r) => [r.server, r.sandbox, r.network])).toEqual([
@@ -90,12 +90,12 @@ describe.runIf(HAS_SANDBOX && IS.privateTmp)('a server the sandbox cannot see', 
       await writeFile(server, 'export {};\n');
       const { mcp } = await ws.startUserServers(
         { hidden: { command: process.execPath, args: [server] } },
-        { sandboxReadPaths: [] },
+        { sandbox: { readPaths: [] } },
       );
       const [row] = mcp.status();
       expect(row?.state).toBe('failed');
       expect(row?.detail).toMatch(
-        /\(note: \S+server\.mjs is under \/tmp, which the sandbox replaces with an empty folder: add its folder to the sandbox's read paths \(the sandboxReadPaths option\)\); stderr: /,
+        /\(note: \S+server\.mjs is under \/tmp, which the sandbox replaces with an empty folder: add its folder to the sandbox's read paths \(the sandbox.readPaths option\)\); stderr: /,
       );
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -115,7 +115,7 @@ describe.runIf(HAS_SANDBOX && !IS.privateTmp)('a server under /tmp, which Seatbe
       );
       const { mcp } = await ws.startUserServers(
         { shown: { command: process.execPath, args: [server] } },
-        { sandboxReadPaths: [] },
+        { sandbox: { readPaths: [] } },
       );
       const [row] = mcp.status();
       expect(row?.state).toBe('failed');

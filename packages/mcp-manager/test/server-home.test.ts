@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HAS_SANDBOX, ScriptedPrompter, fixture, unwrap, useWorkspace } from './support.js';
+import { HAS_SANDBOX, ScriptedPrompter, fixture, unwrap, useWorkspace } from './support/e2e.js';
 
 const ws = useWorkspace();
 
@@ -28,7 +28,7 @@ describe('server homes', () => {
         }),
       },
       'once',
-      { serverHomesDir: homes },
+      { sandbox: { serverHomesDir: homes } },
     );
     const hash = createHash('sha256').update(ws.root).digest('hex').slice(0, 12);
     const home = path.join(homes, `ev.${hash}`);

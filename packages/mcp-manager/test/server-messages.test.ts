@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionsError, LIMITS, type CallProgress } from '../src/index.js';
 import type { ServerLogEntry } from '../src/types.js';
-import { ScriptedPrompter, fixture, unwrap, useWorkspace } from './support.js';
+import { ScriptedPrompter, fixture, unwrap, useWorkspace } from './support/e2e.js';
 
 const ws = useWorkspace();
 

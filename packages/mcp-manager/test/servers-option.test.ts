@@ -4,7 +4,7 @@ import path from 'node:path';
 import { NORMAL_TOOL_NAMES } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionsError } from '../src/index.js';
-import { SANDBOX, ScriptedPrompter, fixture, toolNamesOf, useWorkspace } from './support.js';
+import { SANDBOX, ScriptedPrompter, fixture, toolNamesOf, useWorkspace } from './support/e2e.js';
 
 const ws = useWorkspace();
 

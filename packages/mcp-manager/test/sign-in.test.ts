@@ -16,7 +16,13 @@ import {
 import { beforeEach, describe, expect, it } from 'vitest';
 import { StartCancelledError } from '../src/index.js';
 import type { ConsentAnswer, SignInRequest } from '../src/types.js';
-import { ScriptedPrompter, SignInPrompter, fixedLookup, unwrap, useWorkspace } from './support.js';
+import {
+  ScriptedPrompter,
+  SignInPrompter,
+  fixedLookup,
+  unwrap,
+  useWorkspace,
+} from './support/e2e.js';
 
 const ws = useWorkspace();
 
@@ -298,7 +304,7 @@ describe("sign-in to a project's remote server (https, pinned fetch)", () => {
     const prompter = new SignInPrompter();
     prompter.answer = answer;
     const options = {
-      projectFetchOptions: projectFetchOptions(),
+      remote: { projectFetchOptions: projectFetchOptions() },
       openBrowser: (url: string) => browser.open(url),
     };
     return { oauth, browser, prompter, options };
@@ -310,7 +316,7 @@ describe("sign-in to a project's remote server (https, pinned fetch)", () => {
     const resolved: string[] = [];
     const log = recordingLogger();
     const mcp = ws.manager(prompter, {
-      projectFetchOptions: projectFetchOptions(resolved),
+      remote: { projectFetchOptions: projectFetchOptions(resolved) },
       openBrowser: (url, options) => {
         // A project server's sign-in page may never be plain http.
         expect(options.allowHttpLoopback).toBe(false);
@@ -362,7 +368,7 @@ describe("sign-in to a project's remote server (https, pinned fetch)", () => {
     // Only the strict fetch resolves HOST: a revocation that reached the fixture went through it.
     const strict: string[] = [];
     const second = ws.manager(new SignInPrompter(), {
-      projectFetchOptions: projectFetchOptions(strict),
+      remote: { projectFetchOptions: projectFetchOptions(strict) },
     });
     const result = await second.logout('remote');
     expect(result).toMatchObject({ removed: 1, ok: true });
@@ -390,7 +396,7 @@ describe("sign-in to a project's remote server (https, pinned fetch)", () => {
     const { oauth, prompter } = await projectScene();
     const mcp = ws.manager(prompter, {
       // The strict fetch without the fixture's certificate.
-      projectFetchOptions: { lookup: fixedLookup(), allowLoopback: true },
+      remote: { projectFetchOptions: { lookup: fixedLookup(), allowLoopback: true } },
       openBrowser: () => undefined,
     });
     await mcp.start();

@@ -9,7 +9,7 @@ import { NORMAL_TOOL_NAMES } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionsError, ServerNotConnectedError, UnknownToolError } from '../src/index.js';
 import { TOOL_NAME_PATTERN, toolName, toolPrefix } from '@garuda/mcp-tools';
-import { ScriptedPrompter, fixture, unwrap, useWorkspace, wrapped } from './support.js';
+import { ScriptedPrompter, fixture, unwrap, useWorkspace, wrapped } from './support/e2e.js';
 
 const ws = useWorkspace();
 
@@ -43,7 +43,7 @@ describe('configuration', () => {
         HOST_GREETING: 'world',
         LEAKY_SECRET: 'host-secret-value',
       },
-      allowRules: ['mcp.envy.*'],
+      rules: { allow: ['mcp.envy.*'] },
     });
     await mcp.start();
 
@@ -234,7 +234,7 @@ describe('tools and notes', () => {
     await ws.projectServers({ 'sequential-thinking': fixture('normal', ws.mark) });
     const prompter = new ScriptedPrompter();
     prompter.answer = 'remember';
-    const mcp = ws.manager(prompter, { allowRules: ['mcp.sequential-thinking.echo'] });
+    const mcp = ws.manager(prompter, { rules: { allow: ['mcp.sequential-thinking.echo'] } });
     await mcp.start();
     expect(mcp.status()[0]).toMatchObject({ name: 'sequential-thinking', state: 'connected' });
     expect(mcp.tools().map((t) => t.name)).toContain('mcp__sequential_thinking__echo');
@@ -268,7 +268,7 @@ describe('tools and notes', () => {
 
     const prompter = new ScriptedPrompter();
     prompter.answer = 'once';
-    const mcp = ws.manager(prompter, { importConfigs: ['claude'] });
+    const mcp = ws.manager(prompter, { storage: { importConfigs: ['claude'] } });
     await mcp.start();
     expect(prompter.consents.map((r) => [r.server, r.source, r.file])).toEqual([
       ['from-claude', 'project', path.join(ws.root, '.mcp.json')],
@@ -284,9 +284,9 @@ describe('tools and notes', () => {
       file: path.join(ws.root, '.mcp.json'),
     });
     expect(prompter.notices.some((n) => n.includes('legacy HTTP+SSE'))).toBe(true);
-    expect(() => ws.manager(prompter, { importConfigs: ['cursor' as 'claude'] })).toThrow(
-      InvalidOptionsError,
-    );
+    expect(() =>
+      ws.manager(prompter, { storage: { importConfigs: ['cursor' as 'claude'] } }),
+    ).toThrow(InvalidOptionsError);
   });
 
   it('a name clash across servers: the first server in sorted order keeps it, a notice names the other', async () => {
@@ -407,7 +407,7 @@ describe('tools and notes', () => {
     const file = path.join(ws.home, 'mcp.json');
     const before = await readFile(file, 'utf8');
     const mcp = ws.manager(new ScriptedPrompter(), {
-      enabledForSession: { off: true, on: false, nosuch: true },
+      tools: { enabledForSession: { off: true, on: false, nosuch: true } },
     });
     await mcp.start();
     expect(mcp.status().map((row) => [row.name, row.state])).toEqual([
@@ -416,7 +416,7 @@ describe('tools and notes', () => {
     ]);
     expect(await readFile(file, 'utf8')).toBe(before);
     expect(() =>
-      ws.manager(new ScriptedPrompter(), { enabledForSession: { on: 'no' } as never }),
+      ws.manager(new ScriptedPrompter(), { tools: { enabledForSession: { on: 'no' } as never } }),
     ).toThrow(/enabledForSession/);
   });
 

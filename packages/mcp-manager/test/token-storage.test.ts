@@ -7,14 +7,14 @@ import path from 'node:path';
 import { secretServiceMissing, startSecretService, type SecretService } from '@garuda/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidOptionsError } from '../src/index.js';
-import { SignInPrompter, unwrap, useWorkspace } from './support.js';
+import { SignInPrompter, unwrap, useWorkspace } from './support/e2e.js';
 
 const ws = useWorkspace();
 const missing = secretServiceMissing();
 
 describe('tokenStorage', () => {
   it('session: signed in and calling, with nothing written to mcp-auth.json', async () => {
-    const { mcp } = await ws.signInScene({ options: { tokenStorage: 'session' } });
+    const { mcp } = await ws.signInScene({ options: { storage: { tokenStorage: 'session' } } });
     expect(mcp.status()[0]).toMatchObject({ state: 'connected', network: { signedIn: true } });
     expect(unwrap((await mcp.call('mcp__linear__echo', { text: 'kept' })).text)).toBe('kept');
     await expect(access(path.join(ws.home, 'mcp-auth.json'))).rejects.toThrow();
@@ -22,7 +22,7 @@ describe('tokenStorage', () => {
   });
 
   it('auto without a session bus in env: the file, and says why', async () => {
-    const { mcp } = await ws.signInScene({ options: { tokenStorage: 'auto' } });
+    const { mcp } = await ws.signInScene({ options: { storage: { tokenStorage: 'auto' } } });
     expect(await mcp.tokenStorage()).toEqual({
       requested: 'auto',
       mode: 'file',
@@ -38,9 +38,9 @@ describe('tokenStorage', () => {
   });
 
   it('refuses an unknown storage', () => {
-    expect(() => ws.manager(new SignInPrompter(), { tokenStorage: 'disk' as never })).toThrow(
-      InvalidOptionsError,
-    );
+    expect(() =>
+      ws.manager(new SignInPrompter(), { storage: { tokenStorage: 'disk' as never } }),
+    ).toThrow(InvalidOptionsError);
   });
 });
 
@@ -55,7 +55,7 @@ describe.skipIf(missing !== undefined)('tokenStorage keyring, with a private gno
 
   it('keeps the tokens in the Secret Service, and logout removes them there too', async () => {
     const env = { PATH: process.env.PATH, HOME: ws.userHome, ...ss.env };
-    const { mcp } = await ws.signInScene({ options: { tokenStorage: 'auto', env } });
+    const { mcp } = await ws.signInScene({ options: { storage: { tokenStorage: 'auto' }, env } });
     expect(await mcp.tokenStorage()).toMatchObject({ mode: 'keyring', available: true });
     expect(mcp.status()[0]).toMatchObject({ state: 'connected', network: { signedIn: true } });
     const text = await readFile(path.join(ws.home, 'mcp-auth.json'), 'utf8');

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { McpManagerErrorCode, ToolHiddenError, UnknownToolError } from '../src/index.js';
 import type { McpManager } from '../src/index.js';
-import { Changes, fixture, unwrap, useWorkspace } from './support.js';
+import { Changes, fixture, unwrap, useWorkspace } from './support/e2e.js';
 
 const ws = useWorkspace();
 

@@ -9,7 +9,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { ResultTooLargeError } from '../src/index.js';
 import { TOOL_NAME_PATTERN } from '@garuda/mcp-tools';
-import { fixture, toolNamesOf, unwrap, useWorkspace } from './support.js';
+import { fixture, toolNamesOf, unwrap, useWorkspace } from './support/e2e.js';
 
 const ws = useWorkspace();
 

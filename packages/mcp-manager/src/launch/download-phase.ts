@@ -335,7 +335,7 @@ export function downloadPhase(deps: DownloadDeps) {
           `it could not start: ${runner} did not finish downloading ${list} within ` +
           `${seconds(deps.downloadTimeoutMs)}. What it fetched stays in the server's own cache: ` +
           `try again, or raise the download time limit (garuda-mcp --download-timeout <seconds>, ` +
-          `or the manager's downloadTimeoutMs)`,
+          `or the manager's timeouts.downloadMs)`,
       };
     }
     if (result.code !== 0) {

@@ -12,7 +12,7 @@ function local(command: string, args: string[] = [], cwd?: string): LocalServerC
 describe('hiddenTempHint', () => {
   it('names the first path under /tmp or /var/tmp that the sandbox would hide', () => {
     expect(hiddenTempHint(local('node', ['/tmp/x/server.js']), ['/work/repo'], 'bwrap')).toBe(
-      "/tmp/x/server.js is under /tmp, which the sandbox replaces with an empty folder: add its folder to the sandbox's read paths (the sandboxReadPaths option)",
+      "/tmp/x/server.js is under /tmp, which the sandbox replaces with an empty folder: add its folder to the sandbox's read paths (the sandbox.readPaths option)",
     );
     expect(hiddenTempHint(local('/var/tmp/bin/srv'), [], 'bwrap')).toMatch(
       /^\/var\/tmp\/bin\/srv is under \/var\/tmp/,

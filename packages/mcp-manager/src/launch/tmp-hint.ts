@@ -33,7 +33,7 @@ export function hiddenTempHint(
     return (
       `${file} is under ${PRIVATE_TEMP.find((temp) => isWithin(file, temp)) ?? '/tmp'}, which the ` +
       `sandbox replaces with an empty folder: add its folder to the sandbox's read paths ` +
-      `(the sandboxReadPaths option)`
+      `(the sandbox.readPaths option)`
     );
   }
   return undefined;

@@ -1,4 +1,4 @@
-// A lazy start (`startMode: 'lazy'`): a server whose definition is trusted and whose tools are
+// A lazy start (`tools.startMode: 'lazy'`): a server whose definition is trusted and whose tools are
 // pinned offers its cached tools at once, and starts on its first use. Nothing here decides
 // trust anew: the cached list is used only when the trust store already trusts this very
 // definition without a question and pins exactly that list. Everything else (no pins yet, a

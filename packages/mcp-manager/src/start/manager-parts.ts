@@ -30,7 +30,7 @@ export interface ManagerOwned {
   /** How many questions each server may still ask. */
   readonly elicitBudget: ElicitBudget;
   readonly authStore: AuthStore;
-  /** The strict fetch for project servers (made from `projectFetchOptions`). */
+  /** The strict fetch for project servers (made from `remote.projectFetchOptions`). */
   readonly pinnedFetch: typeof fetch;
   /** What `detectSandbox` found (set before any start). */
   readonly sandbox: () => SandboxInfo;
@@ -186,7 +186,7 @@ export function startDeps(
 }
 
 /**
- * The strict fetch for project servers, from the host's `projectFetchOptions`. @internal
+ * The strict fetch for project servers, from the host's `remote.projectFetchOptions`. @internal
  *
  * @throws {@link InvalidOptionsError} when pinned-fetch refuses the options.
  */
@@ -194,7 +194,7 @@ export function projectFetch(options: CheckedOptions): PinnedFetch {
   try {
     return createPinnedFetch(options.projectFetchOptions);
   } catch (error) {
-    throw new InvalidOptionsError('projectFetchOptions', oneLine(messageOf(error)));
+    throw new InvalidOptionsError('remote.projectFetchOptions', oneLine(messageOf(error)));
   }
 }
 

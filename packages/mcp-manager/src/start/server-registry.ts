@@ -295,7 +295,7 @@ export class ServerRegistry {
   }
 
   /**
-   * Offers a server's tools from its pinned list before it runs (`startMode: 'lazy'`): state
+   * Offers a server's tools from its pinned list before it runs (`tools.startMode: 'lazy'`): state
    * `ready`; its first use starts it ({@link wake}).
    */
   ready(record: ServerRecord, offer: ReadyOffer): void {

@@ -270,7 +270,7 @@ export class ManagerSession {
   }
 
   /**
-   * `startMode: 'lazy'`: the servers of `records` whose trusted definition and pinned tools the
+   * `tools.startMode: 'lazy'`: the servers of `records` whose trusted definition and pinned tools the
    * cache holds are offered from it (state `ready`); the others start as usual.
    */
   async #readyFromCache(records: readonly ServerRecord[]): Promise<Set<ServerRecord>> {

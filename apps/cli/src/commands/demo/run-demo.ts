@@ -48,11 +48,9 @@ function demoManager(
     root: world.root,
     home: world.home,
     userHome: output.io.userHome,
-    // The demo's servers keep their homes in its throwaway folder, not in the user's data.
-    serverHomesDir: path.join(world.dir, 'server-homes'),
     env: output.io.env,
     clientInfo: { name: 'garuda-mcp-demo', version: CLI_VERSION },
-    approvalMode: 'balanced',
+    rules: { approvalMode: 'balanced' },
     prompter: createDemoPrompter(output, {
       interactive: options.interactive,
       paste: command !== undefined,
@@ -65,7 +63,11 @@ function demoManager(
     onChange: (change) => {
       if (change.server === LOCAL && change.kind === 'tools') heard.hear();
     },
-    sandboxReadPaths: world.sandboxReadPaths,
+    sandbox: {
+      readPaths: world.sandboxReadPaths,
+      // The demo's servers keep their homes in its throwaway folder, not in the user's data.
+      serverHomesDir: path.join(world.dir, 'server-homes'),
+    },
     openBrowser: async (url, how) => {
       if (command !== undefined) {
         const opened = await openBrowser(url, {

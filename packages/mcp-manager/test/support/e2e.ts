@@ -20,7 +20,7 @@ import {
   type TempDir,
 } from '@garuda/test-utils';
 import { afterEach, beforeEach } from 'vitest';
-import { McpManager, type McpManagerOptions } from '../src/index.js';
+import { McpManager, type McpManagerOptions } from '../../src/index.js';
 import type {
   CallApprovalRequest,
   CallApprovalReply,
@@ -29,10 +29,10 @@ import type {
   Prompter,
   ServerChange,
   SignInRequest,
-} from '../src/types.js';
+} from '../../src/types.js';
 
 /** The wrapper that reads the fixture's mode from a file or renames its tools. */
-export const WRAPPER = fileURLToPath(new URL('./fixtures/fixture-wrapper.mjs', import.meta.url));
+export const WRAPPER = fileURLToPath(new URL('../fixtures/fixture-wrapper.mjs', import.meta.url));
 
 /** The sandbox of this machine (CI sets GARUDA_REQUIRE_SANDBOX=1: a missing one fails). */
 export const SANDBOX = await detectSandbox({ searchPath: process.env.PATH });
@@ -105,8 +105,32 @@ export class SignInPrompter extends ScriptedPrompter {
   }
 }
 
+/** The options that are records: a test's record is laid over the helper's one. */
+const RECORDS = ['rules', 'tools', 'storage', 'sandbox', 'timeouts', 'remote', 'elicitation'] as const;
+
+/**
+ * `extra` over `base`, record by record: a test's `sandbox: { tempDirs }` keeps the helper's
+ * `sandbox.info` and `sandbox.readPaths`, as its own `sandbox.readPaths` replaces them.
+ *
+ * @param base - A helper's options.
+ * @param extra - A test's options.
+ * @returns The options of the manager.
+ */
+export function withOptions(
+  base: McpManagerOptions,
+  extra: Partial<McpManagerOptions>,
+): McpManagerOptions {
+  const merged: Record<string, unknown> = { ...base, ...extra };
+  for (const key of RECORDS) {
+    if (base[key] !== undefined && extra[key] !== undefined) {
+      merged[key] = { ...base[key], ...extra[key] };
+    }
+  }
+  return merged as unknown as McpManagerOptions;
+}
+
 /** This checkout (the fixture servers and their node_modules). */
-export const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../../../..');
 
 /**
  * A manager whose servers find the programs in `bin` first on their PATH (a stand-in `npx`, the
@@ -123,22 +147,25 @@ export function managerWithBin(
 ): { mcp: McpManager; prompter: ScriptedPrompter } {
   const prompter = new ScriptedPrompter();
   prompter.answer = 'once';
-  const mcp = new McpManager({
-    root: where.root,
-    home: where.home,
-    userHome: where.userHome,
-    env: {
-      PATH: `${where.bin}:${process.env.PATH ?? ''}`,
-      HOME: where.userHome,
-      LANG: 'C.UTF-8',
-    },
-    clientInfo: { name: 'garuda-test', version: '0.0.0' },
-    prompter,
-    sandbox: SANDBOX,
-    sandboxReadPaths: [REPO_ROOT],
-    allowRules: ['mcp.*'],
-    ...options,
-  });
+  const mcp = new McpManager(
+    withOptions(
+      {
+        root: where.root,
+        home: where.home,
+        userHome: where.userHome,
+        env: {
+          PATH: `${where.bin}:${process.env.PATH ?? ''}`,
+          HOME: where.userHome,
+          LANG: 'C.UTF-8',
+        },
+        clientInfo: { name: 'garuda-test', version: '0.0.0' },
+        prompter,
+        sandbox: { info: SANDBOX, readPaths: [REPO_ROOT] },
+        rules: { allow: ['mcp.*'] },
+      },
+      options,
+    ),
+  );
   return { mcp, prompter };
 }
 
@@ -200,18 +227,21 @@ export class Workspace {
 
   /** A manager on this workspace (closed by `cleanup`). */
   manager(prompter: Prompter, options: Partial<McpManagerOptions> = {}): McpManager {
-    const manager = new McpManager({
-      root: this.root,
-      home: this.home,
-      userHome: this.userHome,
-      env: { PATH: process.env.PATH, HOME: this.userHome, LANG: 'C.UTF-8' },
-      clientInfo: { name: 'garuda-test', version: '0.0.0' },
-      prompter,
-      sandbox: SANDBOX,
-      // The fixture servers live in this checkout, which may itself be under /tmp.
-      sandboxReadPaths: [REPO_ROOT],
-      ...options,
-    });
+    const manager = new McpManager(
+      withOptions(
+        {
+          root: this.root,
+          home: this.home,
+          userHome: this.userHome,
+          env: { PATH: process.env.PATH, HOME: this.userHome, LANG: 'C.UTF-8' },
+          clientInfo: { name: 'garuda-test', version: '0.0.0' },
+          prompter,
+          // The fixture servers live in this checkout, which may itself be under /tmp.
+          sandbox: { info: SANDBOX, readPaths: [REPO_ROOT] },
+        },
+        options,
+      ),
+    );
     this.#managers.push(manager);
     return manager;
   }
