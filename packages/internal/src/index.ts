@@ -8,3 +8,4 @@ export { errnoCode } from './errno-code.js';
 export { isRecord } from './is-record.js';
 export { log } from './log.js';
 export type { LogLevel, OptionalLogger } from './log.js';
+export { capLine, groupDigits, headLine, quoteLine } from './one-line.js';

@@ -7,7 +7,7 @@ import {
   type JsonValue,
 } from '@garuda/mcp-sanitize';
 import { looksSecretKey, maskedJsonText } from './mask-secrets.js';
-import { capLine } from './quote-text.js';
+import { capLine } from '@garuda/internal';
 import type { CallPreview, McpTool, PreviewArgument, PreviewValue } from './types.js';
 
 /** The most characters of argument values in a call preview, all values together. */

@@ -37,15 +37,19 @@ describe('public entry', () => {
       home: '/h',
       garudaHome: '/h/.garuda',
     };
-    const command: api.SandboxedCommand = {
+    const command: ReturnType<typeof api.buildSandbox> = {
       command: 'x',
       args: [],
       env: {},
       cwd: '/',
       sandboxed: { kind: 'none', reason: 'r' },
     };
-    const match: api.HiddenPathMatch = { kind: 'credential', path: '/h/.kube', name: '.kube' };
-    const message: api.MessageKind = 'response';
+    const match: ReturnType<typeof api.hiddenPathOf> = {
+      kind: 'credential',
+      path: '/h/.kube',
+      name: '.kube',
+    };
+    const message: api.MessageTooLargeError['kind'] = 'response';
     expect([kind, info, options, code, policy, command, match, message]).toHaveLength(8);
   });
 });

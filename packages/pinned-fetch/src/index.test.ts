@@ -8,7 +8,7 @@ describe('public entry', () => {
   it('exports the documented types', () => {
     // Compile-time check (tsc --noEmit covers test files): each type is importable and usable.
     const cls: api.AddressClass = 'public';
-    const blocked: api.BlockedAddressClass = 'thisHost';
+    const blocked: api.BlockedAddressError['addressClass'] = 'thisHost';
     const code: api.PinnedFetchErrorCode = 'BLOCKED_ADDRESS';
     const options: api.PinnedFetchOptions & api.PinnedAgentOptions = { allowLoopback: false };
     const tls: api.PinnedTlsOptions = { rejectUnauthorized: true };

@@ -3,7 +3,7 @@
 // resources cannot be read keeps its tools. What is listed here is raw: prompts go through the
 // pin check (prompt-pins.ts) and both through @garuda/mcp-tools before anyone reads them.
 import { log } from '@garuda/internal';
-import { MAX_PROMPTS_PER_SERVER, MAX_RESOURCES_PER_SERVER } from '@garuda/mcp-tools';
+import { LIMITS } from '@garuda/mcp-tools';
 import type {
   Client,
   Prompt,
@@ -71,7 +71,7 @@ export async function listPrompts(client: Client, limits: ListLimits): Promise<P
         ...(listed.nextCursor ? { nextCursor: listed.nextCursor } : {}),
       };
     },
-    MAX_PROMPTS_PER_SERVER,
+    LIMITS.maxPromptsPerServer,
     limits.signal,
   );
 }
@@ -97,7 +97,7 @@ export async function listResources(
         ...(listed.nextCursor ? { nextCursor: listed.nextCursor } : {}),
       };
     },
-    MAX_RESOURCES_PER_SERVER,
+    LIMITS.maxResourcesPerServer,
     limits.signal,
   );
   const templates = await allPages(
@@ -108,7 +108,7 @@ export async function listResources(
         ...(listed.nextCursor ? { nextCursor: listed.nextCursor } : {}),
       };
     },
-    MAX_RESOURCES_PER_SERVER,
+    LIMITS.maxResourcesPerServer,
     limits.signal,
   );
   return { resources, templates };

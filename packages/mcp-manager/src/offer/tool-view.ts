@@ -3,15 +3,15 @@
 // (the one rule: the host's servers, then the user's, then the project's, then other clients'
 // project files; only then the name), never by which server name sorts first.
 import {
-  SERVER_ORIGINS,
   promptName,
   promptPrefix,
-  quoteText,
+  SERVER_ORIGINS,
+  type ServerOrigin,
   settleNames,
   toolPrefix,
-  type ServerOrigin,
 } from '@garuda/mcp-tools';
 import type { LostName, McpPrompt, McpTool, ServerState } from '../types.js';
+import { quoteText } from '../text.js';
 
 /** What the view needs of one server. @internal */
 export interface ToolHolder {
