@@ -9,3 +9,5 @@ export { isRecord } from './is-record.js';
 export { log } from './log.js';
 export type { LogLevel, OptionalLogger } from './log.js';
 export { capLine, groupDigits, headLine, quoteLine } from './one-line.js';
+export { SERVER_ORIGINS, nameKey, settleNames } from './name-clash.js';
+export type { NameClaim, NameClash, NamePrefix, ServerOrigin, SettledNames } from './name-clash.js';

@@ -1,13 +1,10 @@
 // Public entry of @garuda/mcp-oauth: named re-exports only. What is not here is internal.
 export { AuthStore } from './auth-store.js';
-export type { AuthStoreOptions, AuthEntryInfo } from './auth-store.js';
+export type { AuthStoreOptions } from './auth-store.js';
 export { TOKEN_STORAGES } from './token-storage.js';
 export type { TokenStorage, TokenStorageInfo } from './token-storage.js';
-export { createOsKeyring } from './os-keyring.js';
-export type { KeyringBackend, OsKeyringOptions } from './os-keyring.js';
-export type { AuthEntry } from './auth-entry.js';
 export { USER_SCOPE } from './auth-key.js';
-export { GarudaOAuthProvider, createOAuthProvider } from './oauth-provider.js';
+export { GarudaOAuthProvider } from './oauth-provider.js';
 export type { GarudaOAuthProviderOptions, PendingSignIn } from './provider-options.js';
 export { waitForCallback } from './wait-for-callback.js';
 export type { WaitForCallbackOptions } from './wait-for-callback.js';

@@ -1,24 +1,16 @@
 // Public entry of @garuda/mcp-tools: named re-exports only; anything not listed is internal.
-export { TOOL_NAME_PATTERN, toolName, toolPrefix } from './tool-name.js';
-export { SERVER_ORIGINS, promptName, promptPrefix, settleNames } from './name-clash.js';
-export type { NameClash, ServerOrigin } from './name-clash.js';
+export { promptName, promptPrefix, toolName, toolPrefix } from './tool-name.js';
 export { adaptTools } from './adapt-tools.js';
-export type { AdaptToolsOptions, AdaptToolsResult } from './adapt-tools.js';
+export type { AdaptToolsOptions } from './adapt-tools.js';
 export { formatResult } from './format-result.js';
 export type { FormatResultOptions } from './format-result.js';
 export { adaptResourceTemplates, adaptResources, formatResource } from './resource-view.js';
-export type {
-  AdaptResourceTemplatesResult,
-  AdaptResourcesOptions,
-  AdaptResourcesResult,
-} from './resource-view.js';
 export { adaptPrompts, formatPrompt } from './prompt-view.js';
-export type { AdaptPromptsOptions, AdaptPromptsResult } from './prompt-view.js';
 export { callPreview } from './call-preview.js';
-export { callPreviewText, previewArgumentsText } from './call-preview-text.js';
+export { callPreviewText } from './call-preview-text.js';
 export type { CallPreviewTextOptions } from './call-preview-text.js';
 export { createToolIndex } from './tool-search.js';
-export type { ToolIndex, ToolSearchHit, ToolSearchOptions } from './tool-search.js';
+export type { ToolIndex, ToolSearchOptions } from './tool-search.js';
 export {
   TOOL_PROXY_NAME,
   TOOL_SEARCH_NAME,
@@ -26,11 +18,7 @@ export {
   toolProxyTool,
   toolSearchTool,
 } from './tool-search-tools.js';
-export type {
-  FormatToolSearchResultOptions,
-  ModelToolDefinition,
-  ToolSearchToolOptions,
-} from './tool-search-tools.js';
+export type { ModelToolDefinition } from './tool-search-tools.js';
 export { filterToolList } from './tool-list-filter.js';
 export type { FilterToolListOptions } from './tool-list-filter.js';
 export { InvalidOptionError, McpToolsError, McpToolsErrorCode } from './errors.js';

@@ -27,9 +27,9 @@ describe('public entry', () => {
 
   it('exports the documented types', () => {
     // Compile-time check (tsc --noEmit covers test files).
-    const kind: api.SandboxKind = 'bwrap';
+    const kind: api.SandboxInfo['kind'] = 'bwrap';
     const info: api.SandboxInfo = { kind, command: '/usr/bin/bwrap' };
-    const options: api.DetectSandboxOptions = { timeoutMs: 1_000 };
+    const options: NonNullable<Parameters<typeof api.detectSandbox>[0]> = { timeoutMs: 1_000 };
     const code: api.TransportErrorCode = 'INVALID_POLICY';
     const policy: api.SandboxPolicy = {
       root: '/p',

@@ -1,11 +1,6 @@
 // Public entry of @garuda/mcp-transport: named re-exports only; anything not listed is internal.
 export { buildSandbox } from './build-sandbox.js';
-export {
-  detectSandbox,
-  type DetectSandboxOptions,
-  type SandboxInfo,
-  type SandboxKind,
-} from './detect-sandbox.js';
+export { detectSandbox, type SandboxInfo } from './detect-sandbox.js';
 export {
   TransportOptionsError,
   InvalidPolicyError,

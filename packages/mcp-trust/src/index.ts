@@ -1,13 +1,7 @@
 export { TrustStore, type TrustStoreOptions } from './trust-store.js';
 export type { TrustStoreLike } from './trust-store-like.js';
-export { withFileLock, type FileLockOptions } from './file-lock.js';
-export {
-  LockedJsonFile,
-  type LockedJsonFileOptions,
-  type JsonFileCheck,
-} from './locked-json-file.js';
-export type { TrustStoreLogger } from './logger.js';
-export { type StoredValue } from './json-value.js';
+export { withFileLock } from './file-lock.js';
+export { LockedJsonFile, type JsonFileCheck } from './locked-json-file.js';
 export { mcpTrustKey, parseMcpTrustKey, MCP_TRUST_PREFIX } from './mcp-trust-key.js';
 export { readMcpTrustEntry, getMcpTrustEntry, type McpTrustEntry } from './mcp-trust-entry.js';
 export { hashTools, toolHashes, type PinnedToolShape } from './hash-tools.js';
@@ -20,8 +14,6 @@ export {
   mcpGrantKey,
   readToolGrants,
   rememberToolGrant,
-  type ToolGrant,
-  type ToolGrantBinding,
   type ToolGrantCheck,
 } from './tool-grants.js';
 export { TrustStoreError, TrustStoreErrorCode, LockedFileError } from './errors.js';

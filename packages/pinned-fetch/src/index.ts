@@ -14,7 +14,6 @@ export type {
   LookupFunction,
   PinnedAgentOptions,
   PinnedFetchOptions,
-  PinnedTlsOptions,
 } from './pinned-agent-options.js';
 export { createPinnedFetch } from './pinned-fetch.js';
-export type { PinnedFetch, PinnedFetchInit, PinnedFetchInput } from './pinned-fetch.js';
+export type { PinnedFetch } from './pinned-fetch.js';

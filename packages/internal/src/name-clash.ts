@@ -169,25 +169,3 @@ export function settleNames<T>(
   }
   return { kept: given.filter((_, index) => keptAt.has(index)).map((c) => c.item), clashes };
 }
-
-/**
- * The name a host sees for a server's prompt: `<server>__<prompt>`, as for tools (without the
- * `mcp__` that hosts put in front themselves).
- *
- * @param server - The server name.
- * @param prompt - The prompt's name as the server listed it (already checked by `adaptPrompts`).
- * @returns E.g. `notes__review`.
- */
-export function promptName(server: string, prompt: string): string {
-  return `${promptPrefix(server)}${prompt}`;
-}
-
-/**
- * How every prompt name of a server starts for a host (see {@link promptName}).
- *
- * @param server - The server name.
- * @returns `<server>__`.
- */
-export function promptPrefix(server: string): string {
-  return `${server}__`;
-}
