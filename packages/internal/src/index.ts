@@ -11,3 +11,4 @@ export type { LogLevel, OptionalLogger } from './log.js';
 export { capLine, groupDigits, headLine, quoteLine } from './one-line.js';
 export { SERVER_ORIGINS, nameKey, settleNames } from './name-clash.js';
 export type { NameClaim, NameClash, NamePrefix, ServerOrigin, SettledNames } from './name-clash.js';
+export { JSON_MARKERS } from './json-markers.js';

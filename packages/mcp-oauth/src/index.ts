@@ -4,7 +4,7 @@ export type { AuthStoreOptions } from './auth-store.js';
 export { TOKEN_STORAGES } from './token-storage.js';
 export type { TokenStorage, TokenStorageInfo } from './token-storage.js';
 export { USER_SCOPE } from './auth-key.js';
-export { GarudaOAuthProvider } from './oauth-provider.js';
+export { GarudaOAuthProvider, createOAuthProvider } from './oauth-provider.js';
 export type { GarudaOAuthProviderOptions, PendingSignIn } from './provider-options.js';
 export { waitForCallback } from './wait-for-callback.js';
 export type { WaitForCallbackOptions } from './wait-for-callback.js';

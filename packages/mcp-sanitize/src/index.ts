@@ -1,6 +1,6 @@
 export { cleanText, cleanLine } from './clean-text.js';
 export { capText } from './cap-text.js';
-export { cleanJson, JSON_MARKERS } from './clean-json.js';
+export { cleanJson } from './clean-json.js';
 export type { CleanJsonOptions, JsonValue } from './clean-json.js';
 export { neutralizeTags, compileTags, DEFAULT_TAGS } from './neutralize-tags.js';
 export { UrlRefusalCode, checkUrl, isLoopbackHostname } from './check-url.js';
