@@ -10,3 +10,7 @@ export { log } from './log.js';
 export type { LogLevel, OptionalLogger } from './log.js';
 export { modesOf, quotedModes } from './modes.js';
 export { SERVER_HOME_VARIABLE } from './server-home-variable.js';
+export { capLine, groupDigits, headLine, quoteLine } from './one-line.js';
+export { SERVER_ORIGINS, nameKey, settleNames } from './name-clash.js';
+export type { NameClaim, NameClash, NamePrefix, ServerOrigin, SettledNames } from './name-clash.js';
+export { JSON_MARKERS } from './json-markers.js';

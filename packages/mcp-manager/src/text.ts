@@ -1,4 +1,6 @@
+import { quoteLine } from '@garuda/internal';
 import { cleanLine, cleanText, neutralizeTags } from '@garuda/mcp-sanitize';
+import { LIMITS } from '@garuda/mcp-tools';
 
 /** The longest reason shown in a status row, a note or an error message, in code points. */
 export const MAX_REASON_CHARS = 300;
@@ -21,6 +23,20 @@ export function oneLine(text: unknown, max: number = MAX_REASON_CHARS): string {
   const points = Array.from(line);
   if (points.length <= max && head.length === text.length) return line;
   return `${points.slice(0, Math.max(0, max - 1)).join('')}…`;
+}
+
+/**
+ * Text a server or a project file wrote, made safe to quote inside a one-line message: cleaned
+ * to one line, tag-neutralised, capped at `max` code points with `…` and JSON-quoted; only the
+ * first `8 × max` characters are read. @internal
+ *
+ * @param text - Untrusted text; a non-string is shown by its type.
+ * @param max - The most code points kept inside the quotes (default `LIMITS.maxQuotedChars` of
+ *   `@garuda/mcp-tools`, 80: the names in the model's notices are quoted the same way).
+ * @returns A double-quoted string such as `"read_file"`.
+ */
+export function quoteText(text: unknown, max: number = LIMITS.maxQuotedChars): string {
+  return quoteLine(text, max, (line) => neutralizeTags(cleanLine(line)));
 }
 
 /**

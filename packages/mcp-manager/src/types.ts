@@ -3,12 +3,8 @@
 import type { ExposureMode } from './offer/tool-exposure.js';
 import type { StartStep } from './launch/download-phase.js';
 import type { EnvSource, ServerSource } from '@garuda/mcp-config';
-import type {
-  CallPreview,
-  NameClash,
-  ServerOrigin,
-  CallResult as ToolCallResult,
-} from '@garuda/mcp-tools';
+import type { NameClash, ServerOrigin } from '@garuda/internal';
+import type { CallPreview, CallResult as ToolCallResult } from '@garuda/mcp-tools';
 import type { ApprovalMode, RiskSummary, RiskTier } from './calls/risk-tier.js';
 
 export type { ApprovalMode, RiskSummary, RiskTier } from './calls/risk-tier.js';
@@ -43,7 +39,7 @@ export type {
   ResourceResult,
   UriRefusal,
 } from '@garuda/mcp-tools';
-export type { NameClash, ServerOrigin } from '@garuda/mcp-tools';
+export type { NameClash, ServerOrigin } from '@garuda/internal';
 
 /**
  * A tool or prompt name a server lost to another server (`StatusRow.lostNames`): it is not

@@ -8,8 +8,11 @@ import { TrustStore, getMcpTrustEntry, mcpTrustKey } from '@garuda/mcp-trust';
 import { NORMAL_TOOL_NAMES } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionsError, ServerNotConnectedError, UnknownToolError } from '../src/index.js';
-import { TOOL_NAME_PATTERN, toolName, toolPrefix } from '@garuda/mcp-tools';
+import { toolName, toolPrefix } from '@garuda/mcp-tools';
 import { ScriptedPrompter, fixture, unwrap, useWorkspace, wrapped } from './support/e2e.js';
+
+// The tool names hosts accept (what a model may call): letters, digits, `_` and `-`, 1 to 64.
+const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 const ws = useWorkspace();
 

@@ -8,8 +8,10 @@ import {
 } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import { ResultTooLargeError } from '../src/index.js';
-import { TOOL_NAME_PATTERN } from '@garuda/mcp-tools';
 import { fixture, toolNamesOf, unwrap, useWorkspace } from './support/e2e.js';
+
+// The tool names hosts accept (what a model may call): letters, digits, `_` and `-`, 1 to 64.
+const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 const ws = useWorkspace();
 

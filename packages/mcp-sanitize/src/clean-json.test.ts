@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FORBIDDEN, hostileString } from '../test/arbitraries.js';
-import { cleanJson, JSON_MARKERS } from './clean-json.js';
+import { JSON_MARKERS } from '@garuda/internal';
+import { cleanJson } from './clean-json.js';
 import { SanitizeErrorCode } from './errors.js';
 import { neutralizeTags } from './neutralize-tags.js';
 

@@ -1,3 +1,4 @@
+import { JSON_MARKERS } from '@garuda/internal';
 import { cleanLine, cleanText } from './clean-text.js';
 import { invalidLimit } from './errors.js';
 
@@ -17,16 +18,6 @@ export interface CleanJsonOptions {
 /** A JSON value, as returned by {@link cleanJson}. */
 export type JsonValue =
   null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-
-/** The markers {@link cleanJson} puts in place of what it cannot or will not copy. */
-export const JSON_MARKERS = {
-  circular: '[circular reference]',
-  tooDeep: '[nested too deeply]',
-  tooLarge: '[cut: too many values]',
-  unreadable: '[unreadable value]',
-  /** The key under which an object's cut-off remainder is noted. */
-  cutKey: '…',
-} as const;
 
 function notJson(what: string): string {
   return `[not JSON: ${cleanLine(what).slice(0, 40)}]`;

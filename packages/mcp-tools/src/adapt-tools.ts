@@ -1,9 +1,8 @@
 import { capText, cleanJson, cleanLine, cleanText, neutralizeTags } from '@garuda/mcp-sanitize';
 import { countOption } from './errors.js';
-import { groupDigits, quoteText } from './quote-text.js';
-import { nameKey } from './name-clash.js';
+import { quoteText } from './quote-text.js';
 import { toolName } from './tool-name.js';
-import { isRecord } from '@garuda/internal';
+import { groupDigits, isRecord, nameKey } from '@garuda/internal';
 import { toolShapeProblem } from './tool-shape.js';
 import type { McpTool } from './types.js';
 

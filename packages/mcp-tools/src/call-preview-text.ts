@@ -1,4 +1,4 @@
-import { groupDigits } from './quote-text.js';
+import { groupDigits } from '@garuda/internal';
 import type { CallPreview } from './types.js';
 
 /** Options of {@link callPreviewText}: how a host styles its parts (the words stay the same). */

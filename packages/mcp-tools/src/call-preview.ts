@@ -1,5 +1,5 @@
+import { capLine, JSON_MARKERS } from '@garuda/internal';
 import {
-  JSON_MARKERS,
   capText,
   cleanJson,
   cleanLine,
@@ -7,7 +7,6 @@ import {
   type JsonValue,
 } from '@garuda/mcp-sanitize';
 import { looksSecretKey, maskedJsonText } from './mask-secrets.js';
-import { capLine } from './quote-text.js';
 import type { CallPreview, McpTool, PreviewArgument, PreviewValue } from './types.js';
 
 /** The most characters of argument values in a call preview, all values together. */

@@ -3,8 +3,8 @@
 // them says the same thing about the same content and cleans it the same way.
 import { capText, checkUrl, cleanLine, cleanText, neutralizeTags } from '@garuda/mcp-sanitize';
 import type { UrlRefusalCode } from '@garuda/mcp-sanitize';
-import { isRecord } from '@garuda/internal';
-import { capLine, quoteText } from './quote-text.js';
+import { capLine, isRecord } from '@garuda/internal';
+import { quoteText } from './quote-text.js';
 
 /** The longest attribute value of a wrapper (a server, tool or prompt name, a URI), in code points. */
 export const MAX_ATTRIBUTE_CHARS = 200;

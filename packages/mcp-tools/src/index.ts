@@ -1,37 +1,16 @@
 // Public entry of @garuda/mcp-tools: named re-exports only; anything not listed is internal.
-export { TOOL_NAME_PATTERN, toolName, toolPrefix } from './tool-name.js';
-export { SERVER_ORIGINS, nameKey, promptName, promptPrefix, settleNames } from './name-clash.js';
-export type { NameClaim, NameClash, NamePrefix, ServerOrigin, SettledNames } from './name-clash.js';
-export {
-  MAX_DESCRIPTION_CHARS,
-  MAX_SKIP_NOTICES,
-  adaptTools,
-  descriptionPrefix,
-} from './adapt-tools.js';
-export type { AdaptToolsOptions, AdaptToolsResult } from './adapt-tools.js';
+export { promptName, promptPrefix, toolName, toolPrefix } from './tool-name.js';
+export { adaptTools } from './adapt-tools.js';
+export type { AdaptToolsOptions } from './adapt-tools.js';
 export { formatResult } from './format-result.js';
-export { MAX_FIELD_CHARS } from './list-view.js';
 export type { FormatResultOptions } from './format-result.js';
-export {
-  MAX_RESOURCES_PER_SERVER,
-  MAX_RESOURCE_URI_CHARS,
-  adaptResourceTemplates,
-  adaptResources,
-  formatResource,
-} from './resource-view.js';
-export type {
-  AdaptResourceTemplatesResult,
-  AdaptResourcesOptions,
-  AdaptResourcesResult,
-} from './resource-view.js';
-export { MAX_PROMPTS_PER_SERVER, adaptPrompts, formatPrompt } from './prompt-view.js';
-export type { AdaptPromptsOptions, AdaptPromptsResult } from './prompt-view.js';
-export type { CheckedUri, ResultContent } from './result-content.js';
+export { adaptResourceTemplates, adaptResources, formatResource } from './resource-view.js';
+export { adaptPrompts, formatPrompt } from './prompt-view.js';
 export { callPreview } from './call-preview.js';
-export { callPreviewText, previewArgumentsText } from './call-preview-text.js';
+export { callPreviewText } from './call-preview-text.js';
 export type { CallPreviewTextOptions } from './call-preview-text.js';
 export { createToolIndex } from './tool-search.js';
-export type { ToolIndex, ToolSearchHit, ToolSearchOptions } from './tool-search.js';
+export type { ToolIndex, ToolSearchOptions } from './tool-search.js';
 export {
   TOOL_PROXY_NAME,
   TOOL_SEARCH_NAME,
@@ -39,14 +18,9 @@ export {
   toolProxyTool,
   toolSearchTool,
 } from './tool-search-tools.js';
-export type {
-  FormatToolSearchResultOptions,
-  ModelToolDefinition,
-  ToolSearchToolOptions,
-} from './tool-search-tools.js';
+export type { ModelToolDefinition } from './tool-search-tools.js';
 export { filterToolList } from './tool-list-filter.js';
-export type { DroppedTool, FilterToolListOptions, ToolListDecision } from './tool-list-filter.js';
-export { MAX_QUOTED_CHARS, capLine, groupDigits, quoteText } from './quote-text.js';
+export type { FilterToolListOptions } from './tool-list-filter.js';
 export { InvalidOptionError, McpToolsError, McpToolsErrorCode } from './errors.js';
 export type {
   CallPreview,

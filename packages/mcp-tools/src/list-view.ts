@@ -3,10 +3,10 @@
 // count, and the cleaning of the fields an entry has; and the items of a result (a resource's
 // contents, a prompt's messages) as a body of text and typed data.
 import { capText, cleanLine, cleanText, neutralizeTags } from '@garuda/mcp-sanitize';
-import { isRecord } from '@garuda/internal';
+import { groupDigits, isRecord } from '@garuda/internal';
 import { MAX_DESCRIPTION_CHARS, MAX_SKIP_NOTICES } from './adapt-tools.js';
 import { BodyParts } from './content-text.js';
-import { groupDigits, headLine, quoteText } from './quote-text.js';
+import { headLine, quoteText } from './quote-text.js';
 import { MAX_CONTENT_BLOCKS } from './result-content.js';
 
 /**

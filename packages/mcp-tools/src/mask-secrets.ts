@@ -6,7 +6,7 @@
 // four: the hint says only what it looked like and how long it was.
 import { Buffer } from 'node:buffer';
 import type { JsonValue } from '@garuda/mcp-sanitize';
-import { groupDigits } from './quote-text.js';
+import { groupDigits } from '@garuda/internal';
 
 /** What a masked value shows instead of the secret. */
 export const MASK = '••••••';

@@ -3,12 +3,11 @@ import { describe, expect, it } from 'vitest';
 import {
   SERVER_ORIGINS,
   nameKey,
-  promptName,
   settleNames,
   type NameClaim,
   type ServerOrigin,
-} from './name-clash.js';
-import { toolName, toolPrefix } from './tool-name.js';
+} from '@garuda/internal';
+import { promptName, toolName, toolPrefix } from './tool-name.js';
 
 const claim = (server: string, origin: ServerOrigin, tool: string): NameClaim<string> => ({
   name: toolName(server, tool),

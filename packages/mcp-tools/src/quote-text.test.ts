@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capLine, groupDigits, quoteText } from './quote-text.js';
-
-describe('capLine', () => {
-  it('cuts by code points and marks the cut with …', () => {
-    expect(capLine('abcdef', 10)).toBe('abcdef');
-    expect(capLine('abcdef', 4)).toBe('abc…');
-    expect(capLine('😀😀😀', 2)).toBe('😀…');
-    expect(capLine('😀😀', 2)).toBe('😀😀');
-  });
-});
+import { quoteText } from './quote-text.js';
 
 describe('quoteText', () => {
   it('cleans to one line, neutralises tags, caps and JSON-quotes', () => {
@@ -27,17 +18,5 @@ describe('quoteText', () => {
     expect(quoteText(`${'\u200b'.repeat(40)}abc${'d'.repeat(1_000)}`, 5)).toBe('"…"');
     expect(quoteText(`${'\u200b'.repeat(30)}abc${'d'.repeat(1_000)}`, 5)).toBe('"abcd…"');
     expect(quoteText('x'.repeat(10_000_000))).toBe(`"${'x'.repeat(79)}…"`);
-  });
-});
-
-describe('groupDigits', () => {
-  it.each([
-    [0, '0'],
-    [999, '999'],
-    [1000, '1 000'],
-    [20000, '20 000'],
-    [1234567, '1 234 567'],
-  ])('%d → %s', (n, expected) => {
-    expect(groupDigits(n)).toBe(expected);
   });
 });

@@ -7,7 +7,7 @@ import { MAX_RESULT_CHARS } from './format-result.js';
 import type { FormatResultOptions } from './format-result.js';
 import { adaptList, lineField, optional, paragraphField, resultItems } from './list-view.js';
 import type { AdaptedList, Listed, ResultItems } from './list-view.js';
-import { groupDigits } from './quote-text.js';
+import { groupDigits } from '@garuda/internal';
 import type {
   McpResource,
   McpResourceTemplate,

@@ -1,8 +1,8 @@
 import { cleanLine } from '@garuda/mcp-sanitize';
 import * as z from 'zod';
 import { MAX_SKIP_NOTICES } from './adapt-tools.js';
-import { capLine, quoteText } from './quote-text.js';
-import { isRecord } from '@garuda/internal';
+import { quoteText } from './quote-text.js';
+import { capLine, isRecord } from '@garuda/internal';
 
 /** The first protocol revision of the 2026 era (revisions compare as strings, as in the SDK). */
 const FIRST_MODERN_REVISION = '2026-07-28';

@@ -59,3 +59,25 @@ export function toolName(server: string, tool: string): string {
   const hash = createHash('sha256').update(full, 'utf8').digest('hex');
   return `${safe.slice(0, MAX_TOOL_NAME_LENGTH - HASH_CHARS - 1)}_${hash.slice(0, HASH_CHARS)}`;
 }
+
+/**
+ * The name a host sees for a server's prompt: `<server>__<prompt>`, as for tools (without the
+ * `mcp__` that hosts put in front themselves).
+ *
+ * @param server - The server name.
+ * @param prompt - The prompt's name as the server listed it (already checked by `adaptPrompts`).
+ * @returns E.g. `notes__review`.
+ */
+export function promptName(server: string, prompt: string): string {
+  return `${promptPrefix(server)}${prompt}`;
+}
+
+/**
+ * How every prompt name of a server starts for a host (see {@link promptName}).
+ *
+ * @param server - The server name.
+ * @returns `<server>__`.
+ */
+export function promptPrefix(server: string): string {
+  return `${server}__`;
+}

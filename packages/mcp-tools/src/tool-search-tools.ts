@@ -1,11 +1,11 @@
 // What the model sees of tool search: the two tools a host offers in place of its MCP tools
 // (`mcp_tool_search`, and `mcp_tool_call` for hosts that call a found tool in the same turn),
 // and the text a search gives back. Wording lives here, the ranking in tool-search.ts.
-import { isRecord } from '@garuda/internal';
+import { groupDigits, isRecord } from '@garuda/internal';
 import { descriptionPrefix } from './adapt-tools.js';
 import { wrap } from './content-text.js';
 import { MAX_RESULT_CHARS } from './format-result.js';
-import { groupDigits, headLine, quoteText } from './quote-text.js';
+import { headLine, quoteText } from './quote-text.js';
 import { MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN } from './tool-name.js';
 import {
   MAX_TOOL_SEARCH_QUERY_CHARS,

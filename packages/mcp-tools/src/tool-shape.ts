@@ -1,6 +1,5 @@
-import { isRecord } from '@garuda/internal';
+import { groupDigits, isRecord } from '@garuda/internal';
 import { cleanLine, neutralizeTags } from '@garuda/mcp-sanitize';
-import { groupDigits } from './quote-text.js';
 
 /** The longest tool name accepted from a server, in UTF-16 code units. */
 export const MAX_RAW_TOOL_NAME_CHARS = 1_000;

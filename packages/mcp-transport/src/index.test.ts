@@ -27,9 +27,9 @@ describe('public entry', () => {
 
   it('exports the documented types', () => {
     // Compile-time check (tsc --noEmit covers test files).
-    const kind: api.SandboxKind = 'bwrap';
+    const kind: api.SandboxInfo['kind'] = 'bwrap';
     const info: api.SandboxInfo = { kind, command: '/usr/bin/bwrap' };
-    const options: api.DetectSandboxOptions = { timeoutMs: 1_000 };
+    const options: NonNullable<Parameters<typeof api.detectSandbox>[0]> = { timeoutMs: 1_000 };
     const code: api.TransportErrorCode = 'TRANSPORT_INVALID_POLICY';
     const policy: api.SandboxPolicy = {
       root: '/p',
@@ -37,15 +37,19 @@ describe('public entry', () => {
       home: '/h',
       garudaHome: '/h/.garuda',
     };
-    const command: api.SandboxedCommand = {
+    const command: ReturnType<typeof api.buildSandbox> = {
       command: 'x',
       args: [],
       env: {},
       cwd: '/',
       sandboxed: { kind: 'none', reason: 'r' },
     };
-    const match: api.HiddenPathMatch = { kind: 'credential', path: '/h/.kube', name: '.kube' };
-    const message: api.MessageKind = 'response';
+    const match: ReturnType<typeof api.hiddenPathOf> = {
+      kind: 'credential',
+      path: '/h/.kube',
+      name: '.kube',
+    };
+    const message: api.MessageTooLargeError['kind'] = 'response';
     expect([kind, info, options, code, policy, command, match, message]).toHaveLength(8);
   });
 });

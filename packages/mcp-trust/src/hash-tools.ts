@@ -15,12 +15,6 @@ export interface PinnedToolShape {
   readonly _meta?: unknown;
 }
 
-/**
- * The former name of {@link PinnedToolShape}.
- * @deprecated Use `PinnedToolShape`; this name is removed in a later release.
- */
-export type McpTool = PinnedToolShape;
-
 /** Per-tool pins: tool name → `"<descriptionHash>:<schemaHash>"` (two sha256 hex digests). */
 export type ToolHashes = Record<string, string>;
 

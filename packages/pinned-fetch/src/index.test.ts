@@ -8,13 +8,13 @@ describe('public entry', () => {
   it('exports the documented types', () => {
     // Compile-time check (tsc --noEmit covers test files): each type is importable and usable.
     const cls: api.AddressClass = 'public';
-    const blocked: api.BlockedAddressClass = 'thisHost';
+    const blocked: api.BlockedAddressError['addressClass'] = 'thisHost';
     const code: api.PinnedFetchErrorCode = 'FETCH_BLOCKED_ADDRESS';
     const options: api.PinnedFetchOptions & api.PinnedAgentOptions = { allowLoopback: false };
-    const tls: api.PinnedTlsOptions = { rejectUnauthorized: true };
+    const tls: NonNullable<api.PinnedAgentOptions['tls']> = { rejectUnauthorized: true };
     const lookup: api.LookupFunction | undefined = undefined;
-    const input: api.PinnedFetchInput = 'https://example.com/';
-    const init: api.PinnedFetchInit = { method: 'GET' };
+    const input: Parameters<api.PinnedFetch>[0] = 'https://example.com/';
+    const init: NonNullable<Parameters<api.PinnedFetch>[1]> = { method: 'GET' };
     const fetcher: api.PinnedFetch | undefined = undefined;
     expect([cls, blocked, code, options, tls, lookup, input, init, fetcher]).toHaveLength(9);
   });

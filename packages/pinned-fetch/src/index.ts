@@ -1,5 +1,5 @@
 // Public entry of @garuda/pinned-fetch: named re-exports only; anything not listed is internal.
-export { ADDRESS_CLASSES, classifyAddress, isPublicAddress } from './classify-address.js';
+export { classifyAddress } from './classify-address.js';
 export type { AddressClass } from './classify-address.js';
 export {
   BlockedAddressError,
@@ -8,14 +8,12 @@ export {
   PinnedFetchError,
   PinnedFetchErrorCode,
 } from './errors.js';
-export type { BlockedAddressClass } from './errors.js';
 export { findBlockedAddressError, isBlockedAddressError } from './find-blocked-address-error.js';
 export { createPinnedAgent } from './pinned-agent.js';
 export type {
   LookupFunction,
   PinnedAgentOptions,
   PinnedFetchOptions,
-  PinnedTlsOptions,
 } from './pinned-agent-options.js';
 export { createPinnedFetch } from './pinned-fetch.js';
-export type { PinnedFetch, PinnedFetchInit, PinnedFetchInput } from './pinned-fetch.js';
+export type { PinnedFetch } from './pinned-fetch.js';

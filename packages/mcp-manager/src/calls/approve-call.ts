@@ -4,7 +4,7 @@
 //   the user's "always allow" for this tool, while the definition, declared capabilities and
 //   input schema it was given for are unchanged (runs) > the question.
 // The one place a call's approval is decided; the audit log records what it answered.
-import { callPreview, quoteText } from '@garuda/mcp-tools';
+import { callPreview } from '@garuda/mcp-tools';
 import type { ToolGrantCheck } from '@garuda/mcp-trust';
 import { callSignal, type QuestionQueue } from '../abort.js';
 import {
@@ -15,7 +15,7 @@ import {
 } from '../errors.js';
 import type { ServerConfig } from '@garuda/mcp-config';
 import { modeRuns, riskOf, type ApprovalMode } from './risk-tier.js';
-import { forPrompter, messageOf, oneLine } from '../text.js';
+import { forPrompter, messageOf, oneLine, quoteText } from '../text.js';
 import { ruleFor, type ToolRules } from './tool-rules.js';
 import type { CallApproval, CallApprovalRequest, McpTool, Prompter } from '../types.js';
 

@@ -1,3 +1,4 @@
+import { groupDigits } from '@garuda/internal';
 // Large results: over a server's `maxResultChars`, the whole cleaned result goes to a file of
 // ours under `<home>/spill/` (0700; files 0600, named by us alone), and the model reads the head,
 // the size and the path inside the wrapper. The folder is pruned by age, count and size before
@@ -7,7 +8,6 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, chmod, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { groupDigits } from '@garuda/mcp-tools';
 import { messageOf, oneLine } from '../text.js';
 
 /** How long a spill file is kept (24 hours). */

@@ -1,5 +1,6 @@
+import { capLine } from '@garuda/internal';
 import { neutralizeTags } from '@garuda/mcp-sanitize';
-import { MAX_QUOTED_CHARS, capLine } from '@garuda/mcp-tools';
+import { LIMITS } from '@garuda/mcp-tools';
 
 // Characters a terminal would hide, reorder or act on: controls, format characters (bidi,
 // zero-width, tags), surrogates, private-use and unassigned code points, separators other than
@@ -13,14 +14,14 @@ const HIDDEN =
  * @internal
  *
  * @param text - Text as the user wrote it.
- * @param max - The most code points kept inside the quotes (default {@link MAX_QUOTED_CHARS}).
+ * @param max - The most code points kept inside the quotes (default `LIMITS.maxQuotedChars`).
  * @returns A double-quoted string such as `" mcp.*\n"`.
  * @example
  * ```ts
  * revealText('a\u200bb '); // '"a\\u200bb "'
  * ```
  */
-export function revealText(text: string, max: number = MAX_QUOTED_CHARS): string {
+export function revealText(text: string, max: number = LIMITS.maxQuotedChars): string {
   let out = '';
   for (const ch of capLine(text, max)) {
     if (ch === ' ') out += ch;

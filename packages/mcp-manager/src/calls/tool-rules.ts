@@ -1,9 +1,9 @@
+import { groupDigits } from '@garuda/internal';
 // The user's permission rules for MCP tool calls: `mcp.<server>.<tool>` with `*` globs, in three
 // lists. A call a deny rule matches never runs; one an ask rule matches always asks (no mode, no
 // remembered grant and no allow rule skips the question); one an allow rule matches runs without
 // asking, unless its server is destructive. The one place rules are parsed and matched.
 import { cleanLine } from '@garuda/mcp-sanitize';
-import { groupDigits } from '@garuda/mcp-tools';
 import { revealText } from './reveal-text.js';
 import { matchesToolPattern } from '../offer/tool-control.js';
 

@@ -1,4 +1,3 @@
-import { quoteText } from '@garuda/mcp-tools';
 import { packagePin, type PackageEcosystem } from '../launch/package-spec.js';
 import {
   programName,
@@ -8,6 +7,7 @@ import {
   words,
   type Runner,
 } from '../launch/package-runners.js';
+import { quoteText } from '../text.js';
 
 /**
  * How serious each kind of consent warning is: lower comes first. Shared by every part that

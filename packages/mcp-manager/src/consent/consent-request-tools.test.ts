@@ -1,5 +1,5 @@
 // The consent request for a server's changed tools.
-import { diffTools, toolHashes, type McpTool as PinnedTool } from '@garuda/mcp-trust';
+import { diffTools, toolHashes, type PinnedToolShape as PinnedTool } from '@garuda/mcp-trust';
 import {
   CHANGED_DIFF,
   HOSTILE_TEXT,

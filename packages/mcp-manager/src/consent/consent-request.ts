@@ -8,7 +8,6 @@ import {
   type ServerSource,
 } from '@garuda/mcp-config';
 import { cleanLine, neutralizeTags } from '@garuda/mcp-sanitize';
-import { capLine, quoteText } from '@garuda/mcp-tools';
 import { InvalidPolicyError, hiddenPathOf, type SandboxInfo } from '@garuda/mcp-transport';
 import type { ToolDiff } from '@garuda/mcp-trust';
 import { commandWarnings, WarningRank, type RankedWarning } from './command-warnings.js';
@@ -17,7 +16,7 @@ import { packageLaunch } from '../launch/package-launch.js';
 import { isWithin } from '../launch/paths.js';
 import { serverHomeOf } from '../launch/server-home.js';
 import { looksSecret, referencedNames } from './secret-names.js';
-import { isRecord } from '@garuda/internal';
+import { capLine, isRecord } from '@garuda/internal';
 import { sandboxStatus, sandboxText } from '../status/wording.js';
 import { riskOf, riskWarnings } from '../calls/risk-tier.js';
 import type {
@@ -27,6 +26,7 @@ import type {
   ToolSummary,
   ValueSource,
 } from '../types.js';
+import { quoteText } from '../text.js';
 
 /** The longest tool description on a consent screen, in code points. */
 export const MAX_CONSENT_DESCRIPTION_CHARS = 500;

@@ -1,3 +1,4 @@
+import { capLine } from '@garuda/internal';
 // The download step of a start through npm's package runner (`npx`, `npm exec`): before the
 // server is started, the runner downloads its packages alone, in the same sandbox and cache the
 // server will use, under a limit of its own; then the start's own limit covers only the connect.
@@ -12,13 +13,12 @@ import path from 'node:path';
 import type { LocalServerConfig } from '@garuda/mcp-config';
 import { buildSandbox } from '@garuda/mcp-transport';
 import { cleanLine } from '@garuda/mcp-sanitize';
-import { capLine, quoteText } from '@garuda/mcp-tools';
 import { seconds } from '../start/connection-types.js';
 import type { LocalPlan } from './launch-phase.js';
 import { isOfflineMiss, packageLaunch, type PackageLaunch } from './package-launch.js';
 import { programName, runnerOf } from './package-runners.js';
 import { isBrokenCache, runnerCause } from './runner-cause.js';
-import { messageOf } from '../text.js';
+import { messageOf, quoteText } from '../text.js';
 import { CANCELLED_DETAIL } from '../start/trust-phases.js';
 
 /** The file in a server's runner cache that says its last download finished, and of what. */

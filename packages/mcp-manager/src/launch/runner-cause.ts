@@ -1,8 +1,9 @@
+import { capLine } from '@garuda/internal';
 // What a package runner's stderr says went wrong, in its own words: npm's `npm error …` lines,
 // an `ENOENT` line, Node's `Cannot find module …`; not the pointer to a log file, which is in
 // the server's cache and which the user would not look for.
 import { cleanLine } from '@garuda/mcp-sanitize';
-import { capLine, quoteText } from '@garuda/mcp-tools';
+import { quoteText } from '../text.js';
 
 /** The most code points of a runner's cause, all lines joined. */
 export const MAX_RUNNER_CAUSE_CHARS = 300;

@@ -5,7 +5,6 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { commandLine, type LocalServerConfig, type ServerConfig } from '@garuda/mcp-config';
 import { cleanLine } from '@garuda/mcp-sanitize';
-import { quoteText } from '@garuda/mcp-tools';
 import { hiddenPathOf, type SandboxInfo } from '@garuda/mcp-transport';
 import { CallFailedError } from '../errors.js';
 import type { CheckedOptions } from '../options.js';
@@ -14,6 +13,7 @@ import { configuredPath } from './configured-path.js';
 import { SERVERS_OPTION_LABEL } from '../start/load-servers.js';
 import type { ManagerCallResult } from '../types.js';
 import { SERVER_HOME_FOLDERS, serverHomeOf } from './server-home.js';
+import { quoteText } from '../text.js';
 
 /** How much of an error's text is searched for a path. */
 const MAX_SCANNED_CHARS = 20_000;

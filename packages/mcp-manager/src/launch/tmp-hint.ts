@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { LocalServerConfig } from '@garuda/mcp-config';
-import type { SandboxKind } from '@garuda/mcp-transport';
+import type { SandboxInfo } from '@garuda/mcp-transport';
 import { isWithin } from './paths.js';
 
 /** The folders bubblewrap replaces with an empty private one for every server. */
@@ -21,7 +21,7 @@ const PRIVATE_TEMP = ['/tmp', '/var/tmp'];
 export function hiddenTempHint(
   server: LocalServerConfig,
   visible: readonly string[],
-  sandbox: SandboxKind,
+  sandbox: SandboxInfo['kind'],
 ): string | undefined {
   if (sandbox !== 'bwrap') return undefined;
   const candidates = [server.def.command, ...server.def.args, server.def.cwd ?? ''];

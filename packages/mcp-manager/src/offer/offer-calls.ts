@@ -1,7 +1,7 @@
 // The manager's prompts and resources: the lists of the connected servers (byte-stable: sorted by
 // server, then name or URI), and `getPrompt` / `readResource`, whose answers are cleaned and
 // wrapped by @garuda/mcp-tools before anyone reads them.
-import { MAX_RESOURCE_URI_CHARS, formatPrompt, formatResource, quoteText } from '@garuda/mcp-tools';
+import { formatPrompt, formatResource, LIMITS } from '@garuda/mcp-tools';
 import { CallFailedError } from '../calls/call-errors.js';
 import { InvalidOptionsError, ServerNotConnectedError, UnknownServerError } from '../errors.js';
 import { PROMPT_PIN } from './prompt-pins.js';
@@ -15,6 +15,7 @@ import type {
   PromptResult,
   ResourceResult,
 } from '../types.js';
+import { quoteText } from '../text.js';
 
 /** The most arguments `getPrompt` sends. @internal */
 const MAX_ARGUMENTS = 50;
@@ -76,10 +77,10 @@ function connectionOf(
 
 /** A URI the host passes: a string a server could have listed. */
 function checkUri(uri: unknown): asserts uri is string {
-  if (typeof uri !== 'string' || uri === '' || uri.length > MAX_RESOURCE_URI_CHARS) {
+  if (typeof uri !== 'string' || uri === '' || uri.length > LIMITS.maxResourceUriChars) {
     throw new InvalidOptionsError(
       'uri',
-      `must be a non-empty string of at most ${MAX_RESOURCE_URI_CHARS} characters`,
+      `must be a non-empty string of at most ${LIMITS.maxResourceUriChars} characters`,
     );
   }
 }

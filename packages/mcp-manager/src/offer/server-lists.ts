@@ -3,7 +3,7 @@
 // resources cannot be read keeps its tools. What is listed here is raw: prompts go through the
 // pin check (prompt-pins.ts) and both through @garuda/mcp-tools before anyone reads them.
 import { log } from '@garuda/internal';
-import { MAX_PROMPTS_PER_SERVER, MAX_RESOURCES_PER_SERVER } from '@garuda/mcp-tools';
+import { LIMITS } from '@garuda/mcp-tools';
 import type {
   Client,
   Prompt,
@@ -66,7 +66,7 @@ export async function listPrompts(client: Client, limits: ListLimits): Promise<P
   return allPages(
     (params) => client.listPrompts(params, limits),
     (page) => page.prompts,
-    MAX_PROMPTS_PER_SERVER,
+    LIMITS.maxPromptsPerServer,
     limits.signal,
   );
 }
@@ -87,13 +87,13 @@ export async function listResources(
   const resources = await allPages(
     (params) => client.listResources(params, limits),
     (page) => page.resources,
-    MAX_RESOURCES_PER_SERVER,
+    LIMITS.maxResourcesPerServer,
     limits.signal,
   );
   const templates = await allPages(
     (params) => client.listResourceTemplates(params, limits),
     (page) => page.resourceTemplates,
-    MAX_RESOURCES_PER_SERVER,
+    LIMITS.maxResourcesPerServer,
     limits.signal,
   );
   return { resources, templates };

@@ -2,9 +2,9 @@
 // and this session's `enable(name)` / `disable(name)`. One place decides; the tool view, `call()`,
 // `status()` and `hiddenTools()` all ask here.
 import type { ServerConfig } from '@garuda/mcp-config';
-import { quoteText } from '@garuda/mcp-tools';
 import { ToolHiddenError, UnknownToolError } from '../errors.js';
 import type { McpTool } from '../types.js';
+import { quoteText } from '../text.js';
 
 /**
  * Whether `name` matches `pattern`, where `*` stands for any run of characters (none included)

@@ -7,7 +7,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { MAX_SKIP_NOTICES } from '@garuda/mcp-tools';
+import { LIMITS } from '@garuda/mcp-tools';
 import { withFixtureClient } from '../../test/support/servers.js';
 import { MAX_PENDING_TOOL_LISTS, filterToolLists } from './tool-list-filter.js';
 
@@ -260,7 +260,7 @@ describe('filterToolLists: what it forwards', () => {
     expect(
       (received[0]?.message as unknown as { result: { tools: unknown[] } }).result.tools,
     ).toEqual([good('ok')]);
-    expect(notices).toHaveLength(MAX_SKIP_NOTICES + 1);
+    expect(notices).toHaveLength(LIMITS.maxSkipNotices + 1);
     expect(notices.at(-1)).toBe('MCP server "srv": 10 more malformed tools were skipped');
   });
 

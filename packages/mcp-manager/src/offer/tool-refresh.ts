@@ -2,9 +2,9 @@
 // tool and prompt lists are read again and go through the pin check (trust-phases.ts `repin`),
 // never around it. Refreshes are coalesced and bounded, so a server that floods notifications
 // cannot spin the client.
-import { log } from '@garuda/internal';
+import { capLine, log } from '@garuda/internal';
 import { checkUrl, neutralizeTags } from '@garuda/mcp-sanitize';
-import { MAX_FIELD_CHARS, capLine } from '@garuda/mcp-tools';
+import { LIMITS } from '@garuda/mcp-tools';
 import type { ServerConfig } from '@garuda/mcp-config';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerConnection } from '../start/server-connection.js';
@@ -128,7 +128,7 @@ export function goneReason(server: string, held: boolean): string {
 export function shownUri(uri: string): string {
   const verdict = checkUrl(uri, { use: 'show' });
   return verdict.ok
-    ? capLine(neutralizeTags(verdict.shown), MAX_FIELD_CHARS)
+    ? capLine(neutralizeTags(verdict.shown), LIMITS.maxFieldChars)
     : `a URI that is not shown (${verdict.code})`;
 }
 

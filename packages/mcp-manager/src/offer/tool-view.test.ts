@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { toolName, type ServerOrigin } from '@garuda/mcp-tools';
+import type { ServerOrigin } from '@garuda/internal';
+import { toolName } from '@garuda/mcp-tools';
 import { lostNamesText, ownerOf, toolView, type ToolHolder } from './tool-view.js';
 import type { McpPrompt, McpTool, ServerState } from '../types.js';
 

@@ -2,16 +2,10 @@
 // owner per name. Who owns a name that clashes is decided by `settleNames` of @garuda/mcp-tools
 // (the one rule: the host's servers, then the user's, then the project's, then other clients'
 // project files; only then the name), never by which server name sorts first.
-import {
-  SERVER_ORIGINS,
-  promptName,
-  promptPrefix,
-  quoteText,
-  settleNames,
-  toolPrefix,
-  type ServerOrigin,
-} from '@garuda/mcp-tools';
+import { SERVER_ORIGINS, settleNames, type ServerOrigin } from '@garuda/internal';
+import { promptName, promptPrefix, toolPrefix } from '@garuda/mcp-tools';
 import type { LostName, McpPrompt, McpTool, ServerState } from '../types.js';
+import { quoteText } from '../text.js';
 
 /** What the view needs of one server. @internal */
 export interface ToolHolder {

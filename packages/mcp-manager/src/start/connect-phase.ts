@@ -2,7 +2,6 @@
 // server's transport, with its sign-in), the MCP handshake and the tool list, within the start's
 // time limit; and, when that fails, why in words a person can act on.
 import type { LocalServerConfig, ServerConfig } from '@garuda/mcp-config';
-import { quoteText } from '@garuda/mcp-tools';
 import type { ServerLists } from '../offer/server-lists.js';
 import { findBlockedAddressError } from '@garuda/pinned-fetch';
 import type { Tool } from '@modelcontextprotocol/client';
@@ -15,7 +14,7 @@ import { isBrokenInstall, timeoutNote, upstreamFailure } from '../launch/runner-
 import { openRemote, type RemoteDeps } from './remote-connect.js';
 import type { ServerPolicy } from './server-policy.js';
 import { STDERR_PART, ServerConnection, type OpenOptions } from './server-connection.js';
-import { oneLine } from '../text.js';
+import { oneLine, quoteText } from '../text.js';
 import { hiddenTempHint } from '../launch/tmp-hint.js';
 import { CANCELLED_DETAIL } from './trust-phases.js';
 import type { ManagerLogger, ServerLogEntry } from '../types.js';

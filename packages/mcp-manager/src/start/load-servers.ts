@@ -6,7 +6,7 @@ import {
   type ConfigProblem,
   type ServerConfig,
 } from '@garuda/mcp-config';
-import type { ServerOrigin } from '@garuda/mcp-tools';
+import type { ServerOrigin } from '@garuda/internal';
 import type { CheckedOptions } from '../options.js';
 import { originOf } from './server-policy.js';
 

@@ -7,7 +7,7 @@
 // metadata and no network unless its definition says so), the cleaning of everything a server
 // sends, the approval of every call, and the pins of its tools (only what a change does differs).
 import type { ServerSource } from '@garuda/mcp-config';
-import type { ServerOrigin } from '@garuda/mcp-tools';
+import type { ServerOrigin } from '@garuda/internal';
 import { USER_SCOPE } from '@garuda/mcp-oauth';
 import { mcpTrustKey } from '@garuda/mcp-trust';
 

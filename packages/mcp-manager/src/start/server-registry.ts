@@ -4,7 +4,7 @@
 import { log } from '@garuda/internal';
 import { setMaxListeners } from 'node:events';
 import type { ServerConfig } from '@garuda/mcp-config';
-import type { ServerOrigin } from '@garuda/mcp-tools';
+import type { ServerOrigin } from '@garuda/internal';
 import type { Tool } from '@modelcontextprotocol/client';
 import { linkSignals, within } from '../abort.js';
 import type { CallLanes } from '../calls/call-lanes.js';

@@ -10,7 +10,7 @@ import { defaultPaths, type ConfigProblem, type ServerConfig } from '@garuda/mcp
 import { AuthStore, type RevokeResult } from '@garuda/mcp-oauth';
 import type { SandboxInfo } from '@garuda/mcp-transport';
 import { TrustStore, type McpTrustEntry } from '@garuda/mcp-trust';
-import { quoteText, TOOL_SEARCH_NAME } from '@garuda/mcp-tools';
+import { TOOL_SEARCH_NAME } from '@garuda/mcp-tools';
 import type { PinnedFetch } from '@garuda/pinned-fetch';
 import { QuestionQueue, raceAbort } from '../abort.js';
 import type { AuditRecorder } from '../calls/audit-recorder.js';
@@ -33,7 +33,7 @@ import { isHostTool } from '../offer/tool-exposure.js';
 import { ExposureSession, gatewayTarget } from '../offer/tool-search-call.js';
 import { checkOptions, type CheckedOptions, type McpManagerOptions } from '../options.js';
 import { NoteTracker } from '../status/notes.js';
-import { messageOf, noticeText } from '../text.js';
+import { messageOf, noticeText, quoteText } from '../text.js';
 import type { ManagerCallResult, ServerChange } from '../types.js';
 import { readyFromCache } from './lazy-start.js';
 import { loadServers } from './load-servers.js';

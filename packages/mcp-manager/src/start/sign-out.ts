@@ -1,10 +1,10 @@
 import type { RemoteServerConfig } from '@garuda/mcp-config';
 import { revoke, type AuthStore, type RevokeResult } from '@garuda/mcp-oauth';
 import { policyFetch, serverPolicy, storedSignInPolicy } from './server-policy.js';
-import { quoteText } from '@garuda/mcp-tools';
 import { UnknownServerError } from '../errors.js';
 import type { ServerRegistry } from './server-registry.js';
 import type { ManagerLogger } from '../types.js';
+import { quoteText } from '../text.js';
 
 /** What a sign-out needs of the manager. @internal */
 export interface SignOutDeps {

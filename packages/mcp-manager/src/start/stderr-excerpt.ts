@@ -1,5 +1,5 @@
+import { capLine } from '@garuda/internal';
 import { cleanLine } from '@garuda/mcp-sanitize';
-import { capLine } from '@garuda/mcp-tools';
 
 /**
  * The most code points of stderr quoted in a failure: small enough that the whole reason

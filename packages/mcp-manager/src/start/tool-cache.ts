@@ -6,7 +6,7 @@
 // It keeps the raw list, not the cleaned one, because the pin is a hash of what the server sent:
 // a cleaned copy could not be checked against it. Cleaning it again costs well under a
 // millisecond per server.
-import { LockedJsonFile, hashTools, type TrustStoreLogger } from '@garuda/mcp-trust';
+import { LockedJsonFile, hashTools } from '@garuda/mcp-trust';
 import type { Tool } from '@modelcontextprotocol/client';
 import { log } from '@garuda/internal';
 import { messageOf } from '../text.js';
@@ -86,7 +86,7 @@ export class ToolListCache {
       label: 'tool-list cache',
       fromJson,
       toJson,
-      logger: logger as TrustStoreLogger | undefined,
+      logger,
       afterMoveAside: 'every server starts in full once and is cached again.',
     });
   }

@@ -5,7 +5,7 @@ import { riskOf } from '../calls/risk-tier.js';
 import { oneLine } from '../text.js';
 import type { ExposedTools, ExposureMode } from '../offer/tool-exposure.js';
 import { sandboxStatus } from './wording.js';
-import type { ServerOrigin } from '@garuda/mcp-tools';
+import type { ServerOrigin } from '@garuda/internal';
 import type { LostName, ServerState, StatusRow } from '../types.js';
 
 /** What a status row needs of one server. @internal */

@@ -6,24 +6,19 @@
 // sort order of the server names), and only then by name.
 
 /**
+ * Every {@link ServerOrigin}, the one whose names win a clash first. The project's own file comes
+ * before other clients' project files, as `loadConfig` orders them (one of those with a name of
+ * the project's own is ignored there, too).
+ */
+export const SERVER_ORIGINS = Object.freeze(['host', 'user', 'project', 'imported'] as const);
+
+/**
  * Where a server's definition comes from, as far as its names are concerned: `host` (servers a
  * host passes in code), `user` (the user's own file), `project` (the project's
  * `.garuda/mcp.json`), `imported` (another client's project file read in place, such as
  * `.mcp.json`).
  */
-export type ServerOrigin = 'host' | 'user' | 'project' | 'imported';
-
-/**
- * Every {@link ServerOrigin}, the one whose names win a clash first. The project's own file comes
- * before other clients' project files, as `loadConfig` orders them (one of those with a name of
- * the project's own is ignored there, too).
- */
-export const SERVER_ORIGINS: readonly ServerOrigin[] = Object.freeze([
-  'host',
-  'user',
-  'project',
-  'imported',
-]);
+export type ServerOrigin = (typeof SERVER_ORIGINS)[number];
 
 /** A name one server wants to offer. */
 export interface NameClaim<T> {
@@ -168,26 +163,4 @@ export function settleNames<T>(
     keptAt.add(index);
   }
   return { kept: given.filter((_, index) => keptAt.has(index)).map((c) => c.item), clashes };
-}
-
-/**
- * The name a host sees for a server's prompt: `<server>__<prompt>`, as for tools (without the
- * `mcp__` that hosts put in front themselves).
- *
- * @param server - The server name.
- * @param prompt - The prompt's name as the server listed it (already checked by `adaptPrompts`).
- * @returns E.g. `notes__review`.
- */
-export function promptName(server: string, prompt: string): string {
-  return `${promptPrefix(server)}${prompt}`;
-}
-
-/**
- * How every prompt name of a server starts for a host (see {@link promptName}).
- *
- * @param server - The server name.
- * @returns `<server>__`.
- */
-export function promptPrefix(server: string): string {
-  return `${server}__`;
 }
