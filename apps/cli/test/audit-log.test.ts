@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { ProcessTransport } from '@garuda/mcp-transport';
 import { LIBRARY_URIS } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
-import { BIN, fixtureEntry, worldPerTest, type CliWorld, type RunResult } from './cli-support.js';
+import { BIN, fixtureEntry, worldPerTest, type CliWorld, type RunResult } from './support/index.js';
 
 let world: CliWorld;
 worldPerTest((created) => (world = created));

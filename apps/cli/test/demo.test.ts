@@ -9,7 +9,7 @@ import path from 'node:path';
 import { detectSandbox } from '@garuda/mcp-transport';
 import { pidsWith, sandboxOutcomes, waitFor } from '@garuda/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, CliWorld, FETCH_BROWSER, collect } from './cli-support.js';
+import { BIN, CliWorld, FETCH_BROWSER, collect } from './support/index.js';
 
 const DEMO_SERVER = path.join(path.dirname(BIN), 'demo-server.js');
 

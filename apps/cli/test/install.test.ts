@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { ProcessTransport } from '@garuda/mcp-transport';
 import { parse } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
-import { BIN, fixtureEntry, worldPerTest, type CliWorld } from './cli-support.js';
+import { BIN, fixtureEntry, worldPerTest, type CliWorld } from './support/index.js';
 
 let world: CliWorld;
 worldPerTest((created) => (world = created));

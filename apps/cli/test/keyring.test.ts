@@ -11,7 +11,7 @@ import {
   type SecretService,
 } from '@garuda/test-utils';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FETCH_BROWSER, worldPerTest, type CliWorld } from './cli-support.js';
+import { FETCH_BROWSER, worldPerTest, type CliWorld } from './support/index.js';
 
 const missing = secretServiceMissing();
 if (missing !== undefined) {

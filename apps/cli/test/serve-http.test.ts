@@ -1,83 +1,24 @@
 // garuda-mcp serve --http: a real SDK Client over Streamable HTTP with the bearer token, and raw
 // requests that must be refused (no token, a wrong one, a foreign Origin or Host, a body over the
-// limit, a cross-origin preflight). No process is left after SIGTERM. A 2026-07-28 host's cancel
-// reaches the call behind the gateway (a 2025 host's does not yet: a known failure), and a server
-// called over HTTP is as closed in as one called over stdio.
-import type { ChildProcess } from 'node:child_process';
+// limit, a cross-origin preflight). No process is left after SIGTERM.
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
 import { chmod, mkdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
-import { createServer as createTcpServer } from 'node:net';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { detectSandbox } from '@garuda/mcp-transport';
+import { allStrings, hostileLeftovers, pidsWith, waitFor } from '@garuda/test-utils';
+import { describe, expect, it } from 'vitest';
 import {
-  allStrings,
-  hostileLeftovers,
-  pidsWith,
-  sandboxOutcomes,
-  waitFor,
-  type EscapeReport,
-} from '@garuda/test-utils';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  auditCalls,
   fixtureEntry,
-  framedJson,
-  osSandboxed,
-  questionsStayWithTheirCalls,
   RAW_INITIALIZE,
+  gatewaysPerTest,
+  raw,
   worldPerTest,
   type CliWorld,
-} from './cli-support.js';
+} from './support/index.js';
 
 let world: CliWorld;
 worldPerTest((created) => (world = created));
-
-const children: ChildProcess[] = [];
-afterEach(async () => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }
-  }
-});
-
-/** Starts `garuda-mcp serve --http args…`; resolves once it printed where it listens. */
-async function gateway(args: readonly string[] = []) {
-  const child = world.spawn(['serve', '--http', ...args]);
-  children.push(child);
-  let stderr = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  await waitFor(() => /bearer token/.test(stderr) || child.exitCode !== null, {
-    timeoutMs: 60_000,
-  });
-  const url = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr)?.[1];
-  if (url === undefined) throw new Error(`serve --http did not start:\n${stderr}`);
-  return { child, url, stderr: () => stderr };
-}
-
-/** One raw request; resolves with the status and body. */
-function raw(
-  url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
-): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      url,
-      { method: options.method ?? 'POST', headers: options.headers },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
+const gateway = gatewaysPerTest(() => world);
 
 describe('garuda-mcp serve --http', () => {
   it('serves the tools to a client with the token, on 127.0.0.1, and stops every server on SIGTERM', async () => {
@@ -254,202 +195,5 @@ describe('garuda-mcp serve --http', () => {
     const result = await world.run(['serve', '--port', '8080']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--port goes with --http');
-  });
-});
-
-// Without an OS sandbox there is nothing to prove: skipped, and CI (which requires one) fails.
-const SANDBOXED = await osSandboxed();
-/** What this machine's sandbox gives: bubblewrap's outcomes on Linux, Seatbelt's on macOS. */
-const IS = sandboxOutcomes((await detectSandbox({ searchPath: process.env.PATH })).kind);
-
-/** Connects a client (of the 2025 protocol era unless `modern`) with the gateway's token. */
-async function httpClient(url: string, stderr: string, modern = false): Promise<Client> {
-  const token = /shown this once, is ([A-Za-z0-9_-]{43})/.exec(stderr)?.[1];
-  const client = new Client(
-    { name: 'http-host', version: '1.0.0' },
-    modern ? { versionNegotiation: { mode: 'auto' } } : {},
-  );
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(url), {
-      requestInit: { headers: { Authorization: `Bearer ${token}` } },
-    }),
-  );
-  return client;
-}
-
-/**
- * Cancels a 15 s call once it runs and checks that the call behind the gateway stopped: the
- * server's next call (its calls run one at a time) does not wait for it, and the audit log says
- * `cancelled`.
- */
-async function cancelStopsTheCall(client: Client): Promise<void> {
-  const cancel = new AbortController();
-  const slow = client.callTool(
-    { name: 'notes__slow', arguments: { ms: 15_000 } },
-    // Cancelled once the server said it is running (its first progress report).
-    { signal: cancel.signal, onprogress: () => cancel.abort() },
-  );
-  await expect(slow).rejects.toThrow(/abort/i);
-  // Had the cancel not reached the call, this one would wait for it (the server's calls run one
-  // at a time), and the log would say the slow one ended "ok".
-  const echo = await client.callTool({ name: 'notes__echo', arguments: { text: 'next' } });
-  expect(JSON.stringify(echo.content)).toContain('next');
-  const calls = () => auditCalls(world.home);
-  await waitFor(async () => (await calls()).length >= 2);
-  expect(await calls()).toEqual([
-    ['slow', 'cancelled'],
-    ['echo', 'ok'],
-  ]);
-}
-
-/** A client that shows garuda-mcp's forms and answers "Allow once" (the questions kept). */
-async function askingClient(url: string, stderr: string, modern: boolean) {
-  const token = /shown this once, is ([A-Za-z0-9_-]{43})/.exec(stderr)?.[1];
-  const questions: string[] = [];
-  const client = new Client(
-    { name: 'http-host', version: '1.0.0' },
-    {
-      capabilities: { elicitation: { form: {} } },
-      ...(modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
-    },
-  );
-  client.setRequestHandler('elicitation/create', (request) => {
-    questions.push(request.params.message);
-    return { action: 'accept', content: { decision: 'Allow once' } };
-  });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(url), {
-      requestInit: { headers: { Authorization: `Bearer ${token}` } },
-    }),
-  );
-  return { client, questions };
-}
-
-describe('garuda-mcp serve --http: questions', () => {
-  it('asks a 2026-07-28 client about a call as an input_required result; a 2025 one is refused as rules', async () => {
-    await world.userServers({ notes: fixtureEntry('normal', 'garuda-serve-http-ask') });
-    const { url, stderr } = await gateway();
-    const modern = await askingClient(url, stderr(), true);
-    try {
-      const ran = await modern.client.callTool({
-        name: 'notes__echo',
-        arguments: { text: 'asked over http' },
-      });
-      expect(modern.questions).toHaveLength(1);
-      expect(modern.questions[0]).toContain('garuda-mcp asks before this call runs:');
-      expect(JSON.stringify(ran.content)).toContain('asked over http');
-      expect(ran.isError).toBeFalsy();
-    } finally {
-      await modern.client.close();
-    }
-    // Served statelessly, a 2025 client cannot be asked: nothing runs, and it is told why.
-    const legacy = await askingClient(url, stderr(), false);
-    try {
-      const refused = await legacy.client.callTool({
-        name: 'notes__echo',
-        arguments: { text: 'x' },
-      });
-      expect(legacy.questions).toEqual([]);
-      expect(refused.isError).toBe(true);
-      expect(JSON.stringify(refused.content)).toContain('This call was not run');
-    } finally {
-      await legacy.client.close();
-    }
-  });
-});
-
-describe('garuda-mcp serve --http: a question belongs to its own client and call', () => {
-  it("two clients calling one tool are each asked their own call's question; one's answer never decides the other's", async () => {
-    await world.userServers({ notes: fixtureEntry('normal', 'garuda-serve-http-own') });
-    const { url, stderr } = await gateway();
-    const first = await askingClient(url, stderr(), true);
-    const second = await askingClient(url, stderr(), true);
-    try {
-      // The second client is asked about its own call in its own round, never through the
-      // first client's, and the first client's answer decides nothing of it.
-      await questionsStayWithTheirCalls(first.client, second.client, world.home);
-      // The automatic hosts never saw a question: each was carried by its own call's rounds.
-      expect([...first.questions, ...second.questions]).toEqual([]);
-    } finally {
-      await first.client.close();
-      await second.client.close();
-    }
-  });
-});
-
-describe('garuda-mcp serve --http: a host cancels a call', () => {
-  it("a 2026-07-28 client's cancel stops the call behind the gateway", async () => {
-    await world.userServers({ notes: fixtureEntry('normal', 'garuda-serve-http-cancel') });
-    const { url, stderr } = await gateway(['--approvals', 'host']);
-    const client = await httpClient(url, stderr(), true);
-    try {
-      await cancelStopsTheCall(client);
-    } finally {
-      await client.close();
-    }
-  });
-
-  // The 2025 client sends notifications/cancelled as a POST of its own and keeps its request
-  // open: the gateway ends the exchange of the request it names.
-  it("a 2025 client's cancel stops the call behind the gateway", async () => {
-    await world.userServers({ notes: fixtureEntry('normal', 'garuda-serve-http-cancel-2025') });
-    const { url, stderr } = await gateway(['--approvals', 'host']);
-    const client = await httpClient(url, stderr());
-    try {
-      await cancelStopsTheCall(client);
-    } finally {
-      await client.close();
-    }
-  });
-});
-
-describe.skipIf(!SANDBOXED)('garuda-mcp serve --http: the sandbox behind the gateway', () => {
-  it('a server called over HTTP still cannot write outside, read garuda home or connect', async () => {
-    let connections = 0;
-    const listener = createTcpServer((socket) => {
-      connections += 1;
-      socket.end();
-    });
-    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-    const port = (listener.address() as { port: number }).port;
-    // Off /tmp (bubblewrap's is private), outside the project: next to this test file.
-    const outside = path.join(import.meta.dirname, `escape-serve-http-${process.pid}.txt`);
-    try {
-      await world.userServers({ esc: fixtureEntry('escape', 'garuda-serve-http-escape') });
-      const secret = path.join(world.home, 'secret-token');
-      await writeFile(secret, 'do not read me');
-      const { url, stderr } = await gateway(['--approvals', 'host']);
-      const client = await httpClient(url, stderr());
-      let text: string;
-      try {
-        const result = await client.callTool({
-          name: 'esc__escape',
-          arguments: {
-            root: world.root,
-            outside,
-            secretFile: secret,
-            netHost: '127.0.0.1',
-            netPort: port,
-          },
-        });
-        text = (result.content as { text?: string }[]).map((block) => block.text ?? '').join('');
-      } finally {
-        await client.close();
-      }
-      expect(text.startsWith('<mcp_result server="esc" tool="escape">\n'), text).toBe(true);
-      const report = framedJson<EscapeReport>(text);
-      expect(report.writeRoot.ok).toBe(true);
-      expect(existsSync(path.join(world.root, 'garuda-escape-root.txt'))).toBe(true);
-      expect(report.writeOutside).toMatchObject({ ok: false, code: IS.readOnly.code });
-      expect(existsSync(outside)).toBe(false);
-      expect(report.writeGaruda).toMatchObject({ ok: false, code: IS.readOnly.code });
-      expect(existsSync(path.join(world.root, '.garuda', 'garuda-escape.txt'))).toBe(false);
-      expect(report.readSecret).toMatchObject({ ok: false, code: IS.inHidden.code });
-      expect(report.readSecret.detail ?? '').not.toContain('do not read me');
-      expect(report.connect.ok).toBe(false);
-      expect(connections).toBe(0);
-    } finally {
-      await new Promise<void>((resolve) => listener.close(() => resolve()));
-    }
   });
 });

@@ -29,7 +29,7 @@ import {
   worldPerTest,
   type CliWorld,
   auditCalls,
-} from './cli-support.js';
+} from './support/index.js';
 
 let world: CliWorld;
 worldPerTest((created) => (world = created));

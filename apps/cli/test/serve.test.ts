@@ -31,7 +31,7 @@ import {
   questionsStayWithTheirCalls,
   worldPerTest,
   type CliWorld,
-} from './cli-support.js';
+} from './support/index.js';
 
 let world: CliWorld;
 worldPerTest((created) => (world = created));

@@ -14,7 +14,7 @@ import {
   fixtureEntry,
   osSandboxed,
   worldPerTest,
-} from './cli-support.js';
+} from './support/index.js';
 
 const SANDBOXED = await osSandboxed();
 /** The terminal session is read from /proc, which Linux has and macOS has not. */
