@@ -22,3 +22,13 @@ export {
   raw,
   type HttpGateway,
 } from './http-gateway.js';
+export {
+  hostsPerTest,
+  textOf,
+  toolsWhen,
+  type Answer,
+  type HostOptions,
+  type Reply,
+  type ServeHost,
+} from './serve-host.js';
+export { everything, framed, gatewayUri } from './everything.js';
