@@ -32,3 +32,4 @@ export {
   type ServeHost,
 } from './serve-host.js';
 export { everything, framed, gatewayUri } from './everything.js';
+export { backupsOf } from './backups.js';

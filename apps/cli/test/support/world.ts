@@ -95,6 +95,14 @@ export class CliWorld {
     );
   }
 
+  /** Writes `text` to `relative` under the user's home folder (folders made); returns its path. */
+  async putUserFile(relative: string, text: string): Promise<string> {
+    const file = path.join(this.userHome, relative);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, text);
+    return file;
+  }
+
   async cleanup(): Promise<void> {
     await this.#dir.cleanup();
   }
