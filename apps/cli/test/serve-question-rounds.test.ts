@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   auditCalls,
   callRound,
+  expectFinalError,
   fixtureEntry,
   questionOf,
   questionsStayWithTheirCalls,
@@ -37,22 +38,14 @@ describe('garuda-mcp serve: a question belongs to its own call', () => {
       client,
       'notes__echo',
       { text: 'call-B' },
-      {
-        round: b,
-        decision: 'Deny',
-      },
+      { round: b, decision: 'Deny' },
     );
-    expect(deniedB.resultType).not.toBe('input_required');
-    expect(deniedB.isError).toBe(true);
-    expect(textOf(deniedB)).toContain('This call was not run');
+    expectFinalError(deniedB, 'This call was not run');
     const ranA = await callRound(
       client,
       'notes__echo',
       { text: 'call-A' },
-      {
-        round: a,
-        decision: 'Allow once',
-      },
+      { round: a, decision: 'Allow once' },
     );
     expect(ranA.resultType).not.toBe('input_required');
     expect(ranA.isError).toBeFalsy();
@@ -120,14 +113,9 @@ describe('garuda-mcp serve: a question belongs to its own call', () => {
       client,
       'notes__echo',
       { text: 'too late' },
-      {
-        round: asked,
-        decision: 'Allow once',
-      },
+      { round: asked, decision: 'Allow once' },
     );
-    expect(late.resultType).not.toBe('input_required');
-    expect(late.isError).toBe(true);
-    expect(textOf(late)).toContain('This question expired');
+    expectFinalError(late, 'This question expired');
     expect(textOf(late)).toContain('Call the tool again');
     // The expired call never ran: the next call (allowed beforehand) is the first the log has.
     const next = await callRound(client, 'notes__add', { a: 1, b: 2 });

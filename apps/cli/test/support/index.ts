@@ -4,6 +4,7 @@ export { BIN, EVERYTHING, FETCH_BROWSER, REPO_ROOT } from './paths.js';
 export {
   auditCalls,
   callRound,
+  expectFinalError,
   framedJson,
   questionOf,
   questionsStayWithTheirCalls,

@@ -35,6 +35,13 @@ export interface Round {
   readonly isError?: boolean;
 }
 
+/** Checks that `round` ended its call (no further question) with an error that says `text`. */
+export function expectFinalError(round: Round, text: string): void {
+  expect(round.resultType).not.toBe('input_required');
+  expect(round.isError).toBe(true);
+  expect(JSON.stringify(round.content)).toContain(text);
+}
+
 /** The one question a round carries (its key and message). */
 export function questionOf(round: Round): { key: string; message: string } {
   expect(round.resultType).toBe('input_required');
@@ -106,9 +113,7 @@ export async function questionsStayWithTheirCalls(
     { ms: 4242 },
     { round: b, decision: 'Deny' },
   );
-  expect(deniedB.resultType).not.toBe('input_required');
-  expect(deniedB.isError).toBe(true);
-  expect(JSON.stringify(deniedB.content)).toContain('This call was not run');
+  expectFinalError(deniedB, 'This call was not run');
   stopA.abort();
   await expect(runningA).rejects.toThrow();
   await waitFor(async () => (await auditCalls(home)).length >= 2);

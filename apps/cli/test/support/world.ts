@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { detectSandbox } from '@garuda/mcp-transport';
-import { FIXTURE_SERVER, tempDir, type TempDir } from '@garuda/test-utils';
+import { FIXTURE_SERVER, tempUser, type TempDir, type TempUser } from '@garuda/test-utils';
 import { afterEach, beforeAll, beforeEach } from 'vitest';
 import { BIN, REPO_ROOT } from './paths.js';
 import { collect, type RunResult } from './run.js';
@@ -16,16 +16,12 @@ export class CliWorld {
   readonly userHome: string;
   readonly #dir: TempDir;
 
-  private constructor(dir: TempDir) {
-    this.#dir = dir;
-    this.userHome = path.join(dir.path, 'user');
-    this.home = path.join(this.userHome, '.garuda');
-    this.root = path.join(dir.path, 'project');
+  private constructor(user: TempUser) {
+    ({ dir: this.#dir, userHome: this.userHome, home: this.home, root: this.root } = user);
   }
 
   static async create(): Promise<CliWorld> {
-    const world = new CliWorld(await tempDir('garuda-cli-'));
-    await mkdir(world.home, { recursive: true });
+    const world = new CliWorld(await tempUser('garuda-cli-'));
     await mkdir(path.join(world.root, '.garuda'), { recursive: true });
     return world;
   }
