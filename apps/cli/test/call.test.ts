@@ -7,14 +7,9 @@ import { pathToFileURL } from 'node:url';
 import { detectSandbox } from '@garuda/mcp-transport';
 import { FIXTURE_SERVER, pidsWith, sandboxOutcomes, waitFor } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
-import {
-  type CliWorld,
-  EVERYTHING,
-  collect,
-  fixtureEntry,
-  osSandboxed,
-  worldPerTest,
-} from './support/index.js';
+import { EVERYTHING } from './support/paths.js';
+import { collect } from './support/run.js';
+import { fixtureEntry, osSandboxed, worldPerTest, type CliWorld } from './support/world.js';
 
 const SANDBOXED = await osSandboxed();
 /** What this machine's sandbox gives: bubblewrap's outcomes on Linux, Seatbelt's on macOS. */

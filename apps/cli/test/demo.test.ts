@@ -9,7 +9,9 @@ import path from 'node:path';
 import { detectSandbox } from '@garuda/mcp-transport';
 import { pidsWith, sandboxOutcomes, waitFor } from '@garuda/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, CliWorld, FETCH_BROWSER, collect } from './support/index.js';
+import { BIN, FETCH_BROWSER } from './support/paths.js';
+import { collect } from './support/run.js';
+import { CliWorld } from './support/world.js';
 
 const DEMO_SERVER = path.join(path.dirname(BIN), 'demo-server.js');
 

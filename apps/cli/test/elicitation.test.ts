@@ -2,7 +2,7 @@
 // form answered with its defaults under --accept-defaults. The terminal side is in tty.test.ts.
 import { ASKER_DEFAULTS } from '@garuda/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CliWorld, fixtureEntry } from './support/index.js';
+import { CliWorld, fixtureEntry } from './support/world.js';
 
 let world: CliWorld;
 beforeEach(async () => {

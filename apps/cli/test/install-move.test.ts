@@ -5,7 +5,9 @@ import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
-import { BIN, backupsOf, worldPerTest, type CliWorld } from './support/index.js';
+import { backupsOf } from './support/backups.js';
+import { BIN } from './support/paths.js';
+import { worldPerTest, type CliWorld } from './support/world.js';
 
 let world: CliWorld;
 worldPerTest((created) => (world = created));

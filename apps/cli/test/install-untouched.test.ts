@@ -4,7 +4,9 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, backupsOf, worldPerTest, type CliWorld } from './support/index.js';
+import { backupsOf } from './support/backups.js';
+import { BIN } from './support/paths.js';
+import { worldPerTest, type CliWorld } from './support/world.js';
 
 let world: CliWorld;
 worldPerTest((created) => (world = created));

@@ -7,7 +7,8 @@ import { Client } from '@modelcontextprotocol/client';
 import { ProcessTransport } from '@garuda/mcp-transport';
 import { parse } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
-import { BIN, fixtureEntry, worldPerTest, type CliWorld } from './support/index.js';
+import { BIN } from './support/paths.js';
+import { fixtureEntry, worldPerTest, type CliWorld } from './support/world.js';
 
 let world: CliWorld;
 worldPerTest((created) => (world = created));

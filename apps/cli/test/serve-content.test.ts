@@ -2,21 +2,14 @@
 // typed content, progress and cancellation, prompts and resources; and the sandbox behind the
 // gateway.
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { allStrings, hostileLeftovers, waitFor } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
-import {
-  auditCalls,
-  fixtureEntry,
-  framedJson,
-  osSandboxed,
-  worldPerTest,
-  hostsPerTest,
-  textOf,
-  type CliWorld,
-} from './support/index.js';
+import { escapeArguments } from './support/escape.js';
+import { auditCalls, framedJson } from './support/rounds.js';
+import { hostsPerTest, textOf } from './support/serve-host.js';
+import { fixtureEntry, osSandboxed, worldPerTest, type CliWorld } from './support/world.js';
 
 let world: CliWorld;
 worldPerTest((created) => (world = created));
@@ -182,20 +175,12 @@ describe.skipIf(!SANDBOXED)('garuda-mcp serve: the sandbox behind the gateway', 
     const port = (listener.address() as AddressInfo).port;
     try {
       await world.userServers({ esc: fixtureEntry('escape', 'garuda-serve-escape') });
-      const secret = path.join(world.home, 'secret-token');
-      await writeFile(secret, 'do not read me');
       // Off /tmp (bubblewrap's is private), outside the project: next to this test file.
       const outside = path.join(import.meta.dirname, `escape-serve-${process.pid}.txt`);
       const { client } = await host(['--approvals', 'host']);
       const result = await client.callTool({
         name: 'esc__escape',
-        arguments: {
-          root: world.root,
-          outside,
-          secretFile: secret,
-          netHost: '127.0.0.1',
-          netPort: port,
-        },
+        arguments: await escapeArguments(world, outside, port),
       });
       const text = textOf(result);
       const report = framedJson<Record<string, { ok: boolean }>>(text);

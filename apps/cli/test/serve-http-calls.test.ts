@@ -2,24 +2,20 @@
 // cancel reaching the call behind the gateway (a 2026-07-28 host's and a 2025 host's), and a
 // server called over HTTP as closed in as one called over stdio.
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { createServer as createTcpServer } from 'node:net';
 import path from 'node:path';
 import { detectSandbox } from '@garuda/mcp-transport';
 import { sandboxOutcomes, type EscapeReport } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
-  fixtureEntry,
-  framedJson,
-  osSandboxed,
-  questionsStayWithTheirCalls,
   askingClient,
   cancelStopsTheCall,
   gatewaysPerTest,
   httpClient,
-  worldPerTest,
-  type CliWorld,
-} from './support/index.js';
+} from './support/http-gateway.js';
+import { escapeArguments } from './support/escape.js';
+import { framedJson, questionsStayWithTheirCalls } from './support/rounds.js';
+import { fixtureEntry, osSandboxed, worldPerTest, type CliWorld } from './support/world.js';
 
 let world: CliWorld;
 worldPerTest((created) => (world = created));
@@ -120,21 +116,13 @@ describe.skipIf(!SANDBOXED)('garuda-mcp serve --http: the sandbox behind the gat
     const outside = path.join(import.meta.dirname, `escape-serve-http-${process.pid}.txt`);
     try {
       await world.userServers({ esc: fixtureEntry('escape', 'garuda-serve-http-escape') });
-      const secret = path.join(world.home, 'secret-token');
-      await writeFile(secret, 'do not read me');
       const { url, stderr } = await gateway(['--approvals', 'host']);
       const client = await httpClient(url, stderr());
       let text: string;
       try {
         const result = await client.callTool({
           name: 'esc__escape',
-          arguments: {
-            root: world.root,
-            outside,
-            secretFile: secret,
-            netHost: '127.0.0.1',
-            netPort: port,
-          },
+          arguments: await escapeArguments(world, outside, port),
         });
         text = (result.content as { text?: string }[]).map((block) => block.text ?? '').join('');
       } finally {

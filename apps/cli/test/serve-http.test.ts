@@ -7,14 +7,9 @@ import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { allStrings, hostileLeftovers, pidsWith, waitFor } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
-import {
-  fixtureEntry,
-  RAW_INITIALIZE,
-  gatewaysPerTest,
-  raw,
-  worldPerTest,
-  type CliWorld,
-} from './support/index.js';
+import { gatewaysPerTest, raw } from './support/http-gateway.js';
+import { RAW_INITIALIZE } from './support/rounds.js';
+import { fixtureEntry, worldPerTest, type CliWorld } from './support/world.js';
 
 let world: CliWorld;
 worldPerTest((created) => (world = created));

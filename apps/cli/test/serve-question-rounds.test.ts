@@ -7,15 +7,11 @@ import {
   auditCalls,
   callRound,
   expectFinalError,
-  fixtureEntry,
   questionOf,
   questionsStayWithTheirCalls,
-  worldPerTest,
-  hostsPerTest,
-  textOf,
-  type CliWorld,
-  type Reply,
-} from './support/index.js';
+} from './support/rounds.js';
+import { hostsPerTest, textOf, type Reply } from './support/serve-host.js';
+import { fixtureEntry, worldPerTest, type CliWorld } from './support/world.js';
 
 let world: CliWorld;
 worldPerTest((created) => (world = created));

@@ -2,17 +2,19 @@
 // elicitation (2025), as input_required results (2026-07-28), and a server's own form passed on.
 import { ASKER_DEFAULTS, allStrings, hostileLeftovers } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
-import {
-  fixtureEntry,
-  worldPerTest,
-  hostsPerTest,
-  textOf,
-  type CliWorld,
-} from './support/index.js';
+import { hostsPerTest, textOf } from './support/serve-host.js';
+import { fixtureEntry, worldPerTest, type CliWorld } from './support/world.js';
 
 let world: CliWorld;
 worldPerTest((created) => (world = created));
 const host = hostsPerTest(() => world);
+
+/** Checks a call the person denied: an error result that says so (not that the host cannot ask). */
+function expectDenied(result: { isError?: unknown; content?: unknown }): void {
+  expect(result.isError).toBe(true);
+  expect(textOf(result)).toContain('This call was not run: the user chose "Deny"');
+  expect(textOf(result)).not.toContain('does not ask per call');
+}
 
 describe('garuda-mcp serve: questions through the host (elicitation)', () => {
   it('asks the host about a call that must ask, with its preview; allow once runs it, deny does not', async () => {
@@ -34,9 +36,7 @@ describe('garuda-mcp serve: questions through the host (elicitation)', () => {
     decision = 'Deny';
     const denied = await client.callTool({ name: 'notes__echo', arguments: { text: 'no' } });
     expect(questions).toHaveLength(2);
-    expect(denied.isError).toBe(true);
-    expect(textOf(denied)).toContain('This call was not run: the user chose "Deny"');
-    expect(textOf(denied)).not.toContain('does not ask per call');
+    expectDenied(denied);
 
     // --yes approves every call: the host is not asked.
     const yes = await host(['--yes'], () => ({ action: 'accept', decision: 'Deny' }));
@@ -96,9 +96,7 @@ describe('garuda-mcp serve: questions of the 2026-07-28 revision (input_required
     decision = 'Deny';
     const denied = await client.callTool({ name: 'notes__echo', arguments: { text: 'no' } });
     expect(questions).toHaveLength(2);
-    expect(denied.isError).toBe(true);
-    expect(textOf(denied)).toContain('This call was not run: the user chose "Deny"');
-    expect(textOf(denied)).not.toContain('does not ask per call');
+    expectDenied(denied);
   });
 
   it('a made-up or finished requestState gets nothing run', async () => {

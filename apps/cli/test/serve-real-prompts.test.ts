@@ -6,16 +6,10 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { allStrings, hostileLeftovers, waitFor } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
-import {
-  EVERYTHING,
-  worldPerTest,
-  type CliWorld,
-  everything,
-  framed,
-  gatewayUri,
-  hostsPerTest,
-  textOf,
-} from './support/index.js';
+import { everything, framed, gatewayUri } from './support/everything.js';
+import { EVERYTHING } from './support/paths.js';
+import { hostsPerTest, textOf } from './support/serve-host.js';
+import { worldPerTest, type CliWorld } from './support/world.js';
 
 let world: CliWorld;
 worldPerTest((created) => (world = created));

@@ -16,18 +16,10 @@ import {
   waitFor,
 } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
-import {
-  fixtureEntry,
-  framedJson,
-  osSandboxed,
-  worldPerTest,
-  type CliWorld,
-  auditCalls,
-  everything,
-  framed,
-  hostsPerTest,
-  textOf,
-} from './support/index.js';
+import { everything, framed } from './support/everything.js';
+import { auditCalls, framedJson } from './support/rounds.js';
+import { hostsPerTest, textOf } from './support/serve-host.js';
+import { fixtureEntry, osSandboxed, worldPerTest, type CliWorld } from './support/world.js';
 
 let world: CliWorld;
 worldPerTest((created) => (world = created));

@@ -3,16 +3,9 @@
 import { execFile } from 'node:child_process';
 import { startOAuthFixture, waitFor } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
-import {
-  FETCH_BROWSER,
-  fixtureEntry,
-  worldPerTest,
-  hostsPerTest,
-  textOf,
-  toolsWhen,
-  type Answer,
-  type CliWorld,
-} from './support/index.js';
+import { FETCH_BROWSER } from './support/paths.js';
+import { hostsPerTest, textOf, toolsWhen, type Answer } from './support/serve-host.js';
+import { fixtureEntry, worldPerTest, type CliWorld } from './support/world.js';
 
 let world: CliWorld;
 worldPerTest((created) => (world = created));

@@ -7,14 +7,9 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { allStrings, hostileLeftovers, pidsWith, waitFor } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
-import {
-  fixtureEntry,
-  framedJson,
-  worldPerTest,
-  hostsPerTest,
-  textOf,
-  type CliWorld,
-} from './support/index.js';
+import { framedJson } from './support/rounds.js';
+import { hostsPerTest, textOf } from './support/serve-host.js';
+import { fixtureEntry, worldPerTest, type CliWorld } from './support/world.js';
 
 let world: CliWorld;
 worldPerTest((created) => (world = created));

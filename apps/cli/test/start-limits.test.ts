@@ -6,7 +6,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { FIXTURE_SERVER } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
-import { type CliWorld, osSandboxed, worldPerTest } from './support/index.js';
+import { osSandboxed, worldPerTest, type CliWorld } from './support/world.js';
 
 const SANDBOXED = await osSandboxed();
 

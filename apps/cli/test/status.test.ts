@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { CliWorld, fixtureEntry, worldPerTest } from './support/index.js';
+import { CliWorld, fixtureEntry, worldPerTest } from './support/world.js';
 
 /** The terminal session is read from /proc, which Linux has and macOS has not. */
 const onLinux = it.runIf(process.platform === 'linux');

@@ -1,7 +1,7 @@
 // garuda-mcp tools and the flags that decide what a call needs (--approval-mode, --start,
 // --exposure, --allow/--ask/--deny), against the fixture server without a terminal.
 import { describe, expect, it } from 'vitest';
-import { type CliWorld, fixtureEntry, worldPerTest } from './support/index.js';
+import { fixtureEntry, worldPerTest, type CliWorld } from './support/world.js';
 
 /** No escape sequence or other control character except line breaks. */
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;

@@ -6,7 +6,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startOAuthFixture, waitFor } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
-import { collect, plain, terminalsPerTest, type CliWorld } from './support/index.js';
+import { collect } from './support/run.js';
+import { plain, terminalsPerTest } from './support/tty.js';
+import { type CliWorld } from './support/world.js';
 
 let world: CliWorld;
 const onTerminal = terminalsPerTest((created) => (world = created));
