@@ -8,16 +8,17 @@ import { detectSandbox } from '@garuda/mcp-transport';
 import { FIXTURE_SERVER, pidsWith, sandboxOutcomes, waitFor } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import { EVERYTHING } from './support/paths.js';
-import { collect } from './support/run.js';
+import { CONTROL, collect } from './support/run.js';
 import { fixtureEntry, osSandboxed, worldPerTest, type CliWorld } from './support/world.js';
 
 const SANDBOXED = await osSandboxed();
+
 /** What this machine's sandbox gives: bubblewrap's outcomes on Linux, Seatbelt's on macOS. */
 const IS = sandboxOutcomes((await detectSandbox({ searchPath: process.env.PATH })).kind);
-/** No escape sequence or other control character except line breaks. */
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
 let world: CliWorld;
 worldPerTest((created) => (world = created));
+
 describe('status, tools and call', () => {
   it('call: declined without --yes (exit 4, says which flag); with --yes the wrapped result; isError exits 1', async () => {
     await world.userServers({ fx: fixtureEntry('normal') });

@@ -26,6 +26,7 @@ if (!HAS_SANDBOX) {
     `\n*** WARNING: no OS sandbox (${SANDBOX.reason}); the demo test checks the no-sandbox wording ***\n\n`,
   );
 }
+
 /** What this machine's sandbox gives: bubblewrap's outcomes on Linux, Seatbelt's on macOS. */
 const IS = sandboxOutcomes(SANDBOX.kind);
 /** The code of a write the sandbox refuses, as the escape table shows it in parentheses. */

@@ -12,6 +12,7 @@ let world: CliWorld;
 worldPerTest((created) => (world = created));
 
 const entry = () => ({ command: process.execPath, args: [BIN, 'serve', '--root', world.root] });
+
 describe('garuda-mcp install: host files it cannot parse are left untouched', () => {
   const LEVELS = 100_000;
 

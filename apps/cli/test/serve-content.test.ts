@@ -166,6 +166,7 @@ describe('garuda-mcp serve: prompts and resources', () => {
 });
 
 // Without an OS sandbox there is nothing to prove: skipped, and CI (which requires one) fails.
+
 const SANDBOXED = await osSandboxed();
 
 describe.skipIf(!SANDBOXED)('garuda-mcp serve: the sandbox behind the gateway', () => {

@@ -22,9 +22,12 @@ worldPerTest((created) => (world = created));
 const gateway = gatewaysPerTest(() => world);
 
 // Without an OS sandbox there is nothing to prove: skipped, and CI (which requires one) fails.
+
 const SANDBOXED = await osSandboxed();
+
 /** What this machine's sandbox gives: bubblewrap's outcomes on Linux, Seatbelt's on macOS. */
 const IS = sandboxOutcomes((await detectSandbox({ searchPath: process.env.PATH })).kind);
+
 describe('garuda-mcp serve --http: questions', () => {
   it('asks a 2026-07-28 client about a call as an input_required result; a 2025 one is refused as rules', async () => {
     await world.userServers({ notes: fixtureEntry('normal', 'garuda-serve-http-ask') });

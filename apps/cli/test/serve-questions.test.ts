@@ -112,6 +112,7 @@ describe('garuda-mcp serve: questions of the 2026-07-28 revision (input_required
     expect(textOf(forged)).toContain('This question is no longer open');
   });
 });
+
 describe.each([
   ['a 2025-revision host', false],
   ['a 2026-07-28 host', true],

@@ -26,6 +26,7 @@ worldPerTest((created) => (world = created));
 
 // Without an OS sandbox there is nothing to prove about it: those checks are skipped, and CI
 // (which requires one) fails.
+
 const SANDBOXED = await osSandboxed();
 const serveHost = hostsPerTest(() => world);
 /** A host: starts `garuda-mcp serve args…` in the project with `env` added, and connects. */
@@ -50,6 +51,7 @@ const ALWAYS = [
   'toggle-subscriber-updates',
   'trigger-long-running-operation',
 ];
+
 describe('garuda-mcp serve in front of @modelcontextprotocol/server-everything', () => {
   it('lists its tools as everything__<tool> with cleaned descriptions and frames what echo and get-sum return', async () => {
     await world.userServers({ everything: everything('garuda-real-tools') });

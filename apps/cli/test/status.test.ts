@@ -3,15 +3,16 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { CONTROL } from './support/run.js';
 import { CliWorld, fixtureEntry, worldPerTest } from './support/world.js';
 
 /** The terminal session is read from /proc, which Linux has and macOS has not. */
 const onLinux = it.runIf(process.platform === 'linux');
 const offLinux = it.skipIf(process.platform === 'linux');
-/** No escape sequence or other control character except line breaks. */
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
 let world: CliWorld;
 worldPerTest((created) => (world = created));
+
 describe('status, tools and call', () => {
   it('--root and --home choose the project and the home, whatever the current folder', async () => {
     await world.projectServers({ theirs: fixtureEntry('normal') });

@@ -1,12 +1,12 @@
 // garuda-mcp tools and the flags that decide what a call needs (--approval-mode, --start,
 // --exposure, --allow/--ask/--deny), against the fixture server without a terminal.
 import { describe, expect, it } from 'vitest';
+import { CONTROL } from './support/run.js';
 import { fixtureEntry, worldPerTest, type CliWorld } from './support/world.js';
 
-/** No escape sequence or other control character except line breaks. */
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 let world: CliWorld;
 worldPerTest((created) => (world = created));
+
 describe('status, tools and call', () => {
   it('tools: the cleaned list; --json has the schemas; an unknown server is a usage error', async () => {
     await world.userServers({ evil: fixtureEntry('evil') });

@@ -1,6 +1,9 @@
 // One run of the built garuda-mcp: what it printed and how it ended.
 import type { ChildProcess } from 'node:child_process';
 
+/** No escape sequence or other control character except line breaks (what output must not hold). */
+export const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
 /** What a run printed and how it ended. */
 export interface RunResult {
   readonly code: number | null;
