@@ -27,9 +27,7 @@ describe('add: --timeout, --write, --read and --replace', () => {
       'fs.js',
     ]);
     expect(added.code).toBe(0);
-    expect(
-      JSON.parse(await readFile(path.join(world.home, 'mcp.json'), 'utf8')).servers.fs,
-    ).toEqual({
+    expect(await world.userServerEntry('fs')).toEqual({
       command: 'node',
       args: ['fs.js'],
       writePaths: [data, '~/out'],
@@ -75,9 +73,10 @@ describe('add: --timeout, --write, --read and --replace', () => {
       'kubectl-mcp',
     ]);
     expect(added.code).toBe(0);
-    expect(
-      JSON.parse(await readFile(path.join(world.home, 'mcp.json'), 'utf8')).servers.k8s,
-    ).toEqual({ command: 'kubectl-mcp', readPaths: ['~/.kube', '~/.config/gcloud'] });
+    expect(await world.userServerEntry('k8s')).toEqual({
+      command: 'kubectl-mcp',
+      readPaths: ['~/.kube', '~/.config/gcloud'],
+    });
     expect(added.stderr).toContain(
       `--read "~/.config/gcloud": ${path.join(world.userHome, '.config', 'gcloud')} does not exist`,
     );

@@ -1,6 +1,6 @@
 // Runs the built garuda-mcp as a subprocess on a throwaway home and project.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { detectSandbox } from '@garuda/mcp-transport';
 import { FIXTURE_SERVER, tempUser, type TempDir, type TempUser } from '@garuda/test-utils';
@@ -89,6 +89,12 @@ export class CliWorld {
       path.join(this.root, '.garuda', 'mcp.json'),
       JSON.stringify({ servers }, null, 2),
     );
+  }
+
+  /** The entry of the server `name` in the user's config file, as written there. */
+  async userServerEntry(name: string): Promise<unknown> {
+    const file = await readFile(path.join(this.home, 'mcp.json'), 'utf8');
+    return (JSON.parse(file) as { servers: Record<string, unknown> }).servers[name];
   }
 
   /** Writes `text` to `relative` under the user's home folder (folders made); returns its path. */
