@@ -8,7 +8,9 @@ import { Client } from '@modelcontextprotocol/client';
 import { ProcessTransport } from '@garuda/mcp-transport';
 import { LIBRARY_URIS } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
-import { BIN, fixtureEntry, worldPerTest, type CliWorld, type RunResult } from './cli-support.js';
+import { BIN } from './support/paths.js';
+import { type RunResult } from './support/run.js';
+import { fixtureEntry, worldPerTest, type CliWorld } from './support/world.js';
 
 let world: CliWorld;
 worldPerTest((created) => (world = created));

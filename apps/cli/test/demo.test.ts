@@ -9,7 +9,9 @@ import path from 'node:path';
 import { detectSandbox } from '@garuda/mcp-transport';
 import { pidsWith, sandboxOutcomes, waitFor } from '@garuda/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, CliWorld, FETCH_BROWSER, collect } from './cli-support.js';
+import { BIN, FETCH_BROWSER } from './support/paths.js';
+import { collect } from './support/run.js';
+import { CliWorld } from './support/world.js';
 
 const DEMO_SERVER = path.join(path.dirname(BIN), 'demo-server.js');
 
@@ -24,6 +26,7 @@ if (!HAS_SANDBOX) {
     `\n*** WARNING: no OS sandbox (${SANDBOX.reason}); the demo test checks the no-sandbox wording ***\n\n`,
   );
 }
+
 /** What this machine's sandbox gives: bubblewrap's outcomes on Linux, Seatbelt's on macOS. */
 const IS = sandboxOutcomes(SANDBOX.kind);
 /** The code of a write the sandbox refuses, as the escape table shows it in parentheses. */

@@ -2,7 +2,7 @@
 // form answered with its defaults under --accept-defaults. The terminal side is in tty.test.ts.
 import { ASKER_DEFAULTS } from '@garuda/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CliWorld, fixtureEntry } from './cli-support.js';
+import { CliWorld, fixtureEntry } from './support/world.js';
 
 let world: CliWorld;
 beforeEach(async () => {
@@ -20,6 +20,11 @@ function answerOf(stdout: string): unknown {
   return JSON.parse(match[1]!);
 }
 
+/** `garuda-mcp call ask/<tool> <args> --yes --json flags…`, run without a terminal. */
+function callAsker(tool: string, args: Record<string, string>, ...flags: string[]) {
+  return world.run(['call', `ask/${tool}`, JSON.stringify(args), '--yes', '--json', ...flags]);
+}
+
 describe.each([
   ['2025 revisions', { FIXTURE_ERA: 'legacy' }],
   ['2026-07-28', {}],
@@ -29,7 +34,7 @@ describe.each([
   });
 
   it('a form is shown, then declined with how to answer it', async () => {
-    const run = await world.run(['call', 'ask/ask_form', '{"form":"all"}', '--yes', '--json']);
+    const run = await callAsker('ask_form', { form: 'all' });
     expect(run.code).toBe(0);
     expect(answerOf(run.stdout)).toEqual({ action: 'decline' });
     expect(run.stderr).toContain('MCP server "ask" asks you to fill in a form.');
@@ -41,26 +46,12 @@ describe.each([
   });
 
   it('--accept-defaults sends the defaults, or declines a form they do not answer', async () => {
-    const run = await world.run([
-      'call',
-      'ask/ask_form',
-      '{"form":"all"}',
-      '--yes',
-      '--json',
-      '--accept-defaults',
-    ]);
+    const run = await callAsker('ask_form', { form: 'all' }, '--accept-defaults');
     expect(run.code).toBe(0);
     expect(answerOf(run.stdout)).toEqual({ action: 'accept', content: ASKER_DEFAULTS });
     expect(run.stderr).toContain('→ answered with its defaults (--accept-defaults)');
 
-    const hostile = await world.run([
-      'call',
-      'ask/ask_form',
-      '{"form":"hostile"}',
-      '--yes',
-      '--json',
-      '--accept-defaults',
-    ]);
+    const hostile = await callAsker('ask_form', { form: 'hostile' }, '--accept-defaults');
     expect(answerOf(hostile.stdout)).toEqual({ action: 'decline' });
     expect(hostile.stderr).toContain(
       'Declined: the defaults of the form of MCP server "ask" do not answer it ("Pick" is required).',
@@ -70,14 +61,11 @@ describe.each([
   });
 
   it('a page is shown in full and never opened without a terminal', async () => {
-    const run = await world.run([
-      'call',
-      'ask/ask_url',
-      '{"url":"https://pay.example.com/checkout?order=42"}',
-      '--yes',
-      '--json',
+    const run = await callAsker(
+      'ask_url',
+      { url: 'https://pay.example.com/checkout?order=42' },
       '--accept-defaults',
-    ]);
+    );
     expect(answerOf(run.stdout)).toEqual({ action: 'decline' });
     expect(run.stderr).toContain('MCP server "ask" asks you to open a page.');
     expect(run.stderr).toContain('https://pay.example.com/checkout?order=42');

@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { FIXTURE_SERVER } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
-import { worldPerTest, type CliWorld } from './cli-support.js';
+import { worldPerTest, type CliWorld } from './support/world.js';
 
 let world: CliWorld;
 worldPerTest((created) => (world = created));

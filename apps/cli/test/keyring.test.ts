@@ -11,7 +11,8 @@ import {
   type SecretService,
 } from '@garuda/test-utils';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FETCH_BROWSER, worldPerTest, type CliWorld } from './cli-support.js';
+import { FETCH_BROWSER } from './support/paths.js';
+import { worldPerTest, type CliWorld } from './support/world.js';
 
 const missing = secretServiceMissing();
 if (missing !== undefined) {

@@ -4,7 +4,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startOAuthFixture } from '@garuda/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FETCH_BROWSER, fixtureEntry, worldPerTest, type CliWorld } from './cli-support.js';
+import { FETCH_BROWSER } from './support/paths.js';
+import { fixtureEntry, worldPerTest, type CliWorld } from './support/world.js';
 
 let world: CliWorld;
 worldPerTest((created) => (world = created));

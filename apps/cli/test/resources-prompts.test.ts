@@ -3,10 +3,8 @@
 // terminal.
 import { LIBRARY_PNG, LIBRARY_URIS, hostileLeftovers } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
-import { fixtureEntry, worldPerTest, type CliWorld } from './cli-support.js';
-
-/** No escape sequence or other control character except line breaks. */
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+import { CONTROL } from './support/run.js';
+import { fixtureEntry, worldPerTest, type CliWorld } from './support/world.js';
 
 let world: CliWorld;
 worldPerTest((created) => (world = created));

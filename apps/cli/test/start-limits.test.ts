@@ -2,11 +2,11 @@
 // limit, `--start-timeout` and `--download-timeout` set them for one run, and an npx server's
 // download is told on stderr (its first, not a check of a cache that holds it). A stand-in `npx` (first on PATH) holds its download until the test
 // lets it go, so a download cut at its limit is made on purpose, not raced.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { FIXTURE_SERVER } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
-import { type CliWorld, osSandboxed, worldPerTest } from './cli-support.js';
+import { osSandboxed, worldPerTest, type CliWorld } from './support/world.js';
 
 const SANDBOXED = await osSandboxed();
 
@@ -39,9 +39,11 @@ describe('start and download limits', () => {
   it('add --start-timeout writes the entry\'s "startTimeoutMs"; a bad value is a usage error', async () => {
     const added = await world.run(['add', 'fs', '--start-timeout', '2m', '--', 'node', 'fs.js']);
     expect(added.code).toBe(0);
-    expect(
-      JSON.parse(await readFile(path.join(world.home, 'mcp.json'), 'utf8')).servers.fs,
-    ).toEqual({ command: 'node', args: ['fs.js'], startTimeoutMs: 120_000 });
+    expect(await world.userServerEntry('fs')).toEqual({
+      command: 'node',
+      args: ['fs.js'],
+      startTimeoutMs: 120_000,
+    });
     const remote = await world.run([
       'add',
       'web',
@@ -51,9 +53,7 @@ describe('start and download limits', () => {
       '45',
     ]);
     expect(remote.code).toBe(0);
-    expect(
-      JSON.parse(await readFile(path.join(world.home, 'mcp.json'), 'utf8')).servers.web,
-    ).toMatchObject({ startTimeoutMs: 45_000 });
+    expect(await world.userServerEntry('web')).toMatchObject({ startTimeoutMs: 45_000 });
     for (const bad of ['0', '601', '120000', 'soon']) {
       const result = await world.run(['add', 'x', '--start-timeout', bad, '--', 'node']);
       expect(result.code, bad).toBe(2);

@@ -1,6 +1,6 @@
 // garuda-mcp's usage, help and usage errors, run as the built command without a terminal.
 import { describe, expect, it } from 'vitest';
-import { fixtureEntry, worldPerTest, type CliWorld } from './cli-support.js';
+import { fixtureEntry, worldPerTest, type CliWorld } from './support/world.js';
 
 let world: CliWorld;
 worldPerTest((created) => (world = created));

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/client';
 import { ProcessTransport } from '@garuda/mcp-transport';
 import { describe, expect, it } from 'vitest';
-import { BIN, fixtureEntry, worldPerTest, type CliWorld } from './cli-support.js';
+import { BIN } from './support/paths.js';
+import { fixtureEntry, worldPerTest, type CliWorld } from './support/world.js';
 
 const { version: VERSION } = JSON.parse(
   readFileSync(new URL('../package.json', import.meta.url), 'utf8'),

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pidsWith, tempDir, waitFor, type TempDir } from '@garuda/test-utils';
+import { pidsWith, tempUser, waitFor, type TempDir, type TempUser } from '@garuda/test-utils';
 
 /** This checkout. */
 export const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url)).replace(/\/$/, '');
@@ -101,19 +101,13 @@ export class InteropWorld {
   readonly #deferred: (() => Promise<void>)[] = [];
   readonly #dir: TempDir;
 
-  private constructor(dir: TempDir) {
-    this.#dir = dir;
-    this.userHome = path.join(dir.path, 'user');
-    this.home = path.join(this.userHome, '.garuda');
-    this.root = path.join(dir.path, 'project');
+  private constructor(user: TempUser) {
+    ({ dir: this.#dir, userHome: this.userHome, home: this.home, root: this.root } = user);
   }
 
   /** Creates the folders (home, project) in a fresh temporary folder. */
   static async create(): Promise<InteropWorld> {
-    const world = new InteropWorld(await tempDir('garuda-interop-'));
-    await mkdir(world.home, { recursive: true });
-    await mkdir(world.root, { recursive: true });
-    return world;
+    return new InteropWorld(await tempUser('garuda-interop-'));
   }
 
   /** A new folder of this world, outside the project (for --write, or one servers only read). */

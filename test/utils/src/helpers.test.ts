@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import * as api from './index.js';
 import { cpuMsOf } from './cpu-time.js';
 import { isProcessAlive } from './process-alive.js';
-import { tempDir } from './temp-dir.js';
+import { tempDir, tempUser } from './temp-dir.js';
 import { useTempDir } from './use-temp-dir.js';
 import { waitFor } from './wait-for.js';
 
@@ -18,6 +18,7 @@ describe('the public entry', () => {
       'fixtureCommand',
       'startHttpFixture',
       'tempDir',
+      'tempUser',
       'waitFor',
       'cpuMsOf',
       'isProcessAlive',
@@ -74,6 +75,19 @@ describe('tempDir', () => {
     await dir.cleanup();
     expect(existsSync(dir.path)).toBe(false);
     await dir.cleanup(); // twice is fine
+  });
+});
+
+describe('tempUser', () => {
+  it('makes the Garuda home inside the user home and the project beside it, all removed together', async () => {
+    const user = await tempUser('garuda-helpers-user-');
+    expect(user.userHome).toBe(join(user.dir.path, 'user'));
+    expect(user.home).toBe(join(user.userHome, '.garuda'));
+    expect(user.root).toBe(join(user.dir.path, 'project'));
+    expect(existsSync(user.home)).toBe(true);
+    expect(existsSync(user.root)).toBe(true);
+    await user.dir.cleanup();
+    expect(existsSync(user.dir.path)).toBe(false);
   });
 });
 

@@ -32,7 +32,7 @@ export {
   type ScriptedBrowserOptions,
 } from './scripted-browser.js';
 export { makeCertificate, type TestCertificate } from './certificate.js';
-export { tempDir, type TempDir } from './temp-dir.js';
+export { tempDir, tempUser, type TempDir, type TempUser } from './temp-dir.js';
 export { useTempDir, type TestTempDir } from './use-temp-dir.js';
 export { localDefaults, remoteDefaults } from './local-defaults.js';
 export { waitFor, type WaitForOptions } from './wait-for.js';

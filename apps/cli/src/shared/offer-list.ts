@@ -35,16 +35,33 @@ export async function offerListing(
             : `${nothing} No server is connected (see garuda-mcp status).`,
       );
     }
-    if (server !== undefined) {
-      const row = mcp.status().find((r) => r.name === server);
-      if (row?.state !== 'connected' && row?.state !== 'ready') {
-        throw notConnected(server, row, prompter.declined);
-      }
-    }
-    return Promise.resolve(
-      server === undefined && configProblems(mcp.problems()).length > 0
-        ? ExitCode.CONFIG
-        : ExitCode.OK,
-    );
+    return Promise.resolve(listingExitCode(mcp, server, prompter.declined));
   });
+}
+
+/**
+ * How a listing of what servers offer (`tools`, `resources`, `prompts`) ends once it printed:
+ * 3 without a server when a config file has problems, otherwise 0.
+ *
+ * @param mcp - The manager the listing read.
+ * @param server - The one server listed, if any.
+ * @param declined - The servers the person declined to start (named in the error).
+ * @returns The exit code.
+ * @throws The `notConnected` usage error when the named server is neither connected nor ready
+ *   (`ready`: a pinned server of `--start lazy`, listed from its cached, pinned tools).
+ */
+export function listingExitCode(
+  mcp: McpManager,
+  server: string | undefined,
+  declined: Parameters<typeof notConnected>[2],
+): number {
+  if (server !== undefined) {
+    const row = mcp.status().find((r) => r.name === server);
+    if (row?.state !== 'connected' && row?.state !== 'ready') {
+      throw notConnected(server, row, declined);
+    }
+  }
+  return server === undefined && configProblems(mcp.problems()).length > 0
+    ? ExitCode.CONFIG
+    : ExitCode.OK;
 }

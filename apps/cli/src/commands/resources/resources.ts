@@ -2,6 +2,33 @@ import type { CommandContext } from '../../context.js';
 import { asciiJson, summaryLine, table } from '../../format.js';
 import { offerListing } from '../../shared/offer-list.js';
 
+/** What a resource and a resource template both have for a table row. */
+interface Offered {
+  readonly server: string;
+  readonly name: string;
+  readonly title?: string | undefined;
+  readonly mimeType?: string | undefined;
+  readonly description?: string | undefined;
+}
+
+/** A table of `entries` under `heading` (empty when there are none): address, server, name… */
+function offerTable<T extends Offered>(
+  heading: string,
+  entries: readonly T[],
+  address: (entry: T) => string,
+  style: (column: number, cell: string) => string,
+): string[] {
+  if (entries.length === 0) return [];
+  const rows = entries.map((e) => [
+    address(e),
+    e.server,
+    e.title ?? e.name,
+    e.mimeType ?? '',
+    summaryLine(e.description),
+  ]);
+  return [table([heading, 'SERVER', 'NAME', 'TYPE', 'DESCRIPTION'], rows, style)];
+}
+
 /**
  * `garuda-mcp resources [server]`: the resources and resource templates of every server (or
  * one): URI, server, name, type and the first line of the description, all cleaned. `--json`:
@@ -23,37 +50,11 @@ export async function resourcesCommand(
     }
     if (resources.length === 0 && resourceTemplates.length === 0) return false;
     const c = ctx.output.colour;
-    const blocks: string[] = [];
-    if (resources.length > 0) {
-      blocks.push(
-        table(
-          ['URI', 'SERVER', 'NAME', 'TYPE', 'DESCRIPTION'],
-          resources.map((r) => [
-            r.shownUri,
-            r.server,
-            r.title ?? r.name,
-            r.mimeType ?? '',
-            summaryLine(r.description),
-          ]),
-          (column, cell) => (column === 0 ? c.bold(cell) : cell),
-        ),
-      );
-    }
-    if (resourceTemplates.length > 0) {
-      blocks.push(
-        table(
-          ['TEMPLATE', 'SERVER', 'NAME', 'TYPE', 'DESCRIPTION'],
-          resourceTemplates.map((t) => [
-            t.shownUriTemplate,
-            t.server,
-            t.title ?? t.name,
-            t.mimeType ?? '',
-            summaryLine(t.description),
-          ]),
-          (column, cell) => (column === 0 ? c.bold(cell) : cell),
-        ),
-      );
-    }
+    const bold = (column: number, cell: string) => (column === 0 ? c.bold(cell) : cell);
+    const blocks = [
+      ...offerTable('URI', resources, (r) => r.shownUri, bold),
+      ...offerTable('TEMPLATE', resourceTemplates, (t) => t.shownUriTemplate, bold),
+    ];
     ctx.output.out(blocks.join('\n\n'));
     return true;
   });

@@ -1,14 +1,8 @@
-import {
-  configProblems,
-  findServer,
-  noServersLine,
-  notConnected,
-  readConfig,
-} from '../../cli-config.js';
+import { findServer, noServersLine, readConfig } from '../../cli-config.js';
 import type { CommandContext } from '../../context.js';
-import { ExitCode } from '../../exit-codes.js';
 import { summaryLine, table } from '../../format.js';
 import { withManager } from '../../open-manager.js';
+import { listingExitCode } from '../../shared/offer-list.js';
 import type { HiddenTool, StatusRow } from '@garuda/mcp-manager';
 import { cleanLine } from '@garuda/mcp-sanitize';
 
@@ -101,17 +95,6 @@ export async function toolsCommand(
       for (const line of hiddenLines(hidden)) ctx.output.out(line);
       for (const line of heldLines(mcp.status())) ctx.output.out(line);
     }
-    if (server !== undefined) {
-      const row = mcp.status().find((r) => r.name === server);
-      // `ready`: a pinned server of `--start lazy`, listed from its cached, pinned tools.
-      if (row?.state !== 'connected' && row?.state !== 'ready') {
-        throw notConnected(server, row, prompter.declined);
-      }
-    }
-    return Promise.resolve(
-      server === undefined && configProblems(mcp.problems()).length > 0
-        ? ExitCode.CONFIG
-        : ExitCode.OK,
-    );
+    return Promise.resolve(listingExitCode(mcp, server, prompter.declined));
   });
 }
