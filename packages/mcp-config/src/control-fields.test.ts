@@ -9,7 +9,7 @@ import { tempDirs } from '../test/temp-dir.js';
 import { ConfigProblemCode } from './config-problem.js';
 import { defHash } from './def-hash.js';
 import { TOOL_EXPOSURES, type ToolExposure } from './control-fields.js';
-import type { LocalServerDef, RemoteServerDef } from './server-types.js';
+import type { LocalServerDef } from './server-types.js';
 
 const dirs = tempDirs();
 const loadUserFile = userFileLoader(dirs);
