@@ -52,6 +52,8 @@ export type {
   ManagerCallResult,
   PackageSummary,
   Prompter,
+  ServerChange,
+  ServerLogEntry,
   ServerLogLevel,
   SignInRequest,
   StatusRow,
