@@ -1,5 +1,5 @@
 // The package's limits and defaults, as one read-only record: the public name of each.
-import { DEFAULT_GIVE_WAY_MS } from './abort.js';
+import { DEFAULT_GIVE_WAY_MS } from './common/abort.js';
 import { MAX_CALL_PATHS } from './calls/call-lanes.js';
 import { SPILL_MAX_AGE_MS, SPILL_MAX_BYTES, SPILL_MAX_FILES } from './calls/result-spill.js';
 import { DEFAULT_ELICIT_PER_CALL, DEFAULT_ELICIT_PER_MINUTE } from './elicit/elicit-budget.js';

@@ -6,7 +6,7 @@ import type { TrustStoreLike } from '@garuda/mcp-trust';
 import type { AuditSink } from '@garuda/mcp-audit';
 import type { PinnedFetchOptions } from '@garuda/pinned-fetch';
 import { TOKEN_STORAGES, type TokenStorage } from '@garuda/mcp-oauth';
-import { DEFAULT_GIVE_WAY_MS } from './abort.js';
+import { DEFAULT_GIVE_WAY_MS } from './common/abort.js';
 import {
   DEFAULT_ELICIT_PER_CALL,
   DEFAULT_ELICIT_PER_MINUTE,

@@ -6,7 +6,7 @@
 // The one place a call's approval is decided; the audit log records what it answered.
 import { callPreview } from '@garuda/mcp-tools';
 import type { ToolGrantCheck } from '@garuda/mcp-trust';
-import { callSignal, type QuestionQueue } from '../abort.js';
+import { callSignal, type QuestionQueue } from '../common/abort.js';
 import {
   CallCancelledError,
   CallDeclinedError,
@@ -15,7 +15,7 @@ import {
 } from '../errors.js';
 import type { ServerConfig } from '@garuda/mcp-config';
 import { modeRuns, riskOf, type ApprovalMode } from './risk-tier.js';
-import { forPrompter, messageOf, oneLine, quoteText } from '../text.js';
+import { forPrompter, messageOf, oneLine, quoteText } from '../common/text.js';
 import { ruleFor, type ToolRules } from './tool-rules.js';
 import type { CallApproval, CallApprovalRequest, McpTool, Prompter } from '../types.js';
 

@@ -5,7 +5,7 @@
 // not conflict.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { raceAbort } from '../abort.js';
+import { raceAbort } from '../common/abort.js';
 
 /** Argument names that hold a path, for `path_scoped` batching. */
 const PATH_KEY = /path|file|dir|folder|source|destination|target|uri|cwd|root/i;

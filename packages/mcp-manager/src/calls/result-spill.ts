@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, chmod, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { messageOf, oneLine } from '../text.js';
+import { messageOf, oneLine } from '../common/text.js';
 
 /** How long a spill file is kept (24 hours). */
 export const SPILL_MAX_AGE_MS = 24 * 60 * 60 * 1000;

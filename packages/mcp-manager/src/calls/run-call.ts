@@ -5,7 +5,7 @@ import type { SandboxInfo } from '@garuda/mcp-transport';
 import path from 'node:path';
 import { defHash, LIMITS as CONFIG_LIMITS, type ServerConfig } from '@garuda/mcp-config';
 import { spillIfLarge } from './result-spill.js';
-import { callSignal, type QuestionQueue } from '../abort.js';
+import { callSignal, type QuestionQueue } from '../common/abort.js';
 import { CallLanes, callPaths } from './call-lanes.js';
 import { sha256Json, sha256Text, type AuditEvent } from '@garuda/mcp-audit';
 import type { AuditRecorder } from './audit-recorder.js';

@@ -7,7 +7,7 @@ import {
   words,
   type Runner,
 } from '../launch/package-runners.js';
-import { quoteText } from '../text.js';
+import { quoteText } from '../common/text.js';
 
 /**
  * How serious each kind of consent warning is: lower comes first. Shared by every part that

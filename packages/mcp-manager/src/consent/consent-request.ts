@@ -26,7 +26,7 @@ import type {
   ToolSummary,
   ValueSource,
 } from '../types.js';
-import { quoteText } from '../text.js';
+import { quoteText } from '../common/text.js';
 
 /** The longest tool description on a consent screen, in code points. */
 export const MAX_CONSENT_DESCRIPTION_CHARS = 500;

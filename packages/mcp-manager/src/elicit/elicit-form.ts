@@ -11,7 +11,7 @@ import type {
   ElicitValue,
   ElicitValues,
 } from './elicit-types.js';
-import { noticeText, oneLine } from '../text.js';
+import { noticeText, oneLine } from '../common/text.js';
 
 /** The most fields a form may have; a longer form is declined. */
 export const MAX_ELICIT_FIELDS = 50;

@@ -18,7 +18,7 @@ import {
   type ElicitResult,
 } from '@modelcontextprotocol/client';
 import { CallFailedError } from '../errors.js';
-import { linkSignals, raceAbort, type QuestionQueue } from '../abort.js';
+import { linkSignals, raceAbort, type QuestionQueue } from '../common/abort.js';
 import type { ElicitBudget, OpenRequest } from './elicit-budget.js';
 import { answerProblems, defaultValues, formFields, wireValues } from './elicit-form.js';
 import type {
@@ -27,7 +27,7 @@ import type {
   ElicitRequest,
   ElicitUrlRequest,
 } from './elicit-types.js';
-import { forPrompter, messageOf, oneLine } from '../text.js';
+import { forPrompter, messageOf, oneLine } from '../common/text.js';
 import type { ManagerLogger, Prompter } from '../types.js';
 
 /** How long one elicitation may wait for the user before it is cancelled, in ms. */

@@ -18,7 +18,7 @@ import type { LocalPlan } from './launch-phase.js';
 import { isOfflineMiss, packageLaunch, type PackageLaunch } from './package-launch.js';
 import { programName, runnerOf } from './package-runners.js';
 import { isBrokenCache, runnerCause } from './runner-cause.js';
-import { messageOf, quoteText } from '../text.js';
+import { messageOf, quoteText } from '../common/text.js';
 import { CANCELLED_DETAIL } from '../start/trust-phases.js';
 
 /** The file in a server's runner cache that says its last download finished, and of what. */

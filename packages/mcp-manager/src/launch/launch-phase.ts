@@ -10,7 +10,7 @@ import { ENGINE_SOCKETS, containerLaunch, type ContainerLaunch } from './contain
 import { packageLaunch, runnerCacheDir, runnerEnv, type PackageLaunch } from './package-launch.js';
 import type { ServerPolicy } from '../start/server-policy.js';
 import { prepareServerHome, withServerHome, type ServerHomeUse } from './server-home.js';
-import { messageOf } from '../text.js';
+import { messageOf } from '../common/text.js';
 
 /** Where local servers run, given once per manager. @internal */
 export interface LaunchDeps {

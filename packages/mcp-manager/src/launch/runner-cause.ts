@@ -3,7 +3,7 @@ import { capLine } from '@garuda/internal';
 // an `ENOENT` line, Node's `Cannot find module …`; not the pointer to a log file, which is in
 // the server's cache and which the user would not look for.
 import { cleanLine } from '@garuda/mcp-sanitize';
-import { quoteText } from '../text.js';
+import { quoteText } from '../common/text.js';
 
 /** The most code points of a runner's cause, all lines joined. */
 export const MAX_RUNNER_CAUSE_CHARS = 300;

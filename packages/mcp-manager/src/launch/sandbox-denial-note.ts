@@ -13,7 +13,7 @@ import { configuredPath } from './configured-path.js';
 import { SERVERS_OPTION_LABEL } from '../start/load-servers.js';
 import type { ManagerCallResult } from '../types.js';
 import { SERVER_HOME_FOLDERS, serverHomeOf } from './server-home.js';
-import { quoteText } from '../text.js';
+import { quoteText } from '../common/text.js';
 
 /** How much of an error's text is searched for a path. */
 const MAX_SCANNED_CHARS = 20_000;

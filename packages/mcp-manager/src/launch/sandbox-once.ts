@@ -1,10 +1,10 @@
 import type { ServerConfig } from '@garuda/mcp-config';
 import { detectSandbox, type SandboxInfo } from '@garuda/mcp-transport';
-import { linkSignals } from '../abort.js';
+import { linkSignals } from '../common/abort.js';
 import { StartCancelledError } from '../errors.js';
 import type { CheckedOptions } from '../options.js';
 import type { ServerRecord, ServerRegistry } from '../start/server-registry.js';
-import { oneLine } from '../text.js';
+import { oneLine } from '../common/text.js';
 
 /**
  * The sandbox servers run in: the one the host gave, else what `detectSandbox` finds on the

@@ -15,7 +15,7 @@ import type {
   PromptResult,
   ResourceResult,
 } from '../types.js';
-import { quoteText } from '../text.js';
+import { quoteText } from '../common/text.js';
 
 /** The most arguments `getPrompt` sends. @internal */
 const MAX_ARGUMENTS = 50;

@@ -10,8 +10,8 @@ import type {
   Resource,
   ResourceTemplateType as ResourceTemplate,
 } from '@modelcontextprotocol/client';
-import { raceAbort } from '../abort.js';
-import { messageOf, oneLine } from '../text.js';
+import { raceAbort } from '../common/abort.js';
+import { messageOf, oneLine } from '../common/text.js';
 import type { ManagerLogger } from '../types.js';
 
 /** The most pages of one list that are read; a server that pages forever stops here. @internal */

@@ -4,7 +4,7 @@
 import type { ServerConfig } from '@garuda/mcp-config';
 import { ToolHiddenError, UnknownToolError } from '../errors.js';
 import type { McpTool } from '../types.js';
-import { quoteText } from '../text.js';
+import { quoteText } from '../common/text.js';
 
 /**
  * Whether `name` matches `pattern`, where `*` stands for any run of characters (none included)

@@ -10,7 +10,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerConnection } from '../start/server-connection.js';
 import { serverPolicy } from '../start/server-policy.js';
 import type { StartDeps } from '../start/start-server.js';
-import { messageOf, oneLine } from '../text.js';
+import { messageOf, oneLine } from '../common/text.js';
 import { trustPhases, type Repinned } from '../start/trust-phases.js';
 import { adaptOffer, adaptServerResources, type AdaptedResources } from './offer-view.js';
 import { pinnedList } from './prompt-pins.js';

@@ -15,7 +15,7 @@ import { InvalidArgumentsError, UnknownToolError } from '../errors.js';
 import { exposeTools, isHostTool, type ExposedTools } from './tool-exposure.js';
 import type { ToolView } from './tool-view.js';
 import type { ManagerCallResult, ServerChange } from '../types.js';
-import { quoteText } from '../text.js';
+import { quoteText } from '../common/text.js';
 
 /** How a search ran (on its result: no server was asked, so nobody needed to approve it). */
 const SEARCH_APPROVAL = { asked: false, why: 'mcp_tool_search calls no server' } as const;

@@ -5,7 +5,7 @@
 import { SERVER_ORIGINS, settleNames, type ServerOrigin } from '@garuda/internal';
 import { promptName, promptPrefix, toolPrefix } from '@garuda/mcp-tools';
 import type { LostName, McpPrompt, McpTool, ServerState } from '../types.js';
-import { quoteText } from '../text.js';
+import { quoteText } from '../common/text.js';
 
 /** What the view needs of one server. @internal */
 export interface ToolHolder {

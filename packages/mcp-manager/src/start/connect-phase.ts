@@ -14,7 +14,7 @@ import { isBrokenInstall, timeoutNote, upstreamFailure } from '../launch/runner-
 import { openRemote, type RemoteDeps } from './remote-connect.js';
 import type { ServerPolicy } from './server-policy.js';
 import { STDERR_PART, ServerConnection, type OpenOptions } from './server-connection.js';
-import { oneLine, quoteText } from '../text.js';
+import { oneLine, quoteText } from '../common/text.js';
 import { hiddenTempHint } from '../launch/tmp-hint.js';
 import { CANCELLED_DETAIL } from './trust-phases.js';
 import type { ManagerLogger, ServerLogEntry } from '../types.js';

@@ -13,7 +13,7 @@ import type { ServerAnswers } from '../elicit/elicitation.js';
 import type { ServerConnection } from './server-connection.js';
 import type { ServerLists } from '../offer/server-lists.js';
 import { stderrExcerpt } from './stderr-excerpt.js';
-import { messageOf } from '../text.js';
+import { messageOf } from '../common/text.js';
 import type { ManagerLogger, ServerLogEntry } from '../types.js';
 
 /** Whether a failure is the connection or the pipe to the server closing (it may be exiting). @internal */

@@ -1,5 +1,5 @@
 import type { MessageTooLargeError } from '@garuda/mcp-transport';
-import { oneLine } from '../text.js';
+import { oneLine } from '../common/text.js';
 
 // Whether a message the transport dropped for its size may have been the answer to a call: a
 // response, or a line the transport could not tell (then a call must not wait for it until its

@@ -7,7 +7,7 @@ import type { SandboxInfo } from '@garuda/mcp-transport';
 import { createPinnedFetch, type PinnedFetch } from '@garuda/pinned-fetch';
 import type { McpTrustEntry, TrustStoreLike } from '@garuda/mcp-trust';
 import path from 'node:path';
-import type { QuestionQueue } from '../abort.js';
+import type { QuestionQueue } from '../common/abort.js';
 import { AuditRecorder } from '../calls/audit-recorder.js';
 import type { ElicitBudget } from '../elicit/elicit-budget.js';
 import { elicitationAnswers } from '../elicit/elicitation.js';
@@ -19,7 +19,7 @@ import { ServerRegistry } from './server-registry.js';
 import { ToolListCache } from './tool-cache.js';
 import { startSequence, type StartDeps } from './start-server.js';
 import { resourceRefresh, toolRefresh } from '../offer/tool-refresh.js';
-import { forPrompter, messageOf, oneLine } from '../text.js';
+import { forPrompter, messageOf, oneLine } from '../common/text.js';
 import type { ServerChange } from '../types.js';
 
 /** What the manager itself owns and lends to the parts. @internal */

@@ -15,11 +15,11 @@ import {
   type StreamableHTTPClientTransport,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { linkSignals } from '../abort.js';
+import { linkSignals } from '../common/abort.js';
 import { SignInRequiredError } from '../errors.js';
 import { MAX_AUTHORIZATIONS, type OpenResult, type Reauthorize } from './server-connection.js';
 import { policyFetch, type ServerPolicy } from './server-policy.js';
-import { messageOf, oneLine } from '../text.js';
+import { messageOf, oneLine } from '../common/text.js';
 import type { ManagerLogger, SignInReason, SignInRequest } from '../types.js';
 
 /** The longest scope name shown on a sign-in question or in an error, in code points. */

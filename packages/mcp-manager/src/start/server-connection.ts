@@ -7,7 +7,7 @@ import {
   type CallToolResult,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { linkSignals, raceAbort, untilOr, within } from '../abort.js';
+import { linkSignals, raceAbort, untilOr, within } from '../common/abort.js';
 import {
   MAX_AUTHORIZATIONS,
   describeExit,
@@ -31,7 +31,7 @@ import { droppedShape, mayBeAnAnswer } from './dropped-message.js';
 import type { OpenRequest } from '../elicit/elicit-budget.js';
 import type { ServerAnswers } from '../elicit/elicitation.js';
 import { CallClock, SDK_BACKSTOP_MS } from '../calls/call-clock.js';
-import { messageOf, oneLine } from '../text.js';
+import { messageOf, oneLine } from '../common/text.js';
 import { LogRelay, progressRelay, refuseServerRequest } from './server-messages.js';
 import { filterToolLists } from '../offer/tool-list-filter.js';
 import { listenForChanges, startLists } from '../offer/server-lists.js';

@@ -9,7 +9,7 @@ import {
   type JSONRPCRequest,
 } from '@modelcontextprotocol/client';
 
-import { messageOf, oneLine } from '../text.js';
+import { messageOf, oneLine } from '../common/text.js';
 import type { CallProgress, ManagerLogger, ServerLogEntry, ServerLogLevel } from '../types.js';
 
 /** The least time between two progress reports of one call, in ms. */

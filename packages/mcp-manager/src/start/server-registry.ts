@@ -6,13 +6,13 @@ import { setMaxListeners } from 'node:events';
 import type { ServerConfig } from '@garuda/mcp-config';
 import type { ServerOrigin } from '@garuda/internal';
 import type { Tool } from '@modelcontextprotocol/client';
-import { linkSignals, within } from '../abort.js';
+import { linkSignals, within } from '../common/abort.js';
 import type { CallLanes } from '../calls/call-lanes.js';
 import { ResourceSubscriptions } from '../offer/resource-subscriptions.js';
 import type { ServerConnection } from './server-connection.js';
 import type { StartStep } from '../launch/download-phase.js';
 import type { StartOutcome, StartServer } from './start-server.js';
-import { messageOf, oneLine } from '../text.js';
+import { messageOf, oneLine } from '../common/text.js';
 import { NO_RESOURCES, type AdaptedResources } from '../offer/offer-view.js';
 import { PROMPT_PIN } from '../offer/prompt-pins.js';
 import {

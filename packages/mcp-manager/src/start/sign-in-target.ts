@@ -1,11 +1,11 @@
 import { defHash, type RemoteServerConfig, type ServerConfig } from '@garuda/mcp-config';
 import { getMcpTrustEntry, type McpTrustEntry, type TrustStoreLike } from '@garuda/mcp-trust';
-import { linkSignals } from '../abort.js';
+import { linkSignals } from '../common/abort.js';
 import { InvalidOptionsError, ServerNotConnectedError } from '../errors.js';
 import { forceSignIn, hasStaticAuthorization, type RemoteDeps } from './remote-connect.js';
 import { serverPolicy, type ServerPolicy } from './server-policy.js';
 import type { ServerState } from '../types.js';
-import { quoteText } from '../text.js';
+import { quoteText } from '../common/text.js';
 
 /** An OAuth scope name (RFC 6749 §3.3 characters), not too long. */
 function isScopeName(value: unknown): value is string {

@@ -4,7 +4,7 @@ import { policyFetch, serverPolicy, storedSignInPolicy } from './server-policy.j
 import { UnknownServerError } from '../errors.js';
 import type { ServerRegistry } from './server-registry.js';
 import type { ManagerLogger } from '../types.js';
-import { quoteText } from '../text.js';
+import { quoteText } from '../common/text.js';
 
 /** What a sign-out needs of the manager. @internal */
 export interface SignOutDeps {

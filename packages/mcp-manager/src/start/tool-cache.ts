@@ -9,7 +9,7 @@
 import { LockedJsonFile, hashTools } from '@garuda/mcp-trust';
 import type { Tool } from '@modelcontextprotocol/client';
 import { log } from '@garuda/internal';
-import { messageOf } from '../text.js';
+import { messageOf } from '../common/text.js';
 import type { ManagerLogger } from '../types.js';
 
 /** The cache file's format version. */

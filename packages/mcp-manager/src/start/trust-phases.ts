@@ -25,7 +25,7 @@ import {
 import { pinLabel } from '../offer/prompt-pins.js';
 import type { AuditEvent } from '@garuda/mcp-audit';
 import type { ServerPolicy } from './server-policy.js';
-import { messageOf, oneLine } from '../text.js';
+import { messageOf, oneLine } from '../common/text.js';
 import type { ConsentAnswer, ConsentReply, ConsentRequest, ManagerLogger } from '../types.js';
 
 /** Tool names listed per kind of change in a notice. */

@@ -1,4 +1,4 @@
-import { oneLine } from '../text.js';
+import { oneLine } from '../common/text.js';
 import type { ServerState } from '../types.js';
 
 /** The longest reason inside a note for the model, in code points. */

@@ -2,7 +2,7 @@ import type { ServerConfig } from '@garuda/mcp-config';
 import type { SandboxInfo } from '@garuda/mcp-transport';
 import type { StartStep } from '../launch/download-phase.js';
 import { riskOf } from '../calls/risk-tier.js';
-import { oneLine } from '../text.js';
+import { oneLine } from '../common/text.js';
 import type { ExposedTools, ExposureMode } from '../offer/tool-exposure.js';
 import { sandboxStatus } from './wording.js';
 import type { ServerOrigin } from '@garuda/internal';

@@ -1,7 +1,7 @@
 // The standard wording of the manager's structured status fields: the one place a sandbox or a
 // server's network is put in words, for hosts that want the same words as `garuda-mcp`.
 import type { SandboxInfo } from '@garuda/mcp-transport';
-import { oneLine } from '../text.js';
+import { oneLine } from '../common/text.js';
 import type { NetworkStatus, SandboxStatus, ValueOrigin } from '../types.js';
 
 /**
