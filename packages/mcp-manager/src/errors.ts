@@ -23,15 +23,16 @@ export type { SignInRequiredDetails } from './calls/call-errors.js';
 
 /**
  * Options or arguments of the wrong shape (code `MANAGER_INVALID_OPTIONS`): a relative `root`, a
- * prompter without `consent`, a `startTimeoutMs` of `-1`… A programming error.
+ * prompter without `consent`, a `timeouts.startMs` of `-1`, a key the options do not have… A
+ * programming error.
  *
  * @example
  * ```ts
- * new McpManager({ ...options, startTimeoutMs: 0 }); // throws InvalidOptionsError
+ * new McpManager({ ...options, timeouts: { startMs: 0 } }); // throws InvalidOptionsError
  * ```
  */
 export class InvalidOptionsError extends McpManagerError {
-  /** The option at fault, e.g. `startTimeoutMs`. */
+  /** The option at fault, as its path: e.g. `timeouts.startMs`, `rules.allow[2]`. */
   readonly option: string;
 
   /**
