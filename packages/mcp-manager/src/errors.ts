@@ -32,7 +32,7 @@ export type { SignInRequiredDetails } from './calls/call-errors.js';
  * ```
  */
 export class InvalidOptionsError extends McpManagerError {
-  /** The option at fault, as its path: e.g. `timeouts.startMs`, `rules.allow[2]`. */
+  /** The option at fault, as its path: e.g. `timeouts.startMs`, `sandbox.readPaths[1]`. */
   readonly option: string;
 
   /**
