@@ -24,8 +24,15 @@ import { DEFAULT_TEXTS, type GatewayTexts } from './texts.js';
  */
 export type GatewayApprovals = 'elicit' | 'rules' | 'host';
 
-/** The values of {@link GatewayApprovals}. */
-export const GATEWAY_APPROVALS: readonly GatewayApprovals[] = ['elicit', 'rules', 'host'];
+/**
+ * Every {@link GatewayApprovals} mode with its one-line description, in the order a help lists
+ * them: the one table `garuda-mcp serve --approvals` takes its help and its usage error from.
+ */
+export const GATEWAY_APPROVALS: Readonly<Record<GatewayApprovals, string>> = Object.freeze({
+  elicit: 'a call that must ask is asked in the host when it can, else as rules',
+  rules: 'only what was allowed beforehand runs; the rest is refused',
+  host: 'every call runs; the host asks its user for each one',
+});
 
 /** A list the host is told changed. */
 export type ListChange = 'tools' | 'prompts' | 'resources';

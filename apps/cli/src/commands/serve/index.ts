@@ -1,21 +1,25 @@
+import { GATEWAY_APPROVALS } from '@garuda/mcp-gateway';
 import type { Command } from '../../shared/command.js';
 import { MANAGER_FLAGS } from '../../shared/global-flags.js';
 import { serveFromArgs } from './serve-args.js';
+
+/** `--approvals`' help: one line per mode of the gateway's table, the default first. */
+const APPROVALS_HELP = Object.entries(GATEWAY_APPROVALS)
+  .map(([mode, what]) => `${mode.padEnd(8)}${what}${mode === 'elicit' ? ' (default)' : ''}`)
+  .join('\n');
 
 /** `garuda-mcp serve`. */
 export const command: Command = {
   name: 'serve',
   usage:
-    'garuda-mcp serve [--approvals elicit|rules|host] [--http [--port <n>]] [--answer-timeout <s>]',
+    `garuda-mcp serve [--approvals ${Object.keys(GATEWAY_APPROVALS).join('|')}] ` +
+    '[--http [--port <n>]] [--answer-timeout <s>]',
   summary:
     'Be one MCP server (stdio) in front of every configured server, for a host such as Claude Desktop.',
   details:
     'The host starts it. Behind it every server runs as garuda-mcp runs it: sandboxed, consented,\npinned, filtered, cleaned and audited. Tools are named <server>__<tool>. Nothing is asked on a\nterminal: a call that must ask is asked through the host (elicitation) or refused with the\ncommand that allows it; consent for a project server, changed tools and sign-ins wait for the\ngaruda_review tool, which asks them through the host (or trust beforehand, --trust-project).\nstdout carries MCP only.',
   options: [
-    [
-      '--approvals <mode>',
-      'elicit (the default: questions are asked in the host, when it can; else as rules),\nrules (only what you allowed beforehand runs: "always allow", --allow, the approval mode) or\nhost (every call runs; the host asks its user for each one)',
-    ],
+    ['--approvals <mode>', APPROVALS_HELP],
     [
       '--http',
       'serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio; every request needs\nthe bearer token kept in <home>/serve-http-token (shown once, when it is made; used\nonly from a regular 0600 file of yours)',

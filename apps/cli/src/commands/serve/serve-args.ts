@@ -1,8 +1,9 @@
-import { LIMITS as GATEWAY_LIMITS } from '@garuda/mcp-gateway';
+import { GATEWAY_APPROVALS, LIMITS as GATEWAY_LIMITS } from '@garuda/mcp-gateway';
 import type { CommandContext } from '../../context.js';
 import { usageError } from '../../exit-codes.js';
 import { type CommandArgs, isSet, stringOf } from '../../shared/command.js';
-import { SERVE_APPROVALS, serveCommand, type ServeApprovals } from './serve.js';
+import { checkedMode } from '../../shared/modes.js';
+import { serveCommand } from './serve.js';
 
 /** `--port`, checked: only with `--http`, 0 to 65535. */
 function portOf(args: CommandArgs): number {
@@ -37,16 +38,15 @@ function answerTimeoutOf(args: CommandArgs): { answerTimeoutMs?: number } {
 
 /** `garuda-mcp serve` from its command line: the flags checked, then the gateway. */
 export function serveFromArgs(ctx: CommandContext, args: CommandArgs): Promise<number> {
-  const approvals = stringOf(args, 'approvals') ?? 'elicit';
-  if (!SERVE_APPROVALS.includes(approvals as ServeApprovals)) {
-    throw usageError(
-      `--approvals must be elicit (ask through the host's elicitation, else as rules), rules (only what you allowed beforehand runs) or host (the host asks for each call), not ${JSON.stringify(approvals)}.`,
-    );
-  }
+  const approvals = checkedMode(
+    '--approvals',
+    stringOf(args, 'approvals') ?? 'elicit',
+    GATEWAY_APPROVALS,
+  );
   const port = portOf(args);
   return serveCommand(
     ctx,
-    approvals as ServeApprovals,
+    approvals,
     isSet(args, 'http') ? { port } : undefined,
     answerTimeoutOf(args),
   );

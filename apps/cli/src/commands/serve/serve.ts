@@ -2,7 +2,6 @@ import type { Readable, Writable } from 'node:stream';
 import { commandLine } from '@garuda/mcp-config';
 import {
   createGateway,
-  GATEWAY_APPROVALS,
   serveHttp,
   serveStdio,
   type GatewayApprovals,
@@ -27,9 +26,6 @@ import { gatewayToken } from './serve-token.js';
  * asks its user per call; consent as `rules`).
  */
 export type ServeApprovals = GatewayApprovals;
-
-/** The values of `--approvals`. */
-export const SERVE_APPROVALS: readonly ServeApprovals[] = GATEWAY_APPROVALS;
 
 /** More of how `serve` runs. */
 export interface ServeOptions {
