@@ -55,25 +55,27 @@ describe('errors', () => {
   });
 
   it('take every mode of APPROVAL_MODES and TOOL_EXPOSURES, and list exactly those in the error', () => {
-    for (const [option, table] of [
-      ['approvalMode', api.APPROVAL_MODES],
-      ['exposure', TOOL_EXPOSURES],
+    for (const [record, option, table] of [
+      ['rules', 'approvalMode', api.APPROVAL_MODES],
+      ['tools', 'exposure', TOOL_EXPOSURES],
     ] as const) {
+      const path = `${record}.${option}`;
       for (const mode of Object.keys(table)) {
-        expect(() => new api.McpManager({ ...OPTIONS, [option]: mode }), mode).not.toThrow();
+        expect(
+          () => new api.McpManager({ ...OPTIONS, [record]: { [option]: mode } }),
+          mode,
+        ).not.toThrow();
       }
       let message = '';
       try {
-        new api.McpManager({ ...OPTIONS, [option]: 'yolo' } as never);
+        new api.McpManager({ ...OPTIONS, [record]: { [option]: 'yolo' } } as never);
       } catch (e) {
-        expect(api.InvalidOptionsError.isInstance(e), option).toBe(true);
+        expect(api.InvalidOptionsError.isInstance(e), path).toBe(true);
+        expect((e as { option?: unknown }).option, path).toBe(path);
         message = (e as Error).message;
       }
       const listed = [...message.matchAll(/"([a-z_]+)"/g)].map((m) => m[1]);
-      expect(
-        listed.filter((word) => word !== option),
-        option,
-      ).toEqual(Object.keys(table));
+      expect(listed, path).toEqual(Object.keys(table));
     }
   });
 

@@ -2,7 +2,7 @@
 // stand-in `npx` (first on PATH) whose download (`… -- node -e 0`) holds until the test lets it
 // go, so a download longer than the start's limit, one killed at its own limit, and a cache it
 // left half-written are made on purpose, not raced; then it serves a fixture server.
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { mcpTrustKey } from '@garuda/mcp-trust';
@@ -12,6 +12,7 @@ import type { McpManager, McpManagerOptions, StartStepEvent } from '../src/index
 import { DOWNLOAD_MARKER } from '../src/launch/download-phase.js';
 import { runnerCacheDir } from '../src/launch/package-launch.js';
 import { HAS_SANDBOX, managerWithBin } from './support/e2e.js';
+import { makeRunnerDirs } from './support/runner-dirs.js';
 
 const SPEC = 'mcp-slow@1.0.0';
 /** The same package with no version: npx asks the registry for the newest each time. */
@@ -116,16 +117,7 @@ const cacheOf = (server: string) =>
   runnerCacheDir(cacheDir, 'npm', server, mcpTrustKey({ kind: 'user' }, server));
 
 beforeAll(async () => {
-  // Under /var/tmp, not /tmp: bubblewrap gives every server an empty /tmp of its own.
-  base = realpathSync(mkdtempSync('/var/tmp/garuda-download-'));
-  root = path.join(base, 'project');
-  userHome = path.join(base, 'user');
-  home = path.join(userHome, '.garuda');
-  cacheDir = path.join(userHome, '.cache', 'garuda-mcp');
-  bin = path.join(base, 'bin');
-  await mkdir(path.join(root, '.garuda'), { recursive: true });
-  await mkdir(home, { recursive: true });
-  await mkdir(bin);
+  ({ base, root, userHome, home, cacheDir, bin } = await makeRunnerDirs('garuda-download-'));
   await writeFile(path.join(bin, 'npx'), SHIM, { mode: 0o755 });
 });
 

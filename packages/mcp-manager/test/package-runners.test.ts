@@ -4,8 +4,8 @@
 // runners this machine lacks (uv, pipx, bun, yarn), stand-in scripts that report what the
 // sandbox gave them before starting a fixture server.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -23,6 +23,7 @@ import {
   managerWithBin,
   unwrap,
 } from './support/e2e.js';
+import { makeRunnerDirs } from './support/runner-dirs.js';
 
 const run = promisify(execFile);
 
@@ -90,15 +91,7 @@ async function outside(argv: string[], env: Record<string, string>): Promise<voi
 }
 
 beforeAll(async () => {
-  base = realpathSync(mkdtempSync('/var/tmp/garuda-runners-'));
-  root = path.join(base, 'project');
-  userHome = path.join(base, 'user');
-  home = path.join(userHome, '.garuda');
-  cacheDir = path.join(userHome, '.cache', 'garuda-mcp');
-  bin = path.join(base, 'bin');
-  await mkdir(path.join(root, '.garuda'), { recursive: true });
-  await mkdir(home, { recursive: true });
-  await mkdir(bin);
+  ({ base, root, userHome, home, cacheDir, bin } = await makeRunnerDirs('garuda-runners-'));
 });
 
 // Closing is bounded by the manager (20 s), and the caches are large: a busy machine needs more

@@ -106,7 +106,15 @@ export class SignInPrompter extends ScriptedPrompter {
 }
 
 /** The options that are records: a test's record is laid over the helper's one. */
-const RECORDS = ['rules', 'tools', 'storage', 'sandbox', 'timeouts', 'remote', 'elicitation'] as const;
+const RECORDS = [
+  'rules',
+  'tools',
+  'storage',
+  'sandbox',
+  'timeouts',
+  'remote',
+  'elicitation',
+] as const;
 
 /**
  * `extra` over `base`, record by record: a test's `sandbox: { tempDirs }` keeps the helper's
