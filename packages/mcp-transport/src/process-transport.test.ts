@@ -207,6 +207,34 @@ describe('ProcessTransport', () => {
     expect(closes()).toBe(1);
   });
 
+  it('a server that closed its pipes before close() was asked ended by itself', async () => {
+    // It closes stdin and stdout, then exits a second later: close() comes in between, as when
+    // a client gives up on a server that crashed during the handshake.
+    const transport = new ProcessTransport({
+      command: process.execPath,
+      args: [
+        '-e',
+        "const fs = require('node:fs'); fs.closeSync(0); fs.closeSync(1); setTimeout(() => process.exit(5), 1000);",
+      ],
+      env: { PATH },
+      closeGraceMs: 20_000,
+    });
+    open.push({ transport });
+    await transport.start();
+    const ping = { jsonrpc: '2.0' as const, method: 'ping', id: 1 };
+    // Writes fail once its stdin is gone (EPIPE closes our end): wait for that event.
+    await waitFor(
+      async () =>
+        await transport.send(ping).then(
+          () => false,
+          () => true,
+        ),
+      PATIENCE,
+    );
+    await transport.close();
+    expect(transport.exit).toMatchObject({ code: 5, requested: false });
+  });
+
   it('close() of a well-behaved server ends it through stdin, with no signal', async () => {
     const { transport, connect } = fixture('normal');
     await connect();

@@ -47,7 +47,11 @@ export interface ProcessTransportOptions {
 export interface ProcessExit {
   readonly code: number | null;
   readonly signal: NodeJS.Signals | null;
-  /** Whether `close()` asked for it. */
+  /**
+   * Whether `close()` asked for it: false when the server was already ending by itself (its end
+   * of a pipe closed) before `close()` was called, as when a client gives up on a server that
+   * crashed during the handshake.
+   */
   readonly requested: boolean;
 }
 
@@ -85,6 +89,7 @@ export class ProcessTransport implements Transport {
   #closed = false;
   #exit: ProcessExit | undefined;
   #exited: Promise<void> | undefined;
+  #endingByItself = false;
 
   constructor(options: ProcessTransportOptions) {
     if (typeof options?.command !== 'string' || options.command === '') {
@@ -165,8 +170,16 @@ export class ProcessTransport implements Transport {
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (text: string) => this.#tail.push(text));
     child.stderr?.on('end', () => this.#tail.end());
+    // The server closing its end of a pipe before close() was asked means it is ending by
+    // itself: its exit is then its own, even when close() comes before the exit is seen.
+    const ending = () => {
+      if (!this.#closing) this.#endingByItself = true;
+    };
+    child.stdin?.on('close', ending);
+    child.stdout?.on('end', ending);
     // A server that stops reading makes writes fail with EPIPE: report, never crash the host.
     child.stdin?.on('error', (error) => {
+      ending();
       if (!this.#closing) this.#report(error);
     });
     this.#exited = new Promise((resolve) => {
@@ -291,7 +304,7 @@ export class ProcessTransport implements Transport {
     if (this.#closed) return;
     this.#closed = true;
     if (this.#child) {
-      this.#exit = { code, signal, requested: this.#closing };
+      this.#exit = { code, signal, requested: this.#closing && !this.#endingByItself };
       if (!this.#closing) {
         this.#report(
           new ProcessExitedError(this.#options.command, code, signal, this.#tail.lines()),
