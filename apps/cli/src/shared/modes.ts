@@ -17,6 +17,23 @@ export function orList(items: readonly string[]): string {
 }
 
 /**
+ * One line per mode of a table, the modes padded to one width, the default marked.
+ *
+ * @param table - Mode → its one-line description.
+ * @param defaultMode - The mode taken when none is given.
+ * @returns The lines, without indentation.
+ */
+export function modeLines<Mode extends string>(
+  table: Readonly<Record<Mode, string>>,
+  defaultMode: Mode,
+): string[] {
+  const width = Math.max(...Object.keys(table).map((mode) => mode.length)) + 2;
+  return Object.entries<string>(table).map(
+    ([mode, what]) => `${mode.padEnd(width)}${what}${mode === defaultMode ? ' (default)' : ''}`,
+  );
+}
+
+/**
  * A mode flag's help: its first line, then one line per mode of the table, the default marked.
  *
  * @param first - The flag's first help line (`  --exposure <e>      how tools reach …:`).
@@ -29,14 +46,7 @@ export function modeHelp<Mode extends string>(
   table: Readonly<Record<Mode, string>>,
   defaultMode: Mode,
 ): string[] {
-  const width = Math.max(...Object.keys(table).map((mode) => mode.length)) + 2;
-  return [
-    first,
-    ...Object.entries<string>(table).map(
-      ([mode, what]) =>
-        `${HELP_INDENT}${mode.padEnd(width)}${what}${mode === defaultMode ? ' (default)' : ''}`,
-    ),
-  ];
+  return [first, ...modeLines(table, defaultMode).map((line) => `${HELP_INDENT}${line}`)];
 }
 
 /**

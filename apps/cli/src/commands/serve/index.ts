@@ -1,12 +1,11 @@
 import { GATEWAY_APPROVALS } from '@garuda/mcp-gateway';
 import type { Command } from '../../shared/command.js';
 import { MANAGER_FLAGS } from '../../shared/global-flags.js';
+import { modeLines } from '../../shared/modes.js';
 import { serveFromArgs } from './serve-args.js';
 
-/** `--approvals`' help: one line per mode of the gateway's table, the default first. */
-const APPROVALS_HELP = Object.entries(GATEWAY_APPROVALS)
-  .map(([mode, what]) => `${mode.padEnd(8)}${what}${mode === 'elicit' ? ' (default)' : ''}`)
-  .join('\n');
+/** `--approvals`' help: one line per mode of the gateway's table. */
+const APPROVALS_HELP = modeLines(GATEWAY_APPROVALS, 'elicit').join('\n');
 
 /** `garuda-mcp serve`. */
 export const command: Command = {
