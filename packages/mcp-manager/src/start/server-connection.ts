@@ -351,7 +351,7 @@ export class ServerConnection {
         ? undefined
         : progressRelay(options.onProgress, { server: this.server, tool: name }, this.#logger);
     try {
-      return await this.#attempt(
+      const attempt = await this.#attempt(
         name,
         (client, limits) =>
           client.callTool(
@@ -363,6 +363,9 @@ export class ServerConnection {
           ),
         options,
       );
+      // The last report before the result reaches the host before the result does.
+      if (attempt.ok) progress?.finish();
+      return attempt;
     } finally {
       progress?.stop();
     }

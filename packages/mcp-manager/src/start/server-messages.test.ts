@@ -32,6 +32,36 @@ describe('progressRelay', () => {
     expect(told).toHaveLength(2);
   });
 
+  it('finish() tells the report still waiting at once; stop() drops it', () => {
+    const told: CallProgress[] = [];
+    const relay = progressRelay((p) => told.push(p), call, undefined);
+    relay.onprogress({ progress: 1, total: 100 });
+    relay.onprogress({ progress: 100, total: 100 });
+    expect(told).toHaveLength(1);
+    relay.finish();
+    expect(told.at(-1)).toEqual({ ...call, progress: 100, total: 100 });
+    expect(told).toHaveLength(2);
+    relay.onprogress({ progress: 101 });
+    vi.advanceTimersByTime(PROGRESS_INTERVAL_MS * 5);
+    expect(told).toHaveLength(2);
+
+    const dropped: CallProgress[] = [];
+    const failed = progressRelay((p) => dropped.push(p), call, undefined);
+    failed.onprogress({ progress: 1 });
+    failed.onprogress({ progress: 2 });
+    failed.stop();
+    vi.advanceTimersByTime(PROGRESS_INTERVAL_MS * 5);
+    expect(dropped.map((p) => p.progress)).toEqual([1]);
+  });
+
+  it('finish() with nothing waiting tells nothing more', () => {
+    const told: CallProgress[] = [];
+    const relay = progressRelay((p) => told.push(p), call, undefined);
+    relay.onprogress({ progress: 1 });
+    relay.finish();
+    expect(told).toHaveLength(1);
+  });
+
   it('drops values that do not grow or are not finite, and totals that are not numbers', () => {
     const told: CallProgress[] = [];
     const relay = progressRelay((p) => told.push(p), call, undefined);

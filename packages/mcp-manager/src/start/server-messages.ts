@@ -59,19 +59,25 @@ export function tellHost<T>(
 export interface ProgressRelay {
   /** The SDK's `onprogress`. */
   readonly onprogress: (progress: unknown) => void;
-  /** Ends the relay: a report still waiting is dropped, later ones are ignored. */
+  /**
+   * Ends the relay when the call's result came: the report still waiting (the last one before
+   * the result, e.g. 100 of 100) is told now, so the host hears it before the result.
+   */
+  finish(): void;
+  /** Ends the relay without a result (failed, cancelled): a report still waiting is dropped. */
   stop(): void;
 }
 
 /**
  * Relays a call's progress notifications to the host: at most one report every
- * {@link PROGRESS_INTERVAL_MS} (the newest is told when the interval ends), only values that grow
- * and are finite, the message cleaned to one line. @internal
+ * {@link PROGRESS_INTERVAL_MS} (the newest is told when the interval ends, or at once when the
+ * result comes: `finish()`), only values that grow and are finite, the message cleaned to one
+ * line. @internal
  *
  * @param deliver - The host's `onProgress`.
  * @param call - The server and the tool's model-facing name.
  * @param logger - Where a throwing callback is told.
- * @returns The relay; `stop()` it when the call ends.
+ * @returns The relay; `finish()` it when the result came, `stop()` it when the call failed.
  */
 export function progressRelay(
   deliver: (progress: CallProgress) => void,
@@ -110,6 +116,11 @@ export function progressRelay(
       const wait = lastTold + PROGRESS_INTERVAL_MS - Date.now();
       if (wait <= 0) flush();
       else timer = setTimeout(flush, wait);
+    },
+    finish() {
+      if (timer !== undefined) clearTimeout(timer);
+      flush();
+      this.stop();
     },
     stop() {
       stopped = true;
