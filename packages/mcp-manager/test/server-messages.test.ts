@@ -48,6 +48,9 @@ describe('progress of a call', () => {
     expect(reports.length).toBeLessThan(500);
     expect(reports[0]).toMatchObject({ server: 'chat', tool: 'mcp__chat__progress_burst' });
     expect(reports[0]?.total).toBe(500);
+    // The last report before the result is the final one, though the server sent it within the
+    // rate limit's interval and right before its result.
+    expect(reports.at(-1)).toMatchObject({ progress: 500, total: 500 });
     for (let i = 1; i < reports.length; i++) {
       expect(reports[i]!.progress).toBeGreaterThan(reports[i - 1]!.progress);
     }

@@ -99,7 +99,16 @@ class ToolListFilter implements Transport {
   }
 
   #receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
-    this.onmessage?.(this.#filter(message), extra);
+    const filtered = this.#filter(message);
+    if ('id' in filtered && !('method' in filtered)) {
+      // The SDK hands a notification to its handler a microtask later, but settles a response
+      // at once (and forgets the request's progress handler then): a response read in the same
+      // turn as the notifications before it would overtake them, and a call's last progress
+      // report would be lost. Handed over a microtask later, it comes after them, in order.
+      queueMicrotask(() => this.onmessage?.(filtered, extra));
+      return;
+    }
+    this.onmessage?.(filtered, extra);
   }
 
   #filter(message: JSONRPCMessage): JSONRPCMessage {
