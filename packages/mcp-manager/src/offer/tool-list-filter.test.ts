@@ -230,7 +230,7 @@ describe('filterToolLists: what it forwards', () => {
     expect(received[4]?.message).toBe(again);
   });
 
-  it('passes requests, notifications, errors and odd results through', () => {
+  it('passes requests, notifications, errors and odd results through', async () => {
     const { inner, transport, received, notices } = wrapped();
     void transport.send(listRequest(1));
     void transport.send(listRequest(2));
@@ -243,9 +243,31 @@ describe('filterToolLists: what it forwards', () => {
       { jsonrpc: '2.0', id: 3, result: { tools: [] } },
     ];
     for (const message of messages) (inner as RecordingTransport).deliver(message);
+    // The answers read in the turn of a notification are handed over a microtask later.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(received.map((r) => r.message)).toEqual(messages);
     received.forEach((r, i) => expect(r.message).toBe(messages[i]));
     expect(notices).toEqual([]);
+  });
+
+  it('hands an answer read in the turn of a notification over after the notification', async () => {
+    const { inner, transport, received } = wrapped();
+    const heard: string[] = [];
+    // As the SDK does: a notification reaches its handler a microtask after it is handed over.
+    transport.onmessage = (message) => {
+      if ('method' in message) queueMicrotask(() => heard.push(message.method));
+      else heard.push(`answer ${String(message.id)}`);
+      received.push({ message, extra: undefined });
+    };
+    const progress = { jsonrpc: '2.0', method: 'notifications/progress', params: {} };
+    (inner as RecordingTransport).deliver(progress);
+    (inner as RecordingTransport).deliver({ jsonrpc: '2.0', id: 5, result: {} });
+    (inner as RecordingTransport).deliver({ jsonrpc: '2.0', id: 6, result: {} });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(heard).toEqual(['notifications/progress', 'answer 5', 'answer 6']);
+    // In a later turn, with no notification before it, an answer is handed over at once.
+    (inner as RecordingTransport).deliver({ jsonrpc: '2.0', id: 7, result: {} });
+    expect(heard.at(-1)).toBe('answer 7');
   });
 
   it('names at most 20 removed tools per answer, then one summary', () => {

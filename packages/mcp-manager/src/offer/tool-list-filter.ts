@@ -32,6 +32,8 @@ class ToolListFilter implements Transport {
   readonly #onSkip: (notice: string) => void;
   readonly #server: string | undefined;
   readonly #pending = new Set<RequestId>();
+  /** A notification was handed over in this turn: a response now waits a microtask (#receive). */
+  #notifiedThisTurn = false;
   #revision: string | undefined;
 
   constructor(inner: Transport, onSkip: (notice: string) => void, server: string | undefined) {
@@ -100,15 +102,21 @@ class ToolListFilter implements Transport {
 
   #receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
     const filtered = this.#filter(message);
-    if ('id' in filtered && !('method' in filtered)) {
+    if ('id' in filtered && !('method' in filtered) && this.#notifiedThisTurn) {
       // The SDK hands a notification to its handler a microtask later, but settles a response
       // at once (and forgets the request's progress handler then): a response read in the same
-      // turn as the notifications before it would overtake them, and a call's last progress
-      // report would be lost. Handed over a microtask later, it comes after them, in order.
+      // turn as notifications would overtake them, and a call's last progress report would be
+      // lost. Handed over a microtask later, it comes after them, in order.
       queueMicrotask(() => this.onmessage?.(filtered, extra));
       return;
     }
     this.onmessage?.(filtered, extra);
+    if (!('id' in filtered) && !this.#notifiedThisTurn) {
+      this.#notifiedThisTurn = true;
+      queueMicrotask(() => {
+        this.#notifiedThisTurn = false;
+      });
+    }
   }
 
   #filter(message: JSONRPCMessage): JSONRPCMessage {
