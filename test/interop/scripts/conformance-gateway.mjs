@@ -92,7 +92,8 @@ function startServerFile(serverFile) {
 }
 
 const work = await mkdtemp(path.join(tmpdir(), 'garuda-conformance-gateway-'));
-const server = file === undefined ? { url: given, stop: async () => {} } : await startServerFile(file);
+const server =
+  file === undefined ? { url: given, stop: async () => {} } : await startServerFile(file);
 let gateway;
 let proxy;
 try {
@@ -118,7 +119,8 @@ try {
   });
   report(direct.scenarios, through.scenarios);
 } finally {
-  if (gatewayLog !== undefined && gateway !== undefined) await writeFile(gatewayLog, gateway.stderr());
+  if (gatewayLog !== undefined && gateway !== undefined)
+    await writeFile(gatewayLog, gateway.stderr());
   await proxy?.close();
   await gateway?.stop();
   await server.stop();
