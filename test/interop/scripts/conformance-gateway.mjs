@@ -86,7 +86,7 @@ function startServerFile(serverFile) {
       if (port === undefined) return;
       clearTimeout(timer);
       child.off('exit', ended);
-      resolve({ url: `http://localhost:${port}/mcp`, stop });
+      resolve({ url: `http://127.0.0.1:${port}/mcp`, stop });
     });
   });
 }
@@ -107,7 +107,7 @@ try {
     bin: BIN,
     dir: path.join(work, 'gateway-home'),
     server: SERVER,
-    url: server.url.replace('//localhost:', '//127.0.0.1:'),
+    url: server.url,
     serveArgs: approvals === undefined ? [] : ['--approvals', approvals],
   });
   proxy = await startNamingProxy({ target: gateway.url, token: gateway.token, server: SERVER });
