@@ -3,7 +3,7 @@
 // conformance repository's example server frames it) comes up and tells list changes, one
 // that is never acknowledged leaves the server connected and usable, and closing the manager
 // (or cancelling the start) closes the stream.
-import { LATE_TOOL, startListenLineFixture, waitFor } from '@garuda/test-utils';
+import { LATE_TOOL, LIBRARY_URIS, startListenLineFixture, waitFor } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
 import { Changes, ScriptedPrompter, toolNamesOf, unwrap, useWorkspace } from './support/e2e.js';
 
@@ -97,6 +97,30 @@ describe('a 2026-07-28 server with a newline-delimited listen stream', () => {
     expect(mcp.status()[0]).toMatchObject({ name: 'live', state: 'connected' });
     const echoed = await mcp.call('mcp__live__echo', { text: 'after the stream' });
     expect(unwrap(echoed.text)).toBe('after the stream');
+  });
+
+  it('a resource subscription on such a stream is agreed, tells updates, and closes on unsubscribe', async () => {
+    const fixture = await remote({ library: true });
+    const changes = new Changes();
+    const mcp = ws.manager(new ScriptedPrompter(), {
+      onChange: changes.onChange,
+      timeouts: { startMs: START_MS },
+    });
+    await mcp.start();
+    expect(fixture.openStreams).toBe(1);
+    await mcp.subscribeResource('live', LIBRARY_URIS.readme);
+    expect(fixture.openStreams).toBe(2);
+    const seen = changes.seen.length;
+    expect(fixture.updateResource(LIBRARY_URIS.readme)).toBe(1);
+    await changes.until(seen + 1);
+    expect(changes.seen.at(-1)).toEqual({
+      server: 'live',
+      kind: 'resource',
+      uri: LIBRARY_URIS.readme,
+    });
+
+    await mcp.unsubscribeResource('live', LIBRARY_URIS.readme);
+    await waitFor(() => fixture.openStreams === 1);
   });
 
   it('a start cancelled while its listen waits ends, and the stream with it', async () => {

@@ -21,6 +21,11 @@ export interface ListenLineFixtureOptions {
    * headers and then nothing until {@link ListenLineFixture.acknowledge} (maybe never).
    */
   readonly listen?: 'lines' | 'held';
+  /**
+   * Serve the `library` mode's resources (with `resources.subscribe`) besides the tools; a
+   * listen then honours the `resourceSubscriptions` it names. Default `false`.
+   */
+  readonly library?: boolean;
 }
 
 /** A running {@link startListenLineFixture}. */
@@ -40,6 +45,12 @@ export interface ListenLineFixture {
   addTool(): number;
   /** Acknowledges the listens still waiting (mode `'held'`). @returns How many. */
   acknowledge(): number;
+  /**
+   * Tells every open stream that subscribed to `uri` (`notifications/resources/updated`).
+   *
+   * @returns How many streams were told.
+   */
+  updateResource(uri: string): number;
   /** Ends every open listen response, as a server that drops its streams does. */
   endStreams(): void;
   /** Ends every connection and stops listening. Safe to call twice. */
@@ -50,6 +61,8 @@ interface OpenStream {
   readonly res: ServerResponse;
   readonly id: string;
   readonly tools: boolean;
+  /** The URIs it subscribed to (every one is honoured). */
+  readonly uris: readonly string[];
   acknowledged: boolean;
 }
 
@@ -67,13 +80,16 @@ function send(stream: OpenStream, method: string, params: Record<string, unknown
 function acknowledge(stream: OpenStream): void {
   stream.acknowledged = true;
   send(stream, 'notifications/subscriptions/acknowledged', {
-    notifications: stream.tools ? { toolsListChanged: true } : {},
+    notifications: {
+      ...(stream.tools ? { toolsListChanged: true } : {}),
+      ...(stream.uris.length > 0 ? { resourceSubscriptions: stream.uris } : {}),
+    },
   });
 }
 
 /**
  * Starts, on 127.0.0.1, a server built on the SDK (`createMcpHandler`, 2026-07-28 only, the
- * `normal` tools with `tools.listChanged`) behind a small HTTP layer that answers
+ * `normal` tools with `tools.listChanged`, and the `library` resources if asked) behind a small HTTP layer that answers
  * `subscriptions/listen` itself, as newline-delimited JSON on an open `application/json` response.
  *
  * @param options - how the listen stream behaves
@@ -99,8 +115,8 @@ export async function startListenLineFixture(
   };
   const handler = createMcpHandler(
     () =>
-      createFixtureServer('normal', {
-        tools: added ? [...normalTools({ log: (m) => logs.push(m) }), late] : undefined,
+      createFixtureServer(options.library === true ? 'library' : 'normal', {
+        tools: [...normalTools({ log: (m) => logs.push(m) }), ...(added ? [late] : [])],
         listChanged: true,
         log: (message) => logs.push(message),
       }),
@@ -112,13 +128,15 @@ export async function startListenLineFixture(
     const id = String(message.id);
     const params = (message.params ?? {}) as { notifications?: Record<string, unknown> };
     const tools = params.notifications?.toolsListChanged === true;
+    const named = params.notifications?.resourceSubscriptions;
+    const uris = Array.isArray(named) ? named.filter((uri) => typeof uri === 'string') : [];
     res.writeHead(200, {
       'content-type': 'application/json',
       'cache-control': 'no-cache',
       'transfer-encoding': 'chunked',
     });
     res.flushHeaders();
-    const stream: OpenStream = { res, id, tools, acknowledged: false };
+    const stream: OpenStream = { res, id, tools, uris, acknowledged: false };
     streams.add(stream);
     res.once('close', () => streams.delete(stream));
     if (mode === 'lines') acknowledge(stream);
@@ -175,6 +193,15 @@ export async function startListenLineFixture(
       const waiting = [...streams].filter((stream) => !stream.acknowledged);
       for (const stream of waiting) acknowledge(stream);
       return waiting.length;
+    },
+    updateResource(uri) {
+      let told = 0;
+      for (const stream of streams) {
+        if (!stream.acknowledged || !stream.uris.includes(uri)) continue;
+        send(stream, 'notifications/resources/updated', { uri });
+        told++;
+      }
+      return told;
     },
     endStreams() {
       for (const stream of streams) stream.res.end();
