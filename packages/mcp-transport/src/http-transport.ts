@@ -5,6 +5,7 @@ import {
   type OAuthClientProvider,
 } from '@modelcontextprotocol/client';
 import { createCappedFetch } from './capped-fetch.js';
+import { listenStreamAsEvents } from './http-transport-listen-stream.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './process-transport.js';
 
 /** Options of {@link createHttpTransport}. */
@@ -24,7 +25,9 @@ export interface HttpTransportOptions {
 
 /**
  * Builds the SDK's Streamable HTTP client transport (never the legacy SSE one) with a fetch that
- * caps every response body and each SSE event at `maxMessageBytes`. A transport cannot be
+ * caps every response body and each SSE event at `maxMessageBytes`. A `subscriptions/listen`
+ * stream that a server sends as newline-delimited JSON (`application/json`, kept open) is read
+ * message by message, like an SSE stream, each message under the same cap. A transport cannot be
  * restarted: build a new one for every connection attempt, e.g. after a sign-in.
  *
  * @param url - the server's MCP endpoint
@@ -45,8 +48,11 @@ export function createHttpTransport(
 ): StreamableHTTPClientTransport {
   const endpoint = new URL(url);
   const base: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
+  const cap = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   return new StreamableHTTPClientTransport(endpoint, {
-    fetch: createCappedFetch(base, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES),
+    // A listen stream sent as newline-delimited JSON is re-framed as SSE first, so that the
+    // per-event cap below applies to each of its messages.
+    fetch: createCappedFetch(listenStreamAsEvents(base, cap), cap),
     ...(options.authProvider ? { authProvider: options.authProvider } : {}),
     ...(options.requestInit ? { requestInit: options.requestInit } : {}),
   });

@@ -14,6 +14,12 @@ export {
 } from './fixture-server.js';
 export { startHttpFixture, type HttpFixture, type HttpFixtureOptions } from './http-fixture.js';
 export {
+  LATE_TOOL,
+  startListenLineFixture,
+  type ListenLineFixture,
+  type ListenLineFixtureOptions,
+} from './listen-line-fixture.js';
+export {
   INSECURE_AUTHORIZATION_HOST,
   OAUTH_DENY_DESCRIPTION,
   WRONG_ISSUER,

@@ -4,6 +4,7 @@
 // server that floods updates reaches the host at most once per URI per interval.
 import { log } from '@garuda/internal';
 import type { McpSubscription } from '@modelcontextprotocol/client';
+import { raceAbort } from '../common/abort.js';
 import { InvalidOptionsError } from '../errors.js';
 import type { ServerConnection } from '../start/server-connection.js';
 import type { ManagerLogger } from '../types.js';
@@ -128,12 +129,21 @@ export class ResourceSubscriptions {
         // 2026-07-28: one listen stream names every subscribed URI; a change replaces it.
         const old = this.#stream;
         this.#stream = undefined;
-        await old?.close();
+        // Closing tells the server (a request of its own over HTTP): never waited past this one.
+        if (old !== undefined) await raceAbort(old.close(), limits.signal);
         if (next.size === 0) return;
         // The stream outlives this request: the request's own signal is never aborted once it
         // has ended, so only the connection's end (or the next change) closes it.
         const stream = await client.listen({ resourceSubscriptions: [...next] }, limits);
         this.#stream = stream;
+        void stream.closed.then((cause) => {
+          if (cause === 'local' || this.#connection.signal.aborted) return;
+          log(
+            this.#logger,
+            'debug',
+            `MCP server "${this.#connection.server}": its resource subscription stream ended; updates are no longer told until the subscriptions change`,
+          );
+        });
         const honored = stream.honoredFilter.resourceSubscriptions ?? [];
         if (what === 'subscribe' && !honored.includes(uri)) {
           throw new Error('the server did not agree to the subscription');

@@ -131,39 +131,3 @@ export async function startLists(
   );
   return { prompts, resources, templates };
 }
-
-/**
- * On the 2026-07-28 revision a server sends change notifications only on a
- * `subscriptions/listen` stream: opens one for the lists it says may change (tools, prompts,
- * resources). A server that refuses keeps working, without refreshes. @internal
- *
- * @param client - The connected client.
- * @param server - The server's name, for the log.
- * @param limits - The start's signal and time limit (an abort is thrown).
- * @param logger - Where a refusal is told (`debug`).
- */
-export async function listenForChanges(
-  client: Client,
-  server: string,
-  limits: { readonly signal: AbortSignal; readonly timeout: number },
-  logger: ManagerLogger | undefined,
-): Promise<void> {
-  if (client.getProtocolEra() !== 'modern') return;
-  const offered = client.getServerCapabilities();
-  const filter = {
-    ...(offered?.tools?.listChanged === true ? { toolsListChanged: true } : {}),
-    ...(offered?.prompts?.listChanged === true ? { promptsListChanged: true } : {}),
-    ...(offered?.resources?.listChanged === true ? { resourcesListChanged: true } : {}),
-  };
-  if (Object.keys(filter).length === 0) return;
-  try {
-    await raceAbort(client.listen(filter, limits), limits.signal);
-  } catch (error) {
-    if (limits.signal.aborted) throw error;
-    log(
-      logger,
-      'debug',
-      `MCP server "${server}": no list changes (listen failed: ${oneLine(messageOf(error))})`,
-    );
-  }
-}

@@ -34,7 +34,8 @@ import { CallClock, SDK_BACKSTOP_MS } from '../calls/call-clock.js';
 import { messageOf, oneLine } from '../common/text.js';
 import { LogRelay, progressRelay, refuseServerRequest } from './server-messages.js';
 import { filterToolLists } from '../offer/tool-list-filter.js';
-import { listenForChanges, startLists } from '../offer/server-lists.js';
+import { startLists } from '../offer/server-lists.js';
+import { listenForChanges, type ListKind } from '../offer/change-stream.js';
 import type { CallProgress, ManagerLogger } from '../types.js';
 
 export {
@@ -73,9 +74,6 @@ interface CallAttemptOptions {
 type Attempt<T> =
   | { readonly ok: true; readonly result: T }
   | { readonly ok: false; readonly error: Error; readonly cause?: unknown };
-
-/** The lists a server may say changed. */
-type ListKind = 'tools' | 'prompts' | 'resources';
 
 /**
  * One running server: its transport (a sandboxed process, or HTTP) and its SDK client. Opening it
@@ -193,7 +191,19 @@ export class ServerConnection {
       );
       const listed = await raceAbort(client.listTools(undefined, limits), controller.signal);
       const lists = await startLists(client, server, limits, options.logger);
-      await listenForChanges(client, server, limits, options.logger);
+      // The change stream is waited for only briefly: it never holds the start (see the file).
+      await listenForChanges(client, {
+        server,
+        start: controller.signal,
+        lifetime: connection.signal,
+        timeoutMs,
+        late: (kinds) => {
+          for (const kind of kinds) {
+            if (connection.#stopped === undefined) connection.#onListChanged?.(kind);
+          }
+        },
+        logger: options.logger,
+      });
       if (connection.#stopped !== undefined) throw new Error('the server stopped');
       return { ok: true, connection, tools: listed.tools, lists };
     } catch (error) {
