@@ -311,7 +311,13 @@ export type ServeHttpOptions = Omit<HttpGatewayOptions, 'build'>;
  * @throws The listen error (the port is taken, …).
  */
 export async function serveHttp(gateway: Gateway, options: ServeHttpOptions): Promise<HttpGateway> {
-  const endpoint = await startHttpGateway({ ...options, build: () => gateway.server() });
+  // A 2025 host gets a stateless exchange per request (an update would have nowhere to go), and
+  // the entry serves a 2026-07-28 host's `subscriptions/listen` out of sight of the gateway: on
+  // HTTP no host is offered resource subscriptions.
+  const endpoint = await startHttpGateway({
+    ...options,
+    build: () => gateway.server({ resourceSubscriptions: 'none' }),
+  });
   const stop = gateway.onListChanged((change) => {
     if (change === 'tools') endpoint.notify.toolsChanged();
     else if (change === 'prompts') endpoint.notify.promptsChanged();

@@ -161,6 +161,14 @@ export function hostResourceResult(uri: string, result: ResourceResult) {
   };
 }
 
+/** The host's error for a URI that names no resource behind the gateway. */
+export function noSuchResource(): ProtocolError {
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    'No such resource behind this gateway (see resources/list and resources/templates/list).',
+  );
+}
+
 /**
  * Answers `resources/list`, `resources/templates/list` and `resources/read` on `server` from the
  * manager's resources, under `garuda://` URIs; `noticeRefusedTemplate` hears a template that is
@@ -186,12 +194,7 @@ export function offerResources({
   server.setRequestHandler('resources/read', async (request, requestContext) => {
     await started;
     const target = resourceOfHostUri(request.params.uri, mcp.resources(), mcp.resourceTemplates());
-    if (target === undefined) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        'No such resource behind this gateway (see resources/list and resources/templates/list).',
-      );
-    }
+    if (target === undefined) throw noSuchResource();
     try {
       const result = await mcp.readResource(target.server, target.uri, {
         signal: AbortSignal.any([signal, requestContext.mcpReq.signal]),
