@@ -21,7 +21,7 @@ import { REVIEW_TOOL, type Review } from '../review/review.js';
 import type { GatewayTexts } from '../texts.js';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { Offered } from './offered.js';
-import { hostMedia } from './resources.js';
+import { hostBlocks } from './typed-blocks.js';
 
 /** The prefix the manager gives every tool name; the gateway's names leave it out. */
 const MANAGER_PREFIX = 'mcp__';
@@ -232,7 +232,7 @@ function callRunner(
       return {
         content: [
           { type: 'text', text: result.text },
-          ...hostMedia(result.content),
+          ...hostBlocks(result.content),
           ...noteBlocks(mcp),
         ],
         isError: result.isError,
