@@ -1,7 +1,7 @@
 // garuda-mcp serve: resource subscriptions pass through the gateway (see serve.test.ts for the
 // set-up). A 2025 host subscribes with `resources/subscribe`, a 2026-07-28 host names the URIs in
 // `subscriptions/listen`; either hears the updates of what it subscribed to, and only those. On
-// HTTP no host is offered subscriptions. The `library` fixture's `touch_resource` sends
+// HTTP only a 2026-07-28 host is offered them (a 2025 host's exchanges are stateless). The `library` fixture's `touch_resource` sends
 // `notifications/resources/updated` for any URI, subscribed or not.
 import type { Client } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
@@ -92,15 +92,24 @@ describe('garuda-mcp serve: resource subscriptions', () => {
     expect(updates.heard).toEqual([hostUri(README), hostUri(HOSTILE)]);
   });
 
-  it('offers no subscriptions over HTTP, to hosts of either era', async () => {
+  it('over HTTP: a 2026-07-28 host listens as on stdio; a 2025 host (stateless) is offered none', async () => {
     await world.userServers({ lib: fixtureEntry('library', 'garuda-serve-http-subscribe') });
     const { url, stderr } = await gateway(['--approvals', 'host']);
-    for (const modern of [false, true]) {
-      const client = await httpClient(url, stderr(), modern);
-      const resources = client.getServerCapabilities()?.resources;
-      expect(resources?.listChanged).toBe(true);
-      expect(resources?.subscribe).toBeUndefined();
-      await client.close();
-    }
+    const legacy = await httpClient(url, stderr(), false);
+    expect(legacy.getServerCapabilities()?.resources?.listChanged).toBe(true);
+    expect(legacy.getServerCapabilities()?.resources?.subscribe).toBeUndefined();
+    await legacy.close();
+
+    const client = await httpClient(url, stderr(), true);
+    expect(client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true });
+    const updates = updatesOf(client);
+    const listen = await client.listen({ resourceSubscriptions: [hostUri(README)] });
+    const readme = updates.next(hostUri(README));
+    await touch(client, HOSTILE);
+    await touch(client, README);
+    await readme;
+    expect(updates.heard).toEqual([hostUri(README)]);
+    await listen.close();
+    await client.close();
   });
 });
