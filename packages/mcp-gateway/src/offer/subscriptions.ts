@@ -39,6 +39,8 @@ interface Held {
 export class HostSubscriptions {
   readonly #through: SubscribeThrough;
   readonly #held = new Map<string, Held>();
+  /** Unsubscriptions under way: a new subscription of that URI waits for its end. */
+  readonly #leaving = new Map<string, Promise<void>>();
   /** Ends the server unsubscriptions of holders that went away. */
   readonly #signal: AbortSignal;
 
@@ -67,7 +69,8 @@ export class HostSubscriptions {
     }
     const fresh: Held = { target, holders: new Set([holder]), subscribed: Promise.resolve() };
     this.#held.set(hostUri, fresh);
-    fresh.subscribed = this.#through.subscribe(target, signal);
+    const leaving = this.#leaving.get(hostUri) ?? Promise.resolve();
+    fresh.subscribed = leaving.then(() => this.#through.subscribe(target, signal));
     try {
       await fresh.subscribed;
     } catch (error) {
@@ -81,14 +84,22 @@ export class HostSubscriptions {
     const held = this.#held.get(hostUri);
     if (held === undefined || !held.holders.delete(holder) || held.holders.size > 0) return;
     this.#held.delete(hostUri);
-    // Made first, so an unsubscription never overtakes its own subscription.
-    await held.subscribed.catch(() => {});
-    if (this.#held.has(hostUri)) return;
-    await this.#through.unsubscribe(held.target, this.#signal).catch((error: unknown) => {
-      this.#through.log(
-        `a resource subscription of MCP server ${JSON.stringify(held.target.server)} could not be ended: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    });
+    // After its own subscription (never overtaking it), and not when a host held it again since.
+    const leaving = held.subscribed
+      .catch(() => {})
+      .then(async () => {
+        if (this.#held.has(hostUri)) return;
+        await this.#through.unsubscribe(held.target, this.#signal).catch((error: unknown) => {
+          this.#through.log(
+            `a resource subscription of MCP server ${JSON.stringify(held.target.server)} could not be ended: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        });
+      })
+      .finally(() => {
+        if (this.#leaving.get(hostUri) === leaving) this.#leaving.delete(hostUri);
+      });
+    this.#leaving.set(hostUri, leaving);
+    await leaving;
   }
 
   /** `holder` went away: every URI it held is let go of. */
