@@ -16,12 +16,13 @@ worldPerTest((created) => (world = created));
 const host = hostsPerTest(() => world);
 
 describe('garuda-mcp serve: typed content', () => {
-  it('hands the host the images and audio of a result besides the framed text', async () => {
+  it('hands the host the images, audio and embedded resources of a result besides the framed text', async () => {
     await world.userServers({ notes: fixtureEntry('normal', 'garuda-serve-media') });
     const { client } = await host(['--approvals', 'host']);
     const result = await client.callTool({ name: 'notes__content', arguments: {} });
     const blocks = result.content as { type: string; mimeType?: string; data?: string }[];
-    expect(blocks.map((block) => block.type)).toEqual(['text', 'image', 'audio']);
+    // The embedded text resource is typed too (serve-typed-blocks.test.ts); the link is not.
+    expect(blocks.map((block) => block.type)).toEqual(['text', 'image', 'audio', 'resource']);
     expect(textOf(result)).toMatch(/^<mcp_result server="notes" tool="content">/);
     expect(blocks[1]).toMatchObject({ type: 'image', mimeType: 'image/png' });
     expect(Buffer.from(blocks[1]!.data!, 'base64').subarray(1, 4).toString()).toBe('PNG');

@@ -6,7 +6,8 @@ import type { McpManager, McpManagerOptions, Prompter } from '@garuda/mcp-manage
 import type { McpResourceTemplate } from '@garuda/mcp-tools';
 import { Server } from '@modelcontextprotocol/server';
 import { offerPrompts } from './offer/prompts.js';
-import { offerResources } from './offer/resources.js';
+import { offerResources, resourceOfHostUri } from './offer/resources.js';
+import { HostSubscriptions, Listens, offerSubscriptions } from './offer/subscriptions.js';
 import { offerTools } from './offer/tools.js';
 import { askHost } from './questions/approve-call.js';
 import { Conversations, LATE_ANSWER_GRACE_MS } from './questions/conversations.js';
@@ -88,8 +89,29 @@ export interface Gateway {
   readonly manager: McpManager;
   /** Settles once the manager's start ended (a failed start is logged, not thrown). */
   readonly started: Promise<void>;
-  /** Makes one MCP server for one host connection (stdio) or exchange (HTTP). */
-  server(): Server;
+  /**
+   * Makes one MCP server for one host connection (stdio) or exchange (HTTP).
+   *
+   * @param options - `resourceSubscriptions`: how the host subscribes to resources. `requests`
+   *   (the default; a connection that lasts, 2025 revisions): the server answers
+   *   `resources/subscribe` and `resources/unsubscribe` and sends the updates; `listens` (the
+   *   2026-07-28 revision): the entry serves `subscriptions/listen`, and the front tells
+   *   {@link Gateway.listens} what each listen names; `none` (a stateless exchange, where an
+   *   update has nowhere to go): `resources.subscribe` is not declared.
+   */
+  server(options?: { readonly resourceSubscriptions?: 'requests' | 'listens' | 'none' }): Server;
+  /**
+   * The resource subscriptions of one connection whose host names them in
+   * `subscriptions/listen` (2026-07-28), for a front that sees those requests: `open` when a
+   * listen comes (its JSON-RPC id as JSON text, the `garuda://` URIs it names), `end` when it is
+   * cancelled or its stream closes, `close` when the connection ends. Updates of the URIs go to
+   * `tell`.
+   */
+  listens(tell: (hostUri: string) => void): {
+    open(id: string, hostUris: readonly string[]): void;
+    end(id: string): void;
+    close(): void;
+  };
   /**
    * Listens for list changes (tools, prompts, resources), for front ends that tell hosts not
    * connected through {@link Gateway.server}'s own servers (HTTP listen streams).
@@ -156,6 +178,20 @@ export function createGateway(options: GatewayOptions): Gateway {
       sent.catch(() => {});
     }
   };
+  // What the hosts subscribed to, subscribed once at the servers behind (the manager is made
+  // below; nothing subscribes before it is).
+  const subscriptions = new HostSubscriptions(
+    {
+      subscribe: (target, callSignal) =>
+        mcp.subscribeResource(target.server, target.uri, {
+          signal: AbortSignal.any([signal, callSignal]),
+        }),
+      unsubscribe: (target, callSignal) =>
+        mcp.unsubscribeResource(target.server, target.uri, { signal: callSignal }),
+      log,
+    },
+    signal,
+  );
   // Consent, changed tools and sign-ins asked while nothing can answer: kept for garuda_review.
   const review = new Review(() => changed('tools'), texts);
   const prompter: Prompter = {
@@ -199,8 +235,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     clientInfo: serverInfo,
     prompter,
     onChange: (change) => {
-      // A single resource's update is not a list change (nothing subscribes through the gateway).
+      // A single resource's update goes to the hosts that subscribed to it, and only to them.
       if (change.kind !== 'resource') changed(change.kind);
+      else if (change.resourceUri !== undefined) {
+        subscriptions.updated(change.server, change.resourceUri);
+      }
     },
     // A sign-in page goes to the host (garuda_review asks it to open it), never to a browser of
     // the gateway's own.
@@ -221,12 +260,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     );
   };
 
-  const server = (): Server => {
+  const server: Gateway['server'] = (serverOptions = {}) => {
+    const subscribe = serverOptions.resourceSubscriptions ?? 'requests';
     const built = new Server(serverInfo, {
       capabilities: {
         tools: { listChanged: true },
         prompts: { listChanged: true },
-        resources: { listChanged: true },
+        resources: { listChanged: true, ...(subscribe === 'none' ? {} : { subscribe: true }) },
       },
       // A 2025 host is asked inside its call (the SDK's shim sends the question and waits):
       // it waits as long as a question may, and a little longer, so that an answer that came
@@ -241,8 +281,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     offerTools({ ...offered, approvals, conversations, serverCalls, review, texts });
     offerPrompts(offered);
     offerResources({ ...offered, noticeRefusedTemplate });
+    const release =
+      subscribe === 'requests' ? offerSubscriptions(offered, subscriptions) : () => {};
     servers.add(built);
-    built.onclose = () => servers.delete(built);
+    built.onclose = () => {
+      servers.delete(built);
+      release();
+    };
     return built;
   };
 
@@ -250,6 +295,20 @@ export function createGateway(options: GatewayOptions): Gateway {
     manager: mcp,
     started,
     server,
+    listens: (tell) => {
+      const listens = new Listens(
+        subscriptions,
+        tell,
+        (hostUri) => resourceOfHostUri(hostUri, mcp.resources(), mcp.resourceTemplates()),
+        log,
+      );
+      // After the start (a listen names URIs of the lists), and in the order they came.
+      return {
+        open: (id, hostUris) => void started.then(() => listens.open(id, hostUris, signal)),
+        end: (id) => void started.then(() => listens.end(id)),
+        close: () => void started.then(() => listens.close()),
+      };
+    },
     onListChanged: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);

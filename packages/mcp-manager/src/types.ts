@@ -312,6 +312,11 @@ export interface ServerChange {
   readonly kind: 'tools' | 'prompts' | 'resources' | 'resource';
   /** `kind: 'resource'`: the URI whose contents changed (cleaned, one line). */
   readonly uri?: string;
+  /**
+   * `kind: 'resource'`: that URI as the server sent it, the one given to `subscribeResource()`
+   * (not cleaned: compare it, never show it; two URIs may be shown alike).
+   */
+  readonly resourceUri?: string;
 }
 
 /**

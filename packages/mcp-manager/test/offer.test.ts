@@ -85,6 +85,10 @@ describe('resource subscriptions', () => {
       expect(seen.length).toBeGreaterThanOrEqual(1);
       expect(seen.length).toBeLessThan(50);
       expect(new Set(seen)).toEqual(new Set([LIBRARY_URIS.readme]));
+      // The server's own URI comes with it, to match the subscription with (not to show).
+      expect(changes.seen.find((change) => change.kind === 'resource')?.resourceUri).toBe(
+        LIBRARY_URIS.readme,
+      );
 
       await mcp.unsubscribeResource('lib', LIBRARY_URIS.readme);
       const after = changes.seen.length;

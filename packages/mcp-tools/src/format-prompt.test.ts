@@ -33,8 +33,8 @@ describe('formatPrompt: messages', () => {
     ).toEqual({
       text: wrap('[user]\nReview PR 7.\n[assistant]\nLooking at it.'),
       messages: [
-        { role: 'user', text: 'Review PR 7.' },
-        { role: 'assistant', text: 'Looking at it.' },
+        { role: 'user', text: 'Review PR 7.', content: text('Review PR 7.') },
+        { role: 'assistant', text: 'Looking at it.', content: text('Looking at it.') },
       ],
       omitted: 0,
       description: 'Review a PR',
@@ -64,6 +64,18 @@ describe('formatPrompt: messages', () => {
       '[content of type "hologram", not shown]',
       '[a content block that is not an object, not shown]',
       '[a text block without text]',
+    ]);
+    // Typed as a result's blocks are: binary data checked, URIs through checkUrl.
+    expect(messages.map((m) => m.content)).toEqual([
+      { type: 'image', mimeType: 'image/png', data: 'AAAA', bytes: 3 },
+      { type: 'audio', mimeType: 'unknown type', data: 'AAA=', bytes: 2 },
+      { type: 'resource_link', uri: 'file:///a.md', name: 'a.md' },
+      { type: 'resource_link', uriRefused: 'SCHEME' },
+      { type: 'resource', uri: 'file:///b.txt', text: 'embedded' },
+      { type: 'resource', uri: 'file:///c.bin', blob: 'AAAAAA==', bytes: 4 },
+      { type: 'other', note: 'content of type "hologram"' },
+      { type: 'other', note: 'a content block that is not an object' },
+      { type: 'other', note: 'a text block without text' },
     ]);
   });
 

@@ -1,9 +1,10 @@
 // Prompts as a host and the model see them: the list of `prompts/list`, and a `prompts/get`
 // result wrapped for the model. A prompt is text a server wrote for the model to follow, so its
 // messages are marked as the server's words, never as the user's.
-import { capText } from '@garuda/mcp-sanitize';
+import { capText, neutralizeTags } from '@garuda/mcp-sanitize';
 import { isRecord } from '@garuda/internal';
 import { blockText, readResult, safe, wrap } from './content-text.js';
+import { resultContent, type ResultContent } from './result-content.js';
 import { countOption } from './errors.js';
 import { MAX_RESULT_CHARS } from './format-result.js';
 import type { FormatResultOptions } from './format-result.js';
@@ -142,13 +143,40 @@ function readMessage(
 ): { text: string; typed: PromptMessage } {
   const { role, content } = value;
   const text = capText(safe(blockText(content)), maxChars);
+  const [block = { type: 'other', note: 'a message without content' } as const] = resultContent(
+    [content],
+    maxChars,
+  );
+  const typed = tagFree(block);
   if (role === 'user' || role === 'assistant') {
-    return { text: `[${role}]\n${text}`, typed: { role, text } };
+    return { text: `[${role}]\n${text}`, typed: { role, text, content: typed } };
   }
   return {
     text: `[a message with the role ${quoteText(role)}, which MCP does not have: not trusted]\n${text}`,
-    typed: { role: 'other', text },
+    typed: { role: 'other', text, content: typed },
   };
+}
+
+/**
+ * A message's typed content with its short fields (MIME type, name, URI) tag-neutralised too, as
+ * its text is: a prompt's messages are the model's words, wherever a host puts them.
+ */
+function tagFree(block: ResultContent): ResultContent {
+  switch (block.type) {
+    case 'image':
+    case 'audio':
+      return { ...block, mimeType: neutralizeTags(block.mimeType) };
+    case 'resource_link':
+    case 'resource':
+      return {
+        ...block,
+        ...(block.uri === undefined ? {} : { uri: neutralizeTags(block.uri) }),
+        ...(block.mimeType === undefined ? {} : { mimeType: neutralizeTags(block.mimeType) }),
+        ...('name' in block && block.name !== undefined ? { name: neutralizeTags(block.name) } : {}),
+      };
+    default:
+      return block;
+  }
 }
 
 const MESSAGES = { one: 'message', many: 'messages', none: 'no messages' };

@@ -211,6 +211,12 @@ export interface PromptMessage {
   readonly role: 'user' | 'assistant' | 'other';
   /** Its content as text (images, audio and resources as notes), cleaned, tag-neutralised, capped. */
   readonly text: string;
+  /**
+   * Its content typed, as a result's blocks are (see `CallResult.content`), for hosts that render
+   * images, audio and resources themselves: cleaned the same way, binary data checked to be
+   * base64, URIs through `checkUrl`.
+   */
+  readonly content: ResultContent;
 }
 
 /** A prompt's messages, as the model reads them and as data (from `formatPrompt`). */

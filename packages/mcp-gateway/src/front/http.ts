@@ -6,6 +6,7 @@
 // (@modelcontextprotocol/node) would pull in a web framework for about forty lines.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Gateway } from '../gateway.js';
+import { listenEventOf } from './listen-watch.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
@@ -66,8 +67,13 @@ export interface HttpGateway {
 
 /** What {@link startHttpGateway} needs. */
 export interface HttpGatewayOptions {
-  /** Makes one MCP server per exchange (a gateway's `server`). */
-  readonly build: () => Server;
+  /** Makes one MCP server per exchange (a gateway's `server`), for a host of that era. */
+  readonly build: (era: 'legacy' | 'modern') => Server;
+  /**
+   * Hears each `subscriptions/listen` (2026-07-28) that names resources: their URIs, and a
+   * signal that aborts when its stream ends (the SDK serves the listen itself).
+   */
+  readonly onListen?: (hostUris: readonly string[], ended: AbortSignal) => void;
   /**
    * The bearer token every request must carry (keep it secret: it calls every server behind the
    * gateway), and where its owner keeps it (named in the 401 answer).
@@ -134,7 +140,7 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer | 'too-large' | 'gon
 export async function startHttpGateway(options: HttpGatewayOptions): Promise<HttpGateway> {
   const timeouts = options.timeouts ?? HTTP_TIMEOUTS;
   const { token, file } = options.token;
-  const handler = createMcpHandler(() => options.build(), {
+  const handler = createMcpHandler(({ era }) => options.build(era), {
     legacy: 'stateless',
     onerror: options.onError,
   });
@@ -216,7 +222,10 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       signal: done.signal,
       ...(hasBody ? { body: new Uint8Array(body!) } : {}),
     });
-    const message = body === undefined ? undefined : jsonRpcOf(body);
+    const parsed = body === undefined ? undefined : parsedBody(body);
+    const message = jsonRpcOf(parsed);
+    const listen = listenEventOf(parsed);
+    if (listen?.kind === 'open') options.onListen?.(listen.hostUris, done.signal);
     if (message?.cancels !== undefined) {
       const targets = byId.get(message.cancels);
       // Ending that exchange is what a dropped connection does: its request is cancelled.
@@ -265,13 +274,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
  * `notifications/cancelled` names (both as JSON text, so `1` and `"1"` differ). Batches and
  * anything unparsable give nothing (the SDK answers them).
  */
-function jsonRpcOf(body: Buffer): { id?: string; cancels?: string } | undefined {
-  let message: unknown;
-  try {
-    message = JSON.parse(body.toString('utf8'));
-  } catch {
-    return undefined;
-  }
+function jsonRpcOf(message: unknown): { id?: string; cancels?: string } | undefined {
   if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
   const { id, method, params } = message as { id?: unknown; method?: unknown; params?: unknown };
   const idText = (value: unknown) =>
@@ -282,6 +285,15 @@ function jsonRpcOf(body: Buffer): { id?: string; cancels?: string } | undefined 
   }
   const requestId = typeof method === 'string' ? idText(id) : undefined;
   return requestId === undefined ? undefined : { id: requestId };
+}
+
+/** A body's JSON, or undefined when it is not JSON (the SDK answers it). */
+function parsedBody(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Writes a web Response to node's response, streaming its body (SSE included). */
@@ -299,7 +311,7 @@ async function send(res: ServerResponse, response: Response): Promise<void> {
 }
 
 /** What {@link serveHttp} needs besides the gateway. */
-export type ServeHttpOptions = Omit<HttpGatewayOptions, 'build'>;
+export type ServeHttpOptions = Omit<HttpGatewayOptions, 'build' | 'onListen'>;
 
 /**
  * Serves the gateway over Streamable HTTP on 127.0.0.1 (see {@link startHttpGateway}), telling
@@ -311,7 +323,25 @@ export type ServeHttpOptions = Omit<HttpGatewayOptions, 'build'>;
  * @throws The listen error (the port is taken, …).
  */
 export async function serveHttp(gateway: Gateway, options: ServeHttpOptions): Promise<HttpGateway> {
-  const endpoint = await startHttpGateway({ ...options, build: () => gateway.server() });
+  // A 2025 host gets a stateless exchange per request, where an update has nowhere to go: it is
+  // offered no resource subscriptions. A 2026-07-28 host names them in `subscriptions/listen`,
+  // which the SDK serves on a stream of its own: the front reads the URIs off the request, holds
+  // them while the stream is open, and the SDK routes each update to the listens that name it.
+  // The endpoint tells them once it exists (a listen only comes after it does).
+  const to: { notify?: HttpGateway['notify'] } = {};
+  const listens = gateway.listens((hostUri) => to.notify?.resourceUpdated(hostUri));
+  let listened = 0;
+  const endpoint = await startHttpGateway({
+    ...options,
+    build: (era) =>
+      gateway.server({ resourceSubscriptions: era === 'modern' ? 'listens' : 'none' }),
+    onListen: (hostUris, ended) => {
+      const id = String((listened += 1));
+      listens.open(id, hostUris);
+      ended.addEventListener('abort', () => listens.end(id), { once: true });
+    },
+  });
+  to.notify = endpoint.notify;
   const stop = gateway.onListChanged((change) => {
     if (change === 'tools') endpoint.notify.toolsChanged();
     else if (change === 'prompts') endpoint.notify.promptsChanged();
@@ -321,6 +351,7 @@ export async function serveHttp(gateway: Gateway, options: ServeHttpOptions): Pr
     ...endpoint,
     close: async () => {
       stop();
+      listens.close();
       gateway.cancelQuestions();
       await endpoint.close();
     },

@@ -5,7 +5,9 @@ import {
   serveStdio as serveOverStdio,
   StdioServerTransport,
 } from '@modelcontextprotocol/server/stdio';
+import type { Server } from '@modelcontextprotocol/server';
 import type { Gateway } from '../gateway.js';
+import { listenEventOf, watchedTransport } from './listen-watch.js';
 
 /** What {@link serveStdio} needs besides the gateway. */
 export interface StdioOptions {
@@ -29,10 +31,30 @@ export interface StdioOptions {
  * @returns Once the connection is closed.
  */
 export async function serveStdio(gateway: Gateway, options: StdioOptions): Promise<void> {
-  const handle = serveOverStdio(() => gateway.server(), {
-    transport: new StdioServerTransport(options.stdin, options.stdout),
-    onerror: (error) => options.onError?.(error),
+  // A 2025 host subscribes with requests its server answers; a 2026-07-28 host names the
+  // resources in `subscriptions/listen`, which the SDK serves: the front reads them off the wire,
+  // and the update is sent on the connection's server, whose entry routes it to those listens.
+  let serving: Server | undefined;
+  const listens = gateway.listens((hostUri) => {
+    serving?.sendResourceUpdated({ uri: hostUri }).catch(() => {});
   });
+  const transport = watchedTransport(
+    new StdioServerTransport(options.stdin, options.stdout),
+    (message) => {
+      const event = listenEventOf(message);
+      if (event?.kind === 'open') listens.open(event.id, event.hostUris);
+      else if (event?.kind === 'end') listens.end(event.id);
+    },
+  );
+  const handle = serveOverStdio(
+    ({ era }) => {
+      serving = gateway.server({
+        resourceSubscriptions: era === 'modern' ? 'listens' : 'requests',
+      });
+      return serving;
+    },
+    { transport, onerror: (error) => options.onError?.(error) },
+  );
   // The host is gone when it closes our stdin, or a signal ends us: stop everything.
   await new Promise<void>((resolve) => {
     const done = () => resolve();
@@ -42,5 +64,6 @@ export async function serveStdio(gateway: Gateway, options: StdioOptions): Promi
     else options.signal?.addEventListener('abort', done, { once: true });
   });
   gateway.cancelQuestions();
+  listens.close();
   await handle.close().catch(() => {});
 }

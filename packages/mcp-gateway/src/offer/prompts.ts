@@ -1,9 +1,10 @@
 // How the gateway offers the manager's prompts: `<server>__<prompt>` names, descriptions that
-// say whose prompt it is, and messages as cleaned text.
+// say whose prompt it is, and messages as cleaned text or typed blocks.
 import { InvalidArgumentsError, InvalidOptionsError, McpManagerError } from '@garuda/mcp-manager';
 import { promptName, type McpPrompt, type PromptResult } from '@garuda/mcp-tools';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Offered } from './offered.js';
+import { hostPromptContent } from './typed-blocks.js';
 
 /**
  * A prompt's name for the host: `<server>__<prompt>`, as for tools. The manager's `prompts()`
@@ -30,15 +31,16 @@ export function hostPrompt(prompt: McpPrompt) {
 }
 
 /**
- * A prompt's messages for the host: the manager's cleaned text of each, in its role (a role MCP
- * does not have becomes the user's). Images, audio and resources are already notes in the text.
+ * A prompt's messages for the host, each in its role (a role MCP does not have becomes the
+ * user's): an image, audio or embedded resource typed when the gateway hands it over (see
+ * {@link hostPromptContent}), else the manager's cleaned text of it.
  */
 export function hostPromptResult(result: PromptResult) {
   return {
     ...(result.description === undefined ? {} : { description: result.description }),
     messages: result.messages.map((message) => ({
       role: message.role === 'assistant' ? ('assistant' as const) : ('user' as const),
-      content: { type: 'text' as const, text: message.text },
+      content: hostPromptContent(message),
     })),
   };
 }

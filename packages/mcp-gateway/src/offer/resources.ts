@@ -1,5 +1,4 @@
-// How the gateway names the resources and resource templates of the servers behind it, and
-// what of a result's typed content it hands the host besides the framed text.
+// How the gateway names the resources and resource templates of the servers behind it.
 //
 // A resource is `garuda://<server>/<the server's URI, percent-encoded>`: two servers may use the
 // same URI, and a server's own URI is untrusted (never shown raw), so it travels as one opaque
@@ -7,7 +6,6 @@
 // text between them, so the host expands it as RFC 6570 says and the gateway puts each expanded
 // value back between the server's own text, exactly as the server's expansion would have. The
 // match is linear (uri-template-match.ts); a template it could not match so is not offered.
-import type { ManagerCallResult } from '@garuda/mcp-manager';
 import type { McpResource, McpResourceTemplate, ResourceResult } from '@garuda/mcp-tools';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Offered } from './offered.js';
@@ -15,35 +13,6 @@ import { asProtocolError } from './prompts.js';
 import { matchTemplate, templateParts, templateShape } from './uri-template-match.js';
 
 const SCHEME = 'garuda://';
-
-/** The image and audio types a host is handed to render; anything else stays a note in the text. */
-const MEDIA_TYPES: Readonly<Record<'image' | 'audio', ReadonlySet<string>>> = {
-  // Raster formats only: an SVG is a document that can carry script and links.
-  image: new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
-  audio: new Set([
-    'audio/wav',
-    'audio/x-wav',
-    'audio/mpeg',
-    'audio/ogg',
-    'audio/webm',
-    'audio/flac',
-  ]),
-};
-
-/**
- * The images and audio of a call's result, for hosts that render them (the model reads the
- * framed text, where each is a note with its type and size): only well-known media types, with
- * data the manager checked to be base64.
- */
-export function hostMedia(content: ManagerCallResult['content']) {
-  return content.flatMap((block) =>
-    (block.type === 'image' || block.type === 'audio') &&
-    block.data !== '' &&
-    MEDIA_TYPES[block.type].has(block.mimeType.toLowerCase())
-      ? [{ type: block.type, data: block.data, mimeType: block.mimeType }]
-      : [],
-  );
-}
 
 function hostPrefix(server: string): string {
   return `${SCHEME}${encodeURIComponent(server)}/`;
@@ -161,6 +130,14 @@ export function hostResourceResult(uri: string, result: ResourceResult) {
   };
 }
 
+/** The host's error for a URI that names no resource behind the gateway. */
+export function noSuchResource(): ProtocolError {
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    'No such resource behind this gateway (see resources/list and resources/templates/list).',
+  );
+}
+
 /**
  * Answers `resources/list`, `resources/templates/list` and `resources/read` on `server` from the
  * manager's resources, under `garuda://` URIs; `noticeRefusedTemplate` hears a template that is
@@ -186,12 +163,7 @@ export function offerResources({
   server.setRequestHandler('resources/read', async (request, requestContext) => {
     await started;
     const target = resourceOfHostUri(request.params.uri, mcp.resources(), mcp.resourceTemplates());
-    if (target === undefined) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        'No such resource behind this gateway (see resources/list and resources/templates/list).',
-      );
-    }
+    if (target === undefined) throw noSuchResource();
     try {
       const result = await mcp.readResource(target.server, target.uri, {
         signal: AbortSignal.any([signal, requestContext.mcpReq.signal]),

@@ -21,7 +21,7 @@ import { REVIEW_TOOL, type Review } from '../review/review.js';
 import type { GatewayTexts } from '../texts.js';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { Offered } from './offered.js';
-import { hostMedia } from './resources.js';
+import { hostBlocks } from './typed-blocks.js';
 
 /** The prefix the manager gives every tool name; the gateway's names leave it out. */
 const MANAGER_PREFIX = 'mcp__';
@@ -134,26 +134,80 @@ export function offerTools(offered: ToolsOffered): void {
   });
 }
 
+/** How long a result waits for the last progress report to be handed to the host's transport. */
+const LAST_PROGRESS_WAIT_MS = 1_000;
+/**
+ * How long after the last progress report the result leaves. A host's SDK hands a notification
+ * to its handler a turn later but settles a response at once, and forgets the request's progress
+ * handler then: a report and a result read in the same chunk lose the report. Apart by this
+ * long, the host reads them one by one.
+ */
+const LAST_PROGRESS_GAP_MS = 25;
+
+/** Tells a call's progress to its host, and waits until the last report left. */
+interface ProgressToHost {
+  readonly report: (progress: CallProgress) => void;
+  /**
+   * Settles once the last report was handed over and {@link LAST_PROGRESS_GAP_MS} passed since,
+   * after at most a second, or when `signal` aborts.
+   */
+  readonly told: (signal: AbortSignal) => Promise<void>;
+}
+
 /**
  * The host's progress token: the server's progress (cleaned, at most every 100 ms by the
- * manager) is told on it, on the request that started the call.
+ * manager; the report still held when the result comes is told before it) is told on it, on the
+ * request that started the call. The result waits for the last report to leave, and a little
+ * more: sent with it, the result would end the host's request first and the host would drop the
+ * report (100/100).
  */
-function progressOf(requestContext: ServerContext) {
+function progressOf(requestContext: ServerContext): ProgressToHost | undefined {
   const progressToken = requestContext.mcpReq._meta?.progressToken;
   if (progressToken === undefined) return undefined;
-  return (progress: CallProgress) => {
-    requestContext.mcpReq
-      .notify({
-        method: 'notifications/progress',
-        params: {
-          progressToken,
-          progress: progress.progress,
-          ...(progress.total === undefined ? {} : { total: progress.total }),
-          ...(progress.message === undefined ? {} : { message: progress.message }),
-        },
-      })
-      .catch(() => {});
+  let last: Promise<void> | undefined;
+  return {
+    report: (progress) => {
+      last = requestContext.mcpReq
+        .notify({
+          method: 'notifications/progress',
+          params: {
+            progressToken,
+            progress: progress.progress,
+            ...(progress.total === undefined ? {} : { total: progress.total }),
+            ...(progress.message === undefined ? {} : { message: progress.message }),
+          },
+        })
+        .catch(() => {})
+        .then(() => pause(LAST_PROGRESS_GAP_MS));
+    },
+    told: async (signal) => {
+      if (last !== undefined) await settledWithin(last, LAST_PROGRESS_WAIT_MS, signal);
+    },
   };
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Settles when `promise` does, after `ms`, or when `signal` aborts, whichever comes first. */
+async function settledWithin(promise: Promise<void>, ms: number, signal: AbortSignal) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    await Promise.race([
+      promise,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, ms);
+        onAbort = resolve;
+        if (signal.aborted) resolve();
+        else signal.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
+  }
 }
 
 /** Runs one call of `tool` through the manager; a refusal or a failure is an error result. */
@@ -162,7 +216,7 @@ function callRunner(
   tool: McpTool,
   hostName: string,
   args: Record<string, unknown>,
-  onProgress: ((progress: CallProgress) => void) | undefined,
+  progress: ProgressToHost | undefined,
 ) {
   return async (
     signal: AbortSignal,
@@ -172,12 +226,13 @@ function callRunner(
     try {
       const result = await mcp.call(tool.name, args, {
         signal,
-        ...(onProgress === undefined ? {} : { onProgress }),
+        ...(progress === undefined ? {} : { onProgress: progress.report }),
       });
+      await progress?.told(signal);
       return {
         content: [
           { type: 'text', text: result.text },
-          ...hostMedia(result.content),
+          ...hostBlocks(result.content),
           ...noteBlocks(mcp),
         ],
         isError: result.isError,

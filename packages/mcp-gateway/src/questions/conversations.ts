@@ -22,6 +22,7 @@ import {
   inputRequired,
   inputResponse,
   type ClientCapabilities,
+  type ContentBlock,
   type InputRequest,
   type InputResponseView,
   type Server,
@@ -72,9 +73,7 @@ export function hostAsks(server: Server, context: ServerContext): HostAsks {
 
 /** A tool result, as the gateway's handlers return them. */
 export interface ToolResult {
-  readonly content: (
-    { type: 'text'; text: string } | { type: 'image' | 'audio'; data: string; mimeType: string }
-  )[];
+  readonly content: ContentBlock[];
   readonly isError?: boolean;
   readonly [key: string]: unknown;
 }

@@ -526,7 +526,12 @@ export class ServerRegistry {
     const subscriptions = new ResourceSubscriptions(
       connection,
       (uri) => {
-        if (current()) this.#changed({ server: record.name, kind: 'resource', uri: shownUri(uri) });
+        if (current()) this.#changed({
+            server: record.name,
+            kind: 'resource',
+            uri: shownUri(uri),
+            resourceUri: uri,
+          });
       },
       this.#logger,
     );
