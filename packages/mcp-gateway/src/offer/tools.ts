@@ -72,6 +72,8 @@ export interface ToolsOffered extends Offered {
   readonly serverCalls: ServerCalls;
   readonly review: Review;
   readonly texts: GatewayTexts;
+  /** The host answers requests on this connection (a 2025 host on a connection that lasts). */
+  readonly hostAnswers: boolean;
 }
 
 /**
@@ -119,7 +121,13 @@ export function offerTools(offered: ToolsOffered): void {
           'is not connected lists none).',
       );
     }
-    const run = callRunner(offered, tool, name, args ?? {}, progressOf(requestContext));
+    const run = callRunner(
+      offered,
+      tool,
+      name,
+      args ?? {},
+      progressOf(requestContext, offered.hostAnswers),
+    );
     // Only a host that can ask gets a conversation: its call may come back as a question. The
     // host cancelling its request (or the conversation's round) cancels the call behind it.
     if (!asks.form) {
@@ -137,19 +145,17 @@ export function offerTools(offered: ToolsOffered): void {
 /** How long a result waits for the last progress report to be handed to the host's transport. */
 const LAST_PROGRESS_WAIT_MS = 1_000;
 /**
- * How long after the last progress report the result leaves. A host's SDK hands a notification
- * to its handler a turn later but settles a response at once, and forgets the request's progress
- * handler then: a report and a result read in the same chunk lose the report. Apart by this
- * long, the host reads them one by one.
+ * How long after the last progress report the result leaves, for a host that cannot be asked
+ * (see {@link progressOf}).
  */
 const LAST_PROGRESS_GAP_MS = 25;
 
-/** Tells a call's progress to its host, and waits until the last report left. */
+/** Tells a call's progress to its host, and waits until the last report reached it. */
 interface ProgressToHost {
   readonly report: (progress: CallProgress) => void;
   /**
-   * Settles once the last report was handed over and {@link LAST_PROGRESS_GAP_MS} passed since,
-   * after at most a second, or when `signal` aborts.
+   * Settles once the host has read the last report (or, for a host that cannot be asked,
+   * {@link LAST_PROGRESS_GAP_MS} after it left), after at most a second, or when `signal` aborts.
    */
   readonly told: (signal: AbortSignal) => Promise<void>;
 }
@@ -157,11 +163,20 @@ interface ProgressToHost {
 /**
  * The host's progress token: the server's progress (cleaned, at most every 100 ms by the
  * manager; the report still held when the result comes is told before it) is told on it, on the
- * request that started the call. The result waits for the last report to leave, and a little
- * more: sent with it, the result would end the host's request first and the host would drop the
- * report (100/100).
+ * request that started the call.
+ *
+ * The result waits until the host has read the last report. A host's SDK hands a notification to
+ * its handler a turn later but settles a response at once, and forgets the request's progress
+ * handler then: a report and a result read in the same chunk lose the report (100/100). Where
+ * the host answers requests on this connection (`hostAnswers`: a 2025 host on a connection that
+ * lasts), a `ping` after the report is the proof: the host answers it only after it read what
+ * came before. Where it cannot (a 2026-07-28 host, a stateless exchange), the result leaves
+ * {@link LAST_PROGRESS_GAP_MS} after the report, which a host that is reading parts them by.
  */
-function progressOf(requestContext: ServerContext): ProgressToHost | undefined {
+function progressOf(
+  requestContext: ServerContext,
+  hostAnswers: boolean,
+): ProgressToHost | undefined {
   const progressToken = requestContext.mcpReq._meta?.progressToken;
   if (progressToken === undefined) return undefined;
   let last: Promise<void> | undefined;
@@ -177,11 +192,21 @@ function progressOf(requestContext: ServerContext): ProgressToHost | undefined {
             ...(progress.message === undefined ? {} : { message: progress.message }),
           },
         })
-        .catch(() => {})
-        .then(() => pause(LAST_PROGRESS_GAP_MS));
+        .catch(() => {});
     },
     told: async (signal) => {
-      if (last !== undefined) await settledWithin(last, LAST_PROGRESS_WAIT_MS, signal);
+      if (last === undefined) return;
+      const read = hostAnswers
+        ? last.then(() =>
+            requestContext.mcpReq
+              .send({ method: 'ping' }, { signal, timeout: LAST_PROGRESS_WAIT_MS })
+              .then(
+                () => {},
+                () => {},
+              ),
+          )
+        : last.then(() => pause(LAST_PROGRESS_GAP_MS));
+      await settledWithin(read, LAST_PROGRESS_WAIT_MS, signal);
     },
   };
 }
