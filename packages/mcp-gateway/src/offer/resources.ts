@@ -108,25 +108,26 @@ export function hostTemplates(
 
 /**
  * A resource that was read, for the host: the manager's framed text (`<mcp_resource …>`, cleaned)
- * first, then each binary content as the server sent it (checked to be base64), for hosts that
- * render images.
+ * and each binary content as the server sent it (checked to be base64), for hosts that render
+ * images; the blobs first when the server's first content was one.
  */
 export function hostResourceResult(uri: string, result: ResourceResult) {
+  const framed = { uri, mimeType: 'text/plain', text: result.text };
+  const blobs = result.contents.flatMap((content) =>
+    content.kind === 'blob'
+      ? [
+          {
+            uri,
+            blob: content.blob,
+            ...(content.mimeType === undefined ? {} : { mimeType: content.mimeType }),
+          },
+        ]
+      : [],
+  );
+  // The first block is of the kind the server sent first: a host reading a binary resource
+  // takes contents[0] as its bytes, and the framed text then follows as the note about them.
   return {
-    contents: [
-      { uri, mimeType: 'text/plain', text: result.text },
-      ...result.contents.flatMap((content) =>
-        content.kind === 'blob'
-          ? [
-              {
-                uri,
-                blob: content.blob,
-                ...(content.mimeType === undefined ? {} : { mimeType: content.mimeType }),
-              },
-            ]
-          : [],
-      ),
-    ],
+    contents: result.contents[0]?.kind === 'blob' ? [...blobs, framed] : [framed, ...blobs],
   };
 }
 
