@@ -203,7 +203,12 @@ describe('serve --http: 2025-era hosts in sessions', () => {
     const id = opened.headers.get('mcp-session-id')!;
     await opened.text();
     ended.abort();
-    const stranger = await sessions.serve(request(TOOLS_LIST, id), false, digest('b'), ended.signal);
+    const stranger = await sessions.serve(
+      request(TOOLS_LIST, id),
+      false,
+      digest('b'),
+      ended.signal,
+    );
     expect(stranger.status).toBe(404);
     const owner = await sessions.serve(request(TOOLS_LIST, id), false, digest('a'), ended.signal);
     expect(owner.status).toBe(200);

@@ -5,7 +5,10 @@
 // too long (no request and no open stream) or when the gateway closes; its server is closed with
 // it, which cancels its calls and its questions. The sessions open at once are bounded.
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import { WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
+import {
+  WebStandardStreamableHTTPServerTransport,
+  type Server,
+} from '@modelcontextprotocol/server';
 
 /** What {@link createSessions} needs. */
 export interface SessionsOptions {

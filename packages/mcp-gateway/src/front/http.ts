@@ -113,8 +113,6 @@ function bearerDigest(header: string | undefined, token: Buffer): Buffer | undef
   return timingSafeEqual(given, token) ? given : undefined;
 }
 
-
-
 /**
  * Starts an HTTP endpoint for MCP on 127.0.0.1:`port` (0: a free port) at `/mcp`: bearer token,
  * loopback Host and Origin, bounded bodies, requests in flight and sending time; 2026-07-28
@@ -247,8 +245,6 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     },
   };
 }
-
-
 
 /** What {@link serveHttp} needs besides the gateway. */
 export type ServeHttpOptions = Omit<HttpGatewayOptions, 'build'>;
