@@ -229,6 +229,18 @@ describe('serve --http: 2025-era hosts in sessions', () => {
     await host(gw, 'Hopper');
   });
 
+  it('at the limit, a new session takes the place of the one idle the longest', async () => {
+    const gw = await gateway({ maxSessions: 2 });
+    const oldest = await rawSession(gw);
+    const younger = await rawSession(gw);
+    // Used since: the oldest is now `younger`.
+    expect((await raw(gw, 'POST', { session: oldest, body: TOOLS_LIST })).status).toBe(200);
+    await host(gw, 'Ada');
+    await closedOf(gw.built, gw.built.servers[1]);
+    expect((await raw(gw, 'POST', { session: younger, body: TOOLS_LIST })).status).toBe(404);
+    expect((await raw(gw, 'POST', { session: oldest, body: TOOLS_LIST })).status).toBe(200);
+  });
+
   it('an idle session (no request, no open stream) is ended and its server closed', async () => {
     const gw = await gateway({ sessionIdleMs: 200 });
     const id = await rawSession(gw);

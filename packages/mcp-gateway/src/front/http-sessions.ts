@@ -3,7 +3,10 @@
 // host (its call's stream and its GET stream), and its answers come back to the same server. A
 // session is bound to the token that opened it, ends when its host DELETEs it, when it was idle
 // too long (no request and no open stream) or when the gateway closes; its server is closed with
-// it, which cancels its calls and its questions. The sessions open at once are bounded.
+// it, which cancels its calls and its questions. The sessions open at once are bounded: when they
+// are all taken, a new one takes the place of the one idle the longest (hosts that reconnect
+// without DELETE leave idle sessions behind; an SDK host that is still there keeps its GET stream
+// open, so it is never idle); only when none is idle is the new one refused.
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import {
   WebStandardStreamableHTTPServerTransport,
@@ -14,7 +17,10 @@ import {
 export interface SessionsOptions {
   /** Makes the MCP server of one session. */
   readonly build: () => Server;
-  /** Sessions open at once; an `initialize` past it is answered 503. */
+  /**
+   * Sessions open at once; past it an `initialize` ends the session idle the longest, or is
+   * answered 503 when none is idle.
+   */
   readonly maxSessions: number;
   /** A session with no request and no open stream for this long is ended, in milliseconds. */
   readonly idleMs: number;
@@ -88,6 +94,12 @@ export function createSessions(options: SessionsOptions): Sessions {
 
   /** Counts one exchange of `session` until `ended`; idle from the moment none is left. */
   const track = (session: Session, ended: AbortSignal) => {
+    // The table is kept in order of use: the first idle one is the one idle the longest.
+    const id = session.transport.sessionId;
+    if (id !== undefined && open.get(id) === session) {
+      open.delete(id);
+      open.set(id, session);
+    }
     if (session.idle !== undefined) clearTimeout(session.idle);
     session.idle = undefined;
     session.open += 1;
@@ -109,12 +121,19 @@ export function createSessions(options: SessionsOptions): Sessions {
   ): Promise<Response> => {
     if (closed) return jsonError(503, -32000, 'The gateway is closing.');
     if (open.size + opening >= options.maxSessions) {
+      const [id, idle] = [...open].find(([, session]) => session.open === 0) ?? [];
+      if (id !== undefined && idle !== undefined) {
+        open.delete(id);
+        void end(idle);
+      }
+    }
+    if (open.size + opening >= options.maxSessions) {
       return jsonError(
         503,
         -32000,
-        `Too many MCP sessions are open on this gateway (${options.maxSessions}). End one (close ` +
-          `a host that is done, or send DELETE with its Mcp-Session-Id), or wait: a session ` +
-          `idle for ${minutes} min is ended.`,
+        `Too many MCP sessions are open on this gateway (${options.maxSessions}), all in use. ` +
+          `End one (close a host that is done, or send DELETE with its Mcp-Session-Id), or ` +
+          `wait: a session with no request and no open stream for ${minutes} min is ended.`,
       );
     }
     opening += 1;
