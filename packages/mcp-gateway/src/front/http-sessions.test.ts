@@ -242,7 +242,7 @@ describe('serve --http: 2025-era hosts in sessions', () => {
   });
 
   it('an idle session (no request, no open stream) is ended and its server closed', async () => {
-    const gw = await gateway({ sessionIdleMs: 200 });
+    const gw = await gateway({ sessionIdleMs: 1_000 });
     const id = await rawSession(gw);
     await closedOf(gw.built, gw.built.servers[0]);
     expect((await raw(gw, 'POST', { session: id, body: TOOLS_LIST })).status).toBe(404);
@@ -261,7 +261,9 @@ describe('serve --http: 2025-era hosts in sessions', () => {
   });
 
   it('opening and ending many sessions leaves no session, server or timer behind', async () => {
-    const gw = await gateway({ sessionIdleMs: 50 });
+    // Long enough that a host between its initialize and its GET stream (a moment with no
+    // exchange open) is not taken for idle on a loaded machine; short enough to wait for.
+    const gw = await gateway({ sessionIdleMs: 1_500 });
     const timers = () =>
       process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
     const before = timers();

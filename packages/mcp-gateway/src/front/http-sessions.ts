@@ -158,8 +158,9 @@ export function createSessions(options: SessionsOptions): Sessions {
       await server.connect(transport);
       track(session, ended);
       const response = await transport.handleRequest(request);
-      // Refused before a session began (a malformed initialize): nothing is kept.
-      if (transport.sessionId === undefined) await end(session);
+      // Refused before a session began (a malformed initialize), or the gateway closed while
+      // it was opened: nothing is kept.
+      if (transport.sessionId === undefined || closed) await end(session);
       return response;
     } catch (error) {
       if (session !== undefined) await end(session);
