@@ -28,35 +28,48 @@ const SANDBOXED = await osSandboxed();
 /** What this machine's sandbox gives: bubblewrap's outcomes on Linux, Seatbelt's on macOS. */
 const IS = sandboxOutcomes((await detectSandbox({ searchPath: process.env.PATH })).kind);
 
-describe('garuda-mcp serve --http: questions', () => {
-  it('asks a 2026-07-28 client about a call as an input_required result; a 2025 one is refused as rules', async () => {
+describe.each([
+  ['a 2026-07-28 client', true],
+  ['a 2025 client (in its session)', false],
+] as const)('garuda-mcp serve --http: questions, to %s', (_era, modern) => {
+  it('asks about a call in the call itself, and runs it once allowed', async () => {
     await world.userServers({ notes: fixtureEntry('normal', 'garuda-serve-http-ask') });
     const { url, stderr } = await gateway();
-    const modern = await askingClient(url, stderr(), true);
+    const host = await askingClient(url, stderr(), modern);
     try {
-      const ran = await modern.client.callTool({
+      const ran = await host.client.callTool({
         name: 'notes__echo',
         arguments: { text: 'asked over http' },
       });
-      expect(modern.questions).toHaveLength(1);
-      expect(modern.questions[0]).toContain('garuda-mcp asks before this call runs:');
+      expect(host.questions).toHaveLength(1);
+      expect(host.questions[0]).toContain('garuda-mcp asks before this call runs:');
       expect(JSON.stringify(ran.content)).toContain('asked over http');
       expect(ran.isError).toBeFalsy();
     } finally {
-      await modern.client.close();
+      await host.client.close();
     }
-    // Served statelessly, a 2025 client cannot be asked: nothing runs, and it is told why.
-    const legacy = await askingClient(url, stderr(), false);
+  });
+});
+
+describe("garuda-mcp serve --http: a server's own question, to a 2025 client", () => {
+  it("reaches the client whose call it is about (never another session's), and its answer goes back", async () => {
+    await world.userServers({ ask: fixtureEntry('asker', 'garuda-serve-http-asker') });
+    const { url, stderr } = await gateway();
+    const caller = await askingClient(url, stderr(), false, { name: 'Grace' });
+    const bystander = await askingClient(url, stderr(), false);
     try {
-      const refused = await legacy.client.callTool({
-        name: 'notes__echo',
-        arguments: { text: 'x' },
+      const asked = await caller.client.callTool({
+        name: 'ask__ask_form',
+        arguments: { form: 'all' },
       });
-      expect(legacy.questions).toEqual([]);
-      expect(refused.isError).toBe(true);
-      expect(JSON.stringify(refused.content)).toContain('This call was not run');
+      // The call's own approval first, then the server's form, both in the caller's session.
+      expect(caller.questions).toHaveLength(2);
+      expect(caller.questions[1]).toContain('MCP server "ask" asks (through garuda-mcp');
+      expect(bystander.questions).toEqual([]);
+      expect(JSON.stringify(asked.content)).toContain('\\"name\\":\\"Grace\\"');
     } finally {
-      await legacy.client.close();
+      await caller.client.close();
+      await bystander.client.close();
     }
   });
 });
@@ -93,7 +106,7 @@ describe('garuda-mcp serve --http: a host cancels a call', () => {
   });
 
   // The 2025 client sends notifications/cancelled as a POST of its own and keeps its request
-  // open: the gateway ends the exchange of the request it names.
+  // open: it reaches its session's server, which cancels the request it names.
   it("a 2025 client's cancel stops the call behind the gateway", async () => {
     await world.userServers({ notes: fixtureEntry('normal', 'garuda-serve-http-cancel-2025') });
     const { url, stderr } = await gateway(['--approvals', 'host']);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { allStrings, hostileLeftovers, pidsWith, waitFor } from '@garuda/test-utils';
 import { describe, expect, it } from 'vitest';
-import { gatewaysPerTest, raw } from './support/http-gateway.js';
+import { gatewaysPerTest, httpClient, raw } from './support/http-gateway.js';
 import { RAW_INITIALIZE } from './support/rounds.js';
 import { fixtureEntry, worldPerTest, type CliWorld } from './support/world.js';
 
@@ -181,6 +181,27 @@ describe('garuda-mcp serve --http', () => {
       expect(text.startsWith(open)).toBe(true);
       expect(text.endsWith('\n</mcp_result>')).toBe(true);
       expect(hostileLeftovers(text.slice(open.length, -'\n</mcp_result>'.length))).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("tells a 2025 client, in its session, of a server's list change on its GET stream", async () => {
+    await world.userServers({ lib: fixtureEntry('library', 'garuda-serve-http-changes') });
+    const { url, stderr } = await gateway(['--approvals', 'host']);
+    const client = await httpClient(url, stderr());
+    try {
+      const changed = new Promise<void>((resolve) =>
+        client.setNotificationHandler('notifications/resources/list_changed', () => resolve()),
+      );
+      const added = await client.callTool({
+        name: 'lib__add_template',
+        arguments: { name: 'more', uriTemplate: 'note://more/{id}' },
+      });
+      expect(added.isError).toBeFalsy();
+      await changed;
+      const { resourceTemplates } = await client.listResourceTemplates();
+      expect(resourceTemplates.map((template) => template.name)).toContain('lib: more');
     } finally {
       await client.close();
     }

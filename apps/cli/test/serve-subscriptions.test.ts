@@ -1,8 +1,8 @@
 // garuda-mcp serve: resource subscriptions pass through the gateway (see serve.test.ts for the
 // set-up). A 2025 host subscribes with `resources/subscribe`, a 2026-07-28 host names the URIs in
-// `subscriptions/listen`; either hears the updates of what it subscribed to, and only those. On
-// HTTP only a 2026-07-28 host is offered them (a 2025 host's exchanges are stateless). The `library` fixture's `touch_resource` sends
-// `notifications/resources/updated` for any URI, subscribed or not.
+// `subscriptions/listen`; either hears the updates of what it subscribed to, and only those, on
+// stdio and over HTTP (a 2025 host in its session, on its GET stream). The `library` fixture's
+// `touch_resource` sends `notifications/resources/updated` for any URI, subscribed or not.
 import type { Client } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { gatewaysPerTest, httpClient } from './support/http-gateway.js';
@@ -29,9 +29,7 @@ function updatesOf(client: Client) {
   return {
     heard,
     next: (uri: string) =>
-      new Promise<void>((resolve) => waiting.set(uri, resolve)).finally(() =>
-        waiting.delete(uri),
-      ),
+      new Promise<void>((resolve) => waiting.set(uri, resolve)).finally(() => waiting.delete(uri)),
   };
 }
 
@@ -92,12 +90,21 @@ describe('garuda-mcp serve: resource subscriptions', () => {
     expect(updates.heard).toEqual([hostUri(README), hostUri(HOSTILE)]);
   });
 
-  it('over HTTP: a 2026-07-28 host listens as on stdio; a 2025 host (stateless) is offered none', async () => {
+  it('over HTTP: a 2025 host subscribes in its session, a 2026-07-28 host listens, as on stdio', async () => {
     await world.userServers({ lib: fixtureEntry('library', 'garuda-serve-http-subscribe') });
     const { url, stderr } = await gateway(['--approvals', 'host']);
     const legacy = await httpClient(url, stderr(), false);
-    expect(legacy.getServerCapabilities()?.resources?.listChanged).toBe(true);
-    expect(legacy.getServerCapabilities()?.resources?.subscribe).toBeUndefined();
+    expect(legacy.getServerCapabilities()?.resources).toMatchObject({
+      subscribe: true,
+      listChanged: true,
+    });
+    const heard = updatesOf(legacy);
+    await legacy.subscribeResource({ uri: hostUri(README) });
+    const told = heard.next(hostUri(README));
+    await touch(legacy, HOSTILE);
+    await touch(legacy, README);
+    await told;
+    expect(heard.heard).toEqual([hostUri(README)]);
     await legacy.close();
 
     const client = await httpClient(url, stderr(), true);

@@ -1,6 +1,11 @@
 // The package's limits and defaults, as one read-only record: the public name of each.
 import { DEFAULT_ANSWER_TIMEOUT_MS, MAX_ANSWER_TIMEOUT_MS } from './questions/conversations.js';
-import { HTTP_TIMEOUTS, MAX_HTTP_BODY_BYTES, MAX_HTTP_IN_FLIGHT } from './front/http.js';
+import {
+  HTTP_TIMEOUTS,
+  MAX_HTTP_BODY_BYTES,
+  MAX_HTTP_IN_FLIGHT,
+  MAX_HTTP_SESSIONS,
+} from './front/http.js';
 
 /**
  * The limits and defaults of `@garuda/mcp-gateway`, read-only. Each is the value the package
@@ -23,6 +28,11 @@ export const LIMITS = Object.freeze({
    * is read whole, so uploads that stall hold none (the request time limit ends them).
    */
   maxHttpInFlight: MAX_HTTP_IN_FLIGHT,
+  /**
+   * Sessions of 2025-era HTTP hosts open at once; one more `initialize` is answered 503 with what
+   * to do. An idle session is ended after `httpTimeouts.sessionIdleMs`.
+   */
+  maxHttpSessions: MAX_HTTP_SESSIONS,
   /**
    * How long an HTTP client may take to send a request (see {@link HttpTimeouts}): the default of
    * `startHttpGateway`'s `timeouts`.

@@ -34,6 +34,7 @@ const PASS_THROUGH_GATEWAY = [
   'tools-call-image',
   'tools-call-audio',
   'tools-call-error',
+  'tools-call-elicitation',
   'json-schema-2020-12',
   'resources-list',
   'resources-read-text',
@@ -42,6 +43,7 @@ const PASS_THROUGH_GATEWAY = [
   'prompts-get-simple',
   'prompts-get-with-args',
   'dns-rebinding-protection',
+  'server-sse-multiple-streams',
 ];
 
 /**
@@ -97,24 +99,16 @@ const NOT_YET: Readonly<Record<string, { why: string; flips?: string; design?: t
     why: 'the gateway offers its servers no sampling: the server cannot ask the host',
     design: true,
   },
-  'tools-call-elicitation': {
-    why: "a 2025 host over HTTP is served statelessly: a server's form cannot reach it, the rules decline it",
-    design: true,
-  },
   'elicitation-sep1034-defaults': {
-    why: 'as tools-call-elicitation',
-    design: true,
+    why: "the form reaches the host (its session), rebuilt from the manager's cleaned fields: an untitled enum becomes a titled oneOf, so its `enum` array is missing",
+    flips: 'forwarded forms keep the enum shape (untitled, titled, legacy enumNames)',
   },
   'elicitation-sep1330-enums': {
-    why: 'as tools-call-elicitation',
-    design: true,
-  },
-  'server-sse-multiple-streams': {
-    why: 'a 2025 host over HTTP gets no session id (stateless); the scenario stops at that warning',
-    design: true,
+    why: 'as elicitation-sep1034-defaults: untitled and legacy `enumNames` enums, single and multi, all become titled oneOf/anyOf',
+    flips: 'forwarded forms keep the enum shape (untitled, titled, legacy enumNames)',
   },
   'server-sse-polling': {
-    why: 'no session id, no priming event or retry field (warnings only; the example server fails it directly too)',
+    why: 'no priming event or retry field (warnings only; the example server fails it directly too)',
     design: true,
   },
 };

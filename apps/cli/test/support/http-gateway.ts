@@ -4,7 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { waitFor } from '@garuda/test-utils';
+import { ASKER_DEFAULTS, waitFor } from '@garuda/test-utils';
 import { afterEach, expect } from 'vitest';
 import { auditCalls } from './rounds.js';
 import type { CliWorld } from './world.js';
@@ -89,8 +89,19 @@ export async function httpClient(url: string, stderr: string, modern = false): P
   return client;
 }
 
-/** A client that shows garuda-mcp's forms and answers "Allow once" (the questions kept). */
-export async function askingClient(url: string, stderr: string, modern: boolean) {
+/** One field of a form's answer. */
+type Answer = string | number | boolean | string[];
+
+/**
+ * A client that shows garuda-mcp's forms and answers "Allow once" (the questions kept); a
+ * server's own form is accepted with the asker fixture's defaults and `answer`.
+ */
+export async function askingClient(
+  url: string,
+  stderr: string,
+  modern: boolean,
+  answer: Record<string, Answer> = {},
+) {
   const questions: string[] = [];
   const client = new Client(
     { name: 'http-host', version: '1.0.0' },
@@ -101,6 +112,11 @@ export async function askingClient(url: string, stderr: string, modern: boolean)
   );
   client.setRequestHandler('elicitation/create', (request) => {
     questions.push(request.params.message);
+    if (!request.params.message.includes('before this call runs')) {
+      // The fixture's defaults are frozen (readonly arrays); the answer is a plain copy.
+      const content = { ...ASKER_DEFAULTS, ...answer } as Record<string, Answer>;
+      return { action: 'accept', content };
+    }
     return { action: 'accept', content: { decision: 'Allow once' } };
   });
   await connectWithToken(client, url, stderr);

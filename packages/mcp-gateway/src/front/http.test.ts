@@ -85,7 +85,11 @@ async function stalledUpload(
   return { socket, closed, received: () => received };
 }
 
-async function post(gw: HttpGateway, body: string): Promise<{ status: number; text: string }> {
+async function post(
+  gw: HttpGateway,
+  body: string,
+  session?: string,
+): Promise<{ status: number; text: string; session: string | null }> {
   const response = await fetch(gw.url, {
     method: 'POST',
     headers: {
@@ -93,10 +97,12 @@ async function post(gw: HttpGateway, body: string): Promise<{ status: number; te
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': '2025-06-18',
+      ...(session === undefined ? {} : { 'mcp-session-id': session }),
     },
     body,
   });
-  return { status: response.status, text: await response.text() };
+  const text = await response.text();
+  return { status: response.status, text, session: response.headers.get('mcp-session-id') };
 }
 
 async function initialize(gw: HttpGateway): Promise<number> {
@@ -133,6 +139,7 @@ describe('serve --http limits', () => {
       callRuns();
       return passed;
     });
+    const { session } = await post(gw, RAW_INITIALIZE);
     const call = post(
       gw,
       JSON.stringify({
@@ -141,6 +148,7 @@ describe('serve --http limits', () => {
         method: 'tools/call',
         params: { name: 'slow', arguments: {} },
       }),
+      session ?? undefined,
     );
     await running;
     const stalled = await stalledUpload(gw);

@@ -1,45 +1,56 @@
 // The gateway over Streamable HTTP, on 127.0.0.1 only. Every request must carry the bearer token
-// it was given, a loopback Host (DNS rebinding) and, when it has one, a loopback Origin; no CORS headers are ever sent, bodies and
-// requests in flight are bounded, and so is the time a client may take to send a request (a
-// stalled upload is cut; a call that runs long is not). The SDK's handler (createMcpHandler) speaks MCP; this file is
-// the small node:http bridge in front of it, written here because the SDK's own bridge
-// (@modelcontextprotocol/node) would pull in a web framework for about forty lines.
+// it was given, a loopback Host (DNS rebinding) and, when it has one, a loopback Origin; no CORS
+// headers are ever sent, bodies and requests in flight are bounded, and so is the time a client
+// may take to send a request (a stalled upload is cut; a call that runs long is not). A
+// 2026-07-28 host is served statelessly by the SDK's handler (createMcpHandler); a 2025-era host
+// (one that sends `initialize`) gets a session of its own (./http-sessions.ts), so that what a
+// server asks during a call, list changes and logs reach it.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Gateway } from '../gateway.js';
 import { listenEventOf } from './listen-watch.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import {
   createMcpHandler,
   hostHeaderValidationResponse,
+  isLegacyRequest,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   originValidationResponse,
   type McpHttpHandler,
   type Server,
 } from '@modelcontextprotocol/server';
+import { bodyOf, isInitialize, MAX_HTTP_BODY_BYTES, plain, send } from './http-bridge.js';
+import { createSessions } from './http-sessions.js';
 
-/** The largest request body taken (the SDK's own limit is the same). */
-export const MAX_HTTP_BODY_BYTES = 4 * 1024 * 1024;
+export { MAX_HTTP_BODY_BYTES };
 /**
  * Requests served at once; more are answered 503. A request takes its place only once its body
  * is read whole, so uploads that stall hold none (the request time limit ends them).
  */
 export const MAX_HTTP_IN_FLIGHT = 32;
+/**
+ * Sessions of 2025-era hosts open at once; one more `initialize` is answered 503 with what to
+ * do (each session holds a gateway server, so they are bounded like requests).
+ */
+export const MAX_HTTP_SESSIONS = 16;
+/** How long a session may sit idle by default: a host between two turns of its user keeps it. */
+const SESSION_IDLE_MS = 10 * 60_000;
 
 /**
  * How long a client may take to send a request, in milliseconds. `headersMs`: its headers;
  * `requestMs`: the whole request, body included (past either it gets 408 and the connection is
  * closed); `keepAliveMs`: an idle kept-alive connection between requests; `checkEveryMs`: how
  * often they are checked. None of them limits a response: a call may run as long as its
- * server's own time limit allows, and a listen stream stays open.
+ * server's own time limit allows, and a listen stream stays open. `sessionIdleMs`: a 2025-era
+ * host's session with no request and no open stream for this long is ended, its server closed
+ * (10 min when not given).
  */
 export interface HttpTimeouts {
   readonly headersMs: number;
   readonly requestMs: number;
   readonly keepAliveMs: number;
   readonly checkEveryMs: number;
+  readonly sessionIdleMs?: number;
 }
 
 /**
@@ -51,6 +62,7 @@ export const HTTP_TIMEOUTS: HttpTimeouts = {
   requestMs: 30_000,
   keepAliveMs: 5_000,
   checkEveryMs: 1_000,
+  sessionIdleMs: SESSION_IDLE_MS,
 };
 
 /** What {@link startHttpGateway} gives back. */
@@ -59,16 +71,22 @@ export interface HttpGateway {
   readonly url: string;
   /** The bearer token every request must carry. */
   readonly token: string;
-  /** Tells open listen streams (2026-07-28) that a list changed. */
+  /**
+   * Tells open listen streams (2026-07-28) that a list changed. A 2025-era host's session hears
+   * it from its own server (the gateway tells every server it made).
+   */
   readonly notify: McpHttpHandler['notify'];
-  /** Stops listening and ends every exchange in flight. */
+  /** Stops listening, ends every session and every exchange in flight. */
   close(): Promise<void>;
 }
 
 /** What {@link startHttpGateway} needs. */
 export interface HttpGatewayOptions {
-  /** Makes one MCP server per exchange (a gateway's `server`), for a host of that era. */
-  readonly build: (era: 'legacy' | 'modern') => Server;
+  /**
+   * Makes one MCP server per exchange of a 2026-07-28 host (`modern`), per session of a 2025-era
+   * one (`session`): a gateway's `server`.
+   */
+  readonly build: (kind: 'session' | 'modern') => Server;
   /**
    * Hears each `subscriptions/listen` (2026-07-28) that names resources: their URIs, and a
    * signal that aborts when its stream ends (the SDK serves the listen itself).
@@ -85,52 +103,27 @@ export interface HttpGatewayOptions {
   readonly onError: (error: Error) => void;
   /** Replaces {@link HTTP_TIMEOUTS} (tests shorten them). */
   readonly timeouts?: HttpTimeouts;
+  /** Replaces {@link MAX_HTTP_SESSIONS} (tests lower it). */
+  readonly maxSessions?: number;
 }
 
-/** Whether `header` is `Bearer <token>`, compared in constant time. */
-function bearerMatches(header: string | undefined, token: string): boolean {
-  if (header === undefined || !header.startsWith('Bearer ')) return false;
-  const digest = (text: string) => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(header.slice('Bearer '.length)), digest(token));
-}
-
-function plain(
-  res: ServerResponse,
-  status: number,
-  text: string,
-  headers: Record<string, string> = {},
-) {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers });
-  res.end(`${text}\n`);
-}
+const digest = (text: string) => createHash('sha256').update(text).digest();
 
 /**
- * The request body: `too-large` when it is over {@link MAX_HTTP_BODY_BYTES} (the rest is read and
- * dropped, so the client hears the 413 instead of a reset, up to 16 times the limit; past that
- * the connection is cut), `gone` when the client went away or was cut (the request time limit).
+ * The digest of the token `header` carries when it is `Bearer <token>` (compared in constant
+ * time); undefined otherwise.
  */
-async function bodyOf(req: IncomingMessage): Promise<Buffer | 'too-large' | 'gone'> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > 16 * MAX_HTTP_BODY_BYTES) {
-        req.destroy();
-        return 'gone';
-      }
-      if (size <= MAX_HTTP_BODY_BYTES) chunks.push(chunk);
-    }
-  } catch {
-    return 'gone';
-  }
-  if (!req.complete) return 'gone';
-  return size > MAX_HTTP_BODY_BYTES ? 'too-large' : Buffer.concat(chunks);
+function bearerDigest(header: string | undefined, token: Buffer): Buffer | undefined {
+  if (header === undefined || !header.startsWith('Bearer ')) return undefined;
+  const given = digest(header.slice('Bearer '.length));
+  return timingSafeEqual(given, token) ? given : undefined;
 }
 
 /**
  * Starts an HTTP endpoint for MCP on 127.0.0.1:`port` (0: a free port) at `/mcp`: bearer token,
- * loopback Host and Origin, bounded bodies, requests in flight and sending time. See
+ * loopback Host and Origin, bounded bodies, requests in flight and sending time; 2026-07-28
+ * hosts served statelessly, 2025-era hosts in sessions (bounded, bound to the token that opened
+ * them, ended by DELETE, when idle, or on close). See
  * `serveHttp` for the gateway's own front end.
  *
  * @param options - The server factory, the token, the port, the error sink and the limits.
@@ -140,17 +133,20 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer | 'too-large' | 'gon
 export async function startHttpGateway(options: HttpGatewayOptions): Promise<HttpGateway> {
   const timeouts = options.timeouts ?? HTTP_TIMEOUTS;
   const { token, file } = options.token;
-  const handler = createMcpHandler(({ era }) => options.build(era), {
-    legacy: 'stateless',
+  const tokenDigest = digest(token);
+  // 2025-era traffic never reaches this handler: it is routed to the sessions first.
+  const handler = createMcpHandler(() => options.build('modern'), {
+    legacy: 'reject',
     onerror: options.onError,
+  });
+  const sessions = createSessions({
+    build: () => options.build('session'),
+    maxSessions: options.maxSessions ?? MAX_HTTP_SESSIONS,
+    idleMs: timeouts.sessionIdleMs ?? SESSION_IDLE_MS,
+    onError: options.onError,
   });
   let inFlight = 0;
   const exchanges = new Set<AbortController>();
-  // The requests in flight by JSON-RPC id, for a 2025 client's `notifications/cancelled`: it comes
-  // as a POST of its own while the request's exchange stays open, and the stateless server that
-  // gets it knows no such request. Ids are only unique per client, so a cancel is acted on only
-  // when exactly one request in flight has that id (two clients' would be left alone).
-  const byId = new Map<string, Set<AbortController>>();
   const server = createServer(
     {
       headersTimeout: timeouts.headersMs,
@@ -196,7 +192,8 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       hostHeaderValidationResponse(probe, localhostAllowedHostnames()) ??
       originValidationResponse(probe, localhostAllowedOrigins());
     if (refused !== undefined) return send(res, refused);
-    if (!bearerMatches(req.headers.authorization, token)) {
+    const caller = bearerDigest(req.headers.authorization, tokenDigest);
+    if (caller === undefined) {
       return plain(
         res,
         401,
@@ -222,25 +219,12 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       signal: done.signal,
       ...(hasBody ? { body: new Uint8Array(body!) } : {}),
     });
-    const parsed = body === undefined ? undefined : parsedBody(body);
-    const message = jsonRpcOf(parsed);
-    const listen = listenEventOf(parsed);
+    // The SDK's own routing decision (it reads a clone of the body): no envelope, a 2025 host.
+    if (await isLegacyRequest(request)) {
+      return send(res, await sessions.serve(request, isInitialize(body), caller, done.signal));
+    }
+    const listen = body === undefined ? undefined : listenEventOf(parsedBody(body));
     if (listen?.kind === 'open') options.onListen?.(listen.hostUris, done.signal);
-    if (message?.cancels !== undefined) {
-      const targets = byId.get(message.cancels);
-      // Ending that exchange is what a dropped connection does: its request is cancelled.
-      if (targets?.size === 1) for (const target of targets) target.abort();
-    }
-    const id = message?.id;
-    if (id !== undefined) {
-      const same = byId.get(id) ?? new Set<AbortController>();
-      same.add(done);
-      byId.set(id, same);
-      done.signal.addEventListener('abort', () => {
-        same.delete(done);
-        if (same.size === 0 && byId.get(id) === same) byId.delete(id);
-      });
-    }
     return send(res, await handler.fetch(request));
   };
 
@@ -259,6 +243,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     token,
     notify: handler.notify,
     close: async () => {
+      await sessions.close();
       for (const exchange of exchanges) exchange.abort();
       await handler.close().catch(() => {});
       await new Promise<void>((resolve) => {
@@ -269,24 +254,6 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   };
 }
 
-/**
- * What the gateway needs of a JSON-RPC body: a request's id, or the id a
- * `notifications/cancelled` names (both as JSON text, so `1` and `"1"` differ). Batches and
- * anything unparsable give nothing (the SDK answers them).
- */
-function jsonRpcOf(message: unknown): { id?: string; cancels?: string } | undefined {
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
-  const { id, method, params } = message as { id?: unknown; method?: unknown; params?: unknown };
-  const idText = (value: unknown) =>
-    typeof value === 'string' || typeof value === 'number' ? JSON.stringify(value) : undefined;
-  if (method === 'notifications/cancelled' && typeof params === 'object' && params !== null) {
-    const cancels = idText((params as { requestId?: unknown }).requestId);
-    return cancels === undefined ? undefined : { cancels };
-  }
-  const requestId = typeof method === 'string' ? idText(id) : undefined;
-  return requestId === undefined ? undefined : { id: requestId };
-}
-
 /** A body's JSON, or undefined when it is not JSON (the SDK answers it). */
 function parsedBody(body: Buffer): unknown {
   try {
@@ -294,20 +261,6 @@ function parsedBody(body: Buffer): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** Writes a web Response to node's response, streaming its body (SSE included). */
-async function send(res: ServerResponse, response: Response): Promise<void> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    // Never a CORS header, whoever made the response.
-    if (!name.startsWith('access-control-')) headers[name] = value;
-  });
-  res.writeHead(response.status, headers);
-  if (response.body === null) return void res.end();
-  const body = Readable.fromWeb(response.body as WebReadableStream);
-  res.once('close', () => body.destroy());
-  body.pipe(res);
 }
 
 /** What {@link serveHttp} needs besides the gateway. */
@@ -323,8 +276,8 @@ export type ServeHttpOptions = Omit<HttpGatewayOptions, 'build' | 'onListen'>;
  * @throws The listen error (the port is taken, …).
  */
 export async function serveHttp(gateway: Gateway, options: ServeHttpOptions): Promise<HttpGateway> {
-  // A 2025 host gets a stateless exchange per request, where an update has nowhere to go: it is
-  // offered no resource subscriptions. A 2026-07-28 host names them in `subscriptions/listen`,
+  // A 2025 host has a session whose server lasts: it subscribes with requests that server
+  // answers, as over stdio. A 2026-07-28 host names them in `subscriptions/listen`,
   // which the SDK serves on a stream of its own: the front reads the URIs off the request, holds
   // them while the stream is open, and the SDK routes each update to the listens that name it.
   // The endpoint tells them once it exists (a listen only comes after it does).
@@ -333,8 +286,8 @@ export async function serveHttp(gateway: Gateway, options: ServeHttpOptions): Pr
   let listened = 0;
   const endpoint = await startHttpGateway({
     ...options,
-    build: (era) =>
-      gateway.server({ resourceSubscriptions: era === 'modern' ? 'listens' : 'none' }),
+    build: (kind) =>
+      gateway.server({ resourceSubscriptions: kind === 'modern' ? 'listens' : 'requests' }),
     onListen: (hostUris, ended) => {
       const id = String((listened += 1));
       listens.open(id, hostUris);
