@@ -20,6 +20,7 @@ import type { ServerCalls } from '../questions/forward-elicitation.js';
 import { REVIEW_TOOL, type Review } from '../review/review.js';
 import type { GatewayTexts } from '../texts.js';
 import type { ServerContext } from '@modelcontextprotocol/server';
+import type { HostLogs } from './logging.js';
 import type { Offered } from './offered.js';
 import { hostMedia } from './resources.js';
 
@@ -72,6 +73,7 @@ export interface ToolsOffered extends Offered {
   readonly serverCalls: ServerCalls;
   readonly review: Review;
   readonly texts: GatewayTexts;
+  readonly hostLogs: HostLogs;
 }
 
 /**
@@ -119,7 +121,13 @@ export function offerTools(offered: ToolsOffered): void {
           'is not connected lists none).',
       );
     }
-    const run = callRunner(offered, tool, name, args ?? {}, progressOf(requestContext));
+    // The server's logs during the call reach a host without a stream on the call's request.
+    const run = offered.hostLogs.around(
+      tool.server,
+      server,
+      requestContext,
+      callRunner(offered, tool, name, args ?? {}, progressOf(requestContext)),
+    );
     // Only a host that can ask gets a conversation: its call may come back as a question. The
     // host cancelling its request (or the conversation's round) cancels the call behind it.
     if (!asks.form) {
