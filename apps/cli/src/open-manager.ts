@@ -35,16 +35,17 @@ const SHOWN_LOG_LEVELS: ReadonlySet<ServerLogLevel> = new Set<ServerLogLevel>([
 
 /**
  * A manager for this run: the CLI's prompter, the user's environment, `--browser`; `hooks` adds
- * what one command listens to (`serve`: the changes it tells its host, and where a sign-in
- * page goes).
+ * what one command listens to (`serve`: the changes it tells its host, where a sign-in page
+ * goes, and the servers' logs it relays to its hosts).
  */
 export function createManager(
   ctx: CommandContext,
   prompter: CliPrompter,
   startMode: StartMode = 'eager',
-  hooks: Pick<McpManagerOptions, 'onChange' | 'openBrowser'> = {},
+  hooks: Pick<McpManagerOptions, 'onChange' | 'openBrowser' | 'onServerLog'> = {},
 ): McpManager {
   const { globals, io } = ctx;
+  const { onServerLog: relayLog, ...rest } = hooks;
   const command = globals.browser;
   return new McpManager({
     root: globals.root,
@@ -87,8 +88,10 @@ export function createManager(
       );
     },
     // A server's warnings and worse reach the terminal (cleaned by the manager, at most 10 a
-    // second); the rest of its log is noise for a command line.
+    // second); the rest of its log is noise for a command line. `serve` also relays every
+    // message to its hosts.
     onServerLog: (entry) => {
+      relayLog?.(entry);
       if (!SHOWN_LOG_LEVELS.has(entry.level)) return;
       const from = entry.logger === undefined ? '' : ` ${entry.logger}`;
       ctx.output.err(`MCP server "${entry.server}" ${entry.level}${from}: ${entry.text}`);
@@ -98,7 +101,7 @@ export function createManager(
         allowHttpLoopback: options.allowHttpLoopback,
         ...(command === undefined ? {} : { command }),
       }),
-    ...hooks,
+    ...rest,
   });
 }
 

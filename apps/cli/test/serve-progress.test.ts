@@ -44,9 +44,9 @@ describe('garuda-mcp serve: the last progress report', () => {
       // What the gateway wrote, in the order the host read it.
       const wire: JSONRPCMessage[] = [];
       const deliver = transport.onmessage;
-      transport.onmessage = (message, extra) => {
+      transport.onmessage = (message) => {
         wire.push(message);
-        deliver?.(message, extra);
+        deliver?.(message);
       };
       // Several calls: the report and the result leave the gateway within a millisecond.
       for (let round = 0; round < 5; round += 1) {
@@ -58,7 +58,8 @@ describe('garuda-mcp serve: the last progress report', () => {
         );
         expect(textOf(result)).toContain(`sent ${COUNT}`);
         const call = wire.find(
-          (message) => 'result' in message && textOf(message.result).includes('sent'),
+          (message) =>
+            'result' in message && textOf(message.result as { content?: unknown }).includes('sent'),
         );
         const order = lastReportBefore(
           wire,

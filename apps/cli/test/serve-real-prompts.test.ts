@@ -117,7 +117,8 @@ describe('garuda-mcp serve in front of @modelcontextprotocol/server-everything',
     await waitFor(async () =>
       (await client.listResources()).resources.some((resource) => resource.uri === sessionUri),
     );
-    const [note, blob, ...rest] = (await client.readResource({ uri: sessionUri })).contents as {
+    // A binary resource: its bytes first (what the server sent first), the framed note after.
+    const [blob, note, ...rest] = (await client.readResource({ uri: sessionUri })).contents as {
       uri: string;
       mimeType?: string;
       text?: string;
@@ -161,7 +162,7 @@ describe('garuda-mcp serve in front of @modelcontextprotocol/server-everything',
         ),
       },
     ]);
-    const [, data] = (await client.readResource({ uri: blob.replace('{resourceId}', '3') }))
+    const [data] = (await client.readResource({ uri: blob.replace('{resourceId}', '3') }))
       .contents as { blob?: string }[];
     expect(Buffer.from(data?.blob ?? '', 'base64').toString('utf8')).toMatch(
       /^Resource 3: This is a base64 blob created at /,

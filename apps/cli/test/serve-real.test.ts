@@ -139,6 +139,8 @@ describe('garuda-mcp serve in front of @modelcontextprotocol/server-everything',
       ['text', undefined],
       ['image', 'image/png'],
       ['audio', 'audio/wav'],
+      // The embedded text resource, typed after the media (its text cleaned).
+      ['resource', undefined],
     ]);
   });
 

@@ -5,6 +5,8 @@
 import type { McpManager, McpManagerOptions, Prompter } from '@garuda/mcp-manager';
 import type { McpResourceTemplate } from '@garuda/mcp-tools';
 import { Server } from '@modelcontextprotocol/server';
+import { offerCompletion } from './offer/completion.js';
+import { HostLogs } from './offer/logging.js';
 import { offerPrompts } from './offer/prompts.js';
 import { offerResources, resourceOfHostUri } from './offer/resources.js';
 import { HostSubscriptions, Listens, offerSubscriptions } from './offer/subscriptions.js';
@@ -39,11 +41,12 @@ export const GATEWAY_APPROVALS: Readonly<Record<GatewayApprovals, string>> = Obj
 export type ListChange = 'tools' | 'prompts' | 'resources';
 
 /**
- * What the gateway gives the manager it sits in front of: its prompter, change listener and
- * sign-in page hook, and the gateway's name as the manager's `clientInfo`.
+ * What the gateway gives the manager it sits in front of: its prompter, change listener,
+ * sign-in page hook and server log listener (the hosts hear the servers' logs), and the
+ * gateway's name as the manager's `clientInfo`.
  */
 export type GatewayManagerHooks = Required<
-  Pick<McpManagerOptions, 'prompter' | 'onChange' | 'openBrowser' | 'clientInfo'>
+  Pick<McpManagerOptions, 'prompter' | 'onChange' | 'openBrowser' | 'clientInfo' | 'onServerLog'>
 >;
 
 /** What {@link createGateway} needs. */
@@ -165,6 +168,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   // Which call a server's own question is about.
   const serverCalls = new ServerCalls();
   const servers = new Set<Server>();
+  const hostLogs = new HostLogs();
   const listeners = new Set<(change: ListChange) => void>();
   const changed = (change: ListChange) => {
     for (const listener of listeners) listener(change);
@@ -244,6 +248,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     // A sign-in page goes to the host (garuda_review asks it to open it), never to a browser of
     // the gateway's own.
     openBrowser: (url) => review.openPage(url),
+    // The servers' logs (cleaned, rate-limited by the manager) go to the hosts that hear them.
+    onServerLog: (entry) => hostLogs.tell(entry),
   });
   const started = mcp.start({ signal }).catch((error: unknown) => {
     log(`the servers did not start: ${messageOf(error)}`);
@@ -267,6 +273,8 @@ export function createGateway(options: GatewayOptions): Gateway {
         tools: { listChanged: true },
         prompts: { listChanged: true },
         resources: { listChanged: true, ...(subscribe === 'none' ? {} : { subscribe: true }) },
+        completions: {},
+        logging: {},
       },
       // A 2025 host is asked inside its call (the SDK's shim sends the question and waits):
       // it waits as long as a question may, and a little longer, so that an answer that came
@@ -285,15 +293,19 @@ export function createGateway(options: GatewayOptions): Gateway {
       serverCalls,
       review,
       texts,
+      hostLogs,
       hostAnswers: subscribe === 'requests',
     });
     offerPrompts(offered);
     offerResources({ ...offered, noticeRefusedTemplate });
+    offerCompletion(offered);
+    hostLogs.offer(built, mcp, started);
     const release =
       subscribe === 'requests' ? offerSubscriptions(offered, subscriptions) : () => {};
     servers.add(built);
     built.onclose = () => {
       servers.delete(built);
+      hostLogs.closed(built);
       release();
     };
     return built;

@@ -33,6 +33,7 @@ export {
   UnknownToolError,
 } from './errors.js';
 export type { HiddenTool } from './offer/tool-control.js';
+export type { CompletionRequest, CompletionResult } from './offer/completion.js';
 export { APPROVAL_MODES } from './calls/risk-tier.js';
 export { validateToolRule } from './calls/tool-rules.js';
 export type {

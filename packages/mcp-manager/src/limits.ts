@@ -1,6 +1,11 @@
 // The package's limits and defaults, as one read-only record: the public name of each.
 import { DEFAULT_GIVE_WAY_MS } from './common/abort.js';
 import { MAX_CALL_PATHS } from './calls/call-lanes.js';
+import {
+  COMPLETION_TIMEOUT_MS,
+  MAX_COMPLETION_VALUE_CHARS,
+  MAX_COMPLETION_VALUES,
+} from './offer/completion.js';
 import { SPILL_MAX_AGE_MS, SPILL_MAX_BYTES, SPILL_MAX_FILES } from './calls/result-spill.js';
 import { DEFAULT_ELICIT_PER_CALL, DEFAULT_ELICIT_PER_MINUTE } from './elicit/elicit-budget.js';
 import { MAX_ELICIT_FIELDS } from './elicit/elicit-form.js';
@@ -55,4 +60,10 @@ export const LIMITS = Object.freeze({
   spillMaxFiles: SPILL_MAX_FILES,
   /** The most bytes all spill files take together (256 MiB). */
   spillMaxBytes: SPILL_MAX_BYTES,
+  /** The most values `complete()` answers. */
+  maxCompletionValues: MAX_COMPLETION_VALUES,
+  /** The longest value `complete()` answers, in code points (a longer one is cut with `…`). */
+  maxCompletionValueChars: MAX_COMPLETION_VALUE_CHARS,
+  /** How long `complete()` waits by default, in ms (never longer than the server's `timeoutMs`). */
+  completionTimeoutMs: COMPLETION_TIMEOUT_MS,
 } as const);

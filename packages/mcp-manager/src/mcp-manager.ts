@@ -12,6 +12,8 @@ import {
   templateList,
 } from './offer/offer-calls.js';
 import { toggleTool, type HiddenTool, type ToolToggleResult } from './offer/tool-control.js';
+import { complete, type CompletionRequest, type CompletionResult } from './offer/completion.js';
+import { LogLevels } from './offer/log-level.js';
 import { ManagerSession } from './start/session.js';
 import { statusRows } from './status/status.js';
 import type {
@@ -22,6 +24,7 @@ import type {
   McpTool,
   PromptResult,
   ResourceResult,
+  ServerLogLevel,
   StatusRow,
 } from './types.js';
 
@@ -47,6 +50,7 @@ import type {
  */
 export class McpManager {
   readonly #session: ManagerSession;
+  readonly #logLevels: LogLevels;
 
   /**
    * @param options - Where the project and the user's files are, the host's environment and
@@ -55,6 +59,9 @@ export class McpManager {
    */
   constructor(options: McpManagerOptions) {
     this.#session = new ManagerSession(options);
+    const logLevels = new LogLevels(options.logger);
+    this.#logLevels = logLevels;
+    this.#session.registry.onConnected.add((connection) => logLevels.connected(connection));
   }
 
   /**
@@ -223,6 +230,56 @@ export class McpManager {
   ): Promise<void> {
     this.#session.usable('unsubscribeResource()');
     await setSubscribed(this.#session.registry, server, uri, false, options.signal);
+  }
+
+  /**
+   * Asks the server whose prompt or resource template it is for completions of one argument
+   * (`completion/complete`): only a prompt that passed the pin check or a template it listed.
+   * The values are cleaned to one line, capped ({@link LIMITS}: `maxCompletionValues`,
+   * `maxCompletionValueChars`) and without duplicates; a server without the `completions`
+   * capability answers `{ values: [], hasMore: false }` without being asked. Waits at most
+   * `timeoutMs` (default `LIMITS.completionTimeoutMs`, never longer than the server's own).
+   *
+   * @param request - The server, the prompt's name or the template's `uriTemplate` (as listed),
+   *   the argument and what was typed, and the other arguments' values.
+   * @param options - `signal` cancels the request; `timeoutMs` shortens its time limit.
+   * @returns The cleaned suggestions.
+   * @throws What `getPrompt()` throws; {@link CallFailedError} for a prompt or template the
+   *   server does not list.
+   * @example
+   * const { values } = await mcp.complete({
+   *   server: 'github', ref: { type: 'prompt', name: 'review' },
+   *   argument: { name: 'repo', value: 'gar' },
+   * });
+   */
+  async complete(
+    request: CompletionRequest,
+    options: { readonly signal?: AbortSignal; readonly timeoutMs?: number } = {},
+  ): Promise<CompletionResult> {
+    this.#session.usable('complete()');
+    await this.#session.wakeServer(request.server, options.signal);
+    return complete(this.#session.registry, request, options);
+  }
+
+  /**
+   * Sets the least level of the log messages servers send (`logging/setLevel`) on every
+   * connected server that declares `logging` and speaks a 2025 revision (2026-07-28 has no such
+   * request), and remembers it: a server that connects later is told it too. A server that
+   * refuses or does not answer within 5 s keeps its own level (logged at `debug`, not thrown).
+   * The messages still reach `onServerLog` cleaned and rate-limited.
+   *
+   * @param level - An MCP log level (`debug` … `emergency`).
+   * @param options - `signal` stops waiting for the servers' answers.
+   * @returns The names of the servers that took the level, sorted.
+   * @throws {@link InvalidOptionsError} for a level MCP does not have, {@link NotStartedError},
+   *   {@link ManagerClosedError}.
+   */
+  async setLogLevel(
+    level: ServerLogLevel,
+    options: { readonly signal?: AbortSignal } = {},
+  ): Promise<string[]> {
+    this.#session.usable('setLogLevel()');
+    return this.#logLevels.set(level, this.#session.registry.connections.values(), options.signal);
   }
 
   /**

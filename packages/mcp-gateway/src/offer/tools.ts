@@ -20,6 +20,7 @@ import type { ServerCalls } from '../questions/forward-elicitation.js';
 import { REVIEW_TOOL, type Review } from '../review/review.js';
 import type { GatewayTexts } from '../texts.js';
 import type { ServerContext } from '@modelcontextprotocol/server';
+import type { HostLogs } from './logging.js';
 import type { Offered } from './offered.js';
 import { hostBlocks } from './typed-blocks.js';
 
@@ -74,6 +75,7 @@ export interface ToolsOffered extends Offered {
   readonly texts: GatewayTexts;
   /** The host answers requests on this connection (a 2025 host on a connection that lasts). */
   readonly hostAnswers: boolean;
+  readonly hostLogs: HostLogs;
 }
 
 /**
@@ -121,12 +123,12 @@ export function offerTools(offered: ToolsOffered): void {
           'is not connected lists none).',
       );
     }
-    const run = callRunner(
-      offered,
-      tool,
-      name,
-      args ?? {},
-      progressOf(requestContext, offered.hostAnswers),
+    // The server's logs during the call reach a host without a stream on the call's request.
+    const run = offered.hostLogs.around(
+      tool.server,
+      server,
+      requestContext,
+      callRunner(offered, tool, name, args ?? {}, progressOf(requestContext, offered.hostAnswers)),
     );
     // Only a host that can ask gets a conversation: its call may come back as a question. The
     // host cancelling its request (or the conversation's round) cancels the call behind it.

@@ -60,8 +60,8 @@ export function templateList(registry: ServerRegistry): McpResourceTemplate[] {
   );
 }
 
-/** The running connection of a server, or the error that says why there is none. */
-function connectionOf(
+/** The running connection of a server, or the error that says why there is none. @internal */
+export function connectionOf(
   registry: ServerRegistry,
   server: unknown,
 ): { record: ServerRecord; connection: ServerConnection } {

@@ -93,6 +93,8 @@ export class ServerRegistry {
   readonly lanes = new WeakMap<ServerConnection, CallLanes>();
   /** This session's `enable()` / `disable()` answers (they outlast reloads). */
   readonly toggles = new ToolToggles();
+  /** Told each connection as it joins `connections` (e.g. to set the host's log level on it). */
+  readonly onConnected = new Set<(connection: ServerConnection) => void>();
   readonly #start: StartServer;
   readonly #refresh: RefreshTools;
   readonly #refreshResources: RefreshResources;
@@ -389,6 +391,7 @@ export class ServerRegistry {
         this.setState(record, 'connected', undefined);
         connection.onExit((reason) => this.#exited(record, connection, reason));
         this.#watch(record, connection);
+        for (const hook of this.onConnected) hook(connection);
         return;
       }
       if (!current) return;

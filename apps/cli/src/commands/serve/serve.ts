@@ -60,8 +60,12 @@ export async function serveCommand(
   // means for calls; consent needs trust given beforehand (or --trust-project on the command).
   const rules = cliPrompter(ctx, { interactive: false, yes: approvals === 'host' || globals.yes });
   const gateway = createGateway({
-    manager: ({ prompter, onChange, openBrowser }) =>
-      createManager(ctx, { ...rules, ...prompter }, globals.startMode, { onChange, openBrowser }),
+    manager: ({ prompter, onChange, openBrowser, onServerLog }) =>
+      createManager(ctx, { ...rules, ...prompter }, globals.startMode, {
+        onChange,
+        openBrowser,
+        onServerLog,
+      }),
     rules,
     approvals,
     allowEveryCall: globals.yes,
