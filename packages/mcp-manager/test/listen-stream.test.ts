@@ -117,6 +117,7 @@ describe('a 2026-07-28 server with a newline-delimited listen stream', () => {
       server: 'live',
       kind: 'resource',
       uri: LIBRARY_URIS.readme,
+      resourceUri: LIBRARY_URIS.readme,
     });
 
     await mcp.unsubscribeResource('live', LIBRARY_URIS.readme);
