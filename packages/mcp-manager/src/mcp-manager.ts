@@ -178,6 +178,21 @@ export class McpManager {
   }
 
   /**
+   * The connected servers that may answer {@link callTask} with a task: those that declared the
+   * tasks extension (`io.modelcontextprotocol/tasks`) on the 2026-07-28 protocol, by name.
+   */
+  taskServers(): string[] {
+    const { registry } = this.#session;
+    return [...registry.connections]
+      .filter(
+        ([name, connection]) =>
+          connection.runsTasks && registry.records.get(name)?.state === 'connected',
+      )
+      .map(([name]) => name)
+      .sort();
+  }
+
+  /**
    * A task's status, asked of the server that runs it; once `completed`, its `result` (cleaned,
    * capped and framed like `call()`'s). The status message is cleaned to one line.
    *

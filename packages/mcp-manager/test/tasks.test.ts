@@ -98,6 +98,26 @@ describe('callTask', () => {
     await mcp.close();
   });
 
+  it("never takes one server's task to another, though both servers name it alike", async () => {
+    const { mcp } = await ws.startProjectServers(
+      { reports: fixture('tasks', ws.mark), other: fixture('tasks', ws.mark) },
+      'once',
+    );
+    const mine = await created(mcp);
+    const started = await mcp.callTask('mcp__other__report', { topic: 'theirs' });
+    if (started.kind !== 'task') throw new Error('no task');
+    // Both servers call their first task "task-1"; the manager's ids tell them apart.
+    expect(started.task.taskId).not.toBe(mine.taskId);
+    await mcp.cancelTask(mine.taskId);
+    expect((await mcp.getTask(started.task.taskId)).status).toBe('working');
+    expect(await taskLog(mcp)).toEqual([
+      { method: 'tasks/cancel', taskId: 'task-1', relatedTask: null },
+    ]);
+    const { text } = await mcp.call('mcp__other__task_log', {});
+    expect(text).not.toContain('tasks/cancel');
+    await mcp.close();
+  });
+
   it('is a plain call on a server without the tasks extension', async () => {
     const { mcp } = await start();
     const answer = await mcp.callTask('mcp__plain__echo', { text: 'hi' });

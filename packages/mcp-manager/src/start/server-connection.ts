@@ -147,8 +147,10 @@ export class ServerConnection {
     const made =
       launch.kind === 'remote' ? { transport: launch.transport } : localTransport(launch);
     if ('reason' in made) return { ok: false, reason: made.reason, cancelled: false };
-    const wire = new TaskWire(made.transport);
-    const transport: Transport = wire;
+    const { transport } = made;
+    // The connection keeps the transport itself (its process, its stderr); the client gets it
+    // through the wire that also carries the tasks extension's requests.
+    const wire = new TaskWire(transport);
     const capabilities = options.answers?.capabilities ?? {};
     const client = new Client(
       { name: options.clientInfo.name, version: options.clientInfo.version },
@@ -197,7 +199,7 @@ export class ServerConnection {
     const limits = { signal: controller.signal, timeout: timeoutMs };
     try {
       await raceAbort(
-        client.connect(filterToolLists(transport, options.onSkip, { server }), limits),
+        client.connect(filterToolLists(wire, options.onSkip, { server }), limits),
         controller.signal,
       );
       const listed = await raceAbort(client.listTools(undefined, limits), controller.signal);
