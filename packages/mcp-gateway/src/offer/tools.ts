@@ -22,6 +22,7 @@ import type { GatewayTexts } from '../texts.js';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { Offered } from './offered.js';
 import { hostMedia } from './resources.js';
+import { hostRunsTasks, hostTask, type GivenTasks } from './tasks.js';
 
 /** The prefix the manager gives every tool name; the gateway's names leave it out. */
 const MANAGER_PREFIX = 'mcp__';
@@ -72,6 +73,11 @@ export interface ToolsOffered extends Offered {
   readonly serverCalls: ServerCalls;
   readonly review: Review;
   readonly texts: GatewayTexts;
+  /**
+   * The task ids given to hosts, when this server declared the tasks extension (tasks.ts): a
+   * host that declares it too may then get a task from a call.
+   */
+  readonly given?: GivenTasks | undefined;
 }
 
 /**
@@ -119,7 +125,9 @@ export function offerTools(offered: ToolsOffered): void {
           'is not connected lists none).',
       );
     }
-    const run = callRunner(offered, tool, name, args ?? {}, progressOf(requestContext));
+    const run = callRunner(offered, tool, name, args ?? {}, progressOf(requestContext), {
+      tasks: offered.given !== undefined && hostRunsTasks(requestContext),
+    });
     // Only a host that can ask gets a conversation: its call may come back as a question. The
     // host cancelling its request (or the conversation's round) cancels the call behind it.
     if (!asks.form) {
@@ -158,11 +166,12 @@ function progressOf(requestContext: ServerContext) {
 
 /** Runs one call of `tool` through the manager; a refusal or a failure is an error result. */
 function callRunner(
-  { mcp, serverCalls, texts }: ToolsOffered,
+  { mcp, serverCalls, texts, given }: ToolsOffered,
   tool: McpTool,
   hostName: string,
   args: Record<string, unknown>,
   onProgress: ((progress: CallProgress) => void) | undefined,
+  host: { readonly tasks: boolean },
 ) {
   return async (
     signal: AbortSignal,
@@ -170,10 +179,14 @@ function callRunner(
   ): Promise<ToolResult> => {
     const leave = serverCalls.enter(tool.server, conversation);
     try {
-      const result = await mcp.call(tool.name, args, {
-        signal,
-        ...(onProgress === undefined ? {} : { onProgress }),
-      });
+      const options = { signal, ...(onProgress === undefined ? {} : { onProgress }) };
+      // A host of the tasks extension may get a task (approved now, like any call).
+      const called = host.tasks ? await mcp.callTask(tool.name, args, options) : undefined;
+      if (called?.kind === 'task') {
+        given?.give(called.task);
+        return { resultType: 'task', ...hostTask(called.task) } as unknown as ToolResult;
+      }
+      const result = called?.result ?? (await mcp.call(tool.name, args, options));
       return {
         content: [
           { type: 'text', text: result.text },
