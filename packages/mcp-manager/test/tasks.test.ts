@@ -118,6 +118,15 @@ describe('callTask', () => {
     await mcp.close();
   });
 
+  it('asks again as a plain call when the server answers with a question round', async () => {
+    const { mcp, prompter } = await start();
+    const answer = await mcp.callTask('mcp__reports__ask_first', {});
+    expect(answer.kind).toBe('result');
+    if (answer.kind === 'result') expect(answer.result.text).toContain('answered as a plain call');
+    expect(prompter.approvals.map((a) => a.tool)).toEqual(['ask_first']);
+    await mcp.close();
+  });
+
   it('is a plain call on a server without the tasks extension', async () => {
     const { mcp } = await start();
     const answer = await mcp.callTask('mcp__plain__echo', { text: 'hi' });

@@ -87,6 +87,9 @@ export function hostTask(task: McpTask): Record<string, unknown> {
           },
         }
       : {}),
+    // The server's own questions are not passed on (no tasks/update): the status says that it
+    // waits, with none the host could answer.
+    ...(task.status === 'input_required' ? { inputRequests: {} } : {}),
     ...(task.status === 'failed'
       ? { error: { code: ProtocolErrorCode.InternalError, message: result?.text ?? 'failed' } }
       : {}),

@@ -19,6 +19,7 @@ import {
   approveToolCall,
   callTool,
   frameCallResult,
+  runCall,
   type ApprovedCall,
   type CallOutcome,
   type CallToolDeps,
@@ -151,6 +152,14 @@ export async function callTask(
       { name: tool.tool, arguments: input },
       { signal: options.signal, timeoutMs: record.config.def.timeoutMs },
     );
+    if (answer.resultType === 'input_required') {
+      // A question before anything ran: asked again as a plain call (already approved), whose
+      // questions the SDK carries (this request went beside it).
+      const { signal, onProgress } = options;
+      const result = await runCall(registry, tool, input, deps, { signal, onProgress });
+      audit(result.isError ? 'tool-error' : 'ok', result.text);
+      return { kind: 'result', result: { ...result, approval } };
+    }
     if (answer.resultType !== 'task') {
       const result = await frameCallResult(tool, answer, record.config, deps);
       audit(result.isError ? 'tool-error' : 'ok', result.text);
