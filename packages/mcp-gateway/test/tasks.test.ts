@@ -141,6 +141,17 @@ async function host(endpoint: HttpGateway): Promise<Client> {
   return client;
 }
 
+/** A 2025 SDK client of the gateway (it declares the extension too, in its handshake). */
+async function legacyHost(endpoint: HttpGateway): Promise<Client> {
+  const client = new Client(HOST_INFO, { capabilities: TASKS_CAPABILITIES });
+  const transport = new StreamableHTTPClientTransport(new URL(endpoint.url), {
+    requestInit: { headers: { authorization: `Bearer ${endpoint.token}` } },
+  });
+  await client.connect(transport);
+  cleanups.push(() => client.close());
+  return client;
+}
+
 /** The `tasks` fixture's record of what its task methods received. */
 async function taskLog(gateway: Gateway): Promise<{ method: string }[]> {
   const { text } = await gateway.manager.call('mcp__reports__task_log', {});
@@ -244,6 +255,14 @@ describe('the tasks extension through the gateway', () => {
     );
     expect(update).toMatchObject({ kind: 'error', error: { code: -32601 } });
     expect(await taskLog(gateway)).toEqual([]);
+  });
+
+  it('gives a 2025 host plain calls', async () => {
+    const { endpoint } = await start();
+    const client = await legacyHost(endpoint);
+    expect(client.getProtocolEra()).toBe('legacy');
+    const result = await client.callTool({ name: 'reports__report', arguments: { topic: 'l' } });
+    expect(JSON.stringify(result.content)).toContain('report ready on l (no task)');
   });
 
   it('gives a host that does not declare the extension a plain call', async () => {
