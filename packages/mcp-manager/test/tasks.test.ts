@@ -127,6 +127,18 @@ describe('callTask', () => {
     await mcp.close();
   });
 
+  it('runs a task of a remote server (Streamable HTTP)', async () => {
+    const remote = await ws.httpFixture({ mode: 'tasks' });
+    const { mcp } = await ws.startUserServers({ web: { url: remote.url.href } });
+    const started = await mcp.callTask('mcp__web__report', { topic: 'remote' });
+    if (started.kind !== 'task') throw new Error('no task');
+    let task = started.task;
+    while (task.status === 'working') task = await mcp.getTask(task.taskId);
+    expect(task.status).toBe('completed');
+    expect(task.result?.text).toContain('report ready on remote');
+    await mcp.close();
+  });
+
   it('is a plain call on a server without the tasks extension', async () => {
     const { mcp } = await start();
     const answer = await mcp.callTask('mcp__plain__echo', { text: 'hi' });
