@@ -31,6 +31,11 @@ export const McpManagerErrorCode = Object.freeze({
   UNKNOWN_SERVER: 'MANAGER_UNKNOWN_SERVER',
   /** `call(name)`: no MCP tool has that name. */
   UNKNOWN_TOOL: 'MANAGER_UNKNOWN_TOOL',
+  /**
+   * `getTask()` or `cancelTask()`: no task of that id was started through this manager (or it was
+   * forgotten: its server restarted, or many newer tasks came after it).
+   */
+  UNKNOWN_TASK: 'MANAGER_UNKNOWN_TASK',
   /** `call(name)` of a tool the user hid (`denyTools`, `allowTools`, `disable()`); `enable()` of a denied one. */
   TOOL_HIDDEN: 'MANAGER_TOOL_HIDDEN',
   /** `call(name)`: the tool's server is not connected (disabled, denied, failed, stopped, starting). */

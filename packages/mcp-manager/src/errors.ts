@@ -20,6 +20,7 @@ export {
 /** The first part of this package's error markers. */
 const SCOPE = 'garuda.mcp-manager';
 export type { SignInRequiredDetails } from './calls/call-errors.js';
+export { UnknownTaskError } from './calls/task-errors.js';
 
 /**
  * Options or arguments of the wrong shape (code `MANAGER_INVALID_OPTIONS`): a relative `root`, a

@@ -1,6 +1,7 @@
 // Public entry of @garuda/mcp-manager: named re-exports only; anything not listed is internal.
 export { McpManager } from './mcp-manager.js';
 export type { CallOptions, StartOptions } from './calls/call-options.js';
+export type { McpTask, TaskCallResult, TaskRequestOptions, TaskStatus } from './calls/tasks.js';
 export type { StartStepEvent } from './launch/download-phase.js';
 export { serverHomeOf } from './launch/server-home.js';
 export type { McpManagerOptions, StartMode } from './options.js';
@@ -30,6 +31,7 @@ export {
   StartCancelledError,
   UnknownServerError,
   ToolHiddenError,
+  UnknownTaskError,
   UnknownToolError,
 } from './errors.js';
 export type { HiddenTool } from './offer/tool-control.js';

@@ -15,6 +15,13 @@ import { toggleTool, type HiddenTool, type ToolToggleResult } from './offer/tool
 import { complete, type CompletionRequest, type CompletionResult } from './offer/completion.js';
 import { LogLevels } from './offer/log-level.js';
 import { ManagerSession } from './start/session.js';
+import {
+  cancelTask,
+  getTask,
+  type McpTask,
+  type TaskCallResult,
+  type TaskRequestOptions,
+} from './calls/tasks.js';
 import { statusRows } from './status/status.js';
 import type {
   ManagerCallResult,
@@ -151,6 +158,75 @@ export class McpManager {
    */
   async call(name: string, args: unknown, options: CallOptions = {}): Promise<ManagerCallResult> {
     return this.#session.call(name, args, options);
+  }
+
+  /**
+   * Calls a tool like {@link call} (the same approval, rules, grants, audit and pin checks, at
+   * once), but lets a server of the tasks extension (`io.modelcontextprotocol/tasks`, protocol
+   * 2026-07-28) answer with a task instead of a result; any other server's call is a plain call.
+   * The task's status and result are then asked with {@link getTask} (no second approval), and
+   * it is cancelled with {@link cancelTask}. A task is known by the manager's own id, which
+   * reaches only the server that made it.
+   *
+   * @param name - The model-facing tool name.
+   * @param args - Its arguments (a JSON object).
+   * @param options - The signal (cancels the approval and the creation, not a created task).
+   * @returns `{ kind: 'result', result }` (framed like `call()`'s), or `{ kind: 'task', task }`.
+   * @throws As {@link call} does.
+   * @example
+   * ```ts
+   * const started = await mcp.callTask('mcp__reports__write', { topic: 'sales' });
+   * let task = started.kind === 'task' ? started.task : undefined;
+   * while (task !== undefined && task.status === 'working') task = await mcp.getTask(task.taskId);
+   * ```
+   */
+  async callTask(name: string, args: unknown, options: CallOptions = {}): Promise<TaskCallResult> {
+    return this.#session.callTask(name, args, options);
+  }
+
+  /**
+   * The connected servers that may answer {@link callTask} with a task: those that declared the
+   * tasks extension (`io.modelcontextprotocol/tasks`) on the 2026-07-28 protocol, by name.
+   */
+  taskServers(): string[] {
+    const { registry } = this.#session;
+    return [...registry.connections]
+      .filter(
+        ([name, connection]) =>
+          connection.runsTasks && registry.records.get(name)?.state === 'connected',
+      )
+      .map(([name]) => name)
+      .sort();
+  }
+
+  /**
+   * A task's status, asked of the server that runs it; once `completed`, its `result` (cleaned,
+   * capped and framed like `call()`'s). The status message is cleaned to one line.
+   *
+   * @param taskId - The id {@link callTask} gave.
+   * @param options - The signal; `related`: the caller's request named the task in related-task
+   *   metadata (the server's request does too).
+   * @returns The task.
+   * @throws {@link UnknownTaskError} for an id this manager did not give (or forgot), and the
+   *   errors of a call: {@link CallTimeoutError}, {@link ServerStoppedError}, {@link CallFailedError}…
+   */
+  async getTask(taskId: string, options: TaskRequestOptions = {}): Promise<McpTask> {
+    this.#session.usable('getTask()');
+    const { registry, tasks, options: checked, sandbox } = this.#session;
+    return getTask(registry, tasks, taskId, options, { options: checked, sandbox });
+  }
+
+  /**
+   * Asks the server that runs a task to cancel it ({@link getTask} then tells `cancelled`).
+   *
+   * @param taskId - The id {@link callTask} gave.
+   * @param options - As {@link getTask}'s.
+   * @throws As {@link getTask} does.
+   */
+  async cancelTask(taskId: string, options: TaskRequestOptions = {}): Promise<void> {
+    this.#session.usable('cancelTask()');
+    const { registry, tasks } = this.#session;
+    await cancelTask(registry, tasks, taskId, options);
   }
 
   /**

@@ -111,6 +111,7 @@ const PACKAGES: PackageCase[] = [
     StartCancelledError: (m) => new m.StartCancelledError('w'),
     UnknownServerError: (m) => new m.UnknownServerError('s', '"s"'),
     UnknownToolError: (m) => new m.UnknownToolError('t', '"t"'),
+    UnknownTaskError: (m) => new m.UnknownTaskError('t', 'that was started through this manager'),
     ToolHiddenError: (m) => new m.ToolHiddenError('t', 'denied', 'hidden'),
     ServerNotConnectedError: (m) => new m.ServerNotConnectedError('s', 'failed', 'w'),
     InvalidArgumentsError: (m) => new m.InvalidArgumentsError('t', 'g'),

@@ -22,6 +22,7 @@ import type { GatewayTexts } from '../texts.js';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { HostLogs } from './logging.js';
 import type { Offered } from './offered.js';
+import { hostRunsTasks, hostTask, type GivenTasks } from './tasks.js';
 import { hostBlocks } from './typed-blocks.js';
 
 /** The prefix the manager gives every tool name; the gateway's names leave it out. */
@@ -76,6 +77,11 @@ export interface ToolsOffered extends Offered {
   /** The host answers requests on this connection (a 2025 host on a connection that lasts). */
   readonly hostAnswers: boolean;
   readonly hostLogs: HostLogs;
+  /**
+   * The task ids given to hosts, when this server declared the tasks extension (tasks.ts): a
+   * host that declares it too may then get a task from a call.
+   */
+  readonly given?: GivenTasks | undefined;
 }
 
 /**
@@ -128,7 +134,9 @@ export function offerTools(offered: ToolsOffered): void {
       tool.server,
       server,
       requestContext,
-      callRunner(offered, tool, name, args ?? {}, progressOf(requestContext, offered.hostAnswers)),
+      callRunner(offered, tool, name, args ?? {}, progressOf(requestContext, offered.hostAnswers), {
+        tasks: offered.given !== undefined && hostRunsTasks(requestContext),
+      }),
     );
     // Only a host that can ask gets a conversation: its call may come back as a question. The
     // host cancelling its request (or the conversation's round) cancels the call behind it.
@@ -239,11 +247,12 @@ async function settledWithin(promise: Promise<void>, ms: number, signal: AbortSi
 
 /** Runs one call of `tool` through the manager; a refusal or a failure is an error result. */
 function callRunner(
-  { mcp, serverCalls, texts }: ToolsOffered,
+  { mcp, serverCalls, texts, given }: ToolsOffered,
   tool: McpTool,
   hostName: string,
   args: Record<string, unknown>,
   progress: ProgressToHost | undefined,
+  host: { readonly tasks: boolean },
 ) {
   return async (
     signal: AbortSignal,
@@ -251,10 +260,17 @@ function callRunner(
   ): Promise<ToolResult> => {
     const leave = serverCalls.enter(tool.server, conversation);
     try {
-      const result = await mcp.call(tool.name, args, {
+      const options = {
         signal,
         ...(progress === undefined ? {} : { onProgress: progress.report }),
-      });
+      };
+      // A host of the tasks extension may get a task (approved now, like any call).
+      const called = host.tasks ? await mcp.callTask(tool.name, args, options) : undefined;
+      if (called?.kind === 'task') {
+        given?.give(called.task);
+        return { resultType: 'task', ...hostTask(called.task) } as unknown as ToolResult;
+      }
+      const result = called?.result ?? (await mcp.call(tool.name, args, options));
       await progress?.told(signal);
       return {
         content: [

@@ -34,7 +34,8 @@ import { hiddenText } from '../offer/tool-control.js';
 import { ownerOf } from '../offer/tool-view.js';
 import type { CallProgress, ManagerCallResult, McpTool } from '../types.js';
 
-type CallOutcome = 'ok' | 'tool-error' | 'failed' | 'declined' | 'cancelled';
+/** How a call ended, as the audit log says it. @internal */
+export type CallOutcome = 'ok' | 'tool-error' | 'failed' | 'declined' | 'cancelled';
 
 /** The cap a result is formatted with before it is cut to its server's `maxResultChars`. */
 const FORMAT_CHARS = 8 * 1024 * 1024;
@@ -133,16 +134,7 @@ export async function runCall(
       timeoutMs: record.config.def.timeoutMs,
       onProgress,
     });
-    // Formatted whole (the message cap bounds it), then cut to the server's size with the rest
-    // spilled to a file.
-    const formatted = formatResult(tool.server, tool.tool, result, { maxChars: FORMAT_CHARS });
-    const text = await spillIfLarge(
-      formatted.text,
-      record.config.def.maxResultChars ?? CONFIG_LIMITS.defaultMaxResultChars,
-      tool,
-      { dir: path.join(deps.options.home, 'spill') },
-    );
-    return withDenialNote({ ...formatted, text }, denial);
+    return await frameCallResult(tool, result, record.config, deps);
   } catch (error) {
     if (deps.closed() && ServerStoppedError.isInstance(error)) {
       throw new ManagerClosedError(`the call of ${tool.name}`);
@@ -151,6 +143,36 @@ export async function runCall(
   } finally {
     release();
   }
+}
+
+/**
+ * A server's result as a call's caller gets it: formatted whole (the message cap bounds it),
+ * cut to the server's `maxResultChars` with the rest spilled to a file, and an error a sandbox
+ * caused noted. @internal
+ *
+ * @param tool - The tool.
+ * @param result - The server's result (unchecked: the formatter copes with any shape).
+ * @param config - Its server's configuration.
+ * @param deps - The options and the sandbox.
+ * @returns The framed result.
+ */
+export async function frameCallResult(
+  tool: McpTool,
+  result: unknown,
+  config: ServerConfig,
+  deps: Pick<RunCallDeps, 'options' | 'sandbox'>,
+): Promise<ManagerCallResult> {
+  const formatted = formatResult(tool.server, tool.tool, result, { maxChars: FORMAT_CHARS });
+  const text = await spillIfLarge(
+    formatted.text,
+    config.def.maxResultChars ?? CONFIG_LIMITS.defaultMaxResultChars,
+    tool,
+    { dir: path.join(deps.options.home, 'spill') },
+  );
+  return withDenialNote(
+    { ...formatted, text },
+    { server: config, sandbox: deps.sandbox, options: deps.options },
+  );
 }
 
 /**
@@ -258,6 +280,20 @@ function grantOf(
 }
 
 /**
+ * A call the user approved: the tool, its arguments and the approval, and how its end is
+ * audited (once, with the text the caller was given). @internal
+ */
+export interface ApprovedCall {
+  readonly tool: McpTool;
+  readonly input: Record<string, unknown>;
+  readonly approval: Awaited<ReturnType<typeof approveCall>>;
+  /** Its server's configuration when it was approved. */
+  readonly config: ServerConfig;
+  /** Records the call's end in the audit log (`text`: the result the caller got). */
+  readonly audit: (outcome: CallOutcome, text?: string) => void;
+}
+
+/**
  * `call()` once the manager is usable: a removed tool's clean error result, else the tool, its
  * arguments checked, the approval, and the run. @internal
  */
@@ -269,6 +305,35 @@ export async function callTool(
   options: CallOptions,
   deps: CallToolDeps,
 ): Promise<ManagerCallResult> {
+  const approved = await approveToolCall(registry, name, label, args, options, deps);
+  if ('text' in approved) return approved;
+  const { tool, input, approval, audit } = approved;
+  try {
+    const { signal, onProgress } = options;
+    const result = await runCall(registry, tool, input, deps, { signal, onProgress });
+    audit(result.isError ? 'tool-error' : 'ok', result.text);
+    return { ...result, approval };
+  } catch (error) {
+    audit(CallCancelledError.isInstance(error) ? 'cancelled' : 'failed');
+    throw error;
+  }
+}
+
+/**
+ * The first phase of a call (of `call()`, and of a call that may become a task): a removed or
+ * changed tool's clean error result, else the tool, its arguments checked, and the approval
+ * (audited). @internal
+ *
+ * @throws As `call()` does before anything is sent.
+ */
+export async function approveToolCall(
+  registry: ServerRegistry,
+  name: string,
+  label: string,
+  args: unknown,
+  options: CallOptions,
+  deps: CallToolDeps,
+): Promise<ApprovedCall | ManagerCallResult> {
   const gone = typeof name === 'string' ? registry.goneTool(name) : undefined;
   if (gone !== undefined) return goneResult(gone);
   let tool = findTool(registry, name, label);
@@ -340,12 +405,11 @@ export async function callTool(
     decision: !approval.asked ? 'auto' : approval.remembered === true ? 'always' : 'approved',
     why: approval.why,
   });
-  try {
-    const result = await runCall(registry, tool, input, deps, { signal, onProgress });
-    deps.audit.record(call(result.isError ? 'tool-error' : 'ok', result.text));
-    return { ...result, approval };
-  } catch (error) {
-    deps.audit.record(call(CallCancelledError.isInstance(error) ? 'cancelled' : 'failed'));
-    throw error;
-  }
+  return {
+    tool,
+    input,
+    approval,
+    config,
+    audit: (outcome, text) => deps.audit.record(call(outcome, text)),
+  };
 }

@@ -34,6 +34,7 @@ import { CallClock, SDK_BACKSTOP_MS } from '../calls/call-clock.js';
 import { messageOf, oneLine } from '../common/text.js';
 import { LogRelay, progressRelay, refuseServerRequest } from './server-messages.js';
 import { filterToolLists } from '../offer/tool-list-filter.js';
+import { TaskWire, frameTaskRequest, serverRunsTasks } from '../calls/task-wire.js';
 import { startLists } from '../offer/server-lists.js';
 import { listenForChanges, type ListKind } from '../offer/change-stream.js';
 import type { CallProgress, ManagerLogger } from '../types.js';
@@ -99,6 +100,8 @@ export class ServerConnection {
   #onListChanged: ((kind: ListKind) => void) | undefined;
   #onResourceUpdated: ((uri: string) => void) | undefined;
   #answers: ServerAnswers | undefined;
+  /** Sends the tasks extension's requests beside the SDK client (see task-wire.ts). */
+  #wire: { readonly wire: TaskWire; readonly envelope: Record<string, unknown> } | undefined;
   /** Questions of this server the user is answering now: the requests' clocks pause meanwhile. */
   #asking = 0;
   #closing: Promise<void> | undefined;
@@ -143,10 +146,14 @@ export class ServerConnection {
       launch.kind === 'remote' ? { transport: launch.transport } : localTransport(launch);
     if ('reason' in made) return { ok: false, reason: made.reason, cancelled: false };
     const { transport } = made;
+    // The connection keeps the transport itself (its process, its stderr); the client gets it
+    // through the wire that also carries the tasks extension's requests.
+    const wire = new TaskWire(transport);
+    const capabilities = options.answers?.capabilities ?? {};
     const client = new Client(
       { name: options.clientInfo.name, version: options.clientInfo.version },
       {
-        capabilities: options.answers?.capabilities ?? {},
+        capabilities,
         versionNegotiation: { mode: 'auto' },
       },
     );
@@ -175,6 +182,10 @@ export class ServerConnection {
       if (connection.#stopped === undefined) logs.handle(notification.params);
     });
     connection.#answers = options.answers;
+    connection.#wire = {
+      wire,
+      envelope: { clientInfo: { ...options.clientInfo }, clientCapabilities: capabilities },
+    };
     options.answers?.install(client, connection.signal, {
       asking: (delta) => connection.#asked(delta),
       open: () => [...connection.#inFlight],
@@ -186,7 +197,7 @@ export class ServerConnection {
     const limits = { signal: controller.signal, timeout: timeoutMs };
     try {
       await raceAbort(
-        client.connect(filterToolLists(transport, options.onSkip, { server }), limits),
+        client.connect(filterToolLists(wire, options.onSkip, { server }), limits),
         controller.signal,
       );
       const listed = await raceAbort(client.listTools(undefined, limits), controller.signal);
@@ -293,6 +304,45 @@ export class ServerConnection {
     const attempt = await this.#attempt(label, run, options);
     if (attempt.ok) return attempt.result;
     throw attempt.error;
+  }
+
+  /**
+   * Whether the server runs tool calls as tasks: it declared the tasks extension on the 2026-07-28
+   * protocol (the only one whose tasks the manager speaks).
+   */
+  get runsTasks(): boolean {
+    return serverRunsTasks(this.#client);
+  }
+
+  /**
+   * Sends one request of the tasks extension (`tools/call` that may become a task, `tasks/get`,
+   * `tasks/cancel`), framed with the 2026 envelope, under the caller's signal and time limit.
+   *
+   * @param label - What it is, for messages.
+   * @param method - The method.
+   * @param params - Its params.
+   * @param options - The caller's signal and the time limit.
+   * @returns The server's result object, unchecked.
+   * @throws As {@link request} does.
+   */
+  async taskRequest(
+    label: string,
+    method: string,
+    params: Record<string, unknown>,
+    options: { readonly signal?: AbortSignal | undefined; readonly timeoutMs: number },
+  ): Promise<Record<string, unknown>> {
+    const wire = this.#wire;
+    if (wire === undefined) throw new CallFailedError(label, 'the connection is not open');
+    return this.request(
+      label,
+      (client, limits) =>
+        wire.wire.request(
+          method,
+          frameTaskRequest(client, params, wire.envelope),
+          AbortSignal.any([limits.signal, AbortSignal.timeout(limits.timeout)]),
+        ),
+      options,
+    );
   }
 
   /**

@@ -15,7 +15,8 @@ import type { PinnedFetch } from '@garuda/pinned-fetch';
 import { QuestionQueue, raceAbort } from '../common/abort.js';
 import type { AuditRecorder } from '../calls/audit-recorder.js';
 import type { CallOptions, StartOptions } from '../calls/call-options.js';
-import { callTool } from '../calls/run-call.js';
+import { callTool, type CallToolDeps } from '../calls/run-call.js';
+import { TaskBook, callTask, type TaskCallResult } from '../calls/tasks.js';
 import { ruleNotices } from '../calls/tool-rules.js';
 import { ElicitBudget } from '../elicit/elicit-budget.js';
 import {
@@ -53,6 +54,8 @@ export class ManagerSession {
   readonly trustOnce = new Map<string, McpTrustEntry>();
   readonly questions: QuestionQueue;
   readonly notes = new NoteTracker();
+  /** The tasks servers run for calls, by the manager's ids. */
+  readonly tasks = new TaskBook();
   readonly lifetime = new AbortController();
   /** The strict fetch for project remote servers (public addresses only). */
   readonly pinnedFetch: PinnedFetch;
@@ -156,7 +159,27 @@ export class ManagerSession {
       const gateway = gatewayTarget(args);
       target = { ...gateway, label: quoteText(gateway.name) };
     }
-    return callTool(this.registry, target.name, target.label, target.args, options, {
+    return callTool(
+      this.registry,
+      target.name,
+      target.label,
+      target.args,
+      options,
+      this.#callDeps(),
+    );
+  }
+
+  /** `McpManager.callTask()`: a tool of the manager's own (search, proxy) is a plain call. */
+  async callTask(name: string, args: unknown, options: CallOptions): Promise<TaskCallResult> {
+    if (isHostTool(name)) return { kind: 'result', result: await this.call(name, args, options) };
+    const label = typeof name === 'string' ? quoteText(name) : `(${typeof name})`;
+    if (this.closed) throw new ManagerClosedError(`the call of ${label}`);
+    if (!this.started) throw new NotStartedError('callTask()');
+    return callTask(this.registry, { name, label, args }, options, this.#callDeps(), this.tasks);
+  }
+
+  #callDeps(): CallToolDeps {
+    return {
       options: this.options,
       sandbox: this.sandbox,
       closed: () => this.closed,
@@ -166,7 +189,7 @@ export class ManagerSession {
       store: this.store,
       notice: (text: string) => this.notice(text),
       wake: (record, wakeSignal) => this.#wake(record, wakeSignal),
-    });
+    };
   }
 
   /** `McpManager.signIn()`. */
