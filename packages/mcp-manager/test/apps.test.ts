@@ -8,7 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { APP_DEFAULT_HTML, APP_MIME_TYPE, APP_RESOURCE_UI, APP_URI } from '@garuda/test-utils';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ScriptedPrompter, fixture, unwrap, useWorkspace } from './support/e2e.js';
+import { HoldingPrompter, ScriptedPrompter, fixture, unwrap, useWorkspace } from './support/e2e.js';
 
 const ws = useWorkspace();
 let htmlFile: string;
@@ -121,5 +121,25 @@ describe('MCP Apps: the app, pinned', () => {
     ]);
     expect(mcp2.apps().map((app) => app.text)).toEqual([CHANGED_HTML]);
     await mcp2.close();
+  });
+
+  it('an app a project server changes while it runs is held back until allowed', async () => {
+    await ws.projectServers({ fx: server() });
+    const prompter = new HoldingPrompter();
+    prompter.answer = 'remember';
+    const mcp = ws.manager(prompter);
+    await mcp.start();
+    expect(mcp.apps().map((app) => app.text)).toEqual([APP_DEFAULT_HTML]);
+
+    await writeFile(htmlFile, CHANGED_HTML);
+    const question = prompter.asked();
+    expect(unwrap((await mcp.call('mcp__fx__republish', {})).text)).toBe('republished');
+    const request = await question;
+    expect(request.toolChanges?.changed.map((change) => change.name)).toEqual([`app ${APP_URI}`]);
+    // While the question waits, the app the user allowed is the one served.
+    expect(mcp.apps().map((app) => app.text)).toEqual([APP_DEFAULT_HTML]);
+    prompter.reply('once');
+    await expect.poll(() => mcp.apps().map((app) => app.text)).toEqual([CHANGED_HTML]);
+    await mcp.close();
   });
 });
