@@ -8,7 +8,14 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { APP_DEFAULT_HTML, APP_MIME_TYPE, APP_RESOURCE_UI, APP_URI } from '@garuda/test-utils';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { HoldingPrompter, ScriptedPrompter, fixture, unwrap, useWorkspace } from './support/e2e.js';
+import {
+  Changes,
+  HoldingPrompter,
+  ScriptedPrompter,
+  fixture,
+  unwrap,
+  useWorkspace,
+} from './support/e2e.js';
 
 const ws = useWorkspace();
 let htmlFile: string;
@@ -127,9 +134,11 @@ describe('MCP Apps: the app, pinned', () => {
     await ws.projectServers({ fx: server() });
     const prompter = new HoldingPrompter();
     prompter.answer = 'remember';
-    const mcp = ws.manager(prompter);
+    const changes = new Changes();
+    const mcp = ws.manager(prompter, { onChange: changes.onChange });
     await mcp.start();
     expect(mcp.apps().map((app) => app.text)).toEqual([APP_DEFAULT_HTML]);
+    const seen = changes.seen.length;
 
     await writeFile(htmlFile, CHANGED_HTML);
     const question = prompter.asked();
@@ -138,8 +147,14 @@ describe('MCP Apps: the app, pinned', () => {
     expect(request.toolChanges?.changed.map((change) => change.name)).toEqual([`app ${APP_URI}`]);
     // While the question waits, the app the user allowed is the one served.
     expect(mcp.apps().map((app) => app.text)).toEqual([APP_DEFAULT_HTML]);
+    expect(changes.seen.slice(seen)).not.toContainEqual({ server: 'fx', kind: 'resources' });
     prompter.reply('once');
-    await expect.poll(() => mcp.apps().map((app) => app.text)).toEqual([CHANGED_HTML]);
+    // The host hears of the app served anew as a change of the resources.
+    while (!changes.seen.slice(seen).some((change) => change.kind === 'resources')) {
+      await changes.until(changes.seen.length + 1);
+    }
+    expect(changes.seen.slice(seen)).toContainEqual({ server: 'fx', kind: 'resources' });
+    expect(mcp.apps().map((app) => app.text)).toEqual([CHANGED_HTML]);
     await mcp.close();
   });
 });

@@ -216,3 +216,13 @@ export function withoutAppContent(list: readonly Tool[]): Tool[] {
     return { ...entry, _meta: meta };
   });
 }
+
+/**
+ * What of a pinned list says which apps are served: each app's URI and pinned hash. Two lists
+ * with the same key serve the same apps. @internal
+ */
+export function appsKey(list: readonly Tool[]): string {
+  return JSON.stringify(
+    list.filter((entry) => isAppPin(entry.name)).map((entry) => [entry.name, entry.description]),
+  );
+}
