@@ -3,7 +3,8 @@
 // the server's tools name is read once when the tools are listed (at the start, and when the tool
 // list changes) and joins the server's pinned list as an entry of its own: its content hash (the
 // bytes as served) as the description side, its `_meta.ui` (CSP, permissions, domain) pinned with
-// it. A changed app is then a change of that list: announced for a user's server, asked about and
+// it (the content's `_meta.ui`, else the one the resource listing declares). A changed app is
+// then a change of that list: announced for a user's server, asked about and
 // held back for a project's, exactly as a tool. The content rides along in the entry's `_meta`
 // (not hashed) and is served only from an entry that passed the pin check, after its bytes are
 // checked against the pinned hash once more. The HTML is never cleaned as text: that would
@@ -12,9 +13,10 @@ import { log } from '@garuda/internal';
 import { cleanJson, cleanLine } from '@garuda/mcp-sanitize';
 import { adaptTools } from '@garuda/mcp-tools';
 import { hashAppContent } from '@garuda/mcp-trust';
-import type { Tool } from '@modelcontextprotocol/client';
+import type { Resource, Tool } from '@modelcontextprotocol/client';
 import { messageOf, oneLine } from '../common/text.js';
 import type { ServerConnection } from '../start/server-connection.js';
+import { listResources } from './server-lists.js';
 import type { ManagerLogger } from '../types.js';
 
 /**
@@ -114,6 +116,29 @@ function appContent(
 }
 
 /**
+ * The server's resource listing, for the `_meta.ui` an app declares there; none (with a debug
+ * log) when it cannot be listed. Only an abort is thrown.
+ */
+async function listedMeta(
+  connection: ServerConnection,
+  limits: { readonly signal: AbortSignal; readonly timeoutMs: number },
+  logger: ManagerLogger | undefined,
+): Promise<readonly Resource[]> {
+  try {
+    const lists = await connection.request('resources/list', listResources, limits);
+    return lists.resources;
+  } catch (error) {
+    if (limits.signal.aborted) throw error;
+    log(
+      logger,
+      'debug',
+      `MCP server "${connection.server}": its resources could not be listed for its apps' metadata (${oneLine(messageOf(error))})`,
+    );
+    return [];
+  }
+}
+
+/**
  * Reads the apps a server's tools name and turns each into its pinned entry. An app that cannot
  * be read, is not HTML or is larger than {@link MAX_APP_BYTES} is left out with a debug log (its
  * tool stays, without an app to show); only an abort is thrown. @internal
@@ -145,6 +170,7 @@ export async function readApps(
     );
   }
   const entries: Tool[] = [];
+  const listed = uris.length === 0 ? [] : await listedMeta(connection, limits, logger);
   for (const uri of uris.slice(0, MAX_APPS_PER_SERVER)) {
     const skip = (why: string) =>
       log(
@@ -169,7 +195,8 @@ export async function readApps(
       skip(read);
       continue;
     }
-    const meta = appMeta(read.meta);
+    // The content's own `_meta.ui` wins; the listing's is the fallback (as MCP Apps says).
+    const meta = appMeta(read.meta) ?? appMeta(listed.find((entry) => entry.uri === uri)?._meta);
     entries.push({
       name: `${APP_PIN}${uri}`,
       description: hashAppContent(read.content) as string,
