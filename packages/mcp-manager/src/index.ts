@@ -12,6 +12,7 @@ export { networkText, sandboxText, valueSourceText } from './status/wording.js';
 export { lostNamesText } from './offer/tool-view.js';
 export { pinCounts } from './offer/prompt-pins.js';
 export type { PinCounts } from './offer/prompt-pins.js';
+export type { McpApp } from './offer/app-pins.js';
 export {
   AlreadyStartedError,
   CallCancelledError,

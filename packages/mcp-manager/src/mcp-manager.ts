@@ -12,6 +12,8 @@ import {
   templateList,
 } from './offer/offer-calls.js';
 import { toggleTool, type HiddenTool, type ToolToggleResult } from './offer/tool-control.js';
+import { appList } from './offer/app-list.js';
+import type { McpApp } from './offer/app-pins.js';
 import { complete, type CompletionRequest, type CompletionResult } from './offer/completion.js';
 import { LogLevels } from './offer/log-level.js';
 import { ManagerSession } from './start/session.js';
@@ -254,6 +256,18 @@ export class McpManager {
     this.#session.usable('getPrompt()');
     await this.#session.wakeServer(server, options.signal);
     return getPrompt(this.#session.registry, server, name, args, options.signal);
+  }
+
+  /**
+   * The MCP Apps (extension `io.modelcontextprotocol/ui`) of every connected server, by server,
+   * then URI: each `ui://` resource one of its tools names in `_meta.ui.resourceUri`, as it was
+   * read and pinned when the tools were listed. Its HTML is exactly the bytes that were pinned
+   * (never cleaned as text: hand it to a sandboxed frame, never to a model); a changed app of a
+   * project server is not here until the user allows the change. Apps of at most 1 MiB, at most
+   * 10 per server.
+   */
+  apps(): McpApp[] {
+    return appList(this.#session.registry);
   }
 
   /** The resources of every connected server, by server, then URI (`shownUri` is for showing). */

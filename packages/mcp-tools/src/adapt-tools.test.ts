@@ -298,6 +298,7 @@ describe('adaptTools: malformed entries are skipped one by one', () => {
       tools: [],
       notices: ['MCP server "srv" returned a tool list that is not a list'],
       skipped: 0,
+      uiDropped: [],
     });
   });
 });

@@ -4,6 +4,7 @@ import { quoteText } from './quote-text.js';
 import { toolName } from './tool-name.js';
 import { groupDigits, isRecord, nameKey } from '@garuda/internal';
 import { toolShapeProblem } from './tool-shape.js';
+import { toolUi } from './tool-ui.js';
 import type { McpTool } from './types.js';
 
 /** How many tools of one server are given to the model by default. */
@@ -35,6 +36,11 @@ export interface AdaptToolsResult {
   readonly notices: string[];
   /** How many listed entries did not become tools (malformed, clashing or past the limit). */
   readonly skipped: number;
+  /**
+   * One line each, cleaned: a tool's `_meta.ui` (MCP Apps) that was dropped and why (the tool
+   * itself is kept, without it). For a debug log, not the user: it changes nothing they can use.
+   */
+  readonly uiDropped: string[];
 }
 
 /**
@@ -150,7 +156,9 @@ function adaptSchema(raw: Record<string, unknown>): SchemaOutcome {
  *   than {@link MAX_SCHEMA_DEPTH}, skips the tool (a cut schema would be wrong);
  * - `readOnly: false`, always: a server's hints are not trusted;
  * - `hints`: `read-only`, `destructive`, `idempotent`, `open world` when the annotation is
- *   `true`, and the title, each marked `(not verified)`.
+ *   `true`, and the title, each marked `(not verified)`;
+ * - `ui`: the tool's MCP Apps metadata (`_meta.ui`: `resourceUri`, `visibility`) when it is valid
+ *   (see `ToolUi`); invalid metadata is left out and told in `uiDropped`.
  *
  * Notices are one line each, cleaned (`cleanLine`), with names JSON-quoted. At most
  * {@link MAX_SKIP_NOTICES} skipped tools are named; the rest are counted in one more notice.
@@ -175,12 +183,14 @@ export function adaptTools(
   const maxTools = countOption('adaptTools', 'maxTools', options.maxTools, MAX_TOOLS_PER_SERVER);
   const who = `MCP server ${quoteText(server)}`;
   const notices: string[] = [];
+  const uiDropped: string[] = [];
   const adapted: McpTool[] = [];
   if (!Array.isArray(tools)) {
     return {
       tools: adapted,
       notices: [`${who} returned a tool list that is not a list`],
       skipped: 0,
+      uiDropped: [],
     };
   }
   const prefix = descriptionPrefix(server);
@@ -211,6 +221,7 @@ export function adaptTools(
             description: entry.description,
             inputSchema: entry.inputSchema,
             annotations: entry.annotations,
+            _meta: entry._meta,
           }
         : entry;
       const problem = toolShapeProblem(fields);
@@ -239,6 +250,14 @@ export function adaptTools(
         typeof tool.description === 'string'
           ? neutralizeTags(cleanText(tool.description)).trim()
           : '';
+      const ui = toolUi(tool._meta);
+      if (ui.problem !== undefined) {
+        uiDropped.push(
+          cleanLine(
+            `${who}: tool ${quoteText(tool.name)}: ${ui.problem}; it is used without an app`,
+          ),
+        );
+      }
       byName.set(nameKey(modelName), { index, tool: tool.name });
       adapted.push({
         name: modelName,
@@ -248,6 +267,7 @@ export function adaptTools(
         inputSchema: outcome.schema,
         readOnly: false,
         hints: toolHints(tool),
+        ...(ui.ui === undefined ? {} : { ui: ui.ui }),
       });
     } catch {
       // Only a value no JSON parser produces (a throwing getter, a proxy) gets here.
@@ -268,5 +288,5 @@ export function adaptTools(
       ),
     );
   }
-  return { tools: adapted, notices, skipped };
+  return { tools: adapted, notices, skipped, uiDropped };
 }

@@ -2,6 +2,8 @@
 export { promptName, promptPrefix, toolName, toolPrefix } from './tool-name.js';
 export { adaptTools } from './adapt-tools.js';
 export type { AdaptToolsOptions } from './adapt-tools.js';
+export { isAppOnly } from './tool-ui.js';
+export type { ToolUi, ToolVisibility } from './tool-ui.js';
 export { formatResult } from './format-result.js';
 export type { FormatResultOptions } from './format-result.js';
 export { adaptResourceTemplates, adaptResources, formatResource } from './resource-view.js';

@@ -15,12 +15,12 @@ import type {
   ResourceResult,
   UriRefusal,
 } from './types.js';
+import { MAX_RESOURCE_URI_CHARS } from './uri-limit.js';
 
 /** How many resources (or resource templates) of one server are kept by default. */
 export const MAX_RESOURCES_PER_SERVER = 1000;
 
-/** The longest resource URI or URI template taken from a server, in UTF-16 code units. */
-export const MAX_RESOURCE_URI_CHARS = 8_192;
+export { MAX_RESOURCE_URI_CHARS };
 
 /** Options of {@link adaptResources} and {@link adaptResourceTemplates}. */
 export interface AdaptResourcesOptions {

@@ -2,6 +2,7 @@
 // cleaned already (cleanLine for one-line fields, cleanText otherwise).
 import type { UrlRefusalCode } from '@garuda/mcp-sanitize';
 import type { ResultContent } from './result-content.js';
+import type { ToolUi } from './tool-ui.js';
 
 /** A tool as given to the model (from `adaptTools`). */
 export interface McpTool {
@@ -19,6 +20,11 @@ export interface McpTool {
   readonly readOnly: false;
   /** The server's hints, cleaned, each marked `(not verified)`. */
   readonly hints: readonly string[];
+  /**
+   * Its MCP Apps metadata (`_meta.ui`), checked; absent when the server gave none or gave one that
+   * is not valid. A tool whose `visibility` leaves out `model` is app-only (see `isAppOnly`).
+   */
+  readonly ui?: ToolUi;
 }
 
 /** A tool call's result as the model reads it (from `formatResult`). */

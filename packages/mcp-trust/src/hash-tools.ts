@@ -24,11 +24,23 @@ const VOLATILE = '_meta';
 const NAME = 'name';
 const SCHEMA_FIELDS = ['inputSchema', 'outputSchema'] as const;
 
-// What of a tool is pinned: everything but `_meta`. Not-an-object tools are pinned as they are.
+// The one part of `_meta` that is pinned: MCP Apps' `ui` (which app a host renders for the tool,
+// and whether the model may call it) is part of what the tool is, not plumbing.
+const PINNED_META = 'ui';
+
+/** `_meta` as pinned: `{ ui }` when the tool has `_meta.ui`, else nothing. */
+function pinnedMeta(meta: unknown): [string, unknown][] {
+  if (!isRecord(meta) || meta[PINNED_META] === undefined) return [];
+  return [[VOLATILE, { [PINNED_META]: meta[PINNED_META] }]];
+}
+
+// What of a tool is pinned: everything but `_meta`, except `_meta.ui`. Not-an-object tools are
+// pinned as they are. A tool without `_meta.ui` hashes as it always did, so older pins hold.
 function pinnedView(tool: unknown): unknown {
   if (!isRecord(tool)) return tool;
   const view: [string, unknown][] = [];
   for (const key of Object.keys(tool)) if (key !== VOLATILE) view.push([key, tool[key]]);
+  view.push(...pinnedMeta(tool[VOLATILE]));
   return Object.fromEntries(view);
 }
 
@@ -59,7 +71,7 @@ function sortedTools(tools: unknown): Canonical[] {
 
 /**
  * The pin of a whole tool list: sha256 (hex) of the canonical JSON of the list sorted by tool
- * name, each tool without `_meta`. Key order inside a tool or schema and the order of the list
+ * name, each tool without `_meta` but for `_meta.ui` (MCP Apps: the tool's app and visibility). Key order inside a tool or schema and the order of the list
  * change nothing; any other change to any tool, including a field this package does not know,
  * changes the hash.
  * @param tools - the tools a server listed (`listTools().tools`)
@@ -81,8 +93,8 @@ export function hashTools(tools: readonly PinnedToolShape[]): string {
 
 /**
  * The two halves of one tool's pin.
- * - description side: `title`, `description`, `annotations`, and every other field except
- *   `name`, `inputSchema`, `outputSchema` and `_meta` (so a field a later MCP version adds, such
+ * - description side: `title`, `description`, `annotations`, `_meta.ui`, and every other field
+ *   except `name`, `inputSchema`, `outputSchema` and the rest of `_meta` (so a field a later MCP version adds, such
  *   as `icons` or `execution`, is pinned rather than ignored);
  * - schema side: `inputSchema` and `outputSchema`.
  * @internal
@@ -96,6 +108,7 @@ export function toolPin(tool: unknown): { description: string; schema: string } 
     }
     description.push([key, record[key]]);
   }
+  description.push(...pinnedMeta(record[VOLATILE]));
   const schema = Object.fromEntries(SCHEMA_FIELDS.map((key) => [key, record[key]]));
   return {
     description: sha256Hex(canonicalJson(Object.fromEntries(description))),
@@ -105,8 +118,8 @@ export function toolPin(tool: unknown): { description: string; schema: string } 
 
 /**
  * Per-tool pins, to tell which tool changed and how when {@link hashTools} differs.
- * The description hash covers `title`, `description`, `annotations` and any field other than
- * `name`, `inputSchema`, `outputSchema` and `_meta`; the schema hash covers `inputSchema` and
+ * The description hash covers `title`, `description`, `annotations`, `_meta.ui` and any field
+ * other than `name`, `inputSchema`, `outputSchema` and `_meta`; the schema hash covers `inputSchema` and
  * `outputSchema`. Tools without a string `name` cannot be keyed and are left out (they still
  * count in {@link hashTools}); when a name repeats, the first in {@link hashTools}' order wins.
  * @param tools - the tools a server listed

@@ -5,6 +5,7 @@ export { LockedJsonFile, type JsonFileCheck } from './locked-json-file.js';
 export { mcpTrustKey, parseMcpTrustKey, MCP_TRUST_PREFIX } from './mcp-trust-key.js';
 export { readMcpTrustEntry, getMcpTrustEntry, type McpTrustEntry } from './mcp-trust-entry.js';
 export { hashTools, toolHashes, type PinnedToolShape } from './hash-tools.js';
+export { hashAppContent, type AppContentShape } from './hash-app.js';
 export { diffTools, type ToolDiff } from './diff-tools.js';
 export { checkToolPins, type ToolPinCheck } from './check-tool-pins.js';
 export { rememberMcpServer, upgradeMcpTrustEntry, forgetMcpServer } from './remember-mcp-server.js';

@@ -11,6 +11,7 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Offered } from './offered.js';
 import { asProtocolError } from './prompts.js';
 import { matchTemplate, templateParts, templateShape } from './uri-template-match.js';
+import { hostAppResource, hostRendersApps, readHostApp } from './apps.js';
 
 const SCHEME = 'garuda://';
 
@@ -153,9 +154,15 @@ export function offerResources({
 }: Offered & {
   readonly noticeRefusedTemplate: (template: McpResourceTemplate, reason: string) => void;
 }): void {
-  server.setRequestHandler('resources/list', async () => {
+  server.setRequestHandler('resources/list', async (_request, requestContext) => {
     await started;
-    return { resources: mcp.resources().map(hostResource) };
+    // A `ui://` resource is an MCP App: only a host that renders apps gets it, as an app.
+    const listed = mcp
+      .resources()
+      .filter((resource) => !resource.uri.startsWith('ui://'))
+      .map(hostResource);
+    if (!hostRendersApps(server, requestContext)) return { resources: listed };
+    return { resources: [...listed, ...mcp.apps().map(hostAppResource)] };
   });
   server.setRequestHandler('resources/templates/list', async () => {
     await started;
@@ -163,6 +170,8 @@ export function offerResources({
   });
   server.setRequestHandler('resources/read', async (request, requestContext) => {
     await started;
+    const app = readHostApp(mcp, request.params.uri, hostRendersApps(server, requestContext));
+    if (app !== undefined) return app;
     const target = resourceOfHostUri(request.params.uri, mcp.resources(), mcp.resourceTemplates());
     if (target === undefined) throw noSuchResource();
     try {

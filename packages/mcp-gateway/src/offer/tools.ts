@@ -22,6 +22,7 @@ import type { GatewayTexts } from '../texts.js';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { HostLogs } from './logging.js';
 import type { Offered } from './offered.js';
+import { appCallTarget, appHostTools, hostRendersApps, toolUiMeta } from './apps.js';
 import { hostRunsTasks, hostTask, type GivenTasks } from './tasks.js';
 import { hostBlocks } from './typed-blocks.js';
 
@@ -42,18 +43,27 @@ export function hostToolName(name: string): string {
   return name.startsWith(MANAGER_PREFIX) ? name.slice(MANAGER_PREFIX.length) : name;
 }
 
-/** A manager tool as the host lists it. */
-export function hostTool(tool: McpTool) {
+/**
+ * A manager tool as the host lists it; `meta` is the tool's `_meta` for the host (MCP Apps: see
+ * apps.ts), when it has one.
+ */
+export function hostTool(tool: McpTool, meta?: Record<string, unknown>) {
   return {
     name: hostToolName(tool.name),
     description: tool.description,
     inputSchema: tool.inputSchema as { type: 'object'; [key: string]: unknown },
+    ...(meta === undefined ? {} : { _meta: meta }),
   };
 }
 
-/** The manager's tool behind a host's tool name, among the tools offered now. */
-export function findTool(mcp: McpManager, name: string): McpTool | undefined {
-  return mcp.tools().find((tool) => hostToolName(tool.name) === name);
+/**
+ * The manager's tool behind a host's tool name, among the tools offered now; for a host that
+ * renders MCP Apps also the app-only tools, and a tool an app names by its server's own name.
+ */
+export function findTool(mcp: McpManager, name: string, apps = false): McpTool | undefined {
+  const listed = apps ? appHostTools(mcp) : mcp.tools();
+  const tool = listed.find((entry) => hostToolName(entry.name) === name);
+  return tool ?? (apps ? appCallTarget(mcp, name) : undefined);
 }
 
 /**
@@ -91,10 +101,15 @@ export interface ToolsOffered extends Offered {
  */
 export function offerTools(offered: ToolsOffered): void {
   const { server, mcp, started, approvals, conversations, review } = offered;
-  server.setRequestHandler('tools/list', async () => {
+  server.setRequestHandler('tools/list', async (_request, requestContext) => {
     await started;
     const own = approvals === 'elicit' ? review.tool() : undefined;
-    return { tools: [...(own === undefined ? [] : [own]), ...mcp.tools().map(hostTool)] };
+    const apps = hostRendersApps(server, requestContext) ? mcp.apps() : undefined;
+    const tools =
+      apps === undefined
+        ? mcp.tools().map((tool) => hostTool(tool))
+        : appHostTools(mcp).map((tool) => hostTool(tool, toolUiMeta(tool, apps)));
+    return { tools: [...(own === undefined ? [] : [own]), ...tools] };
   });
   server.setRequestHandler('tools/call', async (request, requestContext) => {
     await started;
@@ -122,7 +137,7 @@ export function offerTools(offered: ToolsOffered): void {
         review.run(conversation, mcp),
       );
     }
-    const tool = findTool(mcp, name);
+    const tool = findTool(mcp, name, hostRendersApps(server, requestContext));
     if (tool === undefined) {
       return errorResult(
         `No tool ${JSON.stringify(name)} behind this gateway (see tools/list; a server that ` +

@@ -8,9 +8,16 @@ import {
   adaptTools,
 } from '@garuda/mcp-tools';
 import type { Tool } from '@modelcontextprotocol/client';
+import { log } from '@garuda/internal';
 import { splitPinned } from './prompt-pins.js';
 import type { ServerLists } from './server-lists.js';
-import type { McpPrompt, McpResource, McpResourceTemplate, McpTool } from '../types.js';
+import type {
+  ManagerLogger,
+  McpPrompt,
+  McpResource,
+  McpResourceTemplate,
+  McpTool,
+} from '../types.js';
 
 /** A server's adapted resources and templates. @internal */
 export interface AdaptedResources {
@@ -23,16 +30,19 @@ export const NO_RESOURCES: AdaptedResources = Object.freeze({ resources: [], tem
 
 /**
  * The tools and prompts of a pinned list (the part of it that may be used), adapted; each
- * notice (a skipped entry) is told once through `notice`. @internal
+ * notice (a skipped entry) is told once through `notice`; a tool's MCP Apps metadata that was
+ * dropped goes to `logger` (`debug`). @internal
  */
 export function adaptOffer(
   server: string,
   active: readonly Tool[],
   notice: (text: string) => void,
+  logger?: ManagerLogger,
 ): { readonly tools: readonly McpTool[]; readonly prompts: readonly McpPrompt[] } {
   const { tools, prompts } = splitPinned(active);
   const adapted = adaptTools(server, tools);
   for (const text of adapted.notices) notice(text);
+  for (const text of adapted.uiDropped) log(logger, 'debug', text);
   const listed = adaptPrompts(server, prompts);
   for (const text of listed.skipped) notice(text);
   return { tools: adapted.tools, prompts: listed.prompts };

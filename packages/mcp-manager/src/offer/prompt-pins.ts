@@ -4,6 +4,7 @@
 // asked about and held back for a project's). Existing pins of a server without prompts stay
 // valid: its list is the same.
 import type { Prompt, Tool } from '@modelcontextprotocol/client';
+import { APP_PIN, isAppPin } from './app-pins.js';
 
 /**
  * What starts the pinned name of a prompt. No tool can have a name that starts with it: a tool
@@ -47,6 +48,8 @@ export function splitPinned(list: readonly Tool[]): { tools: Tool[]; prompts: Pr
   const tools: Tool[] = [];
   const prompts: Prompt[] = [];
   for (const entry of list) {
+    // An app's entry is neither (see app-pins.ts).
+    if (isAppPin(entry.name)) continue;
     if (!isPromptPin(entry.name)) {
       tools.push(entry);
       continue;
@@ -63,9 +66,11 @@ export function splitPinned(list: readonly Tool[]): { tools: Tool[]; prompts: Pr
 }
 
 /**
- * A pinned name as a person reads it: a tool's name as it is, a prompt's as `prompt <name>`. @internal
+ * A pinned name as a person reads it: a tool's name as it is, a prompt's as `prompt <name>`, an
+ * MCP App's as `app <ui:// URI>`. @internal
  */
 export function pinLabel(name: string): string {
+  if (isAppPin(name)) return `app ${name.slice(APP_PIN.length)}`;
   return isPromptPin(name) ? `prompt ${name.slice(PROMPT_PIN.length)}` : name;
 }
 
@@ -73,14 +78,16 @@ export function pinLabel(name: string): string {
 export interface PinCounts {
   readonly tools: number;
   readonly prompts: number;
+  /** MCP Apps (`ui://` resources a tool names), pinned by their content hash. */
+  readonly apps: number;
 }
 
 /**
- * Counts a server's pinned tools and prompts apart: its pins are one list, where each prompt
- * is an entry of its own next to the tools. Resources are not pinned.
+ * Counts a server's pinned tools, prompts and apps apart: its pins are one list, where each
+ * prompt and each MCP App is an entry of its own next to the tools. Other resources are not pinned.
  *
  * @param names - The pinned names: the keys of a trust entry's `toolHashes` (`@garuda/mcp-trust`).
- * @returns The tools and the prompts among them.
+ * @returns The tools, the prompts and the apps among them.
  * @example
  * ```ts
  * const entry = await getMcpTrustEntry(store, key);
@@ -90,9 +97,11 @@ export interface PinCounts {
 export function pinCounts(names: Iterable<string>): PinCounts {
   let tools = 0;
   let prompts = 0;
+  let apps = 0;
   for (const name of names) {
     if (isPromptPin(name)) prompts += 1;
+    else if (isAppPin(name)) apps += 1;
     else tools += 1;
   }
-  return { tools, prompts };
+  return { tools, prompts, apps };
 }

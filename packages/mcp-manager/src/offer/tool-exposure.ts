@@ -8,11 +8,13 @@
 //   auto    direct, or search when the catalog has more than AUTO_SEARCH_MIN_TOOLS tools; never
 //           proxy (a gateway tool that takes free-form arguments costs models accuracy on
 //           structured output).
+// An MCP App's app-only tools are in neither list nor catalog (see exposeTools).
 // Exposure decides what the model is shown, not what may run: a held-back tool keeps its pin,
 // its approval and its cleaning, and the filters (allowTools, denyTools) still decide what is
 // offered at all. The one place exposure is decided.
 import type { ServerConfig, ToolExposure } from '@garuda/mcp-config';
 import {
+  isAppOnly,
   TOOL_PROXY_NAME,
   TOOL_SEARCH_NAME,
   toolProxyTool,
@@ -93,6 +95,10 @@ export function exposeTools(
   let heldBySearch = false;
   let gateway = false;
   for (const tool of offered) {
+    // An MCP App's own tool (`visibility` without `model`) is never the model's, whatever the
+    // exposure: it stays callable by name (the app calls it through the host), under the same
+    // approvals.
+    if (isAppOnly(tool)) continue;
     let mode = modes.get(tool.server);
     const config = configOf(tool.server);
     if (mode === undefined) {

@@ -14,6 +14,7 @@ import { messageOf, oneLine } from '../common/text.js';
 import { trustPhases, type Repinned } from '../start/trust-phases.js';
 import { adaptOffer, adaptServerResources, type AdaptedResources } from './offer-view.js';
 import { pinnedList } from './prompt-pins.js';
+import { readApps } from './app-pins.js';
 import { listPrompts, listResources } from './server-lists.js';
 import type { ManagerLogger, McpPrompt, McpTool } from '../types.js';
 
@@ -62,7 +63,8 @@ export function toolRefresh(deps: StartDeps): RefreshTools {
       limits,
     );
     const prompts = await connection.request('prompts/list', listPrompts, limits);
-    const raw = pinnedList(tools, prompts);
+    const apps = await readApps(connection, tools, limits, deps.trust.logger);
+    const raw = [...pinnedList(tools, prompts), ...apps];
     const seen = new Set<string>();
     const notice = (text: string) => {
       if (seen.has(text)) return;
@@ -70,7 +72,7 @@ export function toolRefresh(deps: StartDeps): RefreshTools {
       deps.trust.notice(text);
     };
     const adapt = (repinned: Repinned): RefreshedTools => {
-      const adapted = adaptOffer(server.name, repinned.active, notice);
+      const adapted = adaptOffer(server.name, repinned.active, notice, deps.trust.logger);
       return {
         raw,
         ...adapted,

@@ -15,6 +15,7 @@ import type { StartOutcome, StartServer } from './start-server.js';
 import { messageOf, oneLine } from '../common/text.js';
 import { NO_RESOURCES, type AdaptedResources } from '../offer/offer-view.js';
 import { PROMPT_PIN } from '../offer/prompt-pins.js';
+import { appsKey } from '../offer/app-pins.js';
 import {
   RefreshQueue,
   goneReason,
@@ -506,8 +507,11 @@ export class ServerRegistry {
         );
         if (!current()) return;
         if (refreshed.declined) mayAsk = false;
+        const apps = appsKey(record.raw);
         if (refreshed.held.length === 0) record.raw = refreshed.raw;
         apply(refreshed);
+        // An MCP App served anew is a resource change for the host (its tools may be the same).
+        if (appsKey(record.raw) !== apps) this.#changed({ server: record.name, kind: 'resources' });
       },
       connection.signal,
       record.name,

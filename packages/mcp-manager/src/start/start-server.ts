@@ -16,6 +16,7 @@ import type { ServerConnection } from './server-connection.js';
 import { serverPolicy } from './server-policy.js';
 import { CANCELLED_DETAIL, trustPhases, type TrustDeps } from './trust-phases.js';
 import { pinnedList } from '../offer/prompt-pins.js';
+import { readApps, withoutAppContent } from '../offer/app-pins.js';
 import { adaptOffer, adaptServerResources, type AdaptedResources } from '../offer/offer-view.js';
 import type { ToolListCache } from './tool-cache.js';
 import type { McpPrompt, McpTool } from '../types.js';
@@ -113,15 +114,29 @@ export function startSequence(deps: StartDeps): StartServer {
     const connected = await connect(server, policy, plan, signal);
     if ('state' in connected) return connected;
 
-    const raw = pinnedList(connected.tools, connected.lists.prompts);
+    let apps: Tool[];
+    try {
+      apps = await readApps(
+        connected.connection,
+        connected.tools,
+        { signal, timeoutMs: server.def.timeoutMs },
+        deps.trust.logger,
+      );
+    } catch {
+      deps.connect.track(connected.connection.close(CANCELLED_DETAIL));
+      return cancelled;
+    }
+    const raw = [...pinnedList(connected.tools, connected.lists.prompts), ...apps];
     const refused = await pins(server, policy, trusted, raw, signal);
     if (refused !== undefined) {
       deps.connect.track(connected.connection.close(refused.detail));
       return refused;
     }
     // Only a list the store trusts can serve a lazy start: trust for this session is not kept.
-    if (trusted.via === 'store') deps.cache.save(policy.trustKey, trusted.def, raw);
-    const adapted = adaptOffer(server.name, raw, deps.trust.notice);
+    // The apps' content is not cached: a ready server serves none until it runs.
+    if (trusted.via === 'store')
+      deps.cache.save(policy.trustKey, trusted.def, withoutAppContent(raw));
+    const adapted = adaptOffer(server.name, raw, deps.trust.notice, deps.trust.logger);
     return {
       state: 'connected',
       connection: connected.connection,

@@ -23,6 +23,7 @@ import {
   type ConsentContext,
 } from '../consent/consent-request.js';
 import { pinLabel } from '../offer/prompt-pins.js';
+import { isAppPin } from '../offer/app-pins.js';
 import type { AuditEvent } from '@garuda/mcp-audit';
 import type { ServerPolicy } from './server-policy.js';
 import { messageOf, oneLine } from '../common/text.js';
@@ -89,7 +90,11 @@ export function changeSummary(diff: ToolDiff, detailed: boolean): string {
   if (diff.removed.length > 0) parts.push(`removed: ${nameList(diff.removed)}`);
   if (diff.changed.length > 0) {
     const changed = diff.changed.map((change) => {
-      const what = [change.description ? 'description' : '', change.schema ? 'schema' : '']
+      // An app's description side is its content hash and its `_meta.ui`; its schema side its MIME type.
+      const [text, schema] = isAppPin(change.tool)
+        ? ['content or metadata', 'MIME type']
+        : ['description', 'schema'];
+      const what = [change.description ? text : '', change.schema ? schema : '']
         .filter(Boolean)
         .join(', ');
       return `${pinLabel(change.tool)} (${what})`;
