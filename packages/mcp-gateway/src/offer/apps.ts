@@ -7,6 +7,7 @@
 //
 // Which server an app comes from: the URI's authority is the server's name, the resource's name
 // starts with it, and the tool's host name is `<server>__<tool>`.
+import { stampedMeta } from './meta.js';
 import type { McpApp, McpManager } from '@garuda/mcp-manager';
 import { isAppOnly, type McpTool } from '@garuda/mcp-tools';
 import {
@@ -60,7 +61,7 @@ export function appHostTools(mcp: McpManager): McpTool[] {
 export function toolUiMeta(
   tool: McpTool,
   apps: readonly McpApp[],
-): { ui: { resourceUri?: string; visibility?: string[] } } | undefined {
+): Record<string, unknown> | undefined {
   const { ui } = tool;
   if (ui === undefined) return undefined;
   const app =
@@ -71,7 +72,7 @@ export function toolUiMeta(
     ...(app === undefined ? {} : { resourceUri: hostAppUri(app) }),
     ...(ui.visibility === undefined ? {} : { visibility: [...ui.visibility] }),
   };
-  return Object.keys(meta).length === 0 ? undefined : { ui: meta };
+  return Object.keys(meta).length === 0 ? undefined : stampedMeta({ ui: meta });
 }
 
 /**

@@ -18,6 +18,10 @@
 //   identity is the one the host sees (the SDK stamps it on every 2026-era result; a 2025 host
 //   gets none, as from any 2025 server).
 //
+// What the host does see is what the gateway stamps itself ({@link stampedMeta}): a tool's MCP
+// Apps `ui`, built from the manager's checked fields, and the related task under the host's own
+// task id. Both are made here, so this file is the one answer to "what `_meta` can a host get".
+//
 // Trust never reads `_meta`: the manager decides from the launch configuration and the pinned
 // hashes; a server's claimed identity is at most shown.
 
@@ -89,4 +93,32 @@ export function metaField(meta: Record<string, unknown> | undefined): {
   _meta?: Record<string, unknown>;
 } {
   return meta === undefined ? {} : { _meta: meta };
+}
+
+/** The key of the task a message belongs to (the tasks extension). */
+export const RELATED_TASK_META_KEY = 'io.modelcontextprotocol/related-task';
+
+/**
+ * What the gateway itself stamps on what it hands a host, from what it checked, never from a
+ * server's `_meta`: a tool's MCP Apps `ui` (built from the manager's checked `McpTool.ui`, its
+ * `resourceUri` the gateway's URI of the pinned app) and the task a result belongs to (the id
+ * the gateway gave the host). With the SDK's own identity stamp, these are every `_meta` key a
+ * host sees from the gateway's offers.
+ *
+ * @param stamp - `ui`: a tool's app metadata; `relatedTaskId`: the host's id of the task.
+ * @returns The host's `_meta`, or `undefined` when there is nothing to stamp.
+ * @example
+ * stampedMeta({ relatedTaskId: 'task-1' }); // { 'io.modelcontextprotocol/related-task': { taskId: 'task-1' } }
+ */
+export function stampedMeta(stamp: {
+  readonly ui?: { readonly resourceUri?: string; readonly visibility?: readonly string[] };
+  readonly relatedTaskId?: string;
+}): Record<string, unknown> | undefined {
+  const meta: Record<string, unknown> = {
+    ...(stamp.ui === undefined ? {} : { ui: { ...stamp.ui } }),
+    ...(stamp.relatedTaskId === undefined
+      ? {}
+      : { [RELATED_TASK_META_KEY]: { taskId: stamp.relatedTaskId } }),
+  };
+  return Object.keys(meta).length === 0 ? undefined : meta;
 }

@@ -2,6 +2,7 @@
 // a host that declares it may get a task from `tools/call` (approved like any call, at once);
 // `tasks/get` and `tasks/cancel` reach the server that made the task, through the manager's id
 // for it, which the gateway gave this host. Results are the manager's: cleaned and framed.
+import { RELATED_TASK_META_KEY, stampedMeta } from './meta.js';
 import { McpManagerError, UnknownTaskError, type McpTask } from '@garuda/mcp-manager';
 import {
   ProtocolError,
@@ -16,8 +17,6 @@ import { hostBlocks } from './typed-blocks.js';
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 /** Where a 2026-07-28 request carries the host's capabilities. */
 const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
-/** The `_meta` key that names the task a message is about. */
-const RELATED_TASK_KEY = 'io.modelcontextprotocol/related-task';
 /** The task ids the gateway remembers having given; the oldest is forgotten past this. */
 const MAX_GIVEN = 512;
 
@@ -29,7 +28,7 @@ const MAX_GIVEN = 512;
 export const relatedTask = {
   names(meta: unknown, taskId: string): boolean {
     if (typeof meta !== 'object' || meta === null) return false;
-    const related = (meta as Record<string, unknown>)[RELATED_TASK_KEY];
+    const related = (meta as Record<string, unknown>)[RELATED_TASK_META_KEY];
     return (
       typeof related === 'object' &&
       related !== null &&
@@ -37,7 +36,7 @@ export const relatedTask = {
     );
   },
   meta(taskId: string): Record<string, unknown> {
-    return { [RELATED_TASK_KEY]: { taskId } };
+    return stampedMeta({ relatedTaskId: taskId }) ?? {};
   },
 };
 
