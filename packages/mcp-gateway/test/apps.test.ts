@@ -1,6 +1,7 @@
 // MCP Apps through a real gateway, against the fixture server that serves one (`apps`), with
 // real SDK clients as hosts: one that declares the extension (`io.modelcontextprotocol/ui`), of
 // each protocol era, and one that does not.
+import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { McpManager, type Prompter } from '@garuda/mcp-manager';
 import {
@@ -19,6 +20,9 @@ import {
 } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGateway, startHttpGateway, type Gateway, type HttpGateway } from '../src/index.js';
+
+/** The checkout, which the fixture servers are read from. */
+const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 
 const APPS = { 'io.modelcontextprotocol/ui': { mimeTypes: [APP_MIME_TYPE] } };
 const HOST_APP_URI = `ui://fx/${encodeURIComponent(APP_URI)}`;
@@ -44,7 +48,9 @@ beforeEach(async () => {
     },
   };
   gateway = createGateway({
-    manager: (hooks) => new McpManager({ ...where, servers, ...hooks }),
+    manager: (hooks) =>
+      // The fixtures are read from the checkout, which may be under /tmp (the sandbox's own).
+      new McpManager({ ...where, servers, sandbox: { readPaths: [REPO_ROOT] }, ...hooks }),
     rules,
     allowEveryCall: true,
   });

@@ -3,6 +3,7 @@
 // own client library (ext-tasks) polling. A task-creating call is approved once; its status,
 // result and cancel reach the server that made it; results come cleaned and framed; related-task
 // metadata goes both ways; an id the gateway did not give is refused.
+import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import {
   FIXTURE_SERVER,
@@ -21,6 +22,9 @@ import {
 } from '@modelcontextprotocol/ext-tasks/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGateway, serveHttp, type Gateway, type HttpGateway } from '../src/index.js';
+
+/** The checkout, which the fixture servers are read from. */
+const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 
 const VERSION = '2026-07-28';
 const HOST_INFO = { name: 'tasks-host', version: '1.0.0' };
@@ -54,7 +58,9 @@ async function start(
   );
   const where = { root: dir.path, home: `${dir.path}/.garuda`, userHome: dir.path, env: {} };
   const gateway = createGateway({
-    manager: (hooks) => new McpManager({ ...where, servers, ...hooks }),
+    manager: (hooks) =>
+      // The fixtures are read from the checkout, which may be under /tmp (the sandbox's own).
+      new McpManager({ ...where, servers, sandbox: { readPaths: [REPO_ROOT] }, ...hooks }),
     rules,
     approvals: 'rules',
   });
