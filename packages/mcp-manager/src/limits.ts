@@ -16,7 +16,11 @@ import {
 } from './offer/resource-subscriptions.js';
 import { AUTO_SEARCH_MIN_TOOLS } from './offer/tool-exposure.js';
 import { DEFAULT_DOWNLOAD_TIMEOUT_MS, DEFAULT_START_TIMEOUT_MS } from './options.js';
-import { MAX_SERVER_LOGS_PER_SECOND, PROGRESS_INTERVAL_MS } from './start/server-messages.js';
+import {
+  MAX_SERVER_LOGS_PER_SECOND,
+  PROGRESS_BURST,
+  PROGRESS_INTERVAL_MS,
+} from './start/server-messages.js';
 
 /**
  * The limits and defaults of `@garuda/mcp-manager`, read-only. Each is the value the package
@@ -34,8 +38,10 @@ export const LIMITS = Object.freeze({
   defaultDownloadTimeoutMs: DEFAULT_DOWNLOAD_TIMEOUT_MS,
   /** How long an open form may hold up a waiting question before it is closed: 1 minute. */
   defaultGiveWayMs: DEFAULT_GIVE_WAY_MS,
-  /** The least time between two progress reports of one call, in ms. */
+  /** One progress report of a call every this many ms once its burst is spent: 100 ms. */
   progressIntervalMs: PROGRESS_INTERVAL_MS,
+  /** Progress reports of a call told at once before the interval applies: 5. */
+  progressBurst: PROGRESS_BURST,
   /** The most log messages told per server and second; the rest are counted and told as one. */
   maxServerLogsPerSecond: MAX_SERVER_LOGS_PER_SECOND,
   /** The most fields an elicitation form may have; a longer form is declined. */

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   LogRelay,
   MAX_SERVER_LOGS_PER_SECOND,
+  PROGRESS_BURST,
   PROGRESS_INTERVAL_MS,
   progressRelay,
 } from './server-messages.js';
@@ -17,41 +18,58 @@ afterEach(() => {
 const call = { server: 's', tool: 'mcp__s__t' };
 
 describe('progressRelay', () => {
-  it('tells the first report at once and the newest one when the interval ends', () => {
+  it('tells a burst at once, then the newest report once per interval', () => {
     const told: CallProgress[] = [];
     const relay = progressRelay((p) => told.push(p), call, undefined);
-    relay.onprogress({ progress: 1, total: 10 });
-    expect(told).toEqual([{ ...call, progress: 1, total: 10 }]);
-    relay.onprogress({ progress: 2, total: 10 });
-    relay.onprogress({ progress: 3, total: 10, message: 'three' });
-    expect(told).toHaveLength(1);
+    for (let step = 1; step <= PROGRESS_BURST; step += 1) relay.onprogress({ progress: step });
+    expect(told.map((p) => p.progress)).toEqual([1, 2, 3, 4, 5].slice(0, PROGRESS_BURST));
+    relay.onprogress({ progress: 10, total: 12 });
+    relay.onprogress({ progress: 11, total: 12, message: 'eleven' });
+    expect(told).toHaveLength(PROGRESS_BURST);
     vi.advanceTimersByTime(PROGRESS_INTERVAL_MS);
-    expect(told.at(-1)).toEqual({ ...call, progress: 3, total: 10, message: 'three' });
-    expect(told).toHaveLength(2);
+    expect(told.at(-1)).toEqual({ ...call, progress: 11, total: 12, message: 'eleven' });
+    expect(told).toHaveLength(PROGRESS_BURST + 1);
     vi.advanceTimersByTime(PROGRESS_INTERVAL_MS * 5);
-    expect(told).toHaveLength(2);
+    expect(told).toHaveLength(PROGRESS_BURST + 1);
+    // A flood after the burst: one report per interval, however many come.
+    for (let step = 0; step < 10; step += 1) {
+      for (let each = 0; each < 50; each += 1)
+        relay.onprogress({ progress: 100 + step * 50 + each });
+      vi.advanceTimersByTime(PROGRESS_INTERVAL_MS);
+    }
+    expect(told.length).toBeLessThanOrEqual(PROGRESS_BURST + 1 + PROGRESS_BURST + 10);
+  });
+
+  it('a few reports apart by less than the interval all reach the host (0, 50, 100)', () => {
+    const told: CallProgress[] = [];
+    const relay = progressRelay((p) => told.push(p), call, undefined);
+    relay.onprogress({ progress: 0, total: 100 });
+    vi.advanceTimersByTime(50);
+    relay.onprogress({ progress: 50, total: 100 });
+    vi.advanceTimersByTime(50);
+    relay.onprogress({ progress: 100, total: 100 });
+    expect(told.map((p) => p.progress)).toEqual([0, 50, 100]);
   });
 
   it('finish() tells the report still waiting at once; stop() drops it', () => {
     const told: CallProgress[] = [];
     const relay = progressRelay((p) => told.push(p), call, undefined);
-    relay.onprogress({ progress: 1, total: 100 });
+    for (let step = 1; step <= PROGRESS_BURST; step += 1) relay.onprogress({ progress: step });
     relay.onprogress({ progress: 100, total: 100 });
-    expect(told).toHaveLength(1);
+    expect(told).toHaveLength(PROGRESS_BURST);
     relay.finish();
     expect(told.at(-1)).toEqual({ ...call, progress: 100, total: 100 });
-    expect(told).toHaveLength(2);
+    expect(told).toHaveLength(PROGRESS_BURST + 1);
     relay.onprogress({ progress: 101 });
     vi.advanceTimersByTime(PROGRESS_INTERVAL_MS * 5);
-    expect(told).toHaveLength(2);
+    expect(told).toHaveLength(PROGRESS_BURST + 1);
 
     const dropped: CallProgress[] = [];
     const failed = progressRelay((p) => dropped.push(p), call, undefined);
-    failed.onprogress({ progress: 1 });
-    failed.onprogress({ progress: 2 });
+    for (let step = 1; step <= PROGRESS_BURST + 1; step += 1) failed.onprogress({ progress: step });
     failed.stop();
     vi.advanceTimersByTime(PROGRESS_INTERVAL_MS * 5);
-    expect(dropped.map((p) => p.progress)).toEqual([1]);
+    expect(dropped.map((p) => p.progress)).toEqual([1, 2, 3, 4, 5].slice(0, PROGRESS_BURST));
   });
 
   it('finish() with nothing waiting tells nothing more', () => {
@@ -100,12 +118,11 @@ describe('progressRelay', () => {
   it('after stop() nothing more is told, not even a report that waited', () => {
     const told: CallProgress[] = [];
     const relay = progressRelay((p) => told.push(p), call, undefined);
-    relay.onprogress({ progress: 1 });
-    relay.onprogress({ progress: 2 });
+    for (let step = 1; step <= PROGRESS_BURST + 1; step += 1) relay.onprogress({ progress: step });
     relay.stop();
     vi.advanceTimersByTime(PROGRESS_INTERVAL_MS * 2);
-    relay.onprogress({ progress: 3 });
-    expect(told.map((p) => p.progress)).toEqual([1]);
+    relay.onprogress({ progress: 100 });
+    expect(told.map((p) => p.progress)).toEqual([1, 2, 3, 4, 5].slice(0, PROGRESS_BURST));
   });
 
   it('a throwing callback is logged as a warning naming it', () => {

@@ -12,8 +12,17 @@ import {
 import { messageOf, oneLine } from '../common/text.js';
 import type { CallProgress, ManagerLogger, ServerLogEntry, ServerLogLevel } from '../types.js';
 
-/** The least time between two progress reports of one call, in ms. */
+/**
+ * How often a call's progress reports reach the host once a burst is spent: one every this many
+ * ms, in the long run at most 10 a second.
+ */
 export const PROGRESS_INTERVAL_MS = 100;
+
+/**
+ * Reports of one call told at once before the interval applies: a short task's few reports
+ * (0, 50, 100) all reach the host; a flood is bounded all the same.
+ */
+export const PROGRESS_BURST = 5;
 
 /** The most log messages told per server and second; the rest are counted and told as one. */
 export const MAX_SERVER_LOGS_PER_SECOND = 10;
@@ -69,10 +78,10 @@ export interface ProgressRelay {
 }
 
 /**
- * Relays a call's progress notifications to the host: at most one report every
- * {@link PROGRESS_INTERVAL_MS} (the newest is told when the interval ends, or at once when the
- * result comes: `finish()`), only values that grow and are finite, the message cleaned to one
- * line. @internal
+ * Relays a call's progress notifications to the host: {@link PROGRESS_BURST} reports at once,
+ * then one every {@link PROGRESS_INTERVAL_MS} (a token bucket; the newest waiting report is told
+ * when a turn comes, or at once when the result comes: `finish()`), only values that grow and
+ * are finite, the message cleaned to one line. @internal
  *
  * @param deliver - The host's `onProgress`.
  * @param call - The server and the tool's model-facing name.
@@ -85,17 +94,35 @@ export function progressRelay(
   logger: ManagerLogger | undefined,
 ): ProgressRelay {
   let last = -Infinity;
-  let lastTold = -Infinity;
+  // The bucket: reports that may be told now, refilled one per interval up to the burst.
+  let tokens = PROGRESS_BURST;
+  let filledAt = Date.now();
   let pending: CallProgress | undefined;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
-  const flush = () => {
-    timer = undefined;
+  const refill = () => {
+    const now = Date.now();
+    const earned = Math.floor((now - filledAt) / PROGRESS_INTERVAL_MS);
+    if (earned <= 0) return;
+    tokens = Math.min(PROGRESS_BURST, tokens + earned);
+    filledAt = tokens === PROGRESS_BURST ? now : filledAt + earned * PROGRESS_INTERVAL_MS;
+  };
+  const tell = () => {
     if (stopped || pending === undefined) return;
     const report = pending;
     pending = undefined;
-    lastTold = Date.now();
     tellHost('onProgress', deliver, report, logger);
+  };
+  const turn = () => {
+    timer = undefined;
+    refill();
+    if (pending === undefined) return;
+    if (tokens >= 1) {
+      tokens -= 1;
+      tell();
+    } else {
+      timer = setTimeout(turn, filledAt + PROGRESS_INTERVAL_MS - Date.now());
+    }
   };
   return {
     onprogress(raw) {
@@ -112,14 +139,12 @@ export function progressRelay(
         ...(typeof total === 'number' && Number.isFinite(total) ? { total } : {}),
         ...(text === '' ? {} : { message: text }),
       };
-      if (timer !== undefined) return;
-      const wait = lastTold + PROGRESS_INTERVAL_MS - Date.now();
-      if (wait <= 0) flush();
-      else timer = setTimeout(flush, wait);
+      if (timer === undefined) turn();
     },
     finish() {
       if (timer !== undefined) clearTimeout(timer);
-      flush();
+      timer = undefined;
+      tell();
       this.stop();
     },
     stop() {
