@@ -36,6 +36,8 @@ const PASS_THROUGH_GATEWAY = [
   'tools-call-error',
   'tools-call-elicitation',
   'json-schema-2020-12',
+  'elicitation-sep1034-defaults',
+  'elicitation-sep1330-enums',
   'resources-list',
   'resources-read-text',
   'resources-templates-read',
@@ -98,14 +100,6 @@ const NOT_YET: Readonly<Record<string, { why: string; flips?: string; design?: t
   'tools-call-sampling': {
     why: 'the gateway offers its servers no sampling: the server cannot ask the host',
     design: true,
-  },
-  'elicitation-sep1034-defaults': {
-    why: "the form reaches the host (its session), rebuilt from the manager's cleaned fields: an untitled enum becomes a titled oneOf, so its `enum` array is missing",
-    flips: 'forwarded forms keep the enum shape (untitled, titled, legacy enumNames)',
-  },
-  'elicitation-sep1330-enums': {
-    why: 'as elicitation-sep1034-defaults: untitled and legacy `enumNames` enums, single and multi, all become titled oneOf/anyOf',
-    flips: 'forwarded forms keep the enum shape (untitled, titled, legacy enumNames)',
   },
   'server-sse-polling': {
     why: 'no priming event or retry field (warnings only; the example server fails it directly too)',

@@ -1,11 +1,34 @@
 // A server's own question (its elicitation) during a call through `garuda-mcp serve`: passed on to
 // the host's user in the call's conversation. What goes out is built from the manager's cleaned
 // form (labels, descriptions, options and defaults as the manager cleaned them; field names and
-// option values are the cleaned forms the manager maps back), never the server's own schema, and
+// option values are the cleaned forms the manager maps back; each choice in the shape its server
+// wrote: plain enum, titled oneOf/anyOf or legacy enumNames), never the server's own schema, and
 // the host's answer goes back through the manager, which checks it against the form again.
 import type { ElicitField, ElicitReply, ElicitRequest, ElicitValues } from '@garuda/mcp-manager';
 import { inputRequired, type InputRequest } from '@modelcontextprotocol/server';
 import type { Conversation } from './conversations.js';
+
+type ChoiceField = Extract<ElicitField, { kind: 'choice' }>;
+
+function titledOptions(options: ChoiceField['options']): { const: string; title: string }[] {
+  return options.map((option) => ({ const: option.value, title: option.label }));
+}
+
+/**
+ * A single choice's options in the shape its server wrote them (SEP-1330): a host renders the
+ * form the server meant, and a host that knows only one shape meets the one it was sent.
+ */
+function choiceOptions(field: ChoiceField): Record<string, unknown> {
+  const values = field.options.map((option) => option.value);
+  switch (field.shape) {
+    case 'untitled':
+      return { enum: values };
+    case 'enumNames':
+      return { enum: values, enumNames: field.options.map((option) => option.label) };
+    case 'titled':
+      return { oneOf: titledOptions(field.options) };
+  }
+}
 
 /** One field of the form, as the elicitation schema's restricted JSON Schema says it. */
 function fieldSchema(field: ElicitField): Record<string, unknown> {
@@ -33,18 +56,15 @@ function fieldSchema(field: ElicitField): Record<string, unknown> {
     case 'boolean':
       return { type: 'boolean', ...common };
     case 'choice':
-      return {
-        type: 'string',
-        ...common,
-        oneOf: field.options.map((option) => ({ const: option.value, title: option.label })),
-      };
+      return { type: 'string', ...common, ...choiceOptions(field) };
     case 'choices':
       return {
         type: 'array',
         ...common,
-        items: {
-          anyOf: field.options.map((option) => ({ const: option.value, title: option.label })),
-        },
+        items:
+          field.shape === 'titled'
+            ? { anyOf: titledOptions(field.options) }
+            : { type: 'string', enum: field.options.map((option) => option.value) },
         ...(field.minItems === undefined ? {} : { minItems: field.minItems }),
         ...(field.maxItems === undefined ? {} : { maxItems: field.maxItems }),
       };

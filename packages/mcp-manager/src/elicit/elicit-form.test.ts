@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { answerProblems, formFields, type FormPlan } from './elicit-form.js';
+import {
+  answerProblems,
+  defaultValues,
+  formFields,
+  wireValues,
+  type FormPlan,
+} from './elicit-form.js';
 import { sameSite } from './elicitation.js';
 
 function plan(properties: Record<string, unknown>, required: string[] = []): FormPlan {
@@ -71,6 +77,76 @@ describe('answerProblems', () => {
       }),
     ).toMatchObject({ ok: false, reason: 'its field "a" is two options that look the same' });
     expect(formFields({ type: 'array' })).toMatchObject({ ok: false });
+  });
+});
+
+describe('formFields: choices keep the shape the server wrote (SEP-1330) and their defaults', () => {
+  const titled = (titles: string[]) =>
+    titles.map((title, i) => ({ const: `value${i + 1}`, title }));
+  const form = plan({
+    untitledSingle: { type: 'string', enum: ['option1', 'option2'], default: 'option2' },
+    titledSingle: { type: 'string', oneOf: titled(['First', 'Second']), default: 'value1' },
+    legacyEnum: {
+      type: 'string',
+      enum: ['opt1', 'opt2'],
+      enumNames: ['Option \u001b[31mOne', 'Option Two'],
+      default: 'opt2',
+    },
+    untitledMulti: {
+      type: 'array',
+      items: { type: 'string', enum: ['option1', 'option2'] },
+      default: ['option1'],
+    },
+    titledMulti: { type: 'array', items: { anyOf: titled(['A', 'B']) }, default: ['value2'] },
+    name: { type: 'string', default: 'John Doe' },
+    age: { type: 'integer', default: 30 },
+    score: { type: 'number', default: 95.5 },
+    verified: { type: 'boolean', default: true },
+  });
+  const byName = Object.fromEntries(form.fields.map((field) => [field.name, field]));
+
+  it('untitled, titled and legacy enumNames; single and multiple', () => {
+    expect(byName.untitledSingle).toMatchObject({ kind: 'choice', shape: 'untitled' });
+    expect(byName.titledSingle).toMatchObject({ kind: 'choice', shape: 'titled' });
+    expect(byName.legacyEnum).toMatchObject({
+      kind: 'choice',
+      shape: 'enumNames',
+      // The label is cleaned like every text a server sends.
+      options: [
+        { value: 'opt1', label: 'Option One' },
+        { value: 'opt2', label: 'Option Two' },
+      ],
+    });
+    expect(byName.untitledMulti).toMatchObject({ kind: 'choices', shape: 'untitled' });
+    expect(byName.titledMulti).toMatchObject({ kind: 'choices', shape: 'titled' });
+  });
+
+  it('every default of SEP-1034 is kept (string, integer, number, boolean, enum)', () => {
+    expect(defaultValues(form)).toEqual({
+      untitledSingle: 'option2',
+      titledSingle: 'value1',
+      legacyEnum: 'opt2',
+      untitledMulti: ['option1'],
+      titledMulti: ['value2'],
+      name: 'John Doe',
+      age: 30,
+      score: 95.5,
+      verified: true,
+    });
+  });
+
+  it('a legacy enumNames choice is answered with the enum value, never its name', () => {
+    expect(answerProblems(form, { legacyEnum: 'opt1' })).toEqual([]);
+    expect(answerProblems(form, { legacyEnum: 'Option Two' })).toEqual([
+      '"legacyEnum" must be one of its options',
+    ]);
+    expect(answerProblems(form, { titledMulti: ['value1', 'A'] })).toEqual([
+      '"titledMulti" must hold only its options',
+    ]);
+    expect(wireValues(form, { legacyEnum: 'opt1', untitledMulti: ['option2'] })).toEqual({
+      legacyEnum: 'opt1',
+      untitledMulti: ['option2'],
+    });
   });
 });
 

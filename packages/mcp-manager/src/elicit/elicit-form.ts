@@ -5,6 +5,7 @@
 // in and mapped back to the server's own on the way out.
 import { isRecord } from '@garuda/internal';
 import type {
+  ElicitChoiceShape,
   ElicitField,
   ElicitFieldKind,
   ElicitOption,
@@ -54,14 +55,22 @@ function count(value: unknown): number | undefined {
   return n !== undefined && Number.isInteger(n) && n >= 0 ? n : undefined;
 }
 
-/** Options from `enum` (+ legacy `enumNames`) or `oneOf`/`anyOf` of `{ const, title }`. */
-function readOptions(
-  values: unknown,
-  titled: unknown,
-  names: unknown,
-): Read<{ options: ElicitOption[]; map: Map<string, string> }> {
+/** A choice's options, how the server wrote them, and the cleaned value → the server's. */
+interface Options {
+  readonly options: ElicitOption[];
+  readonly shape: ElicitChoiceShape;
+  readonly map: Map<string, string>;
+}
+
+/**
+ * Options from `enum` (+ legacy `enumNames`) or `oneOf`/`anyOf` of `{ const, title }`, and which
+ * of those shapes the server used: it is kept so that a form passed on keeps it.
+ */
+function readOptions(values: unknown, titled: unknown, names: unknown): Read<Options> {
   const raw: { value: string; title?: unknown }[] = [];
+  let shape: ElicitChoiceShape = 'titled';
   if (Array.isArray(values)) {
+    shape = Array.isArray(names) ? 'enumNames' : 'untitled';
     values.forEach((value, i) => {
       if (typeof value === 'string') {
         raw.push({ value, title: Array.isArray(names) ? names[i] : undefined });
@@ -89,7 +98,7 @@ function readOptions(
     map.set(shown, value);
     options.push({ value: shown, label: label(title, shown) });
   }
-  return { ok: true, value: { options, map } };
+  return { ok: true, value: { options, shape, map } };
 }
 
 function readKind(
@@ -101,7 +110,10 @@ function readKind(
     if (!read.ok) return read;
     return {
       ok: true,
-      value: { kind: { kind: 'choice', options: read.value.options }, map: read.value.map },
+      value: {
+        kind: { kind: 'choice', options: read.value.options, shape: read.value.shape },
+        map: read.value.map,
+      },
     };
   }
   if (type === 'string') {
@@ -155,6 +167,8 @@ function readKind(
         kind: {
           kind: 'choices',
           options: read.value.options,
+          // No `enumNames` here (none is read for items), so the shape is one of the other two.
+          shape: read.value.shape === 'titled' ? 'titled' : 'untitled',
           ...(minItems === undefined ? {} : { minItems }),
           ...(maxItems === undefined ? {} : { maxItems }),
         },

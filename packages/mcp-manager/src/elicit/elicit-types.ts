@@ -17,6 +17,14 @@ export interface ElicitOption {
   readonly label: string;
 }
 
+/**
+ * How the server wrote a choice's options (SEP-1330), kept so that a form passed on (by the
+ * gateway) reaches its host in the same shape: `untitled` is a plain `enum` (`items.enum` for a
+ * multiple choice), `titled` is `oneOf` (`items.anyOf`) of `{ const, title }`, `enumNames` is the
+ * deprecated `enum` with `enumNames` beside it (single choice only).
+ */
+export type ElicitChoiceShape = 'untitled' | 'titled' | 'enumNames';
+
 /** What a field's bounds and kind say about the answer it takes. */
 export type ElicitFieldKind =
   | {
@@ -34,10 +42,17 @@ export type ElicitFieldKind =
       readonly maximum?: number;
     }
   | { readonly kind: 'boolean' }
-  | { readonly kind: 'choice'; readonly options: readonly ElicitOption[] }
+  | {
+      readonly kind: 'choice';
+      readonly options: readonly ElicitOption[];
+      /** How the server wrote the options. */
+      readonly shape: ElicitChoiceShape;
+    }
   | {
       readonly kind: 'choices';
       readonly options: readonly ElicitOption[];
+      /** How the server wrote the options (never `enumNames`: it is for single choices). */
+      readonly shape: Exclude<ElicitChoiceShape, 'enumNames'>;
       readonly minItems?: number;
       readonly maxItems?: number;
     };
