@@ -14,3 +14,5 @@ export { capLine, groupDigits, headLine, quoteLine } from './one-line.js';
 export { SERVER_ORIGINS, nameKey, settleNames } from './name-clash.js';
 export type { NameClaim, NameClash, NamePrefix, ServerOrigin, SettledNames } from './name-clash.js';
 export { JSON_MARKERS } from './json-markers.js';
+export { MCP_LOG_LEVELS } from './mcp-log-levels.js';
+export type { McpLogLevel } from './mcp-log-levels.js';

@@ -10,20 +10,12 @@
 // a front of the gateway's own never serves) hears, on a tool call's own request, the messages of
 // that call's server while it runs: a 2026 host at the `logLevel` its request names (none named:
 // none sent, as the revision says), a stateless 2025 host at the level a host last set.
+import { MCP_LOG_LEVELS } from '@garuda/internal';
 import type { McpManager, ServerLogEntry, ServerLogLevel } from '@garuda/mcp-manager';
 import { LOG_LEVEL_META_KEY, type Server, type ServerContext } from '@modelcontextprotocol/server';
 
 /** MCP's log levels, least severe first. */
-const SEVERITY: readonly ServerLogLevel[] = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-];
+const SEVERITY: readonly ServerLogLevel[] = MCP_LOG_LEVELS;
 
 /** The first revision that has no `logging/setLevel` and no stream outside a request. */
 const FIRST_STATELESS_REVISION = '2026-07-28';

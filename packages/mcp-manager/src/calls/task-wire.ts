@@ -7,10 +7,9 @@ import {
   type Client,
   type JSONRPCMessage,
   type MessageExtraInfo,
-  type Transport,
-  type TransportSendOptions,
 } from '@modelcontextprotocol/client';
 import { isRecord } from '@garuda/internal';
+import { TransportLayer } from '../common/transport-layer.js';
 import {
   CLIENT_CAPABILITIES_META_KEY_V2,
   TASKS_EXTENSION_ID_V2,
@@ -30,68 +29,21 @@ interface Waiting {
  * Everything else passes through unchanged: `pid` and `stderr` are kept when the inner
  * transport has them (the SDK tells stdio by them). @internal
  */
-export class TaskWire implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
-  declare setSupportedProtocolVersions?: (versions: string[]) => void;
-
-  readonly #inner: Transport;
+export class TaskWire extends TransportLayer {
   readonly #waiting = new Map<string, Waiting>();
   #next = 0;
   #closed = false;
 
-  constructor(inner: Transport) {
-    this.#inner = inner;
-    inner.onmessage = (message, extra) => {
-      if (!this.#take(message)) this.onmessage?.(message, extra);
-    };
-    inner.onerror = (error) => this.onerror?.(error);
-    inner.onclose = () => {
-      this.#closed = true;
-      for (const waiting of this.#waiting.values()) {
-        waiting.reject(new Error('the connection closed'));
-      }
-      this.#waiting.clear();
-      this.onclose?.();
-    };
-    if (typeof inner.setSupportedProtocolVersions === 'function') {
-      this.setSupportedProtocolVersions = (versions) =>
-        inner.setSupportedProtocolVersions?.(versions);
+  protected override receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+    if (!this.#take(message)) super.receive(message, extra);
+  }
+
+  protected override closed(): void {
+    this.#closed = true;
+    for (const waiting of this.#waiting.values()) {
+      waiting.reject(new Error('the connection closed'));
     }
-    for (const key of ['pid', 'stderr'] as const) {
-      if (key in inner) {
-        Object.defineProperty(this, key, {
-          get: () => (inner as unknown as Record<string, unknown>)[key],
-          enumerable: true,
-          configurable: true,
-        });
-      }
-    }
-  }
-
-  get sessionId(): string | undefined {
-    return this.#inner.sessionId;
-  }
-
-  get hasPerRequestStream(): boolean | undefined {
-    return this.#inner.hasPerRequestStream;
-  }
-
-  start(): Promise<void> {
-    return this.#inner.start();
-  }
-
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    return this.#inner.send(message, options);
-  }
-
-  close(): Promise<void> {
-    return this.#inner.close();
-  }
-
-  setProtocolVersion(version: string): void {
-    this.#inner.setProtocolVersion?.(version);
+    this.#waiting.clear();
   }
 
   /**
@@ -120,7 +72,7 @@ export class TaskWire implements Transport {
       if (waiting === undefined) return;
       this.#waiting.delete(id);
       waiting.reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-      this.#inner
+      this.inner
         .send({
           jsonrpc: '2.0',
           method: 'notifications/cancelled',
@@ -130,7 +82,7 @@ export class TaskWire implements Transport {
     };
     signal.addEventListener('abort', onAbort, { once: true });
     try {
-      await this.#inner.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage);
+      await this.inner.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage);
       return await answer;
     } finally {
       signal.removeEventListener('abort', onAbort);

@@ -2,7 +2,7 @@
 // that offers logging, and remembered so a server that connects later is told it too. A server
 // that does not answer in time, or refuses, keeps its own level: that is logged, never thrown at
 // the host, since a log level is advice and never a reason to fail the host's request.
-import { log } from '@garuda/internal';
+import { log, MCP_LOG_LEVELS } from '@garuda/internal';
 import type { Client } from '@modelcontextprotocol/client';
 import { messageOf, oneLine } from '../common/text.js';
 import { InvalidOptionsError } from '../errors.js';
@@ -12,16 +12,7 @@ import type { ManagerLogger, ServerLogLevel } from '../types.js';
 /** How long one server may take to take the level, in ms. */
 export const LOG_LEVEL_TIMEOUT_MS = 5_000;
 
-const LEVELS: readonly ServerLogLevel[] = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-];
+const LEVELS: readonly ServerLogLevel[] = MCP_LOG_LEVELS;
 
 /**
  * Whether a server takes `logging/setLevel`: it declares `logging`, and speaks a revision that

@@ -5,6 +5,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/client';
 import { filterToolList } from '@garuda/mcp-tools';
+import { TransportLayer } from '../common/transport-layer.js';
 
 /** `tools/list` requests waiting for their answer that are remembered; older ones are forgotten. */
 export const MAX_PENDING_TOOL_LISTS = 64;
@@ -22,13 +23,7 @@ type RequestId = string | number;
  * `pid` and `stderr` are defined on an instance only when the inner transport has them, since
  * the SDK tells stdio from HTTP by `'pid' in t && 'stderr' in t`.
  */
-class ToolListFilter implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
-  declare setSupportedProtocolVersions?: (versions: string[]) => void;
-
-  readonly #inner: Transport;
+class ToolListFilter extends TransportLayer {
   readonly #onSkip: (notice: string) => void;
   readonly #server: string | undefined;
   readonly #pending = new Set<RequestId>();
@@ -37,43 +32,20 @@ class ToolListFilter implements Transport {
   #revision: string | undefined;
 
   constructor(inner: Transport, onSkip: (notice: string) => void, server: string | undefined) {
-    this.#inner = inner;
+    super(inner);
     this.#onSkip = onSkip;
     this.#server = server;
-    inner.onmessage = (message, extra) => this.#receive(message, extra);
-    inner.onerror = (error) => this.onerror?.(error);
-    inner.onclose = () => {
-      this.#pending.clear();
-      this.onclose?.();
-    };
-    if (typeof inner.setSupportedProtocolVersions === 'function') {
-      this.setSupportedProtocolVersions = (versions) =>
-        inner.setSupportedProtocolVersions?.(versions);
-    }
-    for (const key of ['pid', 'stderr'] as const) {
-      if (key in inner) {
-        Object.defineProperty(this, key, {
-          get: () => (inner as unknown as Record<string, unknown>)[key],
-          enumerable: true,
-          configurable: true,
-        });
-      }
-    }
   }
 
-  get sessionId(): string | undefined {
-    return this.#inner.sessionId;
+  protected override receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+    this.#receive(message, extra);
   }
 
-  get hasPerRequestStream(): boolean | undefined {
-    return this.#inner.hasPerRequestStream;
+  protected override closed(): void {
+    this.#pending.clear();
   }
 
-  start(): Promise<void> {
-    return this.#inner.start();
-  }
-
-  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const id = toolListRequestId(message);
     if (id !== undefined) {
       this.#pending.add(id);
@@ -84,20 +56,16 @@ class ToolListFilter implements Transport {
       }
     }
     try {
-      await this.#inner.send(message, options);
+      await this.inner.send(message, options);
     } catch (error) {
       if (id !== undefined) this.#pending.delete(id);
       throw error;
     }
   }
 
-  close(): Promise<void> {
-    return this.#inner.close();
-  }
-
-  setProtocolVersion(version: string): void {
+  override setProtocolVersion(version: string): void {
     this.#revision = version;
-    this.#inner.setProtocolVersion?.(version);
+    super.setProtocolVersion(version);
   }
 
   #receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {

@@ -1,7 +1,7 @@
 // What a server says besides answering: progress of a call, log messages, and requests for
 // features this client does not offer. Each reaches the host cleaned and bounded, so a server that
 // floods them cannot spin the host or write into its terminal.
-import { isRecord, log } from '@garuda/internal';
+import { isRecord, log, MCP_LOG_LEVELS } from '@garuda/internal';
 import { cleanJson } from '@garuda/mcp-sanitize';
 import {
   ProtocolError,
@@ -36,16 +36,7 @@ const MAX_LOG_CHARS = 500;
 /** A log message's data is cut before it is read as JSON: a line is all the host shows. */
 const MAX_LOG_READ_CHARS = MAX_LOG_CHARS * 8;
 
-const LEVELS: ReadonlySet<string> = new Set<ServerLogLevel>([
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-]);
+const LEVELS: ReadonlySet<string> = new Set<ServerLogLevel>(MCP_LOG_LEVELS);
 
 /**
  * Runs one of the host's callbacks (`onChange`, `onProgress`, `onServerLog`): a throw is logged
