@@ -3,22 +3,12 @@
 // defaults (SEP-1034), every text cleaned; the host's answer is checked against the form before
 // the server gets it. Real parts: the `asker` fixture behind a manager, the gateway over loopback
 // HTTP, real SDK clients of both eras as hosts.
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import {
-  FIXTURE_SERVER,
-  allStrings,
-  hostileLeftovers,
-  tempDir,
-  type TempDir,
-} from '@garuda/test-utils';
-import { McpManager, type Prompter } from '@garuda/mcp-manager';
+import { FIXTURE_SERVER, allStrings, hostileLeftovers } from '@garuda/test-utils';
+import type { Prompter } from '@garuda/mcp-manager';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGateway, serveHttp, type HttpGateway } from '../src/index.js';
-
-/** The checkout, which the fixture server is read from. */
-const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
+import type { HttpGateway } from '../src/index.js';
+import { servedGateway } from './support/served.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -27,33 +17,20 @@ afterEach(async () => {
 
 /** The gateway over HTTP in front of the `asker` fixture; every call runs without a question. */
 async function start(): Promise<{ endpoint: HttpGateway; notices: string[] }> {
-  const dir: TempDir = await tempDir('garuda-gateway-forms-');
-  cleanups.push(() => dir.cleanup());
   const notices: string[] = [];
   const rules: Prompter = {
     consent: () => 'deny',
     notice: (text) => notices.push(text),
     approveCall: () => true,
   };
-  const where = { root: dir.path, home: `${dir.path}/.garuda`, userHome: dir.path, env: {} };
   const servers = { asker: { command: process.execPath, args: [FIXTURE_SERVER, 'asker'] } };
-  const gateway = createGateway({
-    manager: (hooks) =>
-      // The fixture is read from the checkout, which may be under /tmp (the sandbox's own).
-      new McpManager({ ...where, servers, sandbox: { readPaths: [REPO_ROOT] }, ...hooks }),
+  // Forms reach a host only when the gateway asks hosts; every call itself runs unasked.
+  const { endpoint } = await servedGateway(
+    servers,
     rules,
-    // Forms reach a host only when the gateway asks hosts; every call itself runs unasked.
-    approvals: 'elicit',
-    allowEveryCall: true,
-  });
-  cleanups.push(() => gateway.close());
-  await gateway.started;
-  const endpoint = await serveHttp(gateway, {
-    token: { token: randomBytes(32).toString('base64url') },
-    port: 0,
-    onError: () => {},
-  });
-  cleanups.push(() => endpoint.close());
+    { approvals: 'elicit', allowEveryCall: true },
+    cleanups,
+  );
   return { endpoint, notices };
 }
 

@@ -3,17 +3,13 @@
 // own client library (ext-tasks) polling. A task-creating call is approved once; its status,
 // result and cancel reach the server that made it; results come cleaned and framed; related-task
 // metadata goes both ways; an id the gateway did not give is refused.
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import {
   FIXTURE_SERVER,
   TASK_POLLS_TO_COMPLETE,
   TASKS_EXTENSION,
   RELATED_TASK_KEY,
-  tempDir,
-  type TempDir,
 } from '@garuda/test-utils';
-import { McpManager, type Prompter } from '@garuda/mcp-manager';
+import type { Prompter } from '@garuda/mcp-manager';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import {
   createTaskSessionFromClient,
@@ -21,10 +17,8 @@ import {
   type RawClientDispatch,
 } from '@modelcontextprotocol/ext-tasks/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGateway, serveHttp, type Gateway, type HttpGateway } from '../src/index.js';
-
-/** The checkout, which the fixture servers are read from. */
-const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
+import type { Gateway, HttpGateway } from '../src/index.js';
+import { servedGateway } from './support/served.js';
 
 const VERSION = '2026-07-28';
 const HOST_INFO = { name: 'tasks-host', version: '1.0.0' };
@@ -39,8 +33,6 @@ afterEach(async () => {
 async function start(
   modes: Record<string, 'tasks' | 'normal'> = { reports: 'tasks', plain: 'normal' },
 ): Promise<{ gateway: Gateway; endpoint: HttpGateway; approvals: string[] }> {
-  const dir: TempDir = await tempDir('garuda-gateway-tasks-');
-  cleanups.push(() => dir.cleanup());
   const approvals: string[] = [];
   const rules: Prompter = {
     consent: () => 'deny',
@@ -56,22 +48,12 @@ async function start(
       { command: process.execPath, args: [FIXTURE_SERVER, mode] },
     ]),
   );
-  const where = { root: dir.path, home: `${dir.path}/.garuda`, userHome: dir.path, env: {} };
-  const gateway = createGateway({
-    manager: (hooks) =>
-      // The fixtures are read from the checkout, which may be under /tmp (the sandbox's own).
-      new McpManager({ ...where, servers, sandbox: { readPaths: [REPO_ROOT] }, ...hooks }),
+  const { gateway, endpoint } = await servedGateway(
+    servers,
     rules,
-    approvals: 'rules',
-  });
-  cleanups.push(() => gateway.close());
-  await gateway.started;
-  const endpoint = await serveHttp(gateway, {
-    token: { token: randomBytes(32).toString('base64url') },
-    port: 0,
-    onError: () => {},
-  });
-  cleanups.push(() => endpoint.close());
+    { approvals: 'rules' },
+    cleanups,
+  );
   return { gateway, endpoint, approvals };
 }
 
