@@ -11,10 +11,21 @@ export function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
-/** A server's pins in words: `15 tools, 4 prompts` (the prompts only when it has some). */
-export function pinnedText(pinned: { readonly tools: number; readonly prompts: number }): string {
-  const tools = plural(pinned.tools, 'tool');
-  return pinned.prompts === 0 ? tools : `${tools}, ${plural(pinned.prompts, 'prompt')}`;
+/**
+ * A server's pins in words: `15 tools, 4 prompts, 1 app` (prompts and MCP Apps only when it has
+ * some).
+ */
+export function pinnedText(pinned: {
+  readonly tools: number;
+  readonly prompts: number;
+  readonly apps?: number;
+}): string {
+  const apps = pinned.apps ?? 0;
+  return [
+    plural(pinned.tools, 'tool'),
+    ...(pinned.prompts === 0 ? [] : [plural(pinned.prompts, 'prompt')]),
+    ...(apps === 0 ? [] : [plural(apps, 'app')]),
+  ].join(', ');
 }
 
 /** Display width of a cleaned string (wide East Asian characters count two). */

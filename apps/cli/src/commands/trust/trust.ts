@@ -25,13 +25,14 @@ function store(ctx: CommandContext): TrustStore {
   return new TrustStore(cliPaths(ctx).trustFile);
 }
 
-/** A trust entry's pinned tools and prompts, counted apart. */
+/** A trust entry's pinned tools, prompts and MCP Apps, counted apart. */
 function pinnedOf(hashes: Readonly<Record<string, unknown>> | undefined): {
   pinnedTools: number;
   pinnedPrompts: number;
+  pinnedApps: number;
 } {
-  const { tools, prompts } = pinCounts(Object.keys(hashes ?? {}));
-  return { pinnedTools: tools, pinnedPrompts: prompts };
+  const { tools, prompts, apps } = pinCounts(Object.keys(hashes ?? {}));
+  return { pinnedTools: tools, pinnedPrompts: prompts, pinnedApps: apps };
 }
 
 /**
@@ -69,7 +70,7 @@ export async function trustListCommand(ctx: CommandContext): Promise<number> {
           row.name,
           row.scope,
           row.trustedAt,
-          pinnedText({ tools: row.pinnedTools, prompts: row.pinnedPrompts }),
+          pinnedText({ tools: row.pinnedTools, prompts: row.pinnedPrompts, apps: row.pinnedApps }),
           // Tool names come from servers: one line each, cleaned.
           row.alwaysAllowed.map((tool) => cleanLine(tool)).join(', ') || '-',
         ]),
