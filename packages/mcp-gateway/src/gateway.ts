@@ -94,7 +94,8 @@ export interface Gateway {
   /** Settles once the manager's start ended (a failed start is logged, not thrown). */
   readonly started: Promise<void>;
   /**
-   * Makes one MCP server for one host connection (stdio) or exchange (HTTP).
+   * Makes one MCP server for one host connection (stdio), session (a 2025 host over HTTP) or
+   * exchange (a 2026-07-28 host over HTTP).
    *
    * @param options - `resourceSubscriptions`: how the host subscribes to resources. `requests`
    *   (the default; a connection that lasts, 2025 revisions): the server answers

@@ -87,11 +87,8 @@ export interface ToolsOffered extends Offered {
   /** The host answers requests on this connection (a 2025 host on a connection that lasts). */
   readonly hostAnswers: boolean;
   readonly hostLogs: HostLogs;
-  /**
-   * The task ids given to hosts, when this server declared the tasks extension (tasks.ts): a
-   * host that declares it too may then get a task from a call.
-   */
-  readonly given?: GivenTasks | undefined;
+  /** The task ids given to hosts (tasks.ts): a host that declares the extension may get a task. */
+  readonly given: GivenTasks;
 }
 
 /**
@@ -150,7 +147,7 @@ export function offerTools(offered: ToolsOffered): void {
       server,
       requestContext,
       callRunner(offered, tool, name, args ?? {}, progressOf(requestContext, offered.hostAnswers), {
-        tasks: offered.given !== undefined && hostRunsTasks(requestContext),
+        tasks: hostRunsTasks(requestContext),
       }),
     );
     // Only a host that can ask gets a conversation: its call may come back as a question. The
@@ -282,7 +279,7 @@ function callRunner(
       // A host of the tasks extension may get a task (approved now, like any call).
       const called = host.tasks ? await mcp.callTask(tool.name, args, options) : undefined;
       if (called?.kind === 'task') {
-        given?.give(called.task);
+        given.give(called.task);
         return { resultType: 'task', ...hostTask(called.task) } as unknown as ToolResult;
       }
       const result = called?.result ?? (await mcp.call(tool.name, args, options));

@@ -58,7 +58,7 @@ export interface HostAsks {
 
 /**
  * What this request's host declared it can ask: the capabilities the request carries (2026-07-28)
- * or those of its `initialize` (2025). A stateless 2025 request over HTTP carries none: no.
+ * or those of its `initialize` (2025, over stdio or in its HTTP session).
  */
 export function hostAsks(server: Server, context: ServerContext): HostAsks {
   const envelope = context.mcpReq.envelope as Record<string, unknown> | undefined;
