@@ -37,6 +37,22 @@ function touch(client: Client, uri: string) {
   return client.callTool({ name: 'lib__touch_resource', arguments: { uri } });
 }
 
+/**
+ * Touches `other`, then `subscribed`, and waits until the host heard `subscribed`: had the
+ * update of `other` reached it, it would have come first.
+ */
+async function touchBoth(
+  client: Client,
+  updates: ReturnType<typeof updatesOf>,
+  subscribed: string,
+  other: string,
+): Promise<void> {
+  const heard = updates.next(hostUri(subscribed));
+  await touch(client, other);
+  await touch(client, subscribed);
+  await heard;
+}
+
 describe('garuda-mcp serve: resource subscriptions', () => {
   it('a 2025 host hears the updates of what it subscribed to, and no more after unsubscribing', async () => {
     await world.userServers({ lib: fixtureEntry('library', 'garuda-serve-subscribe') });
@@ -48,19 +64,13 @@ describe('garuda-mcp serve: resource subscriptions', () => {
     const updates = updatesOf(client);
     await client.subscribeResource({ uri: hostUri(README) });
     // An update of a URI it did not subscribe to never comes; the one it did, under its URI.
-    const readme = updates.next(hostUri(README));
-    await touch(client, HOSTILE);
-    await touch(client, README);
-    await readme;
+    await touchBoth(client, updates, README, HOSTILE);
     expect(updates.heard).toEqual([hostUri(README)]);
 
     // Unsubscribed, the next update of README is not told; HOSTILE's (subscribed now) is.
     await client.unsubscribeResource({ uri: hostUri(README) });
     await client.subscribeResource({ uri: hostUri(HOSTILE) });
-    const hostile = updates.next(hostUri(HOSTILE));
-    await touch(client, README);
-    await touch(client, HOSTILE);
-    await hostile;
+    await touchBoth(client, updates, HOSTILE, README);
     expect(updates.heard).toEqual([hostUri(README), hostUri(HOSTILE)]);
 
     await expect(
@@ -74,19 +84,13 @@ describe('garuda-mcp serve: resource subscriptions', () => {
     expect(client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true });
     const updates = updatesOf(client);
     const listen = await client.listen({ resourceSubscriptions: [hostUri(README)] });
-    const readme = updates.next(hostUri(README));
-    await touch(client, HOSTILE);
-    await touch(client, README);
-    await readme;
+    await touchBoth(client, updates, README, HOSTILE);
     expect(updates.heard).toEqual([hostUri(README)]);
 
     // Closed, the listen lets go of README; a new one names HOSTILE.
     await listen.close();
     await client.listen({ resourceSubscriptions: [hostUri(HOSTILE)] });
-    const hostile = updates.next(hostUri(HOSTILE));
-    await touch(client, README);
-    await touch(client, HOSTILE);
-    await hostile;
+    await touchBoth(client, updates, HOSTILE, README);
     expect(updates.heard).toEqual([hostUri(README), hostUri(HOSTILE)]);
   });
 
@@ -100,10 +104,7 @@ describe('garuda-mcp serve: resource subscriptions', () => {
     });
     const heard = updatesOf(legacy);
     await legacy.subscribeResource({ uri: hostUri(README) });
-    const told = heard.next(hostUri(README));
-    await touch(legacy, HOSTILE);
-    await touch(legacy, README);
-    await told;
+    await touchBoth(legacy, heard, README, HOSTILE);
     expect(heard.heard).toEqual([hostUri(README)]);
     await legacy.close();
 
@@ -111,10 +112,7 @@ describe('garuda-mcp serve: resource subscriptions', () => {
     expect(client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true });
     const updates = updatesOf(client);
     const listen = await client.listen({ resourceSubscriptions: [hostUri(README)] });
-    const readme = updates.next(hostUri(README));
-    await touch(client, HOSTILE);
-    await touch(client, README);
-    await readme;
+    await touchBoth(client, updates, README, HOSTILE);
     expect(updates.heard).toEqual([hostUri(README)]);
     await listen.close();
     await client.close();
