@@ -1,5 +1,27 @@
 // The shape every comparison reports in, and the markdown table and results.json made from it.
 
+/**
+ * The ten figures of the speed issue (39), each printed as a row with its target in every run and
+ * collected at the end as "Issue 39: N of 10 met". A suite marks the row that measures one with
+ * {@link Row.goal}; a figure no row measured (its suite failed or was not run) counts as missed.
+ */
+export const GOALS = {
+  'cli-help': "`garuda-mcp --help` vs `node -e ''` (no SDK loaded)",
+  'cli-list': "`garuda-mcp list` / `status --start lazy`, servers pinned, vs `node -e ''`",
+  'gateway-first-list': "gateway: host's first `tools/list`, 30 pinned servers, after `initialize`",
+  'gateway-call': 'gateway: a call through `serve` vs the same call direct',
+  'call-cpu': '`McpManager.call`, client CPU per call vs plain SDK Client',
+  'call-wall': '`McpManager.call` sequential wall vs SDK (capabilities read, sandbox off)',
+  'heap-per-server': 'heap per connected server (30)',
+  'sanitizer-throughput':
+    'sanitiser (`cleanText` + `neutralizeTags`, result read) vs strip-ansi, 1 MB realistic',
+  'neutralize-scaling': '`neutralizeTags` time at N MB / 1 MB, every size to 16 MB',
+  'bench-completes': '`pnpm bench` on a loaded machine',
+} as const;
+
+/** One of the {@link GOALS}. */
+export type GoalId = keyof typeof GOALS;
+
 /** One measured figure, next to the baseline it is compared with. */
 export interface Row {
   /** What was measured, e.g. `McpManager.call, sequential`. */
@@ -27,6 +49,10 @@ export interface Row {
   readonly samples?: number;
   /** Anything a reader needs to read the figure right. */
   readonly note?: string;
+  /** Which of the issue's ten figures this row is (at most one row per figure in a run). */
+  readonly goal?: GoalId;
+  /** Why this side could not be measured; the row then has no figure (NaN) and `met: false`. */
+  readonly failed?: string;
 }
 
 /** One comparison: a title, its rows, and notes (why a target is missed, what a profile showed). */
@@ -70,6 +96,12 @@ export function sectionMarkdown(section: Section): string {
   for (const row of section.rows) {
     const ratio = row.ratio === undefined ? '' : `${row.ratio.toFixed(2)}× ${row.baseline ?? ''}`;
     const met = row.met === undefined ? '' : row.met ? 'yes' : '**no**';
+    if (row.failed !== undefined) {
+      lines.push(
+        `| ${row.name} (failed: ${row.failed}) | – | – | | ${row.target ?? ''} | ${met} |`,
+      );
+      continue;
+    }
     lines.push(
       `| ${row.name}${row.note ? ` (${row.note})` : ''} | ${figure(row.median)} ${row.unit} | ${figure(row.p95)} ${row.unit} | ${ratio} | ${row.target ?? ''} | ${met} |`,
     );
@@ -121,6 +153,90 @@ export function targetsMarkdown(rows: readonly TargetRow[]): string {
     ...rows.map(
       (row) =>
         `| ${row.section} | ${row.name} | ${row.figure} | ${row.target} | ${row.met ? 'yes' : '**no**'} |`,
+    ),
+  ].join('\n');
+}
+
+/** A row for a side that could not be measured: the reason instead of a figure. */
+export function failedRow(
+  name: string,
+  error: unknown,
+  extra: Pick<Row, 'unit' | 'target' | 'goal' | 'baseline'> = { unit: '' },
+): Row {
+  const reason = error instanceof Error ? error.message : String(error);
+  return {
+    name,
+    median: Number.NaN,
+    p95: Number.NaN,
+    ...extra,
+    failed: reason.replace(/\s+/g, ' ').slice(0, 300),
+    ...(extra.target === undefined ? {} : { met: false }),
+  };
+}
+
+/** A whole suite that stopped with an error: one failed row and the error in the notes. */
+export function failedSection(suite: string, error: unknown): Section {
+  const row = failedRow(`suite ${suite}`, error);
+  return {
+    id: `${suite}-failed`,
+    title: `${suite}: failed`,
+    rows: [row],
+    notes: [`The suite stopped with: ${row.failed ?? ''}. The run went on with the next suite.`],
+  };
+}
+
+/** One line of the issue's summary: a goal, what this run measured for it, and the verdict. */
+export interface GoalLine {
+  readonly goal: GoalId;
+  readonly figure: string;
+  readonly target: string;
+  readonly met: boolean;
+}
+
+/**
+ * Every goal of {@link GOALS}, in order, with the row that measured it (a goal no row measured is
+ * "not measured" and missed). `completed` says whether every suite ran to its end; it is the
+ * figure of `bench-completes`, whose rows are failed sides reported on the way.
+ */
+export function goalLines(
+  sections: readonly Section[],
+  completed: readonly string[],
+  failedSuites: readonly string[],
+): GoalLine[] {
+  const rows = sections.flatMap((section) => section.rows);
+  const failedSides = rows.filter((row) => row.failed !== undefined).map((row) => row.name);
+  return (Object.keys(GOALS) as GoalId[]).map((goal) => {
+    if (goal === 'bench-completes') {
+      return {
+        goal,
+        figure: `${completed.length} suites completed, ${failedSuites.length} stopped${failedSuites.length > 0 ? ` (${failedSuites.join(', ')})` : ''}; ${failedSides.length} failed sides reported${failedSides.length > 0 ? ` (${failedSides.join('; ')})` : ''}`,
+        target: 'completes; a failed side is reported as such and the run goes on',
+        met: failedSuites.length === 0 && completed.length > 0,
+      };
+    }
+    const row = rows.find((candidate) => candidate.goal === goal);
+    if (row === undefined) return { goal, figure: 'not measured', target: '', met: false };
+    const figureText =
+      row.failed !== undefined
+        ? `failed: ${row.failed}`
+        : row.ratio === undefined || !(row.target ?? '').includes('×')
+          ? `${figure(row.median)} ${row.unit}`
+          : `${row.ratio.toFixed(2)}× (${figure(row.median)} ${row.unit})`;
+    return { goal, figure: figureText, target: row.target ?? '', met: row.met === true };
+  });
+}
+
+/** The issue's summary table: the ten figures, their targets and whether each was met. */
+export function goalsMarkdown(lines: readonly GoalLine[]): string {
+  const met = lines.filter((line) => line.met).length;
+  return [
+    `### Issue 39: ${met} of ${lines.length} met`,
+    '',
+    '| figure | this run | target | met |',
+    '| --- | --- | --- | :---: |',
+    ...lines.map(
+      (line) =>
+        `| ${GOALS[line.goal]} | ${line.figure} | ${line.target} | ${line.met ? 'yes' : '**no**'} |`,
     ),
   ].join('\n');
 }

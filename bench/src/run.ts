@@ -4,7 +4,15 @@
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import process from 'node:process';
-import { sectionMarkdown, targetRows, targetsMarkdown, type Section } from './report.js';
+import {
+  failedSection,
+  goalLines,
+  goalsMarkdown,
+  sectionMarkdown,
+  targetRows,
+  targetsMarkdown,
+  type Section,
+} from './report.js';
 import { callsSuite } from './suites/calls.js';
 import { catalogSizeSuite } from './suites/catalog-size.js';
 import { memorySuite } from './suites/memory.js';
@@ -37,15 +45,32 @@ const machine = {
   memoryGiB: Math.round(os.totalmem() / 2 ** 30),
   loadAverage: os.loadavg().map((load) => Number(load.toFixed(2))),
 };
+// A side that fails after its suite moved on (a late rejection of a closed client) is reported
+// on stderr; it must not end the run.
+process.on('unhandledRejection', (reason) => {
+  process.stderr.write(
+    `(a promise failed outside its suite: ${reason instanceof Error ? reason.message : String(reason)})\n`,
+  );
+});
 const started = performance.now();
 process.stdout.write(
   `# Garuda MCP benchmarks\n\n${new Date().toISOString()} · Node ${machine.node} · ${machine.cpu} · ${machine.cores} cores · ${machine.memoryGiB} GiB · load ${machine.loadAverage.join(' ')}\n\n`,
 );
 const sections: Section[] = [];
+const completed: string[] = [];
+const failedSuites: string[] = [];
 for (const [name, suite] of Object.entries(SUITES)) {
   if (wanted.length > 0 && !wanted.includes(name)) continue;
   const suiteStarted = performance.now();
-  const results = await suite();
+  let results: Section[];
+  try {
+    results = await suite();
+    completed.push(name);
+  } catch (error) {
+    // A suite that stops is reported and the run goes on: one failure must not hide the rest.
+    failedSuites.push(name);
+    results = [failedSection(name, error)];
+  }
   for (const section of results) {
     sections.push(section);
     process.stdout.write(`${sectionMarkdown(section)}\n\n`);
@@ -55,6 +80,8 @@ for (const [name, suite] of Object.entries(SUITES)) {
 const seconds = (performance.now() - started) / 1000;
 const targets = targetRows(sections);
 if (targets.length > 0) process.stdout.write(`${targetsMarkdown(targets)}\n\n`);
+const goals = goalLines(sections, completed, failedSuites);
+process.stdout.write(`${goalsMarkdown(goals)}\n\n`);
 process.stdout.write(`Total: ${seconds.toFixed(1)} s\n`);
 const missed = sections.flatMap((s) =>
   s.rows.filter((row) => row.met === false).map((row) => `${s.title}: ${row.name}`),
@@ -63,5 +90,5 @@ if (missed.length > 0)
   process.stdout.write(`\nTargets missed (see the notes): ${missed.join('; ')}\n`);
 await writeFile(
   new URL('../results.json', import.meta.url),
-  `${JSON.stringify({ date: new Date().toISOString(), machine, seconds, targets, sections }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), machine, seconds, targets, goals, sections }, null, 2)}\n`,
 );
