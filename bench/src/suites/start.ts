@@ -9,7 +9,7 @@ import { MultiServerMCPClient } from '@langchain/mcp-adapters';
 import type { McpManager } from '@garuda/mcp-manager';
 import type { SandboxInfo } from '@garuda/mcp-transport';
 import { NORMAL_TOOL_NAMES } from '@garuda/test-utils';
-import { summarize, type Row, type Section } from '../report.js';
+import { failedRow, summarize, type Row, type Section } from '../report.js';
 import {
   BenchWorkspace,
   NO_SANDBOX,
@@ -234,6 +234,20 @@ export async function startSuite(): Promise<Section[]> {
   const runs = new Map<string, Run[]>();
   const lazyRuns = new Map<Starter, LazyRun[]>();
   const key = (starter: Starter, servers: number) => `${servers}\u0000${starter.name}`;
+  // A run that fails (a server that does not connect on a loaded machine, a process left over)
+  // is recorded under its row's key and the suite goes on: the row reports the failures.
+  const failures = new Map<string, string[]>();
+  const attempt = async <T>(at: string, work: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await work();
+    } catch (error) {
+      const list = failures.get(at) ?? [];
+      list.push(error instanceof Error ? error.message : String(error));
+      failures.set(at, list);
+      return undefined;
+    }
+  };
+  const lazyKey = (starter: Starter) => `lazy\u0000${starter.name}`;
   try {
     for (const starter of starters) workspaces.set(starter, await BenchWorkspace.create());
     const run = (starter: Starter, servers: number) => {
@@ -243,14 +257,18 @@ export async function startSuite(): Promise<Section[]> {
     // Warm-up: every client once with one server (its code loaded and compiled), and each
     // manager once with the most servers, so its trust store holds every server's pins, as on a
     // user's machine after the first start.
-    for (const starter of starters) await run(starter, 1);
-    for (const starter of starters.filter((s) => s.ours)) await run(starter, LARGEST);
+    for (const starter of starters)
+      await attempt(`warm-up\u0000${starter.name}`, () => run(starter, 1));
+    for (const starter of starters.filter((s) => s.ours)) {
+      await attempt(`warm-up\u0000${starter.name}`, () => run(starter, LARGEST));
+    }
     for (const { servers, rounds } of SIZES) {
       for (let round = 0; round < rounds; round++) {
         const order = starters.map((_, i) => starters[(i + round) % starters.length] as Starter);
         for (const starter of order) {
           const list = runs.get(key(starter, servers)) ?? [];
-          list.push(await run(starter, servers));
+          const result = await attempt(key(starter, servers), () => run(starter, servers));
+          if (result !== undefined) list.push(result);
           runs.set(key(starter, servers), list);
         }
       }
@@ -261,7 +279,10 @@ export async function startSuite(): Promise<Section[]> {
         const ws = workspaces.get(starter) as BenchWorkspace;
         const lazySandbox = starter.name.includes('sandbox off') ? NO_SANDBOX : sandbox;
         const list = lazyRuns.get(starter) ?? [];
-        list.push(await measureLazy(ws, lazySandbox, LARGEST, ws.file(`launches-${LARGEST}.log`)));
+        const result = await attempt(lazyKey(starter), () =>
+          measureLazy(ws, lazySandbox, LARGEST, ws.file(`launches-${LARGEST}.log`)),
+        );
+        if (result !== undefined) list.push(result);
         lazyRuns.set(starter, list);
       }
     }
@@ -405,17 +426,64 @@ export async function startSuite(): Promise<Section[]> {
     );
   }
 
+  /**
+   * A row whose runs all failed becomes a failed row; one with some failed runs says how many.
+   * `at` is the key the failures were recorded under.
+   */
+  const checked = (row: Row, at: string): Row => {
+    const failed = failures.get(at) ?? [];
+    if (failed.length === 0) return row;
+    if (!Number.isFinite(row.median)) {
+      return failedRow(row.name, `${failed.length} runs failed: ${failed[0] ?? ''}`, {
+        unit: row.unit,
+        ...(row.target === undefined ? {} : { target: row.target }),
+      });
+    }
+    const note = `${failed.length} runs failed and are left out: ${failed[0] ?? ''}`;
+    return { ...row, note: row.note === undefined ? note : `${row.note}; ${note}` };
+  };
+  const byName = (list: Row[], at: (row: Row) => string) =>
+    list.map((row) => checked(row, at(row)));
+  // Scale and floor rows are named `<starter>: …`.
+  const starterOf = (row: Row): Starter =>
+    starters.find((s) => row.name.startsWith(`${s.name}:`)) ?? sdkLoop;
+  readyRows.splice(
+    0,
+    readyRows.length,
+    ...byName(readyRows, (row) => {
+      const [count = '1'] = row.name.split(' ');
+      const starter = starters.find((s) => row.name.endsWith(` · ${s.name}`)) ?? sdkLoop;
+      return key(starter, Number(count));
+    }),
+  );
+  const failedWarmUps = starters.flatMap((starter) =>
+    (failures.get(`warm-up\u0000${starter.name}`) ?? []).map((m) => `${starter.name}: ${m}`),
+  );
+  const checkedScale = byName(scaleRows, (row) => key(starterOf(row), largest));
+  const checkedFloor = byName(floorRows, (row) => key(starterOf(row), largest));
+  const checkedLazy = lazyRows.map((row) => {
+    const starter = starters.find((s) =>
+      row.name.startsWith(s.name.replace('McpManager', 'McpManager lazy')),
+    );
+    return starter === undefined ? row : checked(row, lazyKey(starter));
+  });
+
   return [
     {
       id: 'start-ready',
       title: 'Start: time until tools are ready',
       rows: readyRows,
-      notes: scaleNotes.slice(0, 3),
+      notes: [
+        ...scaleNotes.slice(0, 3),
+        ...(failedWarmUps.length > 0
+          ? [`Warm-up runs that failed: ${failedWarmUps.join('; ')}.`]
+          : []),
+      ],
     },
     {
       id: 'start-scale',
       title: `Start: ${largest} servers against one`,
-      rows: scaleRows,
+      rows: checkedScale,
       notes: [
         `Each client's median time for ${largest} servers divided by its own median for one server.`,
         ...scaleNotes.slice(3),
@@ -424,7 +492,7 @@ export async function startSuite(): Promise<Section[]> {
     {
       id: 'start-floor',
       title: `Start: ${largest} servers (eager) against the CPU floor`,
-      rows: floorRows,
+      rows: checkedFloor,
       notes: [
         `The floor is the CPU the ${largest} server processes of one run used until ready (bubblewrap included), divided by the cores: no client can bring them up faster on this machine. The ratio is the measured time over that floor; what is above it is this client's own CPU (in the note) and scheduling.`,
       ],
@@ -432,7 +500,7 @@ export async function startSuite(): Promise<Section[]> {
     {
       id: 'start-lazy',
       title: `Start: ${largest} pinned servers, startMode lazy`,
-      rows: lazyRows,
+      rows: checkedLazy,
       notes: [
         `After the eager runs above, each manager's home holds the pins and the tool-list cache of the ${largest} servers. A lazy start reads the cache once, checks each cached list against the trust store's pin of that very definition and offers the cleaned tools at once, with no process launched (counted by the server wrapper): ${LAZY_ROUNDS} rounds, the managers taking turns. The ratio of the first row is to the eager start of the same servers. "first call" is the time of the first call after a lazy start (it starts that one server, runs the pin check, then the call); its ratio is to an eager start of one server.`,
       ],
