@@ -166,15 +166,16 @@ function namePattern(
   state: number,
   depth: number,
   parts: LookaheadParts,
+  maxDepth: number = REGEX_DEPTH,
 ): string {
-  if (complete[state] === 1 || depth === REGEX_DEPTH) return '';
+  if (complete[state] === 1 || depth === maxDepth) return '';
   const alternatives: string[] = [];
   for (let letter = 0; letter < LETTERS; letter++) {
     const to = next[state * LETTERS + letter] as number;
     if (to < 0) continue;
     const spelling = asciiOfKind((k) => k === letter);
     alternatives.push(
-      `${spelling}${parts.gap}${namePattern(next, complete, to, depth + 1, parts)}`,
+      `${spelling}${parts.gap}${namePattern(next, complete, to, depth + 1, parts, maxDepth)}`,
     );
   }
   alternatives.push(parts.accept);
@@ -185,9 +186,11 @@ function namePattern(
  * @internal For the fused pass of cleanAndNeutralize: a regex alternative that matches a bracket
  * in raw (not yet cleaned) text whose cleaned form the reader rejects too.
  */
-export function rawIdleBracket(list: CompiledTags): string {
+export function rawIdleBracket(list: CompiledTags, maxDepth: number): string {
   const name =
-    list.skip === ANY_NAME ? anyName(RAW) : namePattern(list.next, list.complete, 0, 0, RAW);
+    list.skip === ANY_NAME
+      ? anyName(RAW)
+      : namePattern(list.next, list.complete, 0, 0, RAW, maxDepth);
   return idleBracket(name, RAW);
 }
 
