@@ -158,7 +158,8 @@ const REGEX_DEPTH = 12;
 
 /**
  * The trie from `state` as a regex over ASCII spellings: each next letter in either case, the gap,
- * then the rest; a completed name, depth {@link REGEX_DEPTH} or any non-ASCII character accepts.
+ * then the rest; a completed name, `maxDepth` letters (default {@link REGEX_DEPTH}) or a character
+ * `parts` accepts (any non-ASCII one; on raw text ESC too) accepts.
  */
 function namePattern(
   next: Int16Array,
