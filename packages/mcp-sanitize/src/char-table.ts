@@ -113,15 +113,26 @@ export function isRemovedAstral(cp: number): boolean {
  */
 export function keptRunPattern(): RegExp {
   if (keptRun) return keptRun;
+  keptRun = new RegExp(`(?:${keptRunClasses([]).join('|')}){0,${RUNS_PER_MATCH}}`, 'y');
+  return keptRun;
+}
+
+/**
+ * The classes of {@link keptRunPattern}, each with its `+`: the ASCII code units the table marks
+ * KEEP first, then the others in classes of at most 16 ranges, leaving out `excluded` (the fused
+ * pass of cleanAndNeutralize leaves out the brackets, so it stops at them).
+ */
+export function keptRunClasses(excluded: readonly number[]): string[] {
   const t = bmpTable();
   const hex = (c: number) => `\\u${c.toString(16).padStart(4, '0')}`;
+  const kept = (c: number) => t[c] === KEEP && !excluded.includes(c);
   const ascii: string[] = [];
   const other: string[] = [];
   for (let c = 0; c < 0x10000; c++) {
-    if (t[c] !== KEEP) continue;
+    if (!kept(c)) continue;
     let end = c;
     // ASCII and the rest in separate ranges, so the common case has a class of its own.
-    while (end + 1 < 0x10000 && t[end + 1] === KEEP && end + 1 !== 0x80) end++;
+    while (end + 1 < 0x10000 && kept(end + 1) && end + 1 !== 0x80) end++;
     (c < 0x80 ? ascii : other).push(end === c ? hex(c) : `${hex(c)}-${hex(end)}`);
     c = end;
   }
@@ -129,6 +140,5 @@ export function keptRunPattern(): RegExp {
   for (let k = 0; k < other.length; k += RANGES_PER_CLASS) {
     classes.push(`[${other.slice(k, k + RANGES_PER_CLASS).join('')}]+`);
   }
-  keptRun = new RegExp(`(?:${classes.join('|')}){0,${RUNS_PER_MATCH}}`, 'y');
-  return keptRun;
+  return classes;
 }

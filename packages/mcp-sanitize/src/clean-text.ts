@@ -67,8 +67,8 @@ function skipOsc(s: string, j: number): number {
   return skipControlString(s, j);
 }
 
-/** A 7-bit sequence starting with ESC at `i`; returns the index after it. */
-function skipEscape(s: string, i: number): number {
+/** A 7-bit sequence starting with ESC at `i`; returns the index after it. @internal */
+export function skipEscape(s: string, i: number): number {
   const n = s.length;
   let j = i + 1;
   if (j >= n) return j;
@@ -94,8 +94,8 @@ function skipEscape(s: string, i: number): number {
   return c >= 0x30 && c <= 0x7e ? j + 1 : j;
 }
 
-/** An 8-bit C1 introducer at `i`; returns the index after the whole sequence. */
-function skipC1(s: string, i: number): number {
+/** An 8-bit C1 introducer at `i`; returns the index after the whole sequence. @internal */
+export function skipC1(s: string, i: number): number {
   switch (s.charCodeAt(i)) {
     case 0x9b:
       return skipCsi(s, i + 1);

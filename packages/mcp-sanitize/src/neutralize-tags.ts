@@ -1,17 +1,6 @@
 import { invalidInput, invalidTag, tooManyTags } from './errors.js';
-import {
-  ASCII_KINDS,
-  astralKind,
-  bmpKind,
-  LETTERS,
-  letterIndex,
-  MULTI,
-  multiFold,
-  SKIP,
-  SLASH,
-  slashFallbackKind,
-  SURROGATE,
-} from './tag-chars.js';
+import { ASCII_KINDS, LETTERS, letterIndex, SKIP, SLASH } from './tag-chars.js';
+import { LISTED_TAG, readTag } from './tag-reader.js';
 
 /**
  * The tags neutralised by default: our wrappers of a tool result, a resource and a prompt, the
@@ -29,7 +18,8 @@ export const DEFAULT_TAGS: readonly string[] = Object.freeze([
 export const NEUTRAL_BRACKET = '\u2039';
 
 // Characters a model may read as "<". U+2039 is our own neutral form and is deliberately absent.
-const BRACKETS = [
+/** @internal */
+export const BRACKETS: readonly number[] = [
   0x3c, 0xff1c, 0xfe64, 0x2329, 0x3008, 0x27e8, 0x02c2, 0x276e, 0x1438, 0x276c, 0x2770, 0x29fc,
   0x27ea, 0x300a, 0x00ab,
 ];
@@ -49,7 +39,7 @@ export interface TagList {
 }
 
 /** @internal The names as a trie, and the regex that skips to the brackets worth reading. */
-interface CompiledTags {
+export interface CompiledTags {
   /** Folded names: lower case, separators removed. */
   readonly names: readonly string[];
   /** Trie transitions: `next[state * LETTERS + letter]` is the next state, or -1. State 0 is the root. */
@@ -91,9 +81,9 @@ function charClass(codes: readonly number[]): string {
 }
 
 /** ASCII of the given reader kinds, as a class (taken from the reader's table, so they agree). */
-function asciiOfKind(accept: (kind: number) => boolean): string {
+function asciiOfKind(accept: (kind: number, code: number) => boolean): string {
   const codes: number[] = [];
-  for (let c = 0; c < 0x80; c++) if (accept(ASCII_KINDS[c] as number)) codes.push(c);
+  for (let c = 0; c < 0x80; c++) if (accept(ASCII_KINDS[c] as number, c)) codes.push(c);
   return charClass(codes);
 }
 
@@ -111,41 +101,98 @@ function nonBrackets(from: number, to: number): string {
 }
 
 const BRACKET_CLASS = charClass(BRACKETS);
-const GAP_AFTER_BRACKET = `${asciiOfKind((k) => k === SKIP || k === SLASH)}*`;
-const GAP = `${asciiOfKind((k) => k === SKIP)}*`;
 const NON_ASCII = '[^\\x00-\\x7f]';
+
+/**
+ * The pieces of the lookahead after a bracket. On cleaned text (`neutralizeTags`) any ASCII the
+ * reader skips may sit between the letters. On raw text (the fused pass of cleanAndNeutralize)
+ * an ESC starts a sequence the cleaner removes whole, which may join a bracket to a name: so ESC
+ * is no gap there but, like any non-ASCII character (C1 introducers included), makes the bracket
+ * worth reading. Every other ASCII character is the same before and after cleaning, or one the
+ * reader skips either way.
+ */
+interface LookaheadParts {
+  readonly gapAfterBracket: string;
+  readonly gap: string;
+  readonly accept: string;
+}
+
+const CLEANED: LookaheadParts = {
+  gapAfterBracket: `${asciiOfKind((k) => k === SKIP || k === SLASH)}*`,
+  gap: `${asciiOfKind((k) => k === SKIP)}*`,
+  accept: NON_ASCII,
+};
+
+const RAW: LookaheadParts = {
+  gapAfterBracket: `${asciiOfKind((k, c) => (k === SKIP || k === SLASH) && c !== 0x1b)}*`,
+  gap: `${asciiOfKind((k, c) => k === SKIP && c !== 0x1b)}*`,
+  accept: '[^\\x00-\\x1a\\x1c-\\x7f]',
+};
 // ASCII runs first, in a class of their own: the common case.
 const TEXT_RUNS = `${nonBrackets(0, 0x7f)}+|${nonBrackets(0x80, 0xffff)}+`;
 /** The most runs the skip regex matches at once (see keptRunPattern in char-table.ts). */
 const RUNS_PER_MATCH = 256;
 
-/** The skip regex for a pattern of what may follow a bracket that opens a listed tag. */
-function skipRegex(name: string): RegExp {
-  const idle = `${BRACKET_CLASS}(?!${GAP_AFTER_BRACKET}${name})`;
-  return new RegExp(`(?:${TEXT_RUNS}|${idle}){0,${RUNS_PER_MATCH}}`, 'y');
+/** A bracket the reader would reject, given a pattern of what may follow one that opens a listed tag. */
+function idleBracket(name: string, parts: LookaheadParts): string {
+  return `${BRACKET_CLASS}(?!${parts.gapAfterBracket}${name})`;
 }
 
-/** For a list given as an array (not compiled): any letter or non-ASCII may start a name. */
-const ANY_NAME = skipRegex(`(?:${asciiOfKind((k) => k < LETTERS)}|${NON_ASCII})`);
+/** The skip regex for a pattern of what may follow a bracket that opens a listed tag. */
+function skipRegex(name: string): RegExp {
+  return new RegExp(
+    `(?:${TEXT_RUNS}|${idleBracket(name, CLEANED)}){0,${RUNS_PER_MATCH}}`,
+    'y',
+  );
+}
+
+/** For a list given as an array (not compiled): any letter, or what `parts` accepts, may start a name. */
+function anyName(parts: LookaheadParts): string {
+  return `(?:${asciiOfKind((k) => k < LETTERS)}|${parts.accept})`;
+}
+
+const ANY_NAME = skipRegex(anyName(CLEANED));
 
 /** How many letters of a name a compiled list's regex follows before leaving the rest to the reader. */
 const REGEX_DEPTH = 12;
 
 /**
  * The trie from `state` as a regex over ASCII spellings: each next letter in either case, the gap,
- * then the rest; a completed name, depth {@link REGEX_DEPTH} or any non-ASCII character accepts.
+ * then the rest; a completed name, `maxDepth` letters (default {@link REGEX_DEPTH}) or a character
+ * `parts` accepts (any non-ASCII one; on raw text ESC too) accepts.
  */
-function namePattern(next: Int16Array, complete: Uint8Array, state: number, depth: number): string {
-  if (complete[state] === 1 || depth === REGEX_DEPTH) return '';
+function namePattern(
+  next: Int16Array,
+  complete: Uint8Array,
+  state: number,
+  depth: number,
+  parts: LookaheadParts,
+  maxDepth: number = REGEX_DEPTH,
+): string {
+  if (complete[state] === 1 || depth === maxDepth) return '';
   const alternatives: string[] = [];
   for (let letter = 0; letter < LETTERS; letter++) {
     const to = next[state * LETTERS + letter] as number;
     if (to < 0) continue;
     const spelling = asciiOfKind((k) => k === letter);
-    alternatives.push(`${spelling}${GAP}${namePattern(next, complete, to, depth + 1)}`);
+    alternatives.push(
+      `${spelling}${parts.gap}${namePattern(next, complete, to, depth + 1, parts, maxDepth)}`,
+    );
   }
-  alternatives.push(NON_ASCII);
+  alternatives.push(parts.accept);
   return `(?:${alternatives.join('|')})`;
+}
+
+/**
+ * @internal For the fused pass of cleanAndNeutralize: a regex alternative that matches a bracket
+ * in raw (not yet cleaned) text whose cleaned form the reader rejects too.
+ */
+export function rawIdleBracket(list: CompiledTags, maxDepth: number): string {
+  const name =
+    list.skip === ANY_NAME
+      ? anyName(RAW)
+      : namePattern(list.next, list.complete, 0, 0, RAW, maxDepth);
+  return idleBracket(name, RAW);
 }
 
 /** Validates tag names and folds them: lower case, separators removed, duplicates dropped. */
@@ -178,7 +225,7 @@ function compileNames(names: readonly string[], precise: boolean): CompiledTags 
     }
     complete[state] = 1;
   }
-  const skip = precise ? skipRegex(namePattern(next, complete, 0, 0)) : ANY_NAME;
+  const skip = precise ? skipRegex(namePattern(next, complete, 0, 0, CLEANED)) : ANY_NAME;
   return { names, next, complete, skip };
 }
 
@@ -204,7 +251,8 @@ export function compileTags(tags: readonly string[]): TagList {
 
 const defaultList = compileTags(DEFAULT_TAGS);
 
-function compiledOf(tags: readonly string[] | TagList | undefined): CompiledTags {
+/** @internal The compiled form of a tag list argument (validated). */
+export function compiledOf(tags: readonly string[] | TagList | undefined): CompiledTags {
   if (tags === undefined) return defaultList[COMPILED];
   if (typeof tags === 'object' && tags !== null && COMPILED in tags) {
     const compiled = tags[COMPILED];
@@ -212,57 +260,6 @@ function compiledOf(tags: readonly string[] | TagList | undefined): CompiledTags
     return compiled.skip instanceof RegExp ? compiled : compileTags(tags.tags)[COMPILED];
   }
   return compileNames(foldNames(tags as readonly string[]), false);
-}
-
-/**
- * Reads the tag name that may follow a bracket at `start` and reports whether it begins with a
- * listed name. The names are walked as a trie, one folded character at a time, and the scan stops
- * at the first character no listed name can continue with. Only characters that can sit inside a
- * tag are read (a bracket is never one), so the scans of two brackets never overlap and the whole
- * pass stays linear.
- */
-function followsListedTag(s: string, start: number, list: CompiledTags): boolean {
-  const { next, complete } = list;
-  const n = s.length;
-  let state = 0;
-  let slashAllowed = true;
-  let i = start;
-  while (i < n) {
-    const c = s.charCodeAt(i++);
-    let kind = c < 0x80 ? (ASCII_KINDS[c] as number) : bmpKind(c);
-    if (kind === SURROGATE) {
-      const d = s.charCodeAt(i);
-      // A lone high surrogate (also one at the very end, where `d` is NaN) is invisible: skipped
-      // like the other removed characters.
-      if (!(d >= 0xdc00 && d <= 0xdfff)) continue;
-      i++;
-      kind = astralKind(((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000);
-    } else if (kind === SLASH) {
-      if (slashAllowed && state === 0) {
-        slashAllowed = false;
-        continue;
-      }
-      kind = slashFallbackKind(c);
-    }
-    if (kind < LETTERS) {
-      state = next[state * LETTERS + kind] as number;
-      if (state < 0) return false;
-      if (complete[state] === 1) return true;
-    } else if (kind === SKIP) {
-      continue;
-    } else if (kind === MULTI) {
-      // A ligature or a compatibility form of several letters (`ﬁ`, `㎒`): each letter in turn.
-      const folded = multiFold(c >= 0xd800 && c <= 0xdbff ? (s.codePointAt(i - 2) as number) : c);
-      for (let k = 0; k < folded.length; k++) {
-        state = next[state * LETTERS + letterIndex(folded.charCodeAt(k))] as number;
-        if (state < 0) return false;
-        if (complete[state] === 1) return true;
-      }
-    } else {
-      return false;
-    }
-  }
-  return false;
 }
 
 /**
@@ -304,7 +301,7 @@ export function neutralizeTags(text: string, tags?: readonly string[] | TagList)
     if (i >= n) break;
     // Not a bracket: the regex stopped after its bounded number of runs, and goes on from here.
     if (!BRACKETS.includes(text.charCodeAt(i))) continue;
-    if (followsListedTag(text, i + 1, list)) {
+    if (readTag(text, i + 1, list, false) === LISTED_TAG) {
       out += text.slice(start, i) + NEUTRAL_BRACKET;
       start = i + 1;
     }

@@ -1,7 +1,13 @@
 // What a server sent, as text for the model: content blocks, URIs and notes, and the wrapper that
 // marks it as the server's. Shared by the views of tool results, resources and prompts, so each of
 // them says the same thing about the same content and cleans it the same way.
-import { capText, checkUrl, cleanLine, cleanText, neutralizeTags } from '@garuda/mcp-sanitize';
+import {
+  capText,
+  checkUrl,
+  cleanAndNeutralize,
+  cleanLine,
+  neutralizeTags,
+} from '@garuda/mcp-sanitize';
 import type { UrlRefusalCode } from '@garuda/mcp-sanitize';
 import { capLine, isRecord } from '@garuda/internal';
 import { quoteText } from './quote-text.js';
@@ -27,9 +33,12 @@ export function base64(value: unknown): string | undefined {
     : undefined;
 }
 
-/** Cleaned and tag-neutralised: the order the sanitizer asks for, before any cap. @internal */
+/**
+ * Cleaned and tag-neutralised (`cleanText` then `neutralizeTags`, in the sanitizer's single fused
+ * pass), before any cap. @internal
+ */
 export function safe(text: string): string {
-  return neutralizeTags(cleanText(text));
+  return cleanAndNeutralize(text);
 }
 
 /**

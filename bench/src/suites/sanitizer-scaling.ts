@@ -1,0 +1,104 @@
+// The scaling of neutralizeTags (issue 39's `neutralize-scaling`): its time on cleaned text of
+// 1, 2, 4, 8 and 16 MB, each against 1 MB, normalised to a 4× larger input.
+import { cleanText, compileTags, DEFAULT_TAGS, neutralizeTags } from '@garuda/mcp-sanitize';
+import { summarize, type Row } from '../report.js';
+import { generate, type Dice } from './sanitizer-input.js';
+import { read, timeRounds, type Samples } from './sanitizer-timing.js';
+
+const MIB = 2 ** 20;
+/** The sizes timed, in MB of input; the first is the reference. */
+const SCALING_SIZES = [1, 2, 4, 8, 16] as const;
+/** Fewer rounds than the 1 MB comparison: a 16 MB sample is sixteen times as long. */
+const SCALING_ROUNDS = { max: 61, min: 15, budgetMs: 20_000 };
+const TARGET = 4.5;
+
+const tags = compileTags(DEFAULT_TAGS);
+
+function neutralizeOnly(text: string): string {
+  return read(neutralizeTags(text, tags));
+}
+
+interface Sized {
+  readonly mb: number;
+  readonly bytes: number;
+}
+
+/** Which statistic of a size's samples a ratio is made of. */
+type Statistic = 'best' | 'median' | 'p95';
+
+function statistic(times: readonly number[], which: Statistic): number {
+  if (which === 'best') return Math.min(...times);
+  const s = summarize(times);
+  return which === 'median' ? s.median : s.p95;
+}
+
+/** Time at each size over time at 1 MB, scaled to a 4× input (4.00 is linear). */
+function perFourfold(
+  inputs: readonly Sized[],
+  samples: Samples,
+  clock: 'wall' | 'cpu',
+  which: Statistic,
+): number[] {
+  const time = (input: Sized) => statistic(samples[clock].get(`${input.mb} MB`) ?? [], which);
+  const [base, ...rest] = inputs as [Sized, ...Sized[]];
+  return rest.map((input) => (time(input) / time(base)) * ((4 * base.bytes) / input.bytes));
+}
+
+/** The scaling of neutralizeTags (issue 39): its time at 2, 4, 8 and 16 MB against 1 MB. */
+export function neutralizeScaling(
+  chunk: (d: Dice) => string,
+  goal: boolean,
+): { row: Row; notes: string[] } {
+  const inputs = SCALING_SIZES.map((mb) => {
+    const cleaned = read(cleanText(generate(chunk, mb * MIB)));
+    return { mb, cleaned, bytes: Buffer.byteLength(cleaned) / MIB };
+  });
+  const samples = timeRounds(
+    inputs.map((input) => ({
+      name: `${input.mb} MB`,
+      input: input.cleaned,
+      run: neutralizeOnly,
+    })),
+    SCALING_ROUNDS,
+  );
+  return scalingRow(inputs, samples, goal);
+}
+
+function scalingRow(
+  inputs: readonly Sized[],
+  samples: Samples,
+  goal: boolean,
+): { row: Row; notes: string[] } {
+  const best = perFourfold(inputs, samples, 'cpu', 'best');
+  const cpuMedian = perFourfold(inputs, samples, 'cpu', 'median');
+  const cpuP95 = perFourfold(inputs, samples, 'cpu', 'p95');
+  const wall = perFourfold(inputs, samples, 'wall', 'median');
+  const worst = Math.max(...best);
+  const each = (ratios: readonly number[]) =>
+    ratios.map((r, k) => `${inputs[k + 1]?.mb} MB ${r.toFixed(2)}`).join(', ');
+  const ms = (clock: 'wall' | 'cpu', which: Statistic) =>
+    inputs
+      .map((input) => {
+        const time = statistic(samples[clock].get(`${input.mb} MB`) ?? [], which);
+        return `${input.mb} MB ${time.toFixed(2)}`;
+      })
+      .join(', ');
+  const n = Math.min(...[...samples.cpu.values()].map((times) => times.length));
+  return {
+    row: {
+      name: 'neutralizeTags, N MB / 1 MB time per 4× input, worst of N = 2, 4, 8, 16 (CPU time, best of n)',
+      median: worst,
+      p95: Math.max(...cpuP95),
+      unit: '×',
+      higherIsBetter: false,
+      samples: n,
+      note: each(best),
+      target: '≤ 4.5× per 4× input, every size to 16 MB',
+      met: worst <= TARGET,
+      ...(goal ? { goal: 'neutralize-scaling' as const } : {}),
+    },
+    notes: [
+      `neutralizeTags scaling: on cleaned, flat text of 1, 2, 4, 8 and 16 MB, ${n} rounds, sizes in turns, a full GC before each sample. The figure is time(N MB) / time(1 MB) × 4 / N (4.00 is linear), the worst of the four sizes, from each size's fastest sample in the process's CPU time (user + system): ${each(best)}; from median CPU time ${each(cpuMedian)}; from median wall time ${each(wall)}. Times, ms: fastest CPU ${ms('cpu', 'best')}; median CPU ${ms('cpu', 'median')}; median wall ${ms('wall', 'median')}. Why not wall time: on a loaded machine a sample longer than the scheduler's time slice (a few ms, reached between 2 and 4 MB) is descheduled for part of it, so its wall time grows with the load while shorter samples escape it (the issue's "step between 2 and 4 MB"); CPU time has no such step, and its fastest sample is the one other processes disturbed least (their interference only ever adds).`,
+    ],
+  };
+}
