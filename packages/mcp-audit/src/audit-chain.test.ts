@@ -1,4 +1,4 @@
-import { access, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { access, readFile, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { useTempDir } from '@garuda/test-utils';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -137,6 +137,79 @@ describe('AuditLog', () => {
       Array.from({ length: 40 }, (_, n) => (n % 2 === 0 ? a : b).append(call(n + 2))),
     );
     expect(await verifyAuditLog(file)).toEqual({ ok: true, lines: 41 });
+  });
+});
+
+describe('AuditLog: group commit', () => {
+  it('a crash during a batch loses at most that batch, and verify calls the log cut, not edited', async () => {
+    // Batch 1 is on disk and its head written; batch 2 was being written when the machine went
+    // down: its lines reached the disk only in part and its head was never written.
+    const log = new AuditLog(file, { batchMs: 60_000 });
+    const first = Promise.all([1, 2, 3].map((n) => log.append(call(n))));
+    await log.flush();
+    await first;
+    const headAfterFirst = await readFile(`${file}.head`, 'utf8');
+    const firstBytes = (await stat(file)).size;
+    const second = Promise.all([4, 5, 6].map((n) => log.append(call(n))));
+    await log.flush();
+    await second;
+    const lines = (await readFile(file, 'utf8')).trimEnd().split('\n');
+    expect(lines).toHaveLength(6);
+    await writeFile(`${file}.head`, headAfterFirst);
+    // Line 5 half written: 4 is whole, 5 cut in its middle, 6 never came.
+    const cutAt = firstBytes + (lines[3]?.length ?? 0) + 1 + 40;
+    await truncate(file, cutAt);
+    const verdict = await verifyAuditLog(file);
+    expect(verdict).toEqual({
+      ok: false,
+      lines: 5,
+      firstBad: { line: 5, reason: expect.stringContaining('cut short') as string, cut: true },
+    });
+    expect(verdict.firstBad?.reason).toContain('the lines before it are intact');
+
+    // The log goes on after the cut (a new process): the new line starts on a line of its own
+    // and verify still names the cut, never an edit.
+    expect((await new AuditLog(file).append(call(7))).prev).toBe(
+      sha256Text((await readFile(file, 'utf8')).split('\n')[4] ?? ''),
+    );
+    expect((await verifyAuditLog(file)).firstBad).toMatchObject({ line: 5, cut: true });
+
+    // Within the lines the head vouches for, the same torn line is an edit, not a crash.
+    await writeFile(`${file}.head`, JSON.stringify({ seq: 3, sha256: sha256Text(lines[2] ?? '') }));
+    await writeFile(file, `${lines.slice(0, 2).join('\n')}\n${(lines[2] ?? '').slice(0, 30)}`);
+    expect((await verifyAuditLog(file)).firstBad).toEqual({
+      line: 3,
+      reason: expect.stringContaining('not a JSON record') as string,
+    });
+  });
+
+  it("goes on from where it left the log, and from another writer's line when one wrote since", async () => {
+    const a = new AuditLog(file);
+    const b = new AuditLog(file);
+    await a.append(call(1));
+    await a.append(call(2));
+    // Another writer appends between two batches of `a`: `a` must chain to that line.
+    await b.append(call(3));
+    expect(await a.append(call(4))).toMatchObject({ seq: 4 });
+    expect(await verifyAuditLog(file)).toEqual({ ok: true, lines: 4 });
+    // An edit by hand that keeps the size is seen too (its times change): the next line chains
+    // to the file's own last line, so verify names the edit there and nothing later.
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.replace('"durationMs":4', '"durationMs":5'));
+    await a.append(call(5));
+    const lines = (await readFile(file, 'utf8')).trimEnd().split('\n');
+    expect(JSON.parse(lines[4] ?? '{}')).toMatchObject({
+      seq: 5,
+      prev: sha256Text(lines[3] ?? ''),
+    });
+  });
+
+  it('makes its folder again when it was removed between two batches', async () => {
+    const log = new AuditLog(file);
+    await log.append(call(1));
+    await rm(path.dirname(file), { recursive: true });
+    expect(await log.append(call(2))).toMatchObject({ seq: 1 });
+    expect(await verifyAuditLog(file)).toEqual({ ok: true, lines: 1 });
   });
 });
 

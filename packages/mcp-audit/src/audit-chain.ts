@@ -3,8 +3,8 @@
 // or reordered line breaks the chain where it is. Only names, small words, numbers and hashes
 // are written: no argument, result, token or secret (a host may opt in to argument and result
 // text). Written by hand: no maintained library keeps a hash-chained JSON-lines file.
-import { constants, createReadStream } from 'node:fs';
-import { chmod, lstat, mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
+import { constants, createReadStream, type BigIntStats } from 'node:fs';
+import { lstat, mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { cleanLine, capText, cleanText } from '@garuda/mcp-sanitize';
@@ -86,8 +86,12 @@ export interface AuditVerdict {
   readonly ok: boolean;
   /** How many lines were read. */
   readonly lines: number;
-  /** The first line that breaks the chain (1-based) and why. */
-  readonly firstBad?: { readonly line: number; readonly reason: string };
+  /**
+   * The first line that breaks the chain (1-based) and why. `cut` when that line is one a crash
+   * leaves (a write that did not finish, past the lines the head vouches for): the lines before
+   * it are intact, nothing was edited.
+   */
+  readonly firstBad?: { readonly line: number; readonly reason: string; readonly cut?: true };
 }
 
 /** Each kind's fields beyond `seq`, `at`, `prev`, `kind` and `server`, with their types. */
@@ -218,6 +222,14 @@ export class AuditLog implements AuditSink {
   #writing: Promise<void> | undefined;
   /** A flush() waits: every batch goes at once. */
   #flushing = false;
+  /** The log's folder was made (or found) by this instance: not made again for every batch. */
+  #folderMade = false;
+  /**
+   * Where this instance left the log: the file's identity after its last write, and the number,
+   * hash and time of its last line. While the file is still exactly that file, the next batch
+   * goes on from here instead of reading the last line back.
+   */
+  #tail: Tail | undefined;
 
   /**
    * @param file - The log (Garuda: `<home>/audit.jsonl`); its folder is made (0700) if missing.
@@ -311,19 +323,39 @@ export class AuditLog implements AuditSink {
   }
 
   async #write(events: readonly AuditEvent[]): Promise<AuditRecord[]> {
-    await mkdir(path.dirname(this.#file), { recursive: true, mode: 0o700 });
+    const folder = path.dirname(this.#file);
+    if (!this.#folderMade) {
+      await mkdir(folder, { recursive: true, mode: 0o700 });
+      this.#folderMade = true;
+    }
+    try {
+      return await this.#writeLocked(events);
+    } catch (error) {
+      // The folder was made once; if it is gone since (removed by hand), it is made again.
+      if ((await lstat(folder).catch(() => undefined)) !== undefined) throw error;
+      await mkdir(folder, { recursive: true, mode: 0o700 });
+      return this.#writeLocked(events);
+    }
+  }
+
+  #writeLocked(events: readonly AuditEvent[]): Promise<AuditRecord[]> {
     return withFileLock(this.#file, { label: 'audit log', timeoutMs: 10_000 }, async (lock) => {
-      const info = await lstat(this.#file).catch(() => undefined);
+      const info = await lstat(this.#file, { bigint: true }).catch(() => undefined);
       if (info !== undefined && !info.isFile()) {
         throw new Error(`the audit log ${this.#file} is not a file (a link or a folder)`);
       }
-      // The chain goes on from the file's own last line, read under the lock: another process
-      // may have written since this one last did.
-      const last = await lastLine(this.#file);
-      let seq = 1;
-      let prev = AUDIT_GENESIS;
+      // The chain goes on from the file's own last line, under the lock: another process may
+      // have written since this one last did. When the file is still exactly as this instance
+      // left it (same file, size and times), that line is the one remembered; else it is read.
+      const tail = this.#tail;
+      this.#tail = undefined;
+      const same = info !== undefined && tail !== undefined && fileId(info) === tail.id;
+      const last = same ? undefined : await lastLine(this.#file);
+      let seq = same ? tail.seq + 1 : 1;
+      let prev = same ? tail.sha256 : AUDIT_GENESIS;
       let lead = '';
       let at = new Date().toISOString();
+      if (same && tail.at > at) at = tail.at;
       if (last !== undefined) {
         prev = sha256Text(last.line);
         try {
@@ -359,15 +391,19 @@ export class AuditLog implements AuditSink {
         constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0),
         0o600,
       );
+      let written: BigIntStats;
       try {
         // writeFile writes until every byte is out (one write() may take only part of a large
         // batch); O_APPEND and the lock keep another process's lines from landing in between.
         await handle.writeFile(`${lead}${lines.join('\n')}\n`, 'utf8');
+        // The batch's one flush to disk (group commit): it runs beside the calls, which never
+        // wait for it, and a crash loses at most this batch (verifyAuditLog calls it cut).
         await handle.sync();
+        if (info !== undefined && (info.mode & 0o077n) !== 0n) await handle.chmod(0o600);
+        written = await handle.stat({ bigint: true });
       } finally {
         await handle.close();
       }
-      if (info !== undefined && (info.mode & 0o077) !== 0) await chmod(this.#file, 0o600);
       // The head: the number and hash of the last line, so a cut or edited end is found too
       // (a chain alone cannot tell its last line was changed or its last lines removed).
       const head = headFile(this.#file);
@@ -376,9 +412,23 @@ export class AuditLog implements AuditSink {
         mode: 0o600,
       });
       await rename(temporary, head);
+      this.#tail = { id: fileId(written), seq: seq - 1, sha256: prev, at };
       return records;
     });
   }
+}
+
+/** Where one writer left the log (see `AuditLog`). */
+interface Tail {
+  readonly id: string;
+  readonly seq: number;
+  readonly sha256: string;
+  readonly at: string;
+}
+
+/** What tells one state of the log from another without reading it. */
+function fileId(info: BigIntStats): string {
+  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
 }
 
 /**
@@ -389,6 +439,21 @@ export class AuditLog implements AuditSink {
  * verifies as what it was then.
  */
 export async function verifyAuditLog(file: string): Promise<AuditVerdict> {
+  const state = await settledState(file);
+  const read = readLines(file, state?.size);
+  try {
+    return await checkLines(read, state?.head);
+  } finally {
+    // An early verdict leaves the reading generator open: close its file.
+    await read.return(undefined);
+  }
+}
+
+/** The chain check of {@link verifyAuditLog}, line by line. */
+async function checkLines(
+  read: AsyncIterator<string>,
+  head: AuditHead | undefined,
+): Promise<AuditVerdict> {
   let lines = 0;
   let prev = AUDIT_GENESIS;
   let lastAt = '';
@@ -397,14 +462,27 @@ export async function verifyAuditLog(file: string): Promise<AuditVerdict> {
     lines: line,
     firstBad: { line, reason: `line ${String(line)}: ${reason}` },
   });
-  const state = await settledState(file);
-  for await (const text of readLines(file, state?.size)) {
+  for (let next = await read.next(); next.done !== true; next = await read.next()) {
+    const text = next.value;
     lines += 1;
     let record: Record<string, unknown>;
     try {
       record = JSON.parse(text) as Record<string, unknown>;
     } catch {
-      return bad(lines, 'it is not a JSON record (cut short or edited)');
+      // Past the lines the head vouches for (or, with no head, the last line), a line that is
+      // not whole is what a crash during a batch's write leaves: the log was cut there.
+      const cut = head === undefined ? (await read.next()).done === true : lines > head.seq;
+      return cut
+        ? {
+            ok: false,
+            lines,
+            firstBad: {
+              line: lines,
+              reason: `line ${String(lines)}: cut short: the write of the log's last batch did not finish (a crash while writing); the lines before it are intact`,
+              cut: true,
+            },
+          }
+        : bad(lines, 'it is not a JSON record (cut short or edited)');
     }
     if (typeof record !== 'object' || record === null || Array.isArray(record)) {
       return bad(lines, 'it is not a JSON record (edited)');
@@ -430,7 +508,6 @@ export async function verifyAuditLog(file: string): Promise<AuditVerdict> {
     lastAt = record.at;
     prev = sha256Text(text);
   }
-  const head = state?.head;
   if (head !== undefined) {
     if (lines < head.seq) {
       return bad(

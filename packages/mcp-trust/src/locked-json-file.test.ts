@@ -142,6 +142,23 @@ describe('LockedJsonFile: reading and writing', () => {
     await fs.writeFile(file, '\ufeff["a"]');
     expect(await notes().load()).toEqual(['a']);
   });
+
+  it('a file read as missing is read as soon as it exists, and a remembered one as soon as it goes', async () => {
+    const store = notes();
+    expect(await store.read()).toEqual({ kind: 'missing' });
+    expect(await store.read()).toEqual({ kind: 'missing' });
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(file, '["made"]\n');
+    const old = new Date(Date.now() - 60 * 60 * 1000);
+    await fs.utimes(file, old, old);
+    expect(await store.load()).toEqual(['made']);
+    expect(await store.load()).toEqual(['made']);
+    await fs.rm(file);
+    expect(await store.read()).toEqual({ kind: 'missing' });
+    // A folder where the file was is not "still missing": it is unreadable.
+    await fs.mkdir(file);
+    await expect(store.read()).rejects.toMatchObject({ code: 'TRUST_FILE_UNREADABLE' });
+  });
 });
 
 describe('LockedJsonFile: corrupt files', () => {

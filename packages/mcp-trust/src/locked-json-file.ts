@@ -1,4 +1,4 @@
-import { constants as fsConstants, type BigIntStats } from 'node:fs';
+import { constants as fsConstants, statSync, type BigIntStats } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
@@ -83,6 +83,17 @@ export interface LockedJsonFileChange<T, R> {
 function fileId(info: BigIntStats): string {
   return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
 }
+
+/**
+ * The file's identity now, or `undefined` when it is gone (the full read then says so). Errors
+ * other than a missing file are thrown: the caller reports the file as unreadable.
+ */
+function statNow(file: string): BigIntStats | undefined {
+  return statSync(file, { bigint: true, throwIfNoEntry: false });
+}
+
+/** What the last read found when the file was missing (no identity matches it). */
+const MISSING = Object.freeze({ id: 'missing', text: '' });
 
 /** How long a file must be unchanged before its bytes are remembered between reads. */
 const SETTLED_MS = 2_000;
@@ -207,9 +218,15 @@ export class LockedJsonFile<T> {
       // The bytes read last time serve again while the file is the same file: same inode, size,
       // modification and change time (a write by this class, or by anyone using a rename, makes
       // a new inode; an edit in place changes the times). One stat instead of open, read and
-      // close, on a path some hosts read on every call.
+      // close, on a path some hosts read on every call (a tool's grant): so another process's
+      // change is seen by the very next read, with no cache time and no watcher event to wait
+      // for. The stat is synchronous: one metadata syscall on a local file costs a few µs, where
+      // the asynchronous one costs a thread-pool round trip and a promise on every call.
+      // A file found missing is checked the same way: still missing, nothing to open.
       const seen = this.#seen;
-      if (seen !== undefined && fileId(await fs.stat(this.file, { bigint: true })) === seen.id) {
+      const now = seen === undefined ? undefined : statNow(this.file);
+      if (seen === MISSING && now === undefined) return { kind: 'missing' };
+      if (seen !== undefined && now !== undefined && fileId(now) === seen.id) {
         if (seen.value !== undefined) return { kind: 'ok', value: seen.value };
         text = seen.text;
       } else {
@@ -228,7 +245,10 @@ export class LockedJsonFile<T> {
       }
     } catch (error) {
       this.#seen = undefined;
-      if (errnoCode(error) === 'ENOENT') return { kind: 'missing' };
+      if (errnoCode(error) === 'ENOENT') {
+        this.#seen = MISSING;
+        return { kind: 'missing' };
+      }
       throw fileUnreadable({ file: this.file, path: this.file, cause: error, label: this.label });
     } finally {
       await handle?.close().catch(() => undefined);

@@ -131,3 +131,35 @@ describe('LockedJsonFile and withFileLock across processes', () => {
     await expect(fs.stat(`${file}.lock`)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
+
+describe('a store that remembers what it read', () => {
+  // Run a child that changes one key through its own store (lock, write, rename) and exits.
+  async function setInChild(file: string, key: string, value: unknown): Promise<void> {
+    const child = children.start(['set', file, key, JSON.stringify(value)]);
+    expect((await child.exit).code).toBe(0);
+  }
+
+  it("sees another process's change at its very next read, with no wait", async () => {
+    const file = path.join(temp.dir, 'home', 'trust.json');
+    const store = new TrustStore(file);
+    // Missing, and remembered as missing: another process creating it is seen at once.
+    expect(await store.get('grant')).toBeUndefined();
+    expect(await store.get('grant')).toBeUndefined();
+    await setInChild(file, 'grant', 1);
+    expect(await store.get('grant')).toBe(1);
+    // A settled file is remembered (read once, then only checked): the child's write replaces
+    // it, and the next read sees the new value, then the removal.
+    const old = new Date(Date.now() - 60 * 60 * 1000);
+    await fs.utimes(file, old, old);
+    expect(await store.get('grant')).toBe(1);
+    expect(await store.get('grant')).toBe(1);
+    await setInChild(file, 'grant', 2);
+    expect(await store.get('grant')).toBe(2);
+    await fs.utimes(file, old, old);
+    expect(await store.get('grant')).toBe(2);
+    await setInChild(file, 'grant', null);
+    expect(await store.get('grant')).toBeUndefined();
+    await fs.rm(file);
+    expect(await store.get('grant')).toBeUndefined();
+  }, 120_000);
+});

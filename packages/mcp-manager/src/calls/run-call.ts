@@ -251,6 +251,33 @@ export interface CallToolDeps extends RunCallDeps {
   readonly notice: (text: string) => void;
 }
 
+/** Each configuration's trust key (for the root it was worked out for): asked on every call. */
+const trustKeys = new WeakMap<ServerConfig, { readonly root: string; readonly key: string }>();
+
+function trustKeyOf(config: ServerConfig, root: string): string {
+  const known = trustKeys.get(config);
+  if (known !== undefined && known.root === root) return known.key;
+  const key = serverPolicy(config, root).trustKey;
+  trustKeys.set(config, { root, key });
+  return key;
+}
+
+/**
+ * Each configuration's definition hash, worked out once: a grant is checked on every call, and
+ * hashing the definition was most of that check. A configuration is never changed in place (a
+ * reload makes new ones), so its object stands for its definition.
+ */
+const defHashes = new WeakMap<ServerConfig, string>();
+
+function defHashOf(config: ServerConfig): string {
+  let hash = defHashes.get(config);
+  if (hash === undefined) {
+    hash = defHash(config.def);
+    defHashes.set(config, hash);
+  }
+  return hash;
+}
+
 /**
  * The grant of one tool, bound to its server's definition, the capabilities the user declared
  * and the input schema the server listed (not the cleaned one the model reads: a change the
@@ -265,9 +292,9 @@ function grantOf(
   const raw = registry.records.get(tool.server)?.raw.find((listed) => listed.name === tool.tool);
   if (raw === undefined) return undefined;
   // Worked out only when the approval reaches the grant (a rule or the mode decides first).
-  const key = () => serverPolicy(config, deps.options.root).trustKey;
+  const key = () => trustKeyOf(config, deps.options.root);
   const binding = () => ({
-    def: defHash(config.def),
+    def: defHashOf(config),
     capabilities: config.def.capabilities,
     inputSchema: raw.inputSchema,
   });
