@@ -257,6 +257,21 @@ export function createGateway(options: GatewayOptions): Gateway {
     log(`the servers did not start: ${messageOf(error)}`);
   });
 
+  // A lazy start offers a server's tools and prompts from its pins but its resources only once it
+  // runs: a host's first resource list starts the servers offered from their pins, once, in the
+  // background. The list answers now; each server's resources follow with a list_changed.
+  let woken = false;
+  const wakeReady = () => {
+    if (woken) return;
+    woken = true;
+    for (const row of mcp.status()) {
+      if (row.state !== 'ready') continue;
+      mcp.wake(row.name, { signal }).catch((error: unknown) => {
+        if (!signal.aborted) log(`MCP server "${row.name}" did not start: ${messageOf(error)}`);
+      });
+    }
+  };
+
   // A template the gateway does not offer is told once (the host lists templates often).
   const refusedTemplates = new Set<string>();
   const noticeRefusedTemplate = (template: McpResourceTemplate, reason: string) => {
@@ -307,7 +322,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
     offerTasks({ ...offered, given });
     offerPrompts(offered);
-    offerResources({ ...offered, noticeRefusedTemplate });
+    offerResources({ ...offered, noticeRefusedTemplate, wakeReady });
     offerCompletion(offered);
     hostLogs.offer(built, mcp, started);
     const release =

@@ -8,7 +8,13 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { McpManager, type Prompter } from '@garuda/mcp-manager';
-import { FIXTURE_SERVER, NORMAL_TOOL_NAMES, tempDir, type TempDir } from '@garuda/test-utils';
+import {
+  FIXTURE_SERVER,
+  NORMAL_TOOL_NAMES,
+  tempDir,
+  waitFor,
+  type TempDir,
+} from '@garuda/test-utils';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway, type GatewayOptions } from '../src/index.js';
@@ -96,7 +102,8 @@ async function gatewayWithHost(
 /** A first run that starts every server and pins its tools (as a user's first start does). */
 async function pinEveryServer(): Promise<void> {
   const first = await gatewayWithHost('eager', TRUSTING);
-  expect((await first.host.listTools()).tools).toHaveLength(2 * NORMAL_TOOL_NAMES.length);
+  const names = (await first.host.listTools()).tools.map((tool) => tool.name);
+  expect(names).toEqual(expect.arrayContaining(['first__echo', 'second__echo']));
   open.splice(open.indexOf(first), 1);
   await closeBoth(first);
   expect(await launches()).toBe(2);
@@ -149,5 +156,30 @@ describe('a gateway in front of a lazy start', () => {
     expect(after).toContain(REVIEW_TOOL);
     expect(after.filter((name) => name.startsWith('first__'))).toEqual([]);
     expect(after).toContain('second__echo');
+  });
+
+  it("a host's resource list starts the servers offered from their pins, in the background; their resources follow", async () => {
+    await writeFile(modeFile, 'library');
+    await pinEveryServer();
+    const { host } = await gatewayWithHost('lazy', TRUSTING, { approvals: 'rules' });
+    await host.listTools();
+    expect(await launches()).toBe(0);
+    let changed = 0;
+    host.setNotificationHandler('notifications/resources/list_changed', () => {
+      changed += 1;
+    });
+    // Answered at once with what runs now (nothing); the servers start behind the answer.
+    await host.listResources();
+    const servers = await waitFor(
+      async () => {
+        const { resources } = await host.listResources();
+        const named = new Set(resources.map((resource) => resource.uri.split('/')[2]));
+        // The host was told (a host that does not poll lists again on list_changed).
+        return named.has('first') && named.has('second') && changed > 0 ? named : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
+    expect([...servers].sort()).toEqual(['first', 'second']);
+    expect(await launches()).toBe(2);
   });
 });
