@@ -10,6 +10,7 @@ import { HostLogs } from './offer/logging.js';
 import { offerPrompts } from './offer/prompts.js';
 import { offerResources, resourceOfHostUri } from './offer/resources.js';
 import { HostSubscriptions, Listens, offerSubscriptions } from './offer/subscriptions.js';
+import { ToolIndex } from './offer/tool-index.js';
 import { offerTools } from './offer/tools.js';
 import { GivenTasks, TASKS_EXTENSION, offerTasks } from './offer/tasks.js';
 import { askHost } from './questions/approve-call.js';
@@ -172,7 +173,10 @@ export function createGateway(options: GatewayOptions): Gateway {
   const servers = new Set<Server>();
   const hostLogs = new HostLogs();
   const listeners = new Set<(change: ListChange) => void>();
+  // A call's lookup of the tool by host name, built once per tool list (tool-index.ts).
+  const toolIndex = new ToolIndex(() => mcp.tools());
   const changed = (change: ListChange) => {
+    if (change === 'tools') toolIndex.forget();
     for (const listener of listeners) listener(change);
     for (const server of servers) {
       const sent =
@@ -319,6 +323,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       hostLogs,
       hostAnswers: subscribe === 'requests',
       given,
+      toolIndex,
     });
     offerTasks({ ...offered, given });
     offerPrompts(offered);
