@@ -27,7 +27,6 @@ import { hostRunsTasks, hostTask, type GivenTasks } from './tasks.js';
 import { hostToolName, type ToolIndex } from './tool-index.js';
 import { hostBlocks } from './typed-blocks.js';
 
-
 /**
  * A manager tool as the host lists it; `meta` is the tool's `_meta` for the host (MCP Apps: see
  * apps.ts), when it has one.
