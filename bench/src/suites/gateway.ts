@@ -9,6 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import process from 'node:process';
 import { FIXTURE_SERVER, NORMAL_TOOL_NAMES } from '@garuda/test-utils';
+import type { McpManager } from '@garuda/mcp-manager';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { failedRow, summarize, type Row, type Section } from '../report.js';
@@ -20,6 +21,7 @@ import {
   countedFixture,
   descendants,
   launches,
+  machineSandbox,
   ms,
   noChildrenLeft,
   resetLog,
@@ -230,6 +232,11 @@ interface CallSetup {
   /** The through row's name, and the goal it measures (if any). */
   readonly throughName: string;
   readonly goal?: 'gateway-call';
+  /**
+   * Also the same call through an `McpManager` in this process (the machine's sandbox, the same
+   * allow rule): the part of the gap that is the manager's call path, not the gateway's hop.
+   */
+  readonly inProcess?: boolean;
 }
 
 /**
@@ -243,6 +250,7 @@ async function callRows(setup: CallSetup, directName: string): Promise<Row[]> {
   const target = `≤ ${CALL_TARGET}× direct`;
   const withGoal = setup.goal === undefined ? {} : { target, goal: setup.goal };
   const clients: Client[] = [];
+  let manager: McpManager | undefined;
   try {
     const direct = new Client(CLIENT_INFO, { versionNegotiation: { mode: 'auto' } });
     clients.push(direct);
@@ -263,12 +271,40 @@ async function callRows(setup: CallSetup, directName: string): Promise<Row[]> {
       call: echo(through, `${setup.server}__echo`),
       samples: [],
     };
-    await interleaved([base, gateway]);
+    const managerSide: CallSide = {
+      name: 'McpManager.call in this process (same server, sandbox, allow rule)',
+      call: async () => {
+        const result = await manager?.call(`mcp__${setup.server}__echo`, { text: 'hello' });
+        if (result?.isError !== false || !result.text.includes('hello'))
+          throw new Error('echo failed');
+      },
+      samples: [],
+    };
+    if (setup.inProcess === true) {
+      manager = setup.ws.manager(await machineSandbox(), { allow: [`mcp.${setup.server}.echo`] });
+      await manager.start();
+    }
+    await interleaved(manager === undefined ? [base, gateway] : [base, managerSide, gateway]);
     const baseMedian = summarize(base.samples).median;
     const paired = summarize(gateway.samples.map((v, i) => v / (base.samples[i] ?? v))).median;
     const { median, p95 } = summarize(gateway.samples);
     const ratio = median / baseMedian;
+    const inProcessRows: Row[] =
+      manager === undefined
+        ? []
+        : [
+            {
+              name: managerSide.name,
+              ...summarize(managerSide.samples),
+              unit: 'µs',
+              samples: managerSide.samples.length,
+              baseline: directName,
+              ratio: summarize(managerSide.samples).median / baseMedian,
+              higherIsBetter: false,
+            },
+          ];
     return [
+      ...inProcessRows,
       { name: directName, ...summarize(base.samples), unit: 'µs', samples: base.samples.length },
       {
         name: setup.throughName,
@@ -286,7 +322,7 @@ async function callRows(setup: CallSetup, directName: string): Promise<Row[]> {
   } catch (error) {
     return [failedRow(setup.throughName, error, { unit: 'µs', baseline: directName, ...withGoal })];
   } finally {
-    await Promise.allSettled(clients.map((client) => client.close()));
+    await Promise.allSettled([...clients.map((client) => client.close()), manager?.close()]);
   }
 }
 
@@ -306,6 +342,7 @@ async function callSection(pinned: CallSetup | undefined): Promise<Section> {
       entry: CALL_SERVER,
       throughName: 'through garuda-mcp serve (stdio), allow rule',
       goal: 'gateway-call',
+      inProcess: true,
     };
     rows.push(
       ...(await callRows(setup, 'direct: SDK Client + StdioClientTransport on the server')),
