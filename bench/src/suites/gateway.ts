@@ -5,7 +5,7 @@
 // made direct, by an SDK Client on the same fixture server, interleaved call by call. The host is
 // a plain SDK Client over StdioClientTransport spawning the built CLI, in a throwaway home and
 // project, as a desktop host runs it.
-import { mkdir } from 'node:fs/promises';
+import { access, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import process from 'node:process';
 import { FIXTURE_SERVER, NORMAL_TOOL_NAMES } from '@garuda/test-utils';
@@ -72,6 +72,9 @@ async function serveHost(
   args: readonly string[],
   negotiate = false,
 ): Promise<{ client: Client; connectMs: number }> {
+  await access(BIN).catch(() => {
+    throw new Error(`${BIN} is not built: run \`pnpm bench\` from the root, or build apps/cli`);
+  });
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'serve', ...args],
