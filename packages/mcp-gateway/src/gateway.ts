@@ -10,6 +10,7 @@ import { HostLogs } from './offer/logging.js';
 import { offerPrompts } from './offer/prompts.js';
 import { offerResources, resourceOfHostUri } from './offer/resources.js';
 import { HostSubscriptions, Listens, offerSubscriptions } from './offer/subscriptions.js';
+import { ToolIndex } from './offer/tool-index.js';
 import { offerTools } from './offer/tools.js';
 import { GivenTasks, TASKS_EXTENSION, offerTasks } from './offer/tasks.js';
 import { askHost } from './questions/approve-call.js';
@@ -172,7 +173,10 @@ export function createGateway(options: GatewayOptions): Gateway {
   const servers = new Set<Server>();
   const hostLogs = new HostLogs();
   const listeners = new Set<(change: ListChange) => void>();
+  // A call's lookup of the tool by host name, built once per tool list (tool-index.ts).
+  const toolIndex = new ToolIndex(() => mcp.tools());
   const changed = (change: ListChange) => {
+    if (change === 'tools') toolIndex.forget();
     for (const listener of listeners) listener(change);
     for (const server of servers) {
       const sent =
@@ -257,6 +261,21 @@ export function createGateway(options: GatewayOptions): Gateway {
     log(`the servers did not start: ${messageOf(error)}`);
   });
 
+  // A lazy start offers a server's tools and prompts from its pins but its resources only once it
+  // runs: a host's first resource list starts the servers offered from their pins, once, in the
+  // background. The list answers now; each server's resources follow with a list_changed.
+  let woken = false;
+  const wakeReady = () => {
+    if (woken) return;
+    woken = true;
+    for (const row of mcp.status()) {
+      if (row.state !== 'ready') continue;
+      mcp.wake(row.name, { signal }).catch((error: unknown) => {
+        if (!signal.aborted) log(`MCP server "${row.name}" did not start: ${messageOf(error)}`);
+      });
+    }
+  };
+
   // A template the gateway does not offer is told once (the host lists templates often).
   const refusedTemplates = new Set<string>();
   const noticeRefusedTemplate = (template: McpResourceTemplate, reason: string) => {
@@ -304,10 +323,11 @@ export function createGateway(options: GatewayOptions): Gateway {
       hostLogs,
       hostAnswers: subscribe === 'requests',
       given,
+      toolIndex,
     });
     offerTasks({ ...offered, given });
     offerPrompts(offered);
-    offerResources({ ...offered, noticeRefusedTemplate });
+    offerResources({ ...offered, noticeRefusedTemplate, wakeReady });
     offerCompletion(offered);
     hostLogs.offer(built, mcp, started);
     const release =

@@ -270,6 +270,17 @@ export class McpManager {
     return appList(this.#session.registry);
   }
 
+  /**
+   * Starts a server offered from its pins (state `ready`, `tools.startMode: 'lazy'`) as its first
+   * use would, and waits for the start: the pin check runs first, and `onChange` then hears what
+   * it offers (its resources, which a pinned list does not hold). Resolves at once for a server in
+   * any other state, or a name no server has. The caller's `signal` ends only its own wait.
+   */
+  async wake(server: string, options: { readonly signal?: AbortSignal } = {}): Promise<void> {
+    this.#session.usable('wake()');
+    await this.#session.wakeServer(server, options.signal);
+  }
+
   /** The resources of every connected server, by server, then URI (`shownUri` is for showing). */
   resources(): McpResource[] {
     return resourceList(this.#session.registry);

@@ -265,4 +265,26 @@ describe('startMode lazy', () => {
     expect(changes.seen.slice(seen)).toEqual([{ server: 'lib', kind: 'resources' }]);
     expect(mcp.prompts()).toEqual(prompts);
   });
+
+  it('wake() starts a ready server without a call, its resources then show; at once for others', async () => {
+    await ws.userServers({ lib: fixture('library', ws.mark) });
+    await pinned();
+    const changes = new Changes();
+    const mcp = await lazy(new ScriptedPrompter(), changes);
+    expect(mcp.status()[0]?.state).toBe('ready');
+    const seen = changes.seen.length;
+    await mcp.wake('nobody');
+    expect(await pidsWith(ws.mark)).toEqual([]);
+
+    await mcp.wake('lib');
+    expect(mcp.status()[0]?.state).toBe('connected');
+    expect(mcp.resources().length).toBeGreaterThan(0);
+    expect(changes.seen.slice(seen)).toEqual([{ server: 'lib', kind: 'resources' }]);
+    const pids = await pidsWith(ws.mark);
+    expect(pids.length).toBeGreaterThan(0);
+    // A running server: nothing more starts.
+    await mcp.wake('lib');
+    expect(await pidsWith(ws.mark)).toEqual(pids);
+    await mcp.close();
+  });
 });

@@ -61,8 +61,9 @@ export const GLOBAL_FLAGS = {
   start: {
     type: 'string',
     help: [
-      '  --start <s>         for tools, status, call: eager (every server starts; default) or lazy',
-      '                      (servers with pinned tools are listed from cache, start on first call)',
+      '  --start <s>         for tools, status, call, serve: eager (every server starts; default,',
+      '                      but lazy for serve) or lazy (servers with pinned tools are listed from',
+      '                      cache, start on first call)',
     ],
   },
   allow: {

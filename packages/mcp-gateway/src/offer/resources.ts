@@ -143,7 +143,8 @@ export function noSuchResource(): ProtocolError {
 /**
  * Answers `resources/list`, `resources/templates/list` and `resources/read` on `server` from the
  * manager's resources, under `garuda://` URIs; `noticeRefusedTemplate` hears a template that is
- * not offered.
+ * not offered. A list answers at once with what the running servers offer and starts, in the
+ * background, the servers a lazy start offers from their pins (`resources/list_changed` follows).
  */
 export function offerResources({
   server,
@@ -151,11 +152,15 @@ export function offerResources({
   started,
   signal,
   noticeRefusedTemplate,
+  wakeReady,
 }: Offered & {
   readonly noticeRefusedTemplate: (template: McpResourceTemplate, reason: string) => void;
+  /** Starts the servers offered from their pins, in the background (their resources follow). */
+  readonly wakeReady: () => void;
 }): void {
   server.setRequestHandler('resources/list', async (_request, requestContext) => {
     await started;
+    wakeReady();
     // A `ui://` resource is an MCP App: only a host that renders apps gets it, as an app.
     const listed = mcp
       .resources()
@@ -166,6 +171,7 @@ export function offerResources({
   });
   server.setRequestHandler('resources/templates/list', async () => {
     await started;
+    wakeReady();
     return { resourceTemplates: hostTemplates(mcp.resourceTemplates(), noticeRefusedTemplate) };
   });
   server.setRequestHandler('resources/read', async (request, requestContext) => {

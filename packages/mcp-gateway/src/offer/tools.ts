@@ -24,24 +24,8 @@ import type { HostLogs } from './logging.js';
 import type { Offered } from './offered.js';
 import { appCallTarget, appHostTools, hostRendersApps, toolUiMeta } from './apps.js';
 import { hostRunsTasks, hostTask, type GivenTasks } from './tasks.js';
+import { hostToolName, type ToolIndex } from './tool-index.js';
 import { hostBlocks } from './typed-blocks.js';
-
-/** The prefix the manager gives every tool name; the gateway's names leave it out. */
-const MANAGER_PREFIX = 'mcp__';
-
-/**
- * The name the host sees for a manager tool: `<server>__<tool>` (the manager's
- * `mcp__<server>__<tool>` without `mcp__`, since hosts put their own prefix in front of a
- * server's tools). Tools of the manager's own (the tool search) keep their names.
- *
- * @param name - The manager's tool name.
- * @returns The host's tool name.
- * @example
- * hostToolName('mcp__github__create_issue'); // 'github__create_issue'
- */
-export function hostToolName(name: string): string {
-  return name.startsWith(MANAGER_PREFIX) ? name.slice(MANAGER_PREFIX.length) : name;
-}
 
 /**
  * A manager tool as the host lists it; `meta` is the tool's `_meta` for the host (MCP Apps: see
@@ -89,6 +73,8 @@ export interface ToolsOffered extends Offered {
   readonly hostLogs: HostLogs;
   /** The task ids given to hosts (tasks.ts): a host that declares the extension may get a task. */
   readonly given: GivenTasks;
+  /** The manager's tools by host name (a call's lookup). */
+  readonly toolIndex: ToolIndex;
 }
 
 /**
@@ -134,7 +120,8 @@ export function offerTools(offered: ToolsOffered): void {
         review.run(conversation, mcp),
       );
     }
-    const tool = findTool(mcp, name, hostRendersApps(server, requestContext));
+    const apps = hostRendersApps(server, requestContext);
+    const tool = apps ? findTool(mcp, name, true) : offered.toolIndex.find(name);
     if (tool === undefined) {
       return errorResult(
         `No tool ${JSON.stringify(name)} behind this gateway (see tools/list; a server that ` +

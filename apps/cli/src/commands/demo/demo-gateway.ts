@@ -33,7 +33,10 @@ export async function behindTheGateway(demo: Demo): Promise<void> {
   const transport = new ProcessTransport({
     command: process.execPath,
     // The demo's own approval mode: the remote server is declared read-only, so its calls run.
-    args: [bin, 'serve', '--root', world.root, '--approval-mode', 'balanced'],
+    // `--start eager`: every server starts before the host's first list, so the one whose tools
+    // changed is caught before the host lists (serve's default, lazy, would list its pinned
+    // tools and catch the change when a call starts it).
+    args: [bin, 'serve', '--root', world.root, '--approval-mode', 'balanced', '--start', 'eager'],
     env: {
       ...(Object.fromEntries(
         Object.entries(output.io.env).filter(

@@ -44,8 +44,13 @@ export function serveFromArgs(ctx: CommandContext, args: CommandArgs): Promise<n
     GATEWAY_APPROVALS,
   );
   const port = portOf(args);
+  // Behind the gateway a pinned server is listed from its pins and the tool cache and starts on
+  // its first use (the host's first tools/list waits on no start); `--start eager` starts every
+  // server first, as other commands do. An unpinned or changed server starts (and is asked
+  // about) as it always does: the lazy start only skips servers whose pins match the cache.
+  const startMode = stringOf(args, 'start') === undefined ? 'lazy' : ctx.globals.startMode;
   return serveCommand(
-    ctx,
+    { ...ctx, globals: { ...ctx.globals, startMode } },
     approvals,
     isSet(args, 'http') ? { port } : undefined,
     answerTimeoutOf(args),
