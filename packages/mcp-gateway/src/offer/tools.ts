@@ -26,6 +26,7 @@ import { appCallTarget, appHostTools, hostRendersApps, toolUiMeta } from './apps
 import { hostRunsTasks, hostTask, type GivenTasks } from './tasks.js';
 import { hostToolName, type ToolIndex } from './tool-index.js';
 import { hostBlocks } from './typed-blocks.js';
+import { linkedSignal } from './linked-signal.js';
 
 /**
  * A manager tool as the host lists it; `meta` is the tool's `_meta` for the host (MCP Apps: see
@@ -140,13 +141,16 @@ export function offerTools(offered: ToolsOffered): void {
     // Only a host that can ask gets a conversation: its call may come back as a question. The
     // host cancelling its request (or the conversation's round) cancels the call behind it.
     if (!asks.form) {
-      const signal = AbortSignal.any([offered.signal, requestContext.mcpReq.signal]);
-      return conversations.alone(() => run(signal, undefined));
+      const linked = linkedSignal(offered.signal, requestContext.mcpReq.signal);
+      return conversations.alone(() => run(linked.signal, undefined)).finally(linked.detach);
     }
     return conversations.start(
       requestContext,
       { hostTool: name, tool: tool.name, asks },
-      (conversation) => run(AbortSignal.any([offered.signal, conversation.signal]), conversation),
+      (conversation) => {
+        const linked = linkedSignal(offered.signal, conversation.signal);
+        return run(linked.signal, conversation).finally(linked.detach);
+      },
     );
   });
 }
