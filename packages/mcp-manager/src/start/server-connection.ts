@@ -36,6 +36,7 @@ import { LogRelay, progressRelay, refuseServerRequest } from './server-messages.
 import { filterToolLists } from '../offer/tool-list-filter.js';
 import { TaskWire, frameTaskRequest, serverRunsTasks } from '../calls/task-wire.js';
 import { startLists } from '../offer/server-lists.js';
+import { ToolListStore } from './tool-list-store.js';
 import { listenForChanges, type ListKind } from '../offer/change-stream.js';
 import type { CallProgress, ManagerLogger } from '../types.js';
 
@@ -155,6 +156,9 @@ export class ServerConnection {
       {
         capabilities,
         versionNegotiation: { mode: 'auto' },
+        // Only the tool list is kept as JSON (see tool-list-store.ts): the prompts and resources
+        // are the manager's own, adapted, and listed again on every change.
+        responseCacheStore: new ToolListStore(),
       },
     );
     const connection = new ServerConnection(
