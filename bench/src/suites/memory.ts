@@ -54,12 +54,22 @@ async function runProbe(scenario: Scenario): Promise<ProbeResult> {
     const last = stdout.trim().split('\n').pop() ?? '';
     return JSON.parse(last) as ProbeResult;
   } catch (error) {
-    const stderr = (error as { stderr?: string }).stderr ?? '';
-    throw new Error(
-      `memory probe ${JSON.stringify(scenario)} failed: ${(error as Error).message}\n${stderr.slice(-2000)}`,
-      { cause: error },
-    );
+    const { killed, stderr = '' } = error as { killed?: boolean; stderr?: string };
+    // The row says why in a few words: the time limit, or the probe's last error line.
+    const why = killed
+      ? `timed out after ${PROBE_TIMEOUT_MS / 1000} s`
+      : (stderr.split('\n').find((line) => /^\w*Error\b/.test(line)) ??
+        (error as Error).message.split('\n')[0]);
+    throw new Error(`the ${scenario.client} probe (${scenarioName(scenario)}) failed: ${why}`, {
+      cause: error,
+    });
   }
+}
+
+function scenarioName(scenario: Scenario): string {
+  return scenario.kind === 'idle'
+    ? `${scenario.servers} servers, ${scenario.warm ?? 1}-server warm-up`
+    : `flood of ${scenario.count} × ${scenario.mb} MiB`;
 }
 
 /** A probe's result, or why it failed (the suite goes on without it). */
