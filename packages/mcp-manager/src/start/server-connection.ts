@@ -50,6 +50,11 @@ export {
   type RemoteLaunch,
 } from './connection-types.js';
 
+/** Ends a start that ran out of time. */
+function abortStart(deadline: AbortController): void {
+  deadline.abort(new Error('start time limit'));
+}
+
 /** How long each step of closing one server may take before we stop waiting for it. */
 const CLOSE_STEP_MS = 8_000;
 
@@ -196,7 +201,9 @@ export class ServerConnection {
     });
     client.fallbackRequestHandler = refuseServerRequest(server, options.logger);
     const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new Error('start time limit')), timeoutMs);
+    // A module-level callback: a closure here would put `deadline` in the scope the connection's
+    // handlers keep for as long as the server runs.
+    const timer = setTimeout(abortStart, timeoutMs, deadline);
     const { controller, detach } = linkSignals(signal, deadline.signal);
     const limits = { signal: controller.signal, timeout: timeoutMs };
     try {
