@@ -54,6 +54,16 @@ export type ProbeResult =
     };
 
 const SAMPLE_EVERY_MS = 5;
+/**
+ * Bounds for a loaded machine (two CPU burners beside the run): 30 sandboxed servers starting at
+ * once, and the SDK client parsing 500 MiB of messages, take many times their idle time. The
+ * suite bounds the whole probe as well.
+ */
+const START_TIMEOUT_MS = 180_000;
+const FLOOD_CALL_TIMEOUT_MS = 240_000;
+
+/** A server of the probe, with the loaded machine's bounds for McpManager (mcp.json keys). */
+type ProbeEntry = ServerEntry & { readonly startTimeoutMs: number; readonly timeoutMs?: number };
 
 function read(): Reading {
   const { rss, heapUsed, external } = process.memoryUsage();
@@ -76,7 +86,7 @@ interface Connected {
   close(): Promise<void>;
 }
 
-async function connectManager(ws: BenchWorkspace, entries: Record<string, ServerEntry>) {
+async function connectManager(ws: BenchWorkspace, entries: Record<string, ProbeEntry>) {
   await ws.servers(entries);
   const manager = ws.manager(await machineSandbox());
   const connected: Connected = {
@@ -98,11 +108,14 @@ async function connectManager(ws: BenchWorkspace, entries: Record<string, Server
   return connected;
 }
 
-async function connectSdk(entries: Record<string, ServerEntry>): Promise<Connected> {
+async function connectSdk(entries: Record<string, ProbeEntry>): Promise<Connected> {
   const { clients, close } = await connectSdkClients(entries);
   return {
     call: async (tool, args) => {
-      const result = await (clients[0] as Client).callTool({ name: tool, arguments: args });
+      const result = await (clients[0] as Client).callTool(
+        { name: tool, arguments: args },
+        { timeout: FLOOD_CALL_TIMEOUT_MS },
+      );
       const first = result.content[0];
       return first?.type === 'text' ? first.text : '';
     },
@@ -114,27 +127,29 @@ async function probe(scenario: Scenario): Promise<ProbeResult> {
   const ws = await BenchWorkspace.create();
   let connected: Connected | undefined;
   try {
-    const entries: Record<string, ServerEntry> =
+    const fixture: ProbeEntry = {
+      command: process.execPath,
+      args: [FIXTURE_SERVER, 'normal'],
+      startTimeoutMs: START_TIMEOUT_MS,
+    };
+    const entries: Record<string, ProbeEntry> =
       scenario.kind === 'idle'
-        ? Object.fromEntries(
-            serverNames(scenario.servers).map((name) => [
-              name,
-              { command: process.execPath, args: [FIXTURE_SERVER, 'normal'] },
-            ]),
-          )
-        : { flood: { command: process.execPath, args: [FLOOD_SERVER] } };
-    const connect = (servers: Record<string, ServerEntry>) =>
+        ? Object.fromEntries(serverNames(scenario.servers).map((name) => [name, fixture]))
+        : {
+            flood: {
+              command: process.execPath,
+              args: [FLOOD_SERVER],
+              startTimeoutMs: START_TIMEOUT_MS,
+              timeoutMs: FLOOD_CALL_TIMEOUT_MS,
+            },
+          };
+    const connect = (servers: Record<string, ProbeEntry>) =>
       scenario.client === 'manager' ? connectManager(ws, servers) : connectSdk(servers);
     if (scenario.kind === 'idle') {
       // A first connection, closed again, so that code compiled and tables built once (the
       // same for 1 or 30 servers) are in the baseline and the reading is what each server adds.
       const warm = await connect(
-        Object.fromEntries(
-          serverNames(scenario.warm ?? 1).map((name) => [
-            `w${name}`,
-            { command: process.execPath, args: [FIXTURE_SERVER, 'normal'] },
-          ]),
-        ),
+        Object.fromEntries(serverNames(scenario.warm ?? 1).map((name) => [`w${name}`, fixture])),
       );
       await warm.close();
       const before = await settled();

@@ -8,12 +8,17 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { LIMITS as TRANSPORT_LIMITS } from '@garuda/mcp-transport';
 import type { ProbeResult, Reading, Scenario } from '../memory-probe.js';
-import { summarize, type Row, type Section } from '../report.js';
+import { failedRow, summarize, type Row, type Section } from '../report.js';
 import { machineSandbox, mib } from '../support.js';
 
 const PROBE = fileURLToPath(new URL('../memory-probe.ts', import.meta.url));
 const BENCH_DIR = fileURLToPath(new URL('../../', import.meta.url));
-const PROBE_TIMEOUT_MS = 120_000;
+/**
+ * One probe's bound. Generous: with two CPU burners beside it, 30 sandboxed servers take tens of
+ * seconds to start, and the SDK client parses every 5 MiB message of its flood. A probe that
+ * still runs out becomes a failed row; the suite goes on.
+ */
+const PROBE_TIMEOUT_MS = 360_000;
 const KIB = 1024;
 const MIB = 1024 * 1024;
 
@@ -49,12 +54,38 @@ async function runProbe(scenario: Scenario): Promise<ProbeResult> {
     const last = stdout.trim().split('\n').pop() ?? '';
     return JSON.parse(last) as ProbeResult;
   } catch (error) {
-    const stderr = (error as { stderr?: string }).stderr ?? '';
-    throw new Error(
-      `memory probe ${JSON.stringify(scenario)} failed: ${(error as Error).message}\n${stderr.slice(-2000)}`,
-      { cause: error },
-    );
+    const { killed, stderr = '' } = error as { killed?: boolean; stderr?: string };
+    // The row says why in a few words: the time limit, or the probe's last error line.
+    const why = killed
+      ? `timed out after ${PROBE_TIMEOUT_MS / 1000} s`
+      : (stderr.split('\n').find((line) => /^\w*Error\b/.test(line)) ??
+        (error as Error).message.split('\n')[0]);
+    throw new Error(`the ${scenario.client} probe (${scenarioName(scenario)}) failed: ${why}`, {
+      cause: error,
+    });
   }
+}
+
+function scenarioName(scenario: Scenario): string {
+  return scenario.kind === 'idle'
+    ? `${scenario.servers} servers, ${scenario.warm ?? 1}-server warm-up`
+    : `flood of ${scenario.count} × ${scenario.mb} MiB`;
+}
+
+/** A probe's result, or why it failed (the suite goes on without it). */
+async function attempt(scenario: Scenario): Promise<ProbeResult | Error> {
+  try {
+    return await runProbe(scenario);
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/** "1 of 3 runs failed: <first reason>", for the note of a row that kept its other runs. */
+function failedRuns(failures: readonly Error[], runs: number): string | undefined {
+  if (failures.length === 0) return undefined;
+  const first = (failures[0]?.message ?? '').replace(/\s+/g, ' ').slice(0, 200);
+  return `${failures.length} of ${runs} runs failed: ${first}`;
 }
 
 function row(name: string, values: readonly number[], unit: string, extra: Partial<Row> = {}): Row {
@@ -75,32 +106,48 @@ const CLIENTS = [
 export async function memorySuite(): Promise<Section[]> {
   const sandbox = await machineSandbox();
 
-  const idle = new Map<string, { heap: number[]; rss: number[] }>();
+  const idle = new Map<string, { heap: number[]; rss: number[]; failures: Error[] }>();
   for (const { servers, runs, warm } of IDLE) {
     for (let run = 0; run < runs; run++) {
       for (const client of CLIENTS) {
-        const result = await runProbe({ kind: 'idle', client: client.id, servers, warm });
-        if (result.kind !== 'idle') throw new Error('the probe measured something else');
         const key = `${client.id}:${servers}:${warm}`;
-        const entry = idle.get(key) ?? { heap: [], rss: [] };
+        const entry = idle.get(key) ?? { heap: [], rss: [], failures: [] };
+        idle.set(key, entry);
+        const result = await attempt({ kind: 'idle', client: client.id, servers, warm });
+        if (result instanceof Error || result.kind !== 'idle') {
+          entry.failures.push(
+            result instanceof Error ? result : new Error('the probe measured something else'),
+          );
+          continue;
+        }
         entry.heap.push((result.after.heapUsed - result.before.heapUsed) / servers / KIB);
         entry.rss.push((result.after.rss - result.before.rss) / servers / KIB);
-        idle.set(key, entry);
       }
     }
   }
   const idleRows: Row[] = [];
-  for (const { servers, warm } of IDLE) {
+  for (const { servers, warm, runs } of IDLE) {
     for (const measure of ['heap', 'rss'] as const) {
       const base = idle.get(`sdk:${servers}:${warm}`)?.[measure] ?? [];
       for (const client of CLIENTS) {
-        const values = idle.get(`${client.id}:${servers}:${warm}`)?.[measure] ?? [];
+        const entry = idle.get(`${client.id}:${servers}:${warm}`);
+        const values = entry?.[measure] ?? [];
+        const failures = entry?.failures ?? [];
         const warmed = warm === 1 ? '' : ` after a ${warm}-server warm-up`;
         const name = `${client.name}, ${servers} server${servers === 1 ? '' : 's'}${warmed}: ${measure === 'heap' ? 'JS heap' : 'RSS'} per server`;
         const targeted =
           client.id === 'manager' && measure === 'heap' && servers === 30 && warm === 1;
+        const goal = targeted
+          ? ({ goal: 'heap-per-server', target: `≤ ${HEAP_TARGET_KIB} KiB` } as const)
+          : {};
+        if (values.length === 0) {
+          idleRows.push(failedRow(name, failures[0] ?? 'no run', { unit: 'KiB', ...goal }));
+          continue;
+        }
+        const note = failedRuns(failures, runs);
         idleRows.push(
           row(name, values, 'KiB', {
+            ...(note === undefined ? {} : { note }),
             ...(client.id === 'sdk' || !(summarize(base).median > 0)
               ? {}
               : {
@@ -108,12 +155,8 @@ export async function memorySuite(): Promise<Section[]> {
                   ratio: summarize(values).median / summarize(base).median,
                   higherIsBetter: false,
                 }),
-            ...(targeted
-              ? {
-                  target: `≤ ${HEAP_TARGET_KIB} KiB`,
-                  met: summarize(values).median <= HEAP_TARGET_KIB,
-                }
-              : {}),
+            ...goal,
+            ...(targeted ? { met: summarize(values).median <= HEAP_TARGET_KIB } : {}),
           }),
         );
       }
@@ -130,30 +173,46 @@ export async function memorySuite(): Promise<Section[]> {
   const bound = (BOUND_CAPS * TRANSPORT_LIMITS.defaultMaxMessageBytes) / MIB;
   for (const flood of floods) {
     const results: Extract<ProbeResult, { kind: 'flood' }>[] = [];
+    const failures: Error[] = [];
     for (let run = 0; run < flood.runs; run++) {
-      const result = await runProbe({
+      const result = await attempt({
         kind: 'flood',
         client: flood.client.id,
         count: flood.count,
         mb: FLOOD_MB,
       });
-      if (result.kind !== 'flood') throw new Error('the probe measured something else');
+      if (result instanceof Error || result.kind !== 'flood') {
+        failures.push(
+          result instanceof Error ? result : new Error('the probe measured something else'),
+        );
+        continue;
+      }
       results.push(result);
+    }
+    const label = `${flood.client.name}, ${flood.count} × ${FLOOD_MB} MiB`;
+    const ours = flood.client.id === 'manager';
+    const targeted = ours && flood.count === FLOOD_COUNT;
+    const target = `bounded: ≤ ${bound} MiB (${BOUND_CAPS}× the ${TRANSPORT_LIMITS.defaultMaxMessageBytes / MIB} MiB cap)`;
+    if (results.length === 0) {
+      const reason = failures[0] ?? 'no run';
+      floodRows.push(
+        failedRow(`${label}: peak RSS over baseline`, reason, {
+          unit: 'MiB',
+          ...(targeted ? { target } : {}),
+        }),
+        failedRow(`${label}: peak JS heap + external over baseline`, reason, { unit: 'MiB' }),
+      );
+      floodNotes.push(`${label}: every run failed (${failedRuns(failures, flood.runs) ?? ''}).`);
+      continue;
     }
     const growth = (pick: (r: Reading) => number) =>
       results.map((r) => (pick(r.peak) - pick(r.before)) / MIB);
-    const label = `${flood.client.name}, ${flood.count} × ${FLOOD_MB} MiB`;
-    const ours = flood.client.id === 'manager';
     const rss = growth((r) => r.rss);
+    const failedNote = failedRuns(failures, flood.runs);
     floodRows.push(
       row(`${label}: peak RSS over baseline`, rss, 'MiB', {
-        note: `baseline ${mib(summarize(results.map((r) => r.before.rss)).median)}`,
-        ...(ours && flood.count === FLOOD_COUNT
-          ? {
-              target: `bounded: ≤ ${bound} MiB (${BOUND_CAPS}× the ${TRANSPORT_LIMITS.defaultMaxMessageBytes / MIB} MiB cap)`,
-              met: Math.max(...rss) <= bound,
-            }
-          : {}),
+        note: `baseline ${mib(summarize(results.map((r) => r.before.rss)).median)}${failedNote === undefined ? '' : `; ${failedNote}`}`,
+        ...(targeted ? { target, met: Math.max(...rss) <= bound } : {}),
       }),
       row(
         `${label}: peak JS heap + external over baseline`,

@@ -82,7 +82,15 @@ export class ProcessTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
 
-  readonly #options: ProcessTransportOptions;
+  /**
+   * What runs: kept until `start()` only. The arguments (a sandbox's are hundreds of strings)
+   * and the environment are not needed once the process runs, so a connected server does not
+   * keep them.
+   */
+  #spawn: Pick<ProcessTransportOptions, 'args' | 'env' | 'cwd'> | undefined;
+  readonly #command: string;
+  readonly #maxMessageBytes: number;
+  readonly #closeGraceMs: number;
   readonly #tail: StderrTail;
   #child: ChildProcess | undefined;
   #closing = false;
@@ -95,7 +103,10 @@ export class ProcessTransport implements Transport {
     if (typeof options?.command !== 'string' || options.command === '') {
       throw new TypeError('ProcessTransport needs a command: pass { command, args, env }');
     }
-    this.#options = options;
+    this.#spawn = { args: options.args, env: options.env, cwd: options.cwd };
+    this.#command = options.command;
+    this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.#closeGraceMs = options.closeGraceMs ?? 2_000;
     this.#tail = new StderrTail(
       options.stderrLines ?? 40,
       options.stderrLineChars ?? 1_000,
@@ -137,12 +148,14 @@ export class ProcessTransport implements Transport {
    * command does not exist and {@link SpawnFailedError} when it cannot be started.
    */
   start(): Promise<void> {
-    if (this.#child || this.#closed) {
+    const spawnWith = this.#spawn;
+    if (this.#child || this.#closed || spawnWith === undefined) {
       return Promise.reject(
         new TransportClosedError('this transport was already started; create a new one'),
       );
     }
-    const { command, args = [], env = {}, cwd } = this.#options;
+    const command = this.#command;
+    const { args = [], env = {}, cwd } = spawnWith;
     const child = spawn(command, [...args], {
       cwd,
       env: { ...env },
@@ -153,16 +166,13 @@ export class ProcessTransport implements Transport {
       windowsHide: true,
     });
     this.#child = child;
-    const reader = new JsonLineReader(this.#options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, {
+    this.#spawn = undefined;
+    const maxMessageBytes = this.#maxMessageBytes;
+    const reader = new JsonLineReader(maxMessageBytes, {
       onLine: (line) => this.#handleLine(line),
       onOversized: (excerpt, bytes, shape) =>
         this.#report(
-          new MessageTooLargeError(
-            bytes,
-            this.#options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-            excerpt,
-            shape,
-          ),
+          new MessageTooLargeError(bytes, maxMessageBytes, excerpt, shape),
         ),
     });
     child.stdout?.on('data', (chunk: Buffer) => reader.push(chunk));
@@ -246,7 +256,7 @@ export class ProcessTransport implements Transport {
       return;
     }
     this.#closing = true;
-    const grace = this.#options.closeGraceMs ?? 2_000;
+    const grace = this.#closeGraceMs;
     child.stdin?.end();
     if (!(await this.#waitExit(grace))) {
       this.#signalGroup('SIGTERM');
@@ -307,7 +317,7 @@ export class ProcessTransport implements Transport {
       this.#exit = { code, signal, requested: this.#closing && !this.#endingByItself };
       if (!this.#closing) {
         this.#report(
-          new ProcessExitedError(this.#options.command, code, signal, this.#tail.lines()),
+          new ProcessExitedError(this.#command, code, signal, this.#tail.lines()),
         );
         // The server is gone; helpers it started in its group go with it.
         this.#signalGroup('SIGKILL');

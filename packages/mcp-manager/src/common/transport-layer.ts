@@ -7,6 +7,32 @@ import type {
   TransportSendOptions,
 } from '@modelcontextprotocol/client';
 
+/** `setSupportedProtocolVersions` of a layer whose inner transport has one. */
+function forwardSupportedVersions(this: TransportLayer, versions: string[]): void {
+  innerOf(this).setSupportedProtocolVersions?.(versions);
+}
+
+/** The transport a layer wraps (module-level accessors read it through this). */
+function innerOf(layer: TransportLayer): Transport {
+  return (layer as unknown as { readonly inner: Transport }).inner;
+}
+
+const PID: PropertyDescriptor = {
+  get(this: TransportLayer) {
+    return (innerOf(this) as unknown as Record<string, unknown>)['pid'];
+  },
+  enumerable: true,
+  configurable: true,
+};
+
+const STDERR: PropertyDescriptor = {
+  get(this: TransportLayer) {
+    return (innerOf(this) as unknown as Record<string, unknown>)['stderr'];
+  },
+  enumerable: true,
+  configurable: true,
+};
+
 /**
  * Forwards every call and callback of `inner`. `pid` and `stderr` are defined on an instance
  * only when the inner transport has them, since the SDK tells stdio from HTTP by
@@ -31,18 +57,12 @@ export class TransportLayer implements Transport {
       this.onclose?.();
     };
     if (typeof inner.setSupportedProtocolVersions === 'function') {
-      this.setSupportedProtocolVersions = (versions) =>
-        inner.setSupportedProtocolVersions?.(versions);
+      this.setSupportedProtocolVersions = forwardSupportedVersions;
     }
-    for (const key of ['pid', 'stderr'] as const) {
-      if (key in inner) {
-        Object.defineProperty(this, key, {
-          get: () => (inner as unknown as Record<string, unknown>)[key],
-          enumerable: true,
-          configurable: true,
-        });
-      }
-    }
+    // The same descriptor objects for every layer: the getters are shared, so each layer keeps
+    // the class's object shape instead of two closures and a dictionary of its own per server.
+    if ('pid' in inner) Object.defineProperty(this, 'pid', PID);
+    if ('stderr' in inner) Object.defineProperty(this, 'stderr', STDERR);
   }
 
   get sessionId(): string | undefined {

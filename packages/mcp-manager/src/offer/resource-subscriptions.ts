@@ -40,7 +40,6 @@ export class ResourceSubscriptions {
     this.#connection = connection;
     this.#tell = tell;
     this.#logger = logger;
-    connection.signal.addEventListener('abort', () => clearTimeout(this.#timer), { once: true });
   }
 
   /** A `notifications/resources/updated` from the server. */
@@ -58,14 +57,21 @@ export class ResourceSubscriptions {
       return;
     }
     this.#pending.add(uri);
-    if (this.#timer !== undefined || this.#connection.signal.aborted) return;
-    this.#timer = setTimeout(() => {
+    const signal = this.#connection.signal;
+    if (this.#timer !== undefined || signal.aborted) return;
+    // The end of the connection clears the timer; the listener lives only while it waits, so
+    // an idle server costs no listener on its connection's signal.
+    const onAbort = () => clearTimeout(timer);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
       this.#timer = undefined;
       const uris = [...this.#pending];
       this.#pending.clear();
       for (const one of uris) if (this.#uris.has(one)) this.#tell(one);
     }, RESOURCE_UPDATE_INTERVAL_MS);
-    this.#timer.unref();
+    timer.unref();
+    this.#timer = timer;
+    signal.addEventListener('abort', onAbort, { once: true });
   }
 
   /**

@@ -164,7 +164,6 @@ export class RefreshQueue {
     this.#signal = signal;
     this.#label = label;
     this.#logger = logger;
-    signal.addEventListener('abort', () => clearTimeout(this.#timer), { once: true });
   }
 
   /** Asks for a refresh (coalesced with one running or waiting). */
@@ -186,11 +185,17 @@ export class RefreshQueue {
     if (this.#starts.length >= MAX_REFRESHES_PER_WINDOW) {
       const wait = (this.#starts[0] ?? now) + REFRESH_WINDOW_MS - now;
       log(this.#logger, 'debug', `MCP server "${this.#label}": tool refreshes wait ${wait} ms`);
-      this.#timer = setTimeout(() => {
+      // The end of the connection clears the timer; the listener lives only while it waits, so
+      // an idle server's queue costs no listener on its connection's signal.
+      const onAbort = () => clearTimeout(timer);
+      const timer = setTimeout(() => {
+        this.#signal.removeEventListener('abort', onAbort);
         this.#timer = undefined;
         this.#next();
       }, wait);
-      this.#timer.unref();
+      timer.unref();
+      this.#timer = timer;
+      this.#signal.addEventListener('abort', onAbort, { once: true });
       return;
     }
     this.#starts.push(now);

@@ -97,6 +97,9 @@ function runnerFailure(
 
 /** The connect phase, built once per manager. @internal */
 export function connectPhase(deps: ConnectDeps) {
+  // One for every server, made here: a closure made in the function below would keep that
+  // start's whole scope (its signal, plan and options) for as long as the server runs.
+  const onSkip = (notice: string) => deps.notice(notice);
   /**
    * Connects a server and lists its tools, or says why it did not.
    *
@@ -116,7 +119,7 @@ export function connectPhase(deps: ConnectDeps) {
       clientInfo: deps.clientInfo,
       timeoutMs: server.def.startTimeoutMs ?? deps.startTimeoutMs,
       signal,
-      onSkip: (notice) => deps.notice(notice),
+      onSkip,
       track: deps.track,
       logger: deps.logger,
       onLog: deps.onServerLog,

@@ -36,6 +36,7 @@ import { LogRelay, progressRelay, refuseServerRequest } from './server-messages.
 import { filterToolLists } from '../offer/tool-list-filter.js';
 import { TaskWire, frameTaskRequest, serverRunsTasks } from '../calls/task-wire.js';
 import { startLists } from '../offer/server-lists.js';
+import { ToolListStore } from './tool-list-store.js';
 import { listenForChanges, type ListKind } from '../offer/change-stream.js';
 import type { CallProgress, ManagerLogger } from '../types.js';
 
@@ -48,6 +49,11 @@ export {
   type Reauthorize,
   type RemoteLaunch,
 } from './connection-types.js';
+
+/** Ends a start that ran out of time. */
+function abortStart(deadline: AbortController): void {
+  deadline.abort(new Error('start time limit'));
+}
 
 /** How long each step of closing one server may take before we stop waiting for it. */
 const CLOSE_STEP_MS = 8_000;
@@ -155,6 +161,9 @@ export class ServerConnection {
       {
         capabilities,
         versionNegotiation: { mode: 'auto' },
+        // Only the tool list is kept as JSON (see tool-list-store.ts): the prompts and resources
+        // are the manager's own, adapted, and listed again on every change.
+        responseCacheStore: new ToolListStore(),
       },
     );
     const connection = new ServerConnection(
@@ -192,7 +201,9 @@ export class ServerConnection {
     });
     client.fallbackRequestHandler = refuseServerRequest(server, options.logger);
     const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new Error('start time limit')), timeoutMs);
+    // A module-level callback: a closure here would put `deadline` in the scope the connection's
+    // handlers keep for as long as the server runs.
+    const timer = setTimeout(abortStart, timeoutMs, deadline);
     const { controller, detach } = linkSignals(signal, deadline.signal);
     const limits = { signal: controller.signal, timeout: timeoutMs };
     try {

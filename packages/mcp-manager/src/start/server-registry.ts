@@ -390,8 +390,7 @@ export class ServerRegistry {
         record.signedIn = outcome.signedIn;
         this.connections.set(record.name, connection);
         this.setState(record, 'connected', undefined);
-        connection.onExit((reason) => this.#exited(record, connection, reason));
-        this.#watch(record, connection);
+        this.#attach(record, connection);
         for (const hook of this.onConnected) hook(connection);
         return;
       }
@@ -455,6 +454,16 @@ export class ServerRegistry {
   }
 
   /**
+   * Hears a connected server's exit and follows its changes. Its own method, so that what the
+   * connection keeps for its whole life captures only the record and the connection, not the
+   * start's scope.
+   */
+  #attach(record: ServerRecord, connection: ServerConnection): void {
+    connection.onExit((reason) => this.#exited(record, connection, reason));
+    this.#watch(record, connection);
+  }
+
+  /**
    * Follows a connected server's `list_changed`: each refresh of its tools and prompts goes
    * through the pin check; its resources are listed again (no pins: they are data, not
    * instructions). Each kind has its own queue, coalesced and bounded.
@@ -496,44 +505,43 @@ export class ServerRegistry {
       if (toolsChanged) this.#changed({ server: record.name, kind: 'tools' });
       if (promptsChanged) this.#changed({ server: record.name, kind: 'prompts' });
     };
-    const queue = new RefreshQueue(
-      async (signal) => {
-        const refreshed = await this.#refresh(
-          record.config,
-          connection,
-          { last: record.raw, mayAsk },
-          apply,
-          signal,
-        );
-        if (!current()) return;
-        if (refreshed.declined) mayAsk = false;
-        const apps = appsKey(record.raw);
-        if (refreshed.held.length === 0) record.raw = refreshed.raw;
-        apply(refreshed);
-        // An MCP App served anew is a resource change for the host (its tools may be the same).
-        if (appsKey(record.raw) !== apps) this.#changed({ server: record.name, kind: 'resources' });
-      },
-      connection.signal,
-      record.name,
-      this.#logger,
-    );
-    const resources = new RefreshQueue(
-      async (signal) => {
-        const listed = await this.#refreshResources(record.config, connection, signal);
-        if (!current()) return;
-        if (JSON.stringify(listed) === JSON.stringify(record.resources)) return;
-        record.resources = listed;
-        this.#changed({ server: record.name, kind: 'resources' });
-      },
-      connection.signal,
-      record.name,
-      this.#logger,
-    );
-    connection.onListChanged((kind) => (kind === 'resources' ? resources : queue).request());
+    const refreshTools = async (signal: AbortSignal) => {
+      const refreshed = await this.#refresh(
+        record.config,
+        connection,
+        { last: record.raw, mayAsk },
+        apply,
+        signal,
+      );
+      if (!current()) return;
+      if (refreshed.declined) mayAsk = false;
+      const apps = appsKey(record.raw);
+      if (refreshed.held.length === 0) record.raw = refreshed.raw;
+      apply(refreshed);
+      // An MCP App served anew is a resource change for the host (its tools may be the same).
+      if (appsKey(record.raw) !== apps) this.#changed({ server: record.name, kind: 'resources' });
+    };
+    const refreshResources = async (signal: AbortSignal) => {
+      const listed = await this.#refreshResources(record.config, connection, signal);
+      if (!current()) return;
+      if (JSON.stringify(listed) === JSON.stringify(record.resources)) return;
+      record.resources = listed;
+      this.#changed({ server: record.name, kind: 'resources' });
+    };
+    // The queues come with the first change: most servers never send one.
+    let tools: RefreshQueue | undefined;
+    let resources: RefreshQueue | undefined;
+    const queue = (run: (signal: AbortSignal) => Promise<void>) =>
+      new RefreshQueue(run, connection.signal, record.name, this.#logger);
+    connection.onListChanged((kind) => {
+      if (kind === 'resources') (resources ??= queue(refreshResources)).request();
+      else (tools ??= queue(refreshTools)).request();
+    });
     const subscriptions = new ResourceSubscriptions(
       connection,
       (uri) => {
-        if (current()) this.#changed({
+        if (current())
+          this.#changed({
             server: record.name,
             kind: 'resource',
             uri: shownUri(uri),
