@@ -30,6 +30,8 @@ import {
 
 /** The built CLI (build it first: the suite runs what a host runs). */
 const BIN = path.join(REPO_ROOT, 'apps/cli/dist/bin.js');
+/** A pass-through proxy built on the SDK alone: the floor under a call through any stdio gateway. */
+const BARE_PROXY = path.join(REPO_ROOT, 'bench/fixtures/bare-proxy.mjs');
 const PINNED_SERVERS = 30;
 const FIRST_LIST_ROUNDS = 5;
 const FIRST_LIST_TARGET_MS = 300;
@@ -274,6 +276,23 @@ async function callRows(setup: CallSetup, directName: string): Promise<Row[]> {
       call: echo(through, `${setup.server}__echo`),
       samples: [],
     };
+    // The floor of any stdio gateway: the same call through a pass-through proxy with nothing
+    // of Garuda in it (bench/fixtures/bare-proxy.mjs).
+    const bare = new Client(CLIENT_INFO, { versionNegotiation: { mode: 'auto' } });
+    clients.push(bare);
+    await bare.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BARE_PROXY, setup.entry.command, ...setup.entry.args],
+        env: SERVER_ENV,
+        stderr: 'ignore',
+      }),
+    );
+    const bareSide: CallSide = {
+      name: 'through a bare SDK proxy (no checks, no cleaning)',
+      call: echo(bare, 'echo'),
+      samples: [],
+    };
     const managerSide: CallSide = {
       name: 'McpManager.call in this process (same server, sandbox, allow rule)',
       call: async () => {
@@ -287,7 +306,10 @@ async function callRows(setup: CallSetup, directName: string): Promise<Row[]> {
       manager = setup.ws.manager(await machineSandbox(), { allow: [`mcp.${setup.server}.echo`] });
       await manager.start();
     }
-    await interleaved(manager === undefined ? [base, gateway] : [base, managerSide, gateway]);
+    await interleaved(
+      manager === undefined ? [base, bareSide, gateway] : [base, managerSide, bareSide, gateway],
+    );
+    const bareMedian = summarize(bareSide.samples).median;
     const baseMedian = summarize(base.samples).median;
     const paired = summarize(gateway.samples.map((v, i) => v / (base.samples[i] ?? v))).median;
     const { median, p95 } = summarize(gateway.samples);
@@ -310,6 +332,15 @@ async function callRows(setup: CallSetup, directName: string): Promise<Row[]> {
       ...inProcessRows,
       { name: directName, ...summarize(base.samples), unit: 'µs', samples: base.samples.length },
       {
+        name: bareSide.name,
+        ...summarize(bareSide.samples),
+        unit: 'µs',
+        samples: bareSide.samples.length,
+        baseline: directName,
+        ratio: bareMedian / baseMedian,
+        higherIsBetter: false,
+      },
+      {
         name: setup.throughName,
         median,
         p95,
@@ -318,7 +349,7 @@ async function callRows(setup: CallSetup, directName: string): Promise<Row[]> {
         baseline: directName,
         ratio,
         higherIsBetter: false,
-        note: `paired call by call ${paired.toFixed(2)}×`,
+        note: `paired call by call ${paired.toFixed(2)}×; ${(median / bareMedian).toFixed(2)}× the bare SDK proxy`,
         ...(setup.goal === undefined ? {} : { ...withGoal, met: ratio <= CALL_TARGET }),
       },
     ];
@@ -362,6 +393,7 @@ async function callSection(pinned: CallSetup | undefined): Promise<Section> {
     rows,
     notes: [
       'The approval is an allow rule (`--allow mcp.<server>.echo`), answered without a person. Both clients negotiate the revision (`auto`), as `calls` does.',
+      'The bare SDK proxy (bench/fixtures/bare-proxy.mjs: a plain SDK server whose tools/list and tools/call go to a plain SDK client on the server, nothing checked or cleaned) is the floor under any stdio gateway: its call crosses two process boundaries where the direct call crosses one, so for a tool that does nothing it costs about two direct calls. "× the bare SDK proxy" in the through row is what serve adds over that floor (approval rule, pin-checked tool, cleaning and framing, audit).',
     ],
   };
 }
