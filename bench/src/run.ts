@@ -15,6 +15,7 @@ import {
 } from './report.js';
 import { callsSuite } from './suites/calls.js';
 import { catalogSizeSuite } from './suites/catalog-size.js';
+import { cliSuite } from './suites/cli.js';
 import { memorySuite } from './suites/memory.js';
 import { pinnedFetchSuite } from './suites/pinned-fetch.js';
 import { sanitizerSuite } from './suites/sanitizer.js';
@@ -27,6 +28,7 @@ const SUITES: Record<string, () => Promise<Section[]>> = {
   'pinned-fetch': pinnedFetchSuite,
   memory: memorySuite,
   'catalog-size': catalogSizeSuite,
+  cli: cliSuite,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
