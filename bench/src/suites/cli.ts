@@ -231,7 +231,6 @@ function rowsOf(
       unit: 'ms',
       ...(side === BASE ? {} : { baseline: `${BASE.name}, CPU per run`, ratio: median / baseCpu }),
       samples: samples.get(side)?.length ?? 0,
-      note: 'user + system of the process and its children, 10 ms ticks',
     });
   }
   return rows;
@@ -262,6 +261,7 @@ export async function cliSuite(): Promise<Section[]> {
       `Fresh processes, ${ROUNDS} rounds after one warm-up, the sides in turns (the order turns each round). ` +
         `node -e '' median ${ms(summarize((samples.get(BASE) ?? []).map((s) => s.wallMs)).median)}.`,
       'list and status run on a user file of 30 fixture servers, pinned by one eager `status --yes` first; a lazy status is checked to start none (the launches are counted).',
+      'CPU per run: user + system time of the process and its children, from this process’s reaped-children counters (10 ms ticks).',
       'Whether --help loaded an SDK is read from one recorded run (every module it resolved; a bundled chunk counts as the packages its source map lists).',
     );
     return [{ id: 'cli', title: 'CLI start (issue 39)', rows, notes }];
