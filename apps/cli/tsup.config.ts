@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { defineBuild } from '../../tsup.shared.ts';
+import { workspaceSources } from './build/workspace-sources.ts';
 
 /** This package's version, built into the CLI (src/version.ts). */
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
@@ -14,9 +16,24 @@ export default defineBuild({
   },
   dts: { entry: { index: 'src/index.ts' } },
   define: { __GARUDA_MCP_VERSION__: JSON.stringify(version) },
-  // The demo runs on the test fixtures (stdio server, OAuth server, scripted browser). The CLI is
-  // published without its test packages, so they are bundled into the demo's own chunks; the SDK
-  // and zod they use stay external (they are dependencies of the CLI).
-  noExternal: ['@garuda/test-utils'],
-  external: ['@modelcontextprotocol/server', '@modelcontextprotocol/client', 'zod'],
+  // The CLI is bundled with every dependency (the workspace packages, the SDKs, zod…) into a few
+  // chunks: Node then reads a handful of files instead of hundreds, unused code is left out,
+  // and each command's chunk (loaded by its `run`, see registry.ts) pulls in only what that
+  // command uses, so `--help` loads no SDK at all. The demo's test fixtures ride along into the
+  // demo's own chunks. Only the native keychain binding stays a package of its own.
+  noExternal: [/./],
+  external: ['@napi-rs/keyring'],
+  splitting: true,
+  esbuildPlugins: [workspaceSources(path.resolve('..', '..', 'packages'))],
+  // Bundled CommonJS dependencies call require() for Node's built-ins and read __filename, which
+  // an ES module lacks; this gives every chunk its own (none of the bundled code declares them).
+  banner: {
+    js: [
+      "import { createRequire as __garudaCreateRequire } from 'node:module';",
+      "import { fileURLToPath as __garudaFileURLToPath } from 'node:url';",
+      'const require = __garudaCreateRequire(import.meta.url);',
+      'const __filename = __garudaFileURLToPath(import.meta.url);',
+      "const __dirname = __garudaFileURLToPath(new URL('.', import.meta.url));",
+    ].join(' '),
+  },
 });

@@ -15,6 +15,7 @@ import {
 } from './report.js';
 import { callsSuite } from './suites/calls.js';
 import { catalogSizeSuite } from './suites/catalog-size.js';
+import { cliSuite } from './suites/cli.js';
 import { gatewaySuite } from './suites/gateway.js';
 import { memorySuite } from './suites/memory.js';
 import { pinnedFetchSuite } from './suites/pinned-fetch.js';
@@ -29,6 +30,7 @@ const SUITES: Record<string, () => Promise<Section[]>> = {
   memory: memorySuite,
   'catalog-size': catalogSizeSuite,
   gateway: gatewaySuite,
+  cli: cliSuite,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

@@ -2,7 +2,7 @@
 // its defaults filled in, that the user reviews, edits and sends or declines; or a page to open,
 // shown in full with its host highlighted and warnings where it may deceive. Everything in the
 // requests has been cleaned by the manager.
-import { checkbox, confirm, input, select } from '@inquirer/prompts';
+import { checkbox, confirm, input, select } from './prompts.js';
 import type {
   ElicitField,
   ElicitFormRequest,

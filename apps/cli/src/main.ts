@@ -8,7 +8,6 @@ import { Output } from './output.js';
 import { COMMANDS, commandNamed } from './registry.js';
 import { type Command, type CommandArgs, flagOf, positionalCount } from './shared/command.js';
 import { ALWAYS_FLAGS, GLOBAL_FLAGS } from './shared/global-flags.js';
-import { resolveGlobals } from './shared/globals.js';
 import { CLI_VERSION } from './version.js';
 
 type ParseOptions = NonNullable<Parameters<typeof parseArgs>[0]>['options'];
@@ -177,6 +176,9 @@ async function run(
   const chosen = chosenCommand(argv, output);
   if (typeof chosen === 'number') return chosen;
   const [command, args] = chosen;
+  // Loaded only once a command runs: checking the rules and folders needs parts of the manager
+  // and the transport, which help and usage errors never do.
+  const { resolveGlobals } = await import('./shared/globals.js');
   const globals = await resolveGlobals(args.values, io);
   const ctx: CommandContext = {
     io,

@@ -1,4 +1,4 @@
-import { confirm, input, select } from '@inquirer/prompts';
+import { confirm, input, select } from './prompts.js';
 import type {
   CallApprovalReply,
   CallApprovalRequest,

@@ -1,7 +1,6 @@
-import { TOOL_EXPOSURES } from '@garuda/mcp-config';
-import { APPROVAL_MODES } from '@garuda/mcp-manager';
 import type { FlagSpec } from './command.js';
 import { modeHelp } from './modes.js';
+import { APPROVAL_MODES, TOOL_EXPOSURES } from './package-tables.js';
 
 /** The flags every command may declare, with how they parse and their lines of help. */
 export const GLOBAL_FLAGS = {

@@ -1,9 +1,8 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { validateToolRule } from '@garuda/mcp-manager';
+import type { TokenStorage } from '@garuda/mcp-oauth';
 import { hiddenPathOf } from '@garuda/mcp-transport';
-import { APPROVAL_MODES, validateToolRule } from '@garuda/mcp-manager';
-import { TOOL_EXPOSURES } from '@garuda/mcp-config';
-import { TOKEN_STORAGES, type TokenStorage } from '@garuda/mcp-oauth';
 import type { Globals } from '../context.js';
 import { limitOf } from '../durations.js';
 import { usageError } from '../exit-codes.js';
@@ -11,6 +10,7 @@ import type { CliIo } from '../io.js';
 import { readSessionSwitches, terminalSession } from '../terminal-session.js';
 import type { CommandArgs } from './command.js';
 import { checkedMode } from './modes.js';
+import { APPROVAL_MODES, TOKEN_STORAGES, TOOL_EXPOSURES } from './package-tables.js';
 
 type Values = CommandArgs['values'];
 

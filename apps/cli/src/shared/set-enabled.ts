@@ -1,5 +1,4 @@
 import { ConfigError, ConfigErrorCode, setServerEnabled } from '@garuda/mcp-config';
-import { type Command, isSet } from './command.js';
 import { readConfig } from '../cli-config.js';
 import { writeSessionSwitch } from '../terminal-session.js';
 import type { CommandContext } from '../context.js';
@@ -96,14 +95,4 @@ export async function setEnabledCommand(
     );
   }
   return ExitCode.OK;
-}
-
-/** The `run` of `enable` (`enabled: true`) or `disable`, from its command line. */
-export function setEnabledRun(enabled: boolean): Command['run'] {
-  return (ctx, args) =>
-    setEnabledCommand(ctx, args.positionals[0] ?? '', {
-      project: isSet(args, 'project'),
-      session: isSet(args, 'session'),
-      enabled,
-    });
 }

@@ -1,7 +1,6 @@
 import { type Command, isSet, stringOf, stringsOf } from '../../shared/command.js';
 import { PLACE_FLAGS } from '../../shared/global-flags.js';
 import { PROJECT_EDIT } from '../../shared/edit-options.js';
-import { addCommand } from './add.js';
 
 /** `garuda-mcp add`. */
 export const command: Command = {
@@ -40,8 +39,8 @@ export const command: Command = {
   repeatable: ['header', 'env', 'write', 'read'],
   takesCommand: true,
   positionals: { min: 1, max: 1 },
-  run: (ctx, args) =>
-    addCommand(ctx, {
+  run: async (ctx, args) =>
+    (await import('./add.js')).addCommand(ctx, {
       name: args.positionals[0] ?? '',
       project: isSet(args, 'project'),
       command: args.after,

@@ -1,5 +1,4 @@
 import { type Command, isSet, stringOf } from '../../shared/command.js';
-import { auditCommand } from './audit.js';
 
 /** `garuda-mcp audit`. */
 export const command: Command = {
@@ -13,6 +12,9 @@ export const command: Command = {
   ],
   globals: ['home', 'json'],
   positionals: { min: 0, max: 0 },
-  run: (ctx, args) =>
-    auditCommand(ctx, { verify: isSet(args, 'verify'), since: stringOf(args, 'since') }),
+  run: async (ctx, args) =>
+    (await import('./audit.js')).auditCommand(ctx, {
+      verify: isSet(args, 'verify'),
+      since: stringOf(args, 'since'),
+    }),
 };

@@ -1,6 +1,5 @@
 import type { Command } from '../../shared/command.js';
 import { MANAGER_FLAGS } from '../../shared/global-flags.js';
-import { callCommand } from './call.js';
 
 /** `garuda-mcp call`. */
 export const command: Command = {
@@ -11,5 +10,6 @@ export const command: Command = {
     'The tool is <server>/<tool> or mcp__<server>__<tool>. Only its server is started.\n--yes approves without asking (for scripts). The result is printed as the model would see it.\nExit 1 when the tool reports an error.',
   globals: [...MANAGER_FLAGS, 'json', 'start'],
   positionals: { min: 1, max: 2 },
-  run: (ctx, { positionals }) => callCommand(ctx, positionals[0] ?? '', positionals[1]),
+  run: async (ctx, { positionals }) =>
+    (await import('./call.js')).callCommand(ctx, positionals[0] ?? '', positionals[1]),
 };

@@ -1,7 +1,6 @@
-import type { Command } from '../../shared/command.js';
+import { type Command, isSet } from '../../shared/command.js';
 import { PLACE_FLAGS } from '../../shared/global-flags.js';
 import { PROJECT_EDIT, SESSION_SWITCH } from '../../shared/edit-options.js';
-import { setEnabledRun } from '../../shared/set-enabled.js';
 
 /** `garuda-mcp disable`. */
 export const command: Command = {
@@ -13,5 +12,14 @@ export const command: Command = {
   options: [PROJECT_EDIT, SESSION_SWITCH],
   globals: [...PLACE_FLAGS, 'json'],
   positionals: { min: 1, max: 1 },
-  run: setEnabledRun(false),
+  run: async (ctx, args) =>
+    (await import('../../shared/set-enabled.js')).setEnabledCommand(
+      ctx,
+      args.positionals[0] ?? '',
+      {
+        project: isSet(args, 'project'),
+        session: isSet(args, 'session'),
+        enabled: false,
+      },
+    ),
 };

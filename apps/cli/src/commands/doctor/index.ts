@@ -1,6 +1,5 @@
 import type { Command } from '../../shared/command.js';
 import { MANAGER_FLAGS } from '../../shared/global-flags.js';
-import { doctorCommand } from './doctor.js';
 
 /** `garuda-mcp doctor`. */
 export const command: Command = {
@@ -10,5 +9,5 @@ export const command: Command = {
     'Check the sandbox, the config files and every server: starts? tools? signed in? pinned?',
   globals: [...MANAGER_FLAGS, 'json'],
   positionals: { min: 0, max: 0 },
-  run: (ctx) => doctorCommand(ctx),
+  run: async (ctx) => (await import('./doctor.js')).doctorCommand(ctx),
 };

@@ -1,6 +1,5 @@
 import type { Command } from '../../shared/command.js';
 import { PLACE_FLAGS } from '../../shared/global-flags.js';
-import { getCommand } from './get.js';
 
 /** `garuda-mcp get`. */
 export const command: Command = {
@@ -11,5 +10,6 @@ export const command: Command = {
     'Env and header values written out in the file that look like secrets are shown as ****;\na ${NAME} is shown as written (it says where a value comes from, it is no secret).',
   globals: [...PLACE_FLAGS, 'json'],
   positionals: { min: 1, max: 1 },
-  run: (ctx, { positionals }) => getCommand(ctx, positionals[0] ?? ''),
+  run: async (ctx, { positionals }) =>
+    (await import('./get.js')).getCommand(ctx, positionals[0] ?? ''),
 };

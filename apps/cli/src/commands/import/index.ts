@@ -1,7 +1,6 @@
-import { IMPORT_CLIENTS } from '@garuda/mcp-config';
 import { type Command, isSet, stringsOf } from '../../shared/command.js';
 import { PLACE_FLAGS } from '../../shared/global-flags.js';
-import { importCommand } from './import.js';
+import { IMPORT_CLIENTS } from '../../shared/package-tables.js';
 
 /** `garuda-mcp import`. */
 export const command: Command = {
@@ -19,8 +18,8 @@ export const command: Command = {
   globals: [...PLACE_FLAGS, 'json'],
   repeatable: ['from', 'only'],
   positionals: { min: 0, max: 0 },
-  run: (ctx, args) =>
-    importCommand(ctx, {
+  run: async (ctx, args) =>
+    (await import('./import.js')).importCommand(ctx, {
       from: stringsOf(args, 'from'),
       project: isSet(args, 'project'),
       all: isSet(args, 'all'),

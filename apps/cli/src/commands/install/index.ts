@@ -2,7 +2,7 @@ import { usageError } from '../../exit-codes.js';
 import { type Command, isSet } from '../../shared/command.js';
 import { PLACE_FLAGS } from '../../shared/global-flags.js';
 import { orList } from '../../shared/modes.js';
-import { installCommand, INSTALL_HOSTS } from './install.js';
+import { INSTALL_HOSTS } from '../../shared/package-tables.js';
 
 /** `garuda-mcp install`. */
 export const command: Command = {
@@ -23,10 +23,11 @@ export const command: Command = {
   ],
   globals: [...PLACE_FLAGS, 'yes'],
   positionals: { min: 1, max: 1 },
-  run: (ctx, args) => {
+  run: async (ctx, args) => {
     if (isSet(args, 'move') && isSet(args, 'no-move')) {
       throw usageError('Give --move or --no-move, not both.');
     }
+    const { installCommand } = await import('./install.js');
     return installCommand(ctx, args.positionals[0] ?? '', {
       move: isSet(args, 'move') ? true : isSet(args, 'no-move') ? false : undefined,
     });

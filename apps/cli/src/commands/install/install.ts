@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { confirm } from '@inquirer/prompts';
+import { confirm } from '../../prompts.js';
 import {
   HOSTS,
   HostFileError,

@@ -1,6 +1,5 @@
 import type { Command } from '../../shared/command.js';
 import { PLACE_FLAGS } from '../../shared/global-flags.js';
-import { listCommand } from './list.js';
 
 /** `garuda-mcp list`. */
 export const command: Command = {
@@ -11,5 +10,5 @@ export const command: Command = {
     'Name, source (your file or the project file), type (stdio or http), enabled, and the command\nline or URL. --json for scripts.',
   globals: [...PLACE_FLAGS, 'json'],
   positionals: { min: 0, max: 0 },
-  run: (ctx) => listCommand(ctx),
+  run: async (ctx) => (await import('./list.js')).listCommand(ctx),
 };

@@ -1,6 +1,5 @@
 import { type Command, stringsOf } from '../../shared/command.js';
 import { MANAGER_FLAGS } from '../../shared/global-flags.js';
-import { loginCommand } from './login.js';
 
 /** `garuda-mcp login`. */
 export const command: Command = {
@@ -22,5 +21,10 @@ export const command: Command = {
   globals: [...MANAGER_FLAGS, 'json'],
   repeatable: ['scope'],
   positionals: { min: 1, max: 1 },
-  run: (ctx, args) => loginCommand(ctx, args.positionals[0] ?? '', stringsOf(args, 'scope')),
+  run: async (ctx, args) =>
+    (await import('./login.js')).loginCommand(
+      ctx,
+      args.positionals[0] ?? '',
+      stringsOf(args, 'scope'),
+    ),
 };

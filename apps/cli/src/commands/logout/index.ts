@@ -1,6 +1,5 @@
 import type { Command } from '../../shared/command.js';
 import { MANAGER_FLAGS } from '../../shared/global-flags.js';
-import { logoutCommand } from './logout.js';
 
 /** `garuda-mcp logout`. */
 export const command: Command = {
@@ -9,5 +8,6 @@ export const command: Command = {
   summary: 'Forget the sign-in of a remote server and revoke its tokens.',
   globals: [...MANAGER_FLAGS, 'json'],
   positionals: { min: 1, max: 1 },
-  run: (ctx, { positionals }) => logoutCommand(ctx, positionals[0] ?? ''),
+  run: async (ctx, { positionals }) =>
+    (await import('./logout.js')).logoutCommand(ctx, positionals[0] ?? ''),
 };

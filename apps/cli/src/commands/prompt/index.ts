@@ -1,6 +1,5 @@
 import type { Command } from '../../shared/command.js';
 import { MANAGER_FLAGS } from '../../shared/global-flags.js';
-import { promptCommand } from './prompt.js';
 
 /** `garuda-mcp prompt`. */
 export const command: Command = {
@@ -11,5 +10,6 @@ export const command: Command = {
     "Only that server is started. The arguments are a JSON object of strings. The messages are\nthe server's words, marked as such.",
   globals: [...MANAGER_FLAGS, 'json'],
   positionals: { min: 1, max: 2 },
-  run: (ctx, { positionals }) => promptCommand(ctx, positionals[0] ?? '', positionals[1]),
+  run: async (ctx, { positionals }) =>
+    (await import('./prompt.js')).promptCommand(ctx, positionals[0] ?? '', positionals[1]),
 };

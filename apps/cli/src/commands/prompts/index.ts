@@ -1,6 +1,5 @@
 import type { Command } from '../../shared/command.js';
 import { MANAGER_FLAGS } from '../../shared/global-flags.js';
-import { promptsCommand } from './prompts.js';
 
 /** `garuda-mcp prompts`. */
 export const command: Command = {
@@ -11,5 +10,6 @@ export const command: Command = {
     'Prompts are pinned with the tools: a changed prompt of a project server is held back until\nyou allow the change. An argument marked ? is optional.',
   globals: [...MANAGER_FLAGS, 'json'],
   positionals: { min: 0, max: 1 },
-  run: (ctx, { positionals }) => promptsCommand(ctx, positionals[0]),
+  run: async (ctx, { positionals }) =>
+    (await import('./prompts.js')).promptsCommand(ctx, positionals[0]),
 };

@@ -1,6 +1,5 @@
 import type { Command } from '../../shared/command.js';
 import { MANAGER_FLAGS } from '../../shared/global-flags.js';
-import { readCommand } from './read.js';
 
 /** `garuda-mcp read`. */
 export const command: Command = {
@@ -11,5 +10,6 @@ export const command: Command = {
     'Only that server is started. Text is cleaned and capped; binary contents are a note with\ntheir type and size (--json gives them as base64).',
   globals: [...MANAGER_FLAGS, 'json'],
   positionals: { min: 2, max: 2 },
-  run: (ctx, { positionals }) => readCommand(ctx, positionals[0] ?? '', positionals[1] ?? ''),
+  run: async (ctx, { positionals }) =>
+    (await import('./read.js')).readCommand(ctx, positionals[0] ?? '', positionals[1] ?? ''),
 };

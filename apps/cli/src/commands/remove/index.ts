@@ -1,7 +1,6 @@
 import { type Command, isSet } from '../../shared/command.js';
 import { PLACE_FLAGS } from '../../shared/global-flags.js';
 import { PROJECT_EDIT } from '../../shared/edit-options.js';
-import { removeCommand } from './remove.js';
 
 /** `garuda-mcp remove`. */
 export const command: Command = {
@@ -13,8 +12,8 @@ export const command: Command = {
   options: [PROJECT_EDIT, ['--delete-home', "also delete the server's home folder"]],
   globals: [...PLACE_FLAGS, 'json'],
   positionals: { min: 1, max: 1 },
-  run: (ctx, args) =>
-    removeCommand(
+  run: async (ctx, args) =>
+    (await import('./remove.js')).removeCommand(
       ctx,
       args.positionals[0] ?? '',
       isSet(args, 'project'),

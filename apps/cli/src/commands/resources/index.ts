@@ -1,6 +1,5 @@
 import type { Command } from '../../shared/command.js';
 import { MANAGER_FLAGS } from '../../shared/global-flags.js';
-import { resourcesCommand } from './resources.js';
 
 /** `garuda-mcp resources`. */
 export const command: Command = {
@@ -10,5 +9,6 @@ export const command: Command = {
   details: 'URI, server, name, type and description, cleaned. --json gives each raw uri, for read.',
   globals: [...MANAGER_FLAGS, 'json'],
   positionals: { min: 0, max: 1 },
-  run: (ctx, { positionals }) => resourcesCommand(ctx, positionals[0]),
+  run: async (ctx, { positionals }) =>
+    (await import('./resources.js')).resourcesCommand(ctx, positionals[0]),
 };

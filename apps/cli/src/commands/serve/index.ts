@@ -1,8 +1,7 @@
-import { GATEWAY_APPROVALS } from '@garuda/mcp-gateway';
 import type { Command } from '../../shared/command.js';
 import { MANAGER_FLAGS } from '../../shared/global-flags.js';
 import { modeLines } from '../../shared/modes.js';
-import { serveFromArgs } from './serve-args.js';
+import { GATEWAY_APPROVALS } from '../../shared/package-tables.js';
 
 /** `--approvals`' help: one line per mode of the gateway's table. */
 const APPROVALS_HELP = modeLines(GATEWAY_APPROVALS, 'elicit').join('\n');
@@ -31,5 +30,5 @@ export const command: Command = {
   ],
   globals: [...MANAGER_FLAGS, 'start'],
   positionals: { min: 0, max: 0 },
-  run: serveFromArgs,
+  run: async (ctx, args) => (await import('./serve-args.js')).serveFromArgs(ctx, args),
 };

@@ -1,6 +1,5 @@
 import type { Command } from '../../shared/command.js';
 import { MANAGER_FLAGS } from '../../shared/global-flags.js';
-import { statusCommand } from './status.js';
 
 /** `garuda-mcp status`. */
 export const command: Command = {
@@ -11,5 +10,5 @@ export const command: Command = {
     'Columns: name, source (user or project file), state, tools, sandbox, network (remote URL and sign-in).\nA project server asks for consent first (on a terminal); without one, pass --trust-project.',
   globals: [...MANAGER_FLAGS, 'json', 'start'],
   positionals: { min: 0, max: 0 },
-  run: (ctx) => statusCommand(ctx),
+  run: async (ctx) => (await import('./status.js')).statusCommand(ctx),
 };

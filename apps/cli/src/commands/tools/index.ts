@@ -1,6 +1,5 @@
 import type { Command } from '../../shared/command.js';
 import { MANAGER_FLAGS } from '../../shared/global-flags.js';
-import { toolsCommand } from './tools.js';
 
 /** `garuda-mcp tools`. */
 export const command: Command = {
@@ -9,5 +8,6 @@ export const command: Command = {
   summary: 'List the tools a model would get (all servers, or one).',
   globals: [...MANAGER_FLAGS, 'json', 'start'],
   positionals: { min: 0, max: 1 },
-  run: (ctx, { positionals }) => toolsCommand(ctx, positionals[0]),
+  run: async (ctx, { positionals }) =>
+    (await import('./tools.js')).toolsCommand(ctx, positionals[0]),
 };

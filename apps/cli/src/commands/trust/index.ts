@@ -1,6 +1,6 @@
 import type { Command } from '../../shared/command.js';
 import { PLACE_FLAGS } from '../../shared/global-flags.js';
-import { TRUST_USAGE, trustCommand } from './trust.js';
+import { TRUST_USAGE } from './usage.js';
 
 /** `garuda-mcp trust`. */
 export const command: Command = {
@@ -9,5 +9,5 @@ export const command: Command = {
   summary: 'List remembered servers, or forget one (it asks for consent again).',
   globals: [...PLACE_FLAGS, 'json'],
   positionals: { min: 0, max: Infinity },
-  run: (ctx, { positionals }) => trustCommand(ctx, positionals),
+  run: async (ctx, { positionals }) => (await import('./trust.js')).trustCommand(ctx, positionals),
 };

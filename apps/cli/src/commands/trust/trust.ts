@@ -17,9 +17,7 @@ import { didYouMean } from '../../did-you-mean.js';
 import { CliError, ExitCode, usageError } from '../../exit-codes.js';
 import { pinnedText, table } from '../../format.js';
 import { positionalCount } from '../../shared/command.js';
-
-/** The usage lines of `trust`. */
-export const TRUST_USAGE = 'garuda-mcp trust list\n       garuda-mcp trust forget <server>';
+import { TRUST_USAGE } from './usage.js';
 
 function store(ctx: CommandContext): TrustStore {
   return new TrustStore(cliPaths(ctx).trustFile);
