@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importsOf, shippedWorkspaces, sourceFiles } from './workspace.js';
+import { builtImportsOf, importsOf, shippedWorkspaces, sourceFiles } from './workspace.js';
 
 // The one-way dependency direction of DESIGN.md: sanitize, pinned-fetch, trust ← config,
 // transport, oauth, tools, audit ← manager ← gateway ← cli (tools takes sanitize only; audit
@@ -155,7 +155,7 @@ describe('workspace topology', () => {
     });
   }
 
-  it('the built CLI imports only its dependencies and Node built-ins (the demo fixtures are bundled)', () => {
+  it('the built CLI imports only its dependencies and Node built-ins (the demo fixtures are bundled)', async () => {
     const cli = workspaces.find((w) => w.name === 'garuda-mcp')!;
     const dist = join(cli.dir, 'dist');
     expect(
@@ -166,7 +166,7 @@ describe('workspace topology', () => {
     expect(existsSync(join(dist, 'demo-server.js'))).toBe(true);
     const files = readdirSync(dist).filter((name) => name.endsWith('.js'));
     for (const file of files) {
-      for (const spec of importsOf(readFileSync(join(dist, file), 'utf8'))) {
+      for (const spec of await builtImportsOf(readFileSync(join(dist, file), 'utf8'))) {
         if (spec.startsWith('./')) continue;
         expect(
           TEST_ONLY.some((name) => spec === name || spec.startsWith(`${name}/`)),

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { init, parse } from 'es-module-lexer';
 
 export const repoRoot = resolve(import.meta.dirname, '../../..');
 
@@ -62,4 +63,15 @@ export function importsOf(source: string): string[] {
     /(?:(?<![\w$.'"`])import\s*(?:[^'"()]*?\bfrom\s*)?|(?<![\w$.'"`])export\s+[^'"()]*?\bfrom\s*|(?<![\w$.'"`])import\s*\(\s*)['"]([^'"]+)['"]/g;
   for (const m of text.matchAll(re)) specs.push(m[1] as string);
   return specs;
+}
+
+/**
+ * Module specifiers a built JavaScript file imports (static imports, re-exports and dynamic
+ * imports of a literal), read by a real ES module lexer: a bundle's strings and code may hold
+ * anything that looks like an import to a pattern (a message ending in "import" before a quote).
+ */
+export async function builtImportsOf(source: string): Promise<string[]> {
+  await init;
+  const [imports] = parse(source);
+  return imports.flatMap((entry) => (entry.n === undefined ? [] : [entry.n]));
 }
