@@ -2,6 +2,7 @@
 // suites left on the heap or in RSS does not count): `node --expose-gc --import tsx
 // memory-probe.ts '<scenario JSON>'` prints one JSON line with the readings.
 import process from 'node:process';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { FIXTURE_SERVER } from '@garuda/test-utils';
 import type { Client } from '@modelcontextprotocol/client';
 import {
@@ -35,6 +36,11 @@ export interface Reading {
   readonly heapUsed: number;
   /** Memory outside the JS heap held by JS objects (Buffers included). */
   readonly external: number;
+  /**
+   * The part of `heapUsed` in V8's code spaces: compiled code, which V8 makes once per function
+   * as it gets hot, not per server.
+   */
+  readonly code: number;
 }
 
 /** What a probe prints. */
@@ -67,7 +73,15 @@ type ProbeEntry = ServerEntry & { readonly startTimeoutMs: number; readonly time
 
 function read(): Reading {
   const { rss, heapUsed, external } = process.memoryUsage();
-  return { rss, heapUsed, external };
+  return { rss, heapUsed, external, code: codeBytes() };
+}
+
+function codeBytes(): number {
+  let used = 0;
+  for (const space of getHeapSpaceStatistics()) {
+    if (space.space_name.startsWith('code_')) used += space.space_used_size;
+  }
+  return used;
 }
 
 /** A reading after two full GCs with a pause between (V8 gives pages back lazily). */
@@ -175,6 +189,7 @@ async function probe(scenario: Scenario): Promise<ProbeResult> {
         rss: Math.max(peak.rss, r.rss),
         heapUsed: Math.max(peak.heapUsed, r.heapUsed),
         external: Math.max(peak.external, r.external),
+        code: Math.max(peak.code, r.code),
       };
     };
     const timer = setInterval(sample, SAMPLE_EVERY_MS);
