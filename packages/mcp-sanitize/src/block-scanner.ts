@@ -79,17 +79,16 @@ const op = {
   i32Add: [0x6a],
   i32Sub: [0x6b],
   i32And: [0x71],
+  i32Or: [0x72],
   i32Shl: [0x74],
   v128Load: (offset: number) => [0xfd, 0x00, 0, ...uleb(offset)],
   i8x16Splat: [0xfd, 0x0f],
   i8x16Eq: [0xfd, 0x23],
-  i8x16LtU: [0xfd, 0x26],
-  i8x16GtU: [0xfd, 0x28],
+  i8x16LtS: [0xfd, 0x25],
   v128AndNot: [0xfd, 0x4f],
   v128Or: [0xfd, 0x50],
   i8x16Bitmask: [0xfd, 0x64],
   i8x16NarrowI16x8U: [0xfd, 0x66],
-  i8x16Sub: [0xfd, 0x71],
 } as const;
 
 // Locals: the parameter (the block's length in code units), then i32 and v128 locals.
@@ -100,9 +99,9 @@ const BITS = 3;
 const AT = 4;
 const V = 5;
 const C20 = 6;
-const C5E = 7;
-const C09 = 8;
-const C02 = 9;
+const C09 = 7;
+const C0A = 8;
+const C7F = 9;
 const C3C = 10;
 
 /** The code unit at `AT`: if its table kind is not 0 (keep), append AT to the events. */
@@ -132,57 +131,74 @@ function splat(value: number, local: number): number[] {
 }
 
 /**
- * scan(n): for each group of 16 code units, both halves are narrowed to bytes with unsigned
- * saturation (0–255 stay, 256–32767 become 255, 32768 and up, negative as i16, become 0: never a
- * byte of ordinary ASCII). A byte is flagged when it is below 0x20 other than tab and newline,
- * above 0x7e, or `<`; each flagged position is then looked up in the table, exactly. So every
- * code unit whose kind is not keep is found: the ones not flagged are tab, newline and printable
- * ASCII other than `<`, which the table keeps. The last n % 16 units go through the table alone.
+ * The flags of the 16 code units at byte `offset` past unit I, as 16 bits: both halves narrowed
+ * to bytes with unsigned saturation (0–255 stay, 256–32767 become 255, 32768 and up, negative as
+ * i16, become 0: never a byte of ordinary ASCII), then flagged when below 0x20 as a signed byte
+ * (0x00–0x1f, and 0x80–0xff: every narrowed non-ASCII unit) other than tab and newline, DEL or
+ * `<`. Signed byte compares and equality are what the hardware has.
  */
-function scanBody(): number[] {
+function flags(offset: number): number[] {
   return [
-    ...splat(0x20, C20),
-    ...splat(0x5e, C5E),
-    ...splat(0x09, C09),
-    ...splat(0x02, C02),
-    ...splat(0x3c, C3C),
-    // Groups of 16.
-    ...op.block,
-    ...op.loop,
-    ...op.get(I),
-    ...op.i32Const(16),
-    ...op.i32Add,
-    ...op.get(N),
-    ...op.i32GtU,
-    ...op.brIf(1),
     ...op.get(I),
     ...op.i32Const(1),
     ...op.i32Shl,
-    ...op.v128Load(INPUT),
+    ...op.v128Load(INPUT + offset),
     ...op.get(I),
     ...op.i32Const(1),
     ...op.i32Shl,
-    ...op.v128Load(INPUT + 16),
+    ...op.v128Load(INPUT + offset + 16),
     ...op.i8x16NarrowI16x8U,
     ...op.set(V),
-    // (b - 0x20) > 0x5e, unsigned: below 0x20 or above 0x7e.
     ...op.get(V),
     ...op.get(C20),
-    ...op.i8x16Sub,
-    ...op.get(C5E),
-    ...op.i8x16GtU,
-    // (b - 9) < 2, unsigned: tab or newline, taken out.
+    ...op.i8x16LtS,
     ...op.get(V),
     ...op.get(C09),
-    ...op.i8x16Sub,
-    ...op.get(C02),
-    ...op.i8x16LtU,
+    ...op.i8x16Eq,
+    ...op.get(V),
+    ...op.get(C0A),
+    ...op.i8x16Eq,
+    ...op.v128Or,
     ...op.v128AndNot,
+    ...op.get(V),
+    ...op.get(C7F),
+    ...op.i8x16Eq,
+    ...op.v128Or,
     ...op.get(V),
     ...op.get(C3C),
     ...op.i8x16Eq,
     ...op.v128Or,
     ...op.i8x16Bitmask,
+  ];
+}
+
+/**
+ * scan(n): for each group of 32 code units, the flags of its two halves ({@link flags}) as one
+ * word of bits; each flagged position is then looked up in the table, exactly. So every code unit
+ * whose kind is not keep is found: the ones never flagged are tab, newline and printable ASCII
+ * other than `<`, which the table keeps. The last n % 32 units go through the table alone.
+ */
+function scanBody(): number[] {
+  return [
+    ...splat(0x20, C20),
+    ...splat(0x09, C09),
+    ...splat(0x0a, C0A),
+    ...splat(0x7f, C7F),
+    ...splat(0x3c, C3C),
+    // Groups of 32: two masks of 16, one word of bits.
+    ...op.block,
+    ...op.loop,
+    ...op.get(I),
+    ...op.i32Const(32),
+    ...op.i32Add,
+    ...op.get(N),
+    ...op.i32GtU,
+    ...op.brIf(1),
+    ...flags(0),
+    ...flags(32),
+    ...op.i32Const(16),
+    ...op.i32Shl,
+    ...op.i32Or,
     ...op.tee(BITS),
     ...op.if,
     ...op.loop,
@@ -203,7 +219,7 @@ function scanBody(): number[] {
     ...op.end,
     ...op.end,
     ...op.get(I),
-    ...op.i32Const(16),
+    ...op.i32Const(32),
     ...op.i32Add,
     ...op.set(I),
     ...op.br(0),
