@@ -5,7 +5,7 @@ import { referenceCleanText } from '../test/reference/clean-text.js';
 import { referenceNeutralizeTags } from '../test/reference/neutralize-tags.js';
 import { bmpKind, OTHER } from './tag-chars.js';
 import { RUNS_PER_MATCH } from './char-table.js';
-import { cleanAndNeutralize } from './clean-and-neutralize.js';
+import { cleanAndNeutralize, fusedPassForTests } from './clean-and-neutralize.js';
 import { cleanText } from './clean-text.js';
 import { SanitizeErrorCode } from './errors.js';
 import {
@@ -30,7 +30,14 @@ function expected(text: string, tags?: readonly string[] | TagList): string {
   return two;
 }
 
-const SEQUENCES = ['\x1b[31m', '\x1b[0m', '\x1b]0;t\x07', '\x1b]8;;u\x1b\\', '\x9b1m', '\x1bP1$\x9c'];
+const SEQUENCES = [
+  '\x1b[31m',
+  '\x1b[0m',
+  '\x1b]0;t\x07',
+  '\x1b]8;;u\x1b\\',
+  '\x9b1m',
+  '\x1bP1$\x9c',
+];
 const OPENERS = ['<', '</', '＜', '〈/', '˂', '«'];
 
 describe('cleanAndNeutralize', () => {
@@ -149,5 +156,65 @@ describe('cleanAndNeutralize', () => {
     for (const c of [...BRACKETS, NEUTRAL_BRACKET.charCodeAt(0)]) {
       expect(c < 0x80 || bmpKind(c) === OTHER, `U+${c.toString(16)}`).toBe(true);
     }
+  });
+});
+
+describe('cleanAndNeutralize, by each of its two scans', () => {
+  const byScanner = (s: string, blockUnits: number, tags?: readonly string[] | TagList) => {
+    const out = fusedPassForTests(s, tags, { blockUnits });
+    if (out === undefined) throw new Error('no vector scanner on this runtime');
+    return out;
+  };
+
+  it('has the vector scanner on Node, so the tests below exercise it', () => {
+    expect(fusedPassForTests('x', undefined, { blockUnits: 16 })).toBe('x');
+  });
+
+  it('property: both scans return what the two functions return, whatever the block size', () => {
+    fc.assert(
+      fc.property(hostileString, fc.integer({ min: 1, max: 70 }), (s, blockUnits) => {
+        const want = expected(s);
+        return (
+          fusedPassForTests(s, undefined, 'regex') === want && byScanner(s, blockUnits) === want
+        );
+      }),
+      { numRuns: 4000 },
+    );
+  });
+
+  it('property: the scanner with other lists, given as an array or compiled', () => {
+    const tagList = fc.array(fc.stringMatching(/^[A-Za-z][A-Za-z0-9_:.-]{0,20}$/), {
+      maxLength: 6,
+    });
+    fc.assert(
+      fc.property(hostileString, tagList, fc.integer({ min: 1, max: 40 }), (s, tags, block) => {
+        const want = expected(s, tags);
+        return (
+          byScanner(s, block, tags) === want && byScanner(s, block, compileTags(tags)) === want
+        );
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('finds every code unit at every position of its groups of sixteen', () => {
+    // Each BMP code unit, between runs of ASCII of varying length, so each lands in every lane
+    // of the scanner's groups and in its one-at-a-time tail, and before a tag.
+    let s = '';
+    for (let c = 0; c < 0x10000; c++) {
+      s += String.fromCharCode(c) + 'abcdefghijklmnopq'.slice(0, c % 17);
+      if (c % 97 === 0) s += '<mcp_result>';
+    }
+    const want = neutralizeTags(cleanText(s));
+    for (const blockUnits of [32768, 4099, 37])
+      expect(byScanner(s, blockUnits) === want).toBe(true);
+  });
+
+  it('on long text, through the public function', () => {
+    const line = 'log: \x1b[32mINFO\x1b[39m value=42 <div> a < b; ok 日本 😀\r\n';
+    const s = `${line.repeat(1200)}</mcp_result>${'\u200b<\x1b[0mgaruda_note'.repeat(50)}${line.repeat(300)}`;
+    expect(s.length).toBeGreaterThan(2 * 32768);
+    expect(cleanAndNeutralize(s)).toBe(neutralizeTags(cleanText(s)));
+    expect(cleanAndNeutralize(s)).toContain('‹/mcp_result>');
   });
 });
