@@ -11,7 +11,6 @@ import { AuthStore, type RevokeResult } from '@garuda/mcp-oauth';
 import type { SandboxInfo } from '@garuda/mcp-transport';
 import { TrustStore, type McpTrustEntry } from '@garuda/mcp-trust';
 import { TOOL_SEARCH_NAME } from '@garuda/mcp-tools';
-import type { PinnedFetch } from '@garuda/pinned-fetch';
 import { QuestionQueue, raceAbort } from '../common/abort.js';
 import type { AuditRecorder } from '../calls/audit-recorder.js';
 import type { CallOptions, StartOptions } from '../calls/call-options.js';
@@ -38,9 +37,15 @@ import { messageOf, noticeText, quoteText } from '../common/text.js';
 import type { ManagerCallResult, ServerChange } from '../types.js';
 import { readyFromCache } from './lazy-start.js';
 import { loadServers } from './load-servers.js';
-import { auditRecorder, buildParts, projectFetch, toolListCache } from './manager-parts.js';
+import {
+  auditRecorder,
+  buildParts,
+  projectFetch,
+  toolListCache,
+  type ProjectFetch,
+} from './manager-parts.js';
 import type { RemoteDeps } from './remote-connect.js';
-import { tellHost } from './server-messages.js';
+import { tellHost } from '../common/tell-host.js';
 import { CLOSE_BOUND_MS, type ServerRecord, type ServerRegistry } from './server-registry.js';
 import { checkScopes, signInNow } from './sign-in-target.js';
 import { logoutServer } from './sign-out.js';
@@ -58,7 +63,7 @@ export class ManagerSession {
   readonly tasks = new TaskBook();
   readonly lifetime = new AbortController();
   /** The strict fetch for project remote servers (public addresses only). */
-  readonly pinnedFetch: PinnedFetch;
+  readonly pinnedFetch: ProjectFetch;
   /** The sign-ins of remote servers, `<home>/mcp-auth.json`. */
   readonly authStore: AuthStore;
   readonly store: TrustStore | NonNullable<CheckedOptions['trustStore']>;
