@@ -28,7 +28,7 @@ import {
   UnknownServerError,
   UnknownToolError,
 } from '../errors.js';
-import { sandboxForStart } from '../launch/sandbox-once.js';
+import { sandboxForStart, sandboxOnce } from '../launch/sandbox-once.js';
 import { isHostTool } from '../offer/tool-exposure.js';
 import { ExposureSession, gatewayTarget } from '../offer/tool-search-call.js';
 import { checkOptions, type CheckedOptions, type McpManagerOptions } from '../options.js';
@@ -128,6 +128,13 @@ export class ManagerSession {
     if (this.started) throw new AlreadyStartedError();
     this.started = true;
     const { signal } = options;
+    // The detection runs a probe process: it goes on while the files are read, and its result
+    // (or failure) is taken where the start needs it, as before.
+    const detecting =
+      this.sandbox === undefined
+        ? sandboxOnce(this.options, [signal, this.lifetime.signal])
+        : undefined;
+    detecting?.catch(() => {});
     for (const notice of ruleNotices(this.options.rules)) this.notice(notice);
     const servers = await this.#load(undefined);
     if (this.closed) throw new ManagerClosedError('start()');
@@ -140,7 +147,7 @@ export class ManagerSession {
     const records = servers.map((config) => this.registry.add(config));
     const wanted = records.filter((record) => only === undefined || only.has(record.name));
     const ready = await this.#readyFromCache(wanted);
-    await this.#sandboxFor(records, signal, 'start()');
+    await this.#sandboxFor(records, signal, 'start()', detecting);
     const launched = records.filter((record) => {
       if (ready.has(record)) return false;
       if (only === undefined || only.has(record.name)) return true;
@@ -335,17 +342,22 @@ export class ManagerSession {
     return servers;
   }
 
-  /** Detects the sandbox once (before the first start); a cancelled wait stops `records`. */
+  /**
+   * Detects the sandbox once (before the first start), or takes the detection `start()` began;
+   * a cancelled wait stops `records`.
+   */
   async #sandboxFor(
     records: readonly ServerRecord[],
     signal: AbortSignal | undefined,
     label: string,
+    detecting?: Promise<SandboxInfo>,
   ): Promise<void> {
     this.sandbox ??= await sandboxForStart(this.options, this.registry, records, {
       signals: [signal, this.lifetime.signal],
       cancelled: () => signal?.aborted === true || this.closed,
       label,
       notice: (text) => this.notice(text),
+      detecting,
     });
   }
 
