@@ -196,6 +196,24 @@ describe('cleanText: the fast path returns what the simple one does', () => {
     );
   });
 
+  it('on ASCII text, short and long, with and without controls', () => {
+    // Printable ASCII, tab and newline only, up to 1 KiB, are answered without the loop.
+    const ascii = fc.string({
+      unit: fc.oneof(
+        fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+        fc.constantFrom('\t', '\n', '\r', '\x1b', '\x7f', '\x00', '\u200b'),
+      ),
+      maxLength: 40,
+    });
+    const padded = fc
+      .tuple(ascii, fc.integer({ min: 0, max: 1100 }))
+      .map(([s, n]) => 'x'.repeat(n) + s);
+    fc.assert(
+      fc.property(fc.oneof(ascii, padded), (s) => cleanText(s) === referenceCleanText(s)),
+      { numRuns: 2000 },
+    );
+  });
+
   it('on long texts where ordinary runs of every length meet hostile pieces', () => {
     const run = fc.integer({ min: 0, max: 40 }).map((n) => 'abcdé日'.repeat(7).slice(0, n));
     const text = fc

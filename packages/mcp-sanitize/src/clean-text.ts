@@ -106,6 +106,11 @@ export function skipC1(s: string, i: number): number {
   }
 }
 
+/** Text that {@link cleanText} keeps whole: printable ASCII, tab and newline. */
+const PLAIN_ASCII = /^[\t\n\x20-\x7e]*$/;
+/** The longest text checked against {@link PLAIN_ASCII} before the loop. */
+const PLAIN_CHECK_MAX = 1024;
+
 /**
  * Cleans untrusted text for a model or a terminal.
  *
@@ -130,6 +135,11 @@ export function skipC1(s: string, i: number): number {
  */
 export function cleanText(text: string): string {
   if (typeof text !== 'string') throw invalidInput('cleanText', text);
+  // A short text of printable ASCII, tabs and newlines only keeps every code unit (the loop
+  // below would return it as it is): it is answered without the tables, which are built from
+  // the engine's Unicode data on first use, so a command that only shows names and paths never
+  // builds them. Longer text goes through the loop, which skips such runs as fast.
+  if (text.length <= PLAIN_CHECK_MAX && PLAIN_ASCII.test(text)) return text;
   const t = bmpTable();
   const keptRun = keptRunPattern();
   const n = text.length;

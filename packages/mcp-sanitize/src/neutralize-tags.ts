@@ -249,11 +249,12 @@ export function compileTags(tags: readonly string[]): TagList {
   });
 }
 
-const defaultList = compileTags(DEFAULT_TAGS);
+/** The default list, compiled on first use (a process that neutralizes nothing never builds it). */
+let defaultList: TagList | undefined;
 
 /** @internal The compiled form of a tag list argument (validated). */
 export function compiledOf(tags: readonly string[] | TagList | undefined): CompiledTags {
-  if (tags === undefined) return defaultList[COMPILED];
+  if (tags === undefined) return (defaultList ??= compileTags(DEFAULT_TAGS))[COMPILED];
   if (typeof tags === 'object' && tags !== null && COMPILED in tags) {
     const compiled = tags[COMPILED];
     // A list compiled by another copy of this package may lack the trie: compile it again.

@@ -10,6 +10,7 @@ export {
 } from './errors.js';
 export { findBlockedAddressError, isBlockedAddressError } from './find-blocked-address-error.js';
 export { createPinnedAgent } from './pinned-agent.js';
+export { checkPinnedFetchOptions } from './pinned-agent-options.js';
 export type {
   LookupFunction,
   PinnedAgentOptions,

@@ -167,6 +167,21 @@ function checkTls(value: unknown): PinnedTlsOptions {
 }
 
 /**
+ * Checks options for `createPinnedFetch` or `createPinnedAgent` without making
+ * either: what they would refuse is refused here with the same error. A host that builds its
+ * fetch on first use (and so loads the HTTP client only then) still tells a bad option at once.
+ *
+ * @param options - What the caller would pass.
+ * @throws {@link PinnedFetchOptionsError} for anything unusable.
+ * @example
+ * checkPinnedFetchOptions({ connectTimeoutMs: 5_000 }); // fine
+ * checkPinnedFetchOptions({ allowLoopbak: true }); // throws: unknown option
+ */
+export function checkPinnedFetchOptions(options: unknown): void {
+  resolveAgentOptions(options);
+}
+
+/**
  * Validates the options of a pinned agent and fills in defaults (internal).
  *
  * @param options - What the caller passed.

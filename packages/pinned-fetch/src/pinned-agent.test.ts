@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { PinnedFetchError } from './errors.js';
 import { findBlockedAddressError, isBlockedAddressError } from './find-blocked-address-error.js';
 import { createPinnedAgent } from './pinned-agent.js';
-import type { PinnedAgentOptions } from './pinned-agent-options.js';
+import { checkPinnedFetchOptions, type PinnedAgentOptions } from './pinned-agent-options.js';
 import { createPinnedFetch } from './pinned-fetch.js';
 import type { PinnedFetch } from './pinned-fetch.js';
 import {
@@ -105,8 +105,9 @@ describe('createPinnedAgent options', () => {
     expect((thrown as Error).message).toMatch(
       new RegExp(`^invalid option ${option.replace('.', '\\.')}: `),
     );
-    // createPinnedFetch validates the same way
+    // createPinnedFetch validates the same way, and checkPinnedFetchOptions with the same error
     expect(() => createPinnedFetch(options as PinnedAgentOptions)).toThrow(PinnedFetchError);
+    expect(() => checkPinnedFetchOptions(options)).toThrow((thrown as Error).message);
   });
 
   it('accepts no options, empty options and every documented option', async () => {
@@ -122,6 +123,10 @@ describe('createPinnedAgent options', () => {
     expect(all).toBeInstanceOf(Agent);
     expect(agent({})).toBeInstanceOf(Agent);
     expect(agent()).toBeInstanceOf(Agent);
+    expect(() =>
+      checkPinnedFetchOptions({ connectTimeoutMs: 1000, allowLoopback: true }),
+    ).not.toThrow();
+    expect(() => checkPinnedFetchOptions(undefined)).not.toThrow();
   });
 });
 

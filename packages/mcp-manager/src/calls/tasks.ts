@@ -5,11 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { capText, cleanLine } from '@garuda/mcp-sanitize';
 import { formatResult } from '@garuda/mcp-tools';
 import { isRecord } from '@garuda/internal';
-import {
-  isCreateTaskResultV2,
-  isDetailedTaskV2,
-  type TaskStatusV2,
-} from '@modelcontextprotocol/ext-tasks/core/v2';
+import type * as TasksV2 from '@modelcontextprotocol/ext-tasks/core/v2';
+import type { TaskStatusV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import { CallCancelledError, CallFailedError, ServerStoppedError } from '../errors.js';
 import { UnknownTaskError } from './task-errors.js';
 import type { ServerConnection } from '../start/server-connection.js';
@@ -90,6 +87,11 @@ interface Entry {
   ended: boolean;
 }
 
+/** The tasks extension's shape checks, loaded with the first task (a manager may run none). */
+function taskShapes(): Promise<typeof TasksV2> {
+  return import('@modelcontextprotocol/ext-tasks/core/v2');
+}
+
 /** The tasks of one manager, by the manager's ids. @internal */
 export class TaskBook {
   readonly #entries = new Map<string, Entry>();
@@ -165,6 +167,7 @@ export async function callTask(
       audit(result.isError ? 'tool-error' : 'ok', result.text);
       return { kind: 'result', result: { ...result, approval } };
     }
+    const { isCreateTaskResultV2 } = await taskShapes();
     if (!isCreateTaskResultV2(answer)) {
       throw new CallFailedError(
         tool.name,
@@ -193,6 +196,7 @@ export async function getTask(
 ): Promise<McpTask> {
   const { id, entry } = book.find(registry, taskId);
   const answer = await ask(registry, entry, 'tasks/get', options);
+  const { isDetailedTaskV2 } = await taskShapes();
   if (!isDetailedTaskV2(answer) || answer.taskId !== entry.serverTaskId) {
     throw new CallFailedError(
       entry.approved.tool.name,

@@ -63,11 +63,13 @@ export async function sandboxForStart(
     readonly cancelled: () => boolean;
     readonly label: string;
     readonly notice: (text: string) => void;
+    /** The detection already begun (by `sandboxOnce` with the same signals), if any. */
+    readonly detecting?: Promise<SandboxInfo> | undefined;
   },
 ): Promise<SandboxInfo> {
   let sandbox;
   try {
-    sandbox = await sandboxOnce(options, how.signals);
+    sandbox = await (how.detecting ?? sandboxOnce(options, how.signals));
   } catch (error) {
     for (const record of records) registry.setState(record, 'stopped', 'its start was cancelled');
     if (how.cancelled()) throw new StartCancelledError(how.label);

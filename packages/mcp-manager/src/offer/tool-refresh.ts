@@ -53,7 +53,7 @@ export type RefreshTools = (
  * @param deps - What the start sequence gets.
  * @returns The refresh function; it throws when the list cannot be read.
  */
-export function toolRefresh(deps: StartDeps): RefreshTools {
+export function toolRefresh(deps: Pick<StartDeps, 'trust' | 'launch'>): RefreshTools {
   const { repin } = trustPhases(deps.trust);
   return async (server, connection, state, interim, signal) => {
     const limits = { signal, timeoutMs: Math.min(REFRESH_TIMEOUT_MS, server.def.timeoutMs) };

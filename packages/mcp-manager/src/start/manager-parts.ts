@@ -4,20 +4,21 @@ import { AuditLog } from '@garuda/mcp-audit';
 import type { AuthStore } from '@garuda/mcp-oauth';
 import { openBrowser } from '@garuda/mcp-oauth';
 import type { SandboxInfo } from '@garuda/mcp-transport';
-import { createPinnedFetch, type PinnedFetch } from '@garuda/pinned-fetch';
+import { checkPinnedFetchOptions, type PinnedFetch } from '@garuda/pinned-fetch';
 import type { McpTrustEntry, TrustStoreLike } from '@garuda/mcp-trust';
 import path from 'node:path';
 import type { QuestionQueue } from '../common/abort.js';
 import { AuditRecorder } from '../calls/audit-recorder.js';
 import type { ElicitBudget } from '../elicit/elicit-budget.js';
-import { elicitationAnswers } from '../elicit/elicitation.js';
+import type { ElicitationDeps } from '../elicit/elicitation.js';
 import { InvalidOptionsError } from '../errors.js';
 import type { CheckedOptions } from '../options.js';
 import type { RemoteDeps } from './remote-connect.js';
 import { serverOrigin } from './load-servers.js';
 import { ServerRegistry } from './server-registry.js';
 import { ToolListCache } from './tool-cache.js';
-import { startSequence, type StartDeps } from './start-server.js';
+import type { StartDeps, StartServer } from './start-server.js';
+import type { ConnectDeps } from './connect-phase.js';
 import { resourceRefresh, toolRefresh } from '../offer/tool-refresh.js';
 import { forPrompter, messageOf, oneLine } from '../common/text.js';
 import type { ServerChange } from '../types.js';
@@ -109,12 +110,20 @@ export function remoteDeps(options: CheckedOptions, owned: ManagerOwned): Remote
   };
 }
 
+/**
+ * The start phases' parts, but for the answers to a server's questions: those come with the
+ * connecting code (see {@link lazyStartSequence}). @internal
+ */
+export type StartParts = Omit<StartDeps, 'connect'> & {
+  readonly connect: Omit<ConnectDeps, 'answers'>;
+};
+
 /** The start phases' parts. @internal */
 export function startDeps(
   options: CheckedOptions,
   owned: ManagerOwned,
   remote: RemoteDeps,
-): StartDeps {
+): StartParts {
   const { prompter, logger } = options;
   return {
     sandbox: owned.sandbox,
@@ -169,33 +178,76 @@ export function startDeps(
       notice: owned.notice,
       logger,
       onServerLog: options.onServerLog,
-      answers: (server) =>
-        elicitationAnswers(
-          {
-            prompter,
-            questions: owned.questions,
-            openBrowser: remote.openBrowser,
-            notice: owned.notice,
-            logger,
-            budget: owned.elicitBudget,
-          },
-          server,
-        ),
     },
   };
 }
 
+/** What answering a server's questions needs (elicitation). @internal */
+export function elicitationDeps(
+  options: CheckedOptions,
+  owned: ManagerOwned,
+  remote: RemoteDeps,
+): ElicitationDeps {
+  return {
+    prompter: options.prompter,
+    questions: owned.questions,
+    openBrowser: remote.openBrowser,
+    notice: owned.notice,
+    logger: options.logger,
+    budget: owned.elicitBudget,
+  };
+}
+
 /**
- * The strict fetch for project servers, from the host's `remote.projectFetchOptions`. @internal
+ * The start sequence, its code loaded on the first start: the connecting code (the MCP SDK's
+ * client, the transports, the HTTP client) is most of the manager, and a manager that starts
+ * nothing (a lazy start served from its pins, `status`) never needs it. @internal
+ */
+export function lazyStartSequence(parts: StartParts, elicit: ElicitationDeps): StartServer {
+  let loading: Promise<StartServer> | undefined;
+  return async (server, signal, onStep) => {
+    loading ??= Promise.all([import('./start-server.js'), import('../elicit/elicitation.js')]).then(
+      ([{ startSequence }, { elicitationAnswers }]) =>
+        startSequence({
+          ...parts,
+          connect: { ...parts.connect, answers: (asking) => elicitationAnswers(elicit, asking) },
+        }),
+    );
+    return (await loading)(server, signal, onStep);
+  };
+}
+
+/** The strict fetch for project servers, as the manager holds it. @internal */
+export type ProjectFetch = ((...args: Parameters<PinnedFetch>) => ReturnType<PinnedFetch>) & {
+  /** Closes its connections (nothing when it never fetched). */
+  readonly close: () => Promise<void>;
+};
+
+/**
+ * The strict fetch for project servers, from the host's `remote.projectFetchOptions`: checked
+ * now, made (with its HTTP client) on the first fetch, which only a project's remote server
+ * does. @internal
  *
  * @throws {@link InvalidOptionsError} when pinned-fetch refuses the options.
  */
-export function projectFetch(options: CheckedOptions): PinnedFetch {
+export function projectFetch(options: CheckedOptions): ProjectFetch {
+  const fetchOptions = options.projectFetchOptions;
   try {
-    return createPinnedFetch(options.projectFetchOptions);
+    checkPinnedFetchOptions(fetchOptions);
   } catch (error) {
     throw new InvalidOptionsError('remote.projectFetchOptions', oneLine(messageOf(error)));
   }
+  let made: Promise<PinnedFetch> | undefined;
+  const make = () =>
+    (made ??= import('@garuda/pinned-fetch').then(({ createPinnedFetch }) =>
+      createPinnedFetch(fetchOptions),
+    ));
+  const lazy = async (...args: Parameters<PinnedFetch>) => (await make())(...args);
+  return Object.assign(lazy, {
+    close: async () => {
+      if (made !== undefined) await (await made).close();
+    },
+  });
 }
 
 /**
@@ -209,7 +261,7 @@ export function buildParts(
   const deps = startDeps(options, owned, remote);
   const registry = new ServerRegistry(
     {
-      start: startSequence(deps),
+      start: lazyStartSequence(deps, elicitationDeps(options, owned, remote)),
       refresh: toolRefresh(deps),
       refreshResources: resourceRefresh(owned.notice),
     },

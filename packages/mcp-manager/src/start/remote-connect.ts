@@ -16,6 +16,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { linkSignals } from '../common/abort.js';
+import { hasStaticAuthorization } from './static-authorization.js';
 import { SignInRequiredError } from '../errors.js';
 import { MAX_AUTHORIZATIONS, type OpenResult, type Reauthorize } from './server-connection.js';
 import { policyFetch, type ServerPolicy } from './server-policy.js';
@@ -58,11 +59,6 @@ function staticHeaders(server: RemoteServerConfig): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, resolved] of Object.entries(server.headers)) headers[name] = resolved.value;
   return headers;
-}
-
-/** True when the config gives an `Authorization` header: it wins over OAuth. @internal */
-export function hasStaticAuthorization(server: RemoteServerConfig): boolean {
-  return Object.keys(server.headers).some((name) => name.toLowerCase() === 'authorization');
 }
 
 /** The SDK's `UnauthorizedError`, also when the SDK wrapped it (a version probe, say). */

@@ -9,7 +9,8 @@ import {
   type JSONRPCRequest,
 } from '@modelcontextprotocol/client';
 
-import { messageOf, oneLine } from '../common/text.js';
+import { oneLine } from '../common/text.js';
+import { tellHost } from '../common/tell-host.js';
 import type { CallProgress, ManagerLogger, ServerLogEntry, ServerLogLevel } from '../types.js';
 
 /**
@@ -37,23 +38,6 @@ const MAX_LOG_CHARS = 500;
 const MAX_LOG_READ_CHARS = MAX_LOG_CHARS * 8;
 
 const LEVELS: ReadonlySet<string> = new Set<ServerLogLevel>(MCP_LOG_LEVELS);
-
-/**
- * Runs one of the host's callbacks (`onChange`, `onProgress`, `onServerLog`): a throw is logged
- * as `<name> failed: …`, never passed back into the manager or the protocol. @internal
- */
-export function tellHost<T>(
-  name: string,
-  fn: ((value: T) => void) | undefined,
-  value: T,
-  logger: ManagerLogger | undefined,
-): void {
-  try {
-    fn?.(value);
-  } catch (error) {
-    log(logger, 'warn', `${name} failed: ${oneLine(messageOf(error))}`);
-  }
-}
 
 /** The relay of one call's progress. @internal */
 export interface ProgressRelay {

@@ -11,7 +11,6 @@ import { AuthStore, type RevokeResult } from '@garuda/mcp-oauth';
 import type { SandboxInfo } from '@garuda/mcp-transport';
 import { TrustStore, type McpTrustEntry } from '@garuda/mcp-trust';
 import { TOOL_SEARCH_NAME } from '@garuda/mcp-tools';
-import type { PinnedFetch } from '@garuda/pinned-fetch';
 import { QuestionQueue, raceAbort } from '../common/abort.js';
 import type { AuditRecorder } from '../calls/audit-recorder.js';
 import type { CallOptions, StartOptions } from '../calls/call-options.js';
@@ -29,7 +28,7 @@ import {
   UnknownServerError,
   UnknownToolError,
 } from '../errors.js';
-import { sandboxForStart } from '../launch/sandbox-once.js';
+import { sandboxForStart, sandboxOnce } from '../launch/sandbox-once.js';
 import { isHostTool } from '../offer/tool-exposure.js';
 import { ExposureSession, gatewayTarget } from '../offer/tool-search-call.js';
 import { checkOptions, type CheckedOptions, type McpManagerOptions } from '../options.js';
@@ -38,9 +37,15 @@ import { messageOf, noticeText, quoteText } from '../common/text.js';
 import type { ManagerCallResult, ServerChange } from '../types.js';
 import { readyFromCache } from './lazy-start.js';
 import { loadServers } from './load-servers.js';
-import { auditRecorder, buildParts, projectFetch, toolListCache } from './manager-parts.js';
+import {
+  auditRecorder,
+  buildParts,
+  projectFetch,
+  toolListCache,
+  type ProjectFetch,
+} from './manager-parts.js';
 import type { RemoteDeps } from './remote-connect.js';
-import { tellHost } from './server-messages.js';
+import { tellHost } from '../common/tell-host.js';
 import { CLOSE_BOUND_MS, type ServerRecord, type ServerRegistry } from './server-registry.js';
 import { checkScopes, signInNow } from './sign-in-target.js';
 import { logoutServer } from './sign-out.js';
@@ -58,7 +63,7 @@ export class ManagerSession {
   readonly tasks = new TaskBook();
   readonly lifetime = new AbortController();
   /** The strict fetch for project remote servers (public addresses only). */
-  readonly pinnedFetch: PinnedFetch;
+  readonly pinnedFetch: ProjectFetch;
   /** The sign-ins of remote servers, `<home>/mcp-auth.json`. */
   readonly authStore: AuthStore;
   readonly store: TrustStore | NonNullable<CheckedOptions['trustStore']>;
@@ -123,6 +128,13 @@ export class ManagerSession {
     if (this.started) throw new AlreadyStartedError();
     this.started = true;
     const { signal } = options;
+    // The detection runs a probe process: it goes on while the files are read, and its result
+    // (or failure) is taken where the start needs it, as before.
+    const detecting =
+      this.sandbox === undefined
+        ? sandboxOnce(this.options, [signal, this.lifetime.signal])
+        : undefined;
+    detecting?.catch(() => {});
     for (const notice of ruleNotices(this.options.rules)) this.notice(notice);
     const servers = await this.#load(undefined);
     if (this.closed) throw new ManagerClosedError('start()');
@@ -135,7 +147,7 @@ export class ManagerSession {
     const records = servers.map((config) => this.registry.add(config));
     const wanted = records.filter((record) => only === undefined || only.has(record.name));
     const ready = await this.#readyFromCache(wanted);
-    await this.#sandboxFor(records, signal, 'start()');
+    await this.#sandboxFor(records, signal, 'start()', detecting);
     const launched = records.filter((record) => {
       if (ready.has(record)) return false;
       if (only === undefined || only.has(record.name)) return true;
@@ -330,17 +342,22 @@ export class ManagerSession {
     return servers;
   }
 
-  /** Detects the sandbox once (before the first start); a cancelled wait stops `records`. */
+  /**
+   * Detects the sandbox once (before the first start), or takes the detection `start()` began;
+   * a cancelled wait stops `records`.
+   */
   async #sandboxFor(
     records: readonly ServerRecord[],
     signal: AbortSignal | undefined,
     label: string,
+    detecting?: Promise<SandboxInfo>,
   ): Promise<void> {
     this.sandbox ??= await sandboxForStart(this.options, this.registry, records, {
       signals: [signal, this.lifetime.signal],
       cancelled: () => signal?.aborted === true || this.closed,
       label,
       notice: (text) => this.notice(text),
+      detecting,
     });
   }
 

@@ -2,7 +2,8 @@ import { defHash, type RemoteServerConfig, type ServerConfig } from '@garuda/mcp
 import { getMcpTrustEntry, type McpTrustEntry, type TrustStoreLike } from '@garuda/mcp-trust';
 import { linkSignals } from '../common/abort.js';
 import { InvalidOptionsError, ServerNotConnectedError } from '../errors.js';
-import { forceSignIn, hasStaticAuthorization, type RemoteDeps } from './remote-connect.js';
+import type { RemoteDeps } from './remote-connect.js';
+import { hasStaticAuthorization } from './static-authorization.js';
 import { serverPolicy, type ServerPolicy } from './server-policy.js';
 import type { ServerState } from '../types.js';
 import { quoteText } from '../common/text.js';
@@ -109,6 +110,8 @@ export async function signInNow(
   }
   const { controller, detach } = linkSignals(...signals);
   try {
+    // The connecting code (the SDK's client and auth) is loaded when it is first needed.
+    const { forceSignIn } = await import('./remote-connect.js');
     await forceSignIn(config, policy, deps.remote, scopes, controller.signal);
   } finally {
     detach();

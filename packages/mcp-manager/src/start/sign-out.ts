@@ -1,5 +1,5 @@
 import type { RemoteServerConfig } from '@garuda/mcp-config';
-import { revoke, type AuthStore, type RevokeResult } from '@garuda/mcp-oauth';
+import type { AuthStore, RevokeResult } from '@garuda/mcp-oauth';
 import { policyFetch, serverPolicy, storedSignInPolicy } from './server-policy.js';
 import { UnknownServerError } from '../errors.js';
 import type { ServerRegistry } from './server-registry.js';
@@ -43,6 +43,8 @@ export async function signOut(
           deps.root,
         )
       : serverPolicy(config, deps.root);
+  // Revoking speaks OAuth through the SDK's client: loaded on the first sign-out.
+  const { revoke } = await import('@garuda/mcp-oauth');
   return revoke({
     serverUrl: config?.url ?? stored[0]?.url ?? 'https://invalid.invalid/',
     store: deps.authStore,
