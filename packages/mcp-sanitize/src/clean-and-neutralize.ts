@@ -154,6 +154,9 @@ export function fusedPassForTests(
  * The fused pass with the vector scanner: the text goes through it block by block, and only the
  * positions it reports are looked at; everything between them is kept as it is. A position
  * before `i` was consumed by what came before it (an escape sequence, the low half of a pair).
+ * What is done at a position is the same as in {@link regexPass}, written out in both loops
+ * because they are the hot loops of every result's cleaning; the tests run both scans against
+ * the two calls, so a change made to one loop and not the other fails them.
  */
 function scannedPass(
   text: string,
