@@ -19,16 +19,13 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefine
     };
     signal.addEventListener('abort', onAbort, { once: true });
     // Two handlers rather than `finally(…).then(…)`: one promise and one turn fewer per wait.
-    promise.then(
-      (value) => {
+    const settle =
+      <A>(end: (arg: A) => void) =>
+      (arg: A) => {
         signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error as Error);
-      },
-    );
+        end(arg);
+      };
+    promise.then(settle(resolve), settle(reject));
   });
 }
 
