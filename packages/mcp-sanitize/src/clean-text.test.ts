@@ -314,6 +314,22 @@ describe('cleanLine', () => {
     expect(cleanLine(input)).toBe(expected);
   });
 
+  it('is cleanText, then whitespace runs made one space and the ends trimmed (the fast path too)', () => {
+    const plain = (s: string) => cleanText(s).replace(/\s+/gu, ' ').trim();
+    // Printable ASCII and spaces reach the fast path; the rest of the alphabet checks its edges.
+    const ascii = fc.string({
+      unit: fc.constantFrom(' ', ' ', 'a', '~', '!', '\t', '\n', '\x7f', '\x1f', '\u00a0'),
+      maxLength: 12,
+    });
+    fc.assert(
+      fc.property(fc.oneof(ascii, hostileString), (s) => cleanLine(s) === plain(s)),
+      { numRuns: 4000 },
+    );
+    for (const s of ['', ' ', 'a', ' a', 'a ', 'a  b', 'a b', 'a\tb', '\x7f', 'a\u00a0b']) {
+      expect(cleanLine(s)).toBe(plain(s));
+    }
+  });
+
   it('never contains a newline, tab, or a space at either end, and is idempotent', () => {
     fc.assert(
       fc.property(hostileString, (s) => {

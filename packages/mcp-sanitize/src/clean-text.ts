@@ -212,6 +212,15 @@ export function cleanText(text: string): string {
 }
 
 /**
+ * Text the whitespace pass of {@link cleanLine} returns as it is: printable ASCII whose only
+ * whitespace is single spaces between other characters (every run of `\s` is then one space
+ * already, and there is none at either end to trim). Most lines are such (names, hashes, short
+ * reasons); testing for it costs less than the replace, which makes a new string. The words
+ * cannot overlap (a space is not in `[!-~]`), so the test is linear.
+ */
+const ONE_LINE = /^[!-~]+(?: [!-~]+)*$/;
+
+/**
  * Cleans text that must stay on one line (a consent screen, a status table): {@link cleanText},
  * then every run of whitespace — newlines, tabs, Unicode spaces — becomes one space, and the ends
  * are trimmed. A newline or escape in the value can therefore never add a line of its own (such
@@ -227,5 +236,7 @@ export function cleanText(text: string): string {
  */
 export function cleanLine(text: string): string {
   if (typeof text !== 'string') throw invalidInput('cleanLine', text);
-  return cleanText(text).replace(/\s+/gu, ' ').trim();
+  const clean = cleanText(text);
+  return ONE_LINE.test(clean) ? clean : clean.replace(/\s+/gu, ' ').trim();
 }
+

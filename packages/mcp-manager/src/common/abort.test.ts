@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { QuestionQueue, linkSignals, raceAbort, within } from './abort.js';
 
@@ -107,6 +108,44 @@ describe('QuestionQueue', () => {
     expect(await first).toBe('first');
   });
 
+  it('a question asked at once is still cancelled by its signal, and the next one is asked', async () => {
+    const queue = new QuestionQueue();
+    const controller = new AbortController();
+    let opened: () => void = () => {};
+    const shown = new Promise<void>((resolve) => (opened = resolve));
+    const first = queue.ask(() => {
+      opened();
+      return new Promise<string>(() => {});
+    }, controller.signal);
+    await shown;
+    controller.abort(new Error('cancelled'));
+    await expect(first).rejects.toThrow('cancelled');
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    expect(await queue.ask(() => Promise.resolve('next'), undefined)).toBe('next');
+  });
+
+  it("a question's give-way signal never aborts; a form's does", async () => {
+    const queue = new QuestionQueue({ giveWayMs: 5 });
+    let formGiveWay: AbortSignal | undefined;
+    const form = queue.ask(
+      (giveWay) => {
+        formGiveWay = giveWay;
+        return new Promise<void>((resolve) => giveWay.addEventListener('abort', () => resolve()));
+      },
+      undefined,
+      'form',
+    );
+    let questionGiveWay: AbortSignal | undefined;
+    await queue.ask((giveWay) => {
+      questionGiveWay = giveWay;
+      return Promise.resolve();
+    }, undefined);
+    await form;
+    expect(formGiveWay?.aborted).toBe(true);
+    expect(questionGiveWay?.aborted).toBe(false);
+    expect(questionGiveWay).not.toBe(formGiveWay);
+  });
+
   it('a throwing question rejects only itself', async () => {
     const queue = new QuestionQueue();
     const bad = queue.ask(() => {
@@ -123,6 +162,16 @@ describe('signal helpers', () => {
     const never = new Promise(() => {});
     setTimeout(() => controller.abort(new Error('stop')), 5);
     await expect(raceAbort(never, controller.signal)).rejects.toThrow('stop');
+  });
+
+  it('raceAbort lets go of the signal once the work settles, either way', async () => {
+    const controller = new AbortController();
+    expect(await raceAbort(Promise.resolve('done'), controller.signal)).toBe('done');
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    await expect(raceAbort(Promise.reject(new Error('failed')), controller.signal)).rejects.toThrow(
+      'failed',
+    );
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
   it('within gives up waiting after the bound', async () => {

@@ -18,7 +18,14 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefine
       reject(signal.reason as Error);
     };
     signal.addEventListener('abort', onAbort, { once: true });
-    promise.finally(() => signal.removeEventListener('abort', onAbort)).then(resolve, reject);
+    // Two handlers rather than `finally(…).then(…)`: one promise and one turn fewer per wait.
+    const settle =
+      <A>(end: (arg: A) => void) =>
+      (arg: A) => {
+        signal.removeEventListener('abort', onAbort);
+        end(arg);
+      };
+    promise.then(settle(resolve), settle(reject));
   });
 }
 
@@ -97,14 +104,22 @@ export type QuestionKind = 'question' | 'form';
 /** The default of {@link QuestionQueue}'s `giveWayMs`: one minute. @internal */
 export const DEFAULT_GIVE_WAY_MS = 60_000;
 
+/**
+ * The give-way signal of a `question`: only an open form is ever asked to give way, so a
+ * question's never aborts, and one shared signal spares every call's approval a controller of its
+ * own. No question's `ask` listens to it (a listener on it would never run, nor be released).
+ */
+const NEVER_GIVES_WAY: AbortSignal = new AbortController().signal;
+
 /** One question in the queue. */
 interface Turn {
   readonly kind: QuestionKind;
-  /** Resolves when the question may be asked. */
-  readonly started: Promise<void>;
-  readonly start: () => void;
-  /** Aborts when an open form must give way to the questions waiting behind it. */
-  readonly giveWay: AbortController;
+  /** Whether the question may be asked (at once, when nothing else was open). */
+  begun: boolean;
+  /** Wakes the question waiting for its turn (set only while one waits). */
+  wake: (() => void) | undefined;
+  /** Aborts when an open form must give way to the questions waiting behind it (forms only). */
+  readonly giveWay: AbortController | undefined;
   timer?: NodeJS.Timeout;
 }
 
@@ -151,24 +166,32 @@ export class QuestionQueue {
     signal?.throwIfAborted();
     if (this.#concurrent) {
       // Nothing waits behind this question, so nothing ever asks it to give way.
-      const never = new AbortController().signal;
+      const never = kind === 'form' ? new AbortController().signal : NEVER_GIVES_WAY;
       return await raceAbort(
         Promise.resolve().then(() => ask(never)),
         signal,
       );
     }
-    let start: () => void = () => {};
-    const started = new Promise<void>((resolve) => {
-      start = resolve;
-    });
-    const turn: Turn = { kind, started, start, giveWay: new AbortController() };
+    const turn: Turn = {
+      kind,
+      begun: false,
+      wake: undefined,
+      giveWay: kind === 'form' ? new AbortController() : undefined,
+    };
     this.#waiting.push(turn);
     this.#next();
     try {
-      await raceAbort(started, signal);
+      // A question asked at once (nothing else open, the common case) has no turn to wait for.
+      if (!turn.begun) {
+        const started = new Promise<void>((resolve) => {
+          turn.wake = resolve;
+        });
+        await raceAbort(started, signal);
+      }
       signal?.throwIfAborted();
+      const giveWay = turn.giveWay?.signal ?? NEVER_GIVES_WAY;
       return await raceAbort(
-        Promise.resolve().then(() => ask(turn.giveWay.signal)),
+        Promise.resolve().then(() => ask(giveWay)),
         signal,
       );
     } finally {
@@ -193,7 +216,7 @@ export class QuestionQueue {
           current.timer = undefined;
           // A question withdrawn meanwhile (its call cancelled) no longer needs the turn.
           if (this.#waiting.some((turn) => turn.kind === 'question')) {
-            current.giveWay.abort(new Error('other questions were waiting'));
+            current.giveWay?.abort(new Error('other questions were waiting'));
           }
         }, this.#giveWayMs);
       }
@@ -203,7 +226,8 @@ export class QuestionQueue {
     const [turn] = this.#waiting.splice(question >= 0 ? question : 0, 1);
     if (turn === undefined) return;
     this.#current = turn;
-    turn.start();
+    turn.begun = true;
+    turn.wake?.();
   }
 }
 

@@ -58,12 +58,43 @@ function abortStart(deadline: AbortController): void {
 /** How long each step of closing one server may take before we stop waiting for it. */
 const CLOSE_STEP_MS = 8_000;
 
-interface InFlight extends OpenRequest {
+/** A request of ours on its way: what a server's question during it and a too-large answer see. */
+class InFlight implements OpenRequest {
   readonly controller: AbortController;
   readonly clock: CallClock;
-  /** Aborted once the request has settled: the questions that came during it close. */
-  readonly done: AbortController;
+  questions = 0;
+  told = false;
   tooLarge?: string;
+  /**
+   * Made only when a server's question reads {@link settled} (an elicitation during the request):
+   * most requests see none, and a signal they never read is not made for them.
+   */
+  #settled: AbortController | undefined;
+  #isSettled = false;
+
+  constructor(controller: AbortController, clock: CallClock) {
+    this.controller = controller;
+    this.clock = clock;
+  }
+
+  /** Aborted once the request has settled: the questions that came during it close. */
+  get settled(): AbortSignal {
+    if (this.#settled === undefined) {
+      this.#settled = new AbortController();
+      if (this.#isSettled) this.#settled.abort(settledReason());
+    }
+    return this.#settled.signal;
+  }
+
+  /** The request has settled (once): aborts {@link settled} if it was read. */
+  settle(): void {
+    this.#isSettled = true;
+    this.#settled?.abort(settledReason());
+  }
+}
+
+function settledReason(): Error {
+  return new Error('the request has settled');
 }
 
 /** What a call needs besides the tool and its arguments. */
@@ -456,15 +487,7 @@ export class ServerConnection {
     }
     const controller = new AbortController();
     const clock = new CallClock(timeoutMs, () => controller.abort(new Error('time limit')));
-    const done = new AbortController();
-    const inFlight: InFlight = {
-      controller,
-      clock,
-      done,
-      settled: done.signal,
-      questions: 0,
-      told: false,
-    };
+    const inFlight = new InFlight(controller, clock);
     if (this.#asking === 0) clock.run();
     // The SDK raises the same error for an abort and a timeout, so the caller's abort is tracked
     // here: our own controller is what the SDK sees.
@@ -500,7 +523,7 @@ export class ServerConnection {
       signal?.removeEventListener('abort', onAbort);
       clock.stop();
       this.#inFlight.delete(inFlight);
-      done.abort(new Error('the request has settled'));
+      inFlight.settle();
     }
   }
 

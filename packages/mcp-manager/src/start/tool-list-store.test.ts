@@ -20,6 +20,35 @@ describe('ToolListStore', () => {
     expect(store.get(key)).toBeUndefined();
   });
 
+  it('never takes one partition and params pair for another', () => {
+    const store = new ToolListStore();
+    const pairs: [string | undefined, string | undefined][] = [
+      ['ab', 'c'],
+      ['a', 'bc'],
+      ['', 'abc'],
+      ['abc', ''],
+      [undefined, 'abc'],
+      ['1:a', ''],
+      ['', '1:a'],
+    ];
+    const stamps = pairs.map(([partition, params]) =>
+      store.set(
+        { method: 'tools/list', ...(partition === undefined ? {} : { partition }), params },
+        { value: `{"tools":[],"n":"${String(partition)}|${String(params)}"}` },
+      ),
+    );
+    // An omitted partition or params is the empty one (the SDK's own store reads it so).
+    expect(store.get({ method: 'tools/list', partition: '', params: 'abc' })?.stamp).toBe(
+      stamps[4],
+    );
+    pairs.forEach(([partition, params], i) => {
+      if (i === 2) return; // written over by the omitted partition above
+      expect(store.get({ method: 'tools/list', partition: partition ?? '', params })?.stamp).toBe(
+        stamps[i],
+      );
+    });
+  });
+
   it('forgets every other result, so those are always read from the server', () => {
     const store = new ToolListStore();
     for (const method of ['prompts/list', 'resources/list', 'resources/templates/list']) {

@@ -51,5 +51,9 @@ export class ToolListStore implements ResponseCacheStore {
 }
 
 function keyOf(key: CacheKey): string {
-  return JSON.stringify([key.partition ?? '', key.params ?? '']);
+  // Looked up twice on every call (the SDK reads the tool's definition and its output schema):
+  // the partition's length in front keeps any two pairs apart, as JSON of the pair did, without
+  // serialising an array each time.
+  const partition = key.partition ?? '';
+  return `${String(partition.length)}:${partition}${key.params ?? ''}`;
 }
