@@ -32,6 +32,8 @@ import {
 const BIN = path.join(REPO_ROOT, 'apps/cli/dist/bin.js');
 /** A pass-through proxy built on the SDK alone: the floor under a call through any stdio gateway. */
 const BARE_PROXY = path.join(REPO_ROOT, 'bench/fixtures/bare-proxy.mjs');
+/** A process in the middle that forwards bytes and reads none: the floor of any process hop. */
+const BYTE_RELAY = path.join(REPO_ROOT, 'bench/fixtures/byte-relay.mjs');
 const PINNED_SERVERS = 30;
 const FIRST_LIST_ROUNDS = 5;
 const FIRST_LIST_TARGET_MS = 300;
@@ -293,6 +295,23 @@ async function callRows(setup: CallSetup, directName: string): Promise<Row[]> {
       call: echo(bare, 'echo'),
       samples: [],
     };
+    // Lower still: a process in the middle that reads nothing and forwards bytes. What a
+    // gateway of any design pays for its second hop alone; the rest of its cost is its work.
+    const relay = new Client(CLIENT_INFO, { versionNegotiation: { mode: 'auto' } });
+    clients.push(relay);
+    await relay.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BYTE_RELAY, setup.entry.command, ...setup.entry.args],
+        env: SERVER_ENV,
+        stderr: 'ignore',
+      }),
+    );
+    const relaySide: CallSide = {
+      name: 'through a byte relay (a process that forwards bytes, parses nothing)',
+      call: echo(relay, 'echo'),
+      samples: [],
+    };
     const managerSide: CallSide = {
       name: 'McpManager.call in this process (same server, sandbox, allow rule)',
       call: async () => {
@@ -307,8 +326,11 @@ async function callRows(setup: CallSetup, directName: string): Promise<Row[]> {
       await manager.start();
     }
     await interleaved(
-      manager === undefined ? [base, bareSide, gateway] : [base, managerSide, bareSide, gateway],
+      manager === undefined
+        ? [base, relaySide, bareSide, gateway]
+        : [base, managerSide, relaySide, bareSide, gateway],
     );
+    const relayMedian = summarize(relaySide.samples).median;
     const bareMedian = summarize(bareSide.samples).median;
     const baseMedian = summarize(base.samples).median;
     const paired = summarize(gateway.samples.map((v, i) => v / (base.samples[i] ?? v))).median;
@@ -332,6 +354,15 @@ async function callRows(setup: CallSetup, directName: string): Promise<Row[]> {
       ...inProcessRows,
       { name: directName, ...summarize(base.samples), unit: 'µs', samples: base.samples.length },
       {
+        name: relaySide.name,
+        ...summarize(relaySide.samples),
+        unit: 'µs',
+        samples: relaySide.samples.length,
+        baseline: directName,
+        ratio: relayMedian / baseMedian,
+        higherIsBetter: false,
+      },
+      {
         name: bareSide.name,
         ...summarize(bareSide.samples),
         unit: 'µs',
@@ -349,7 +380,7 @@ async function callRows(setup: CallSetup, directName: string): Promise<Row[]> {
         baseline: directName,
         ratio,
         higherIsBetter: false,
-        note: `paired call by call ${paired.toFixed(2)}×; ${(median / bareMedian).toFixed(2)}× the bare SDK proxy`,
+        note: `paired call by call ${paired.toFixed(2)}×; ${(median / bareMedian).toFixed(2)}× the bare SDK proxy; ${(median / relayMedian).toFixed(2)}× the byte relay`,
         ...(setup.goal === undefined ? {} : { ...withGoal, met: ratio <= CALL_TARGET }),
       },
     ];
@@ -393,6 +424,7 @@ async function callSection(pinned: CallSetup | undefined): Promise<Section> {
     rows,
     notes: [
       'The approval is an allow rule (`--allow mcp.<server>.echo`), answered without a person. Both clients negotiate the revision (`auto`), as `calls` does.',
+      'The byte relay (bench/fixtures/byte-relay.mjs: a Node process that pipes bytes both ways and parses none) is the cost of the second process hop alone, the floor of a gateway of any design. The distance from it to the target is what a gateway may spend on its own work per call: reading the request, the approval rule, the pinned tool, cleaning and framing the result, the audit entry.',
       'The bare SDK proxy (bench/fixtures/bare-proxy.mjs: a plain SDK server whose tools/list and tools/call go to a plain SDK client on the server, nothing checked or cleaned) is the floor under any stdio gateway: its call crosses two process boundaries where the direct call crosses one, so for a tool that does nothing it costs about two direct calls. "× the bare SDK proxy" in the through row is what serve adds over that floor (approval rule, pin-checked tool, cleaning and framing, audit).',
     ],
   };
