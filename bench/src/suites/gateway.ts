@@ -278,40 +278,28 @@ async function callRows(setup: CallSetup, directName: string): Promise<Row[]> {
       call: echo(through, `${setup.server}__echo`),
       samples: [],
     };
-    // The floor of any stdio gateway: the same call through a pass-through proxy with nothing
-    // of Garuda in it (bench/fixtures/bare-proxy.mjs).
-    const bare = new Client(CLIENT_INFO, { versionNegotiation: { mode: 'auto' } });
-    clients.push(bare);
-    await bare.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [BARE_PROXY, setup.entry.command, ...setup.entry.args],
-        env: SERVER_ENV,
-        stderr: 'ignore',
-      }),
-    );
-    const bareSide: CallSide = {
-      name: 'through a bare SDK proxy (no checks, no cleaning)',
-      call: echo(bare, 'echo'),
-      samples: [],
+    // Two floors, each a process between a plain SDK client and the server: a pass-through
+    // proxy with nothing of Garuda in it (bench/fixtures/bare-proxy.mjs), the floor of a gateway
+    // built on the SDK; and, lower still, one that forwards bytes and parses none
+    // (bench/fixtures/byte-relay.mjs), what a gateway of any design pays for its second hop.
+    const middle = async (script: string, name: string): Promise<CallSide> => {
+      const client = new Client(CLIENT_INFO, { versionNegotiation: { mode: 'auto' } });
+      clients.push(client);
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [script, setup.entry.command, ...setup.entry.args],
+          env: SERVER_ENV,
+          stderr: 'ignore',
+        }),
+      );
+      return { name, call: echo(client, 'echo'), samples: [] };
     };
-    // Lower still: a process in the middle that reads nothing and forwards bytes. What a
-    // gateway of any design pays for its second hop alone; the rest of its cost is its work.
-    const relay = new Client(CLIENT_INFO, { versionNegotiation: { mode: 'auto' } });
-    clients.push(relay);
-    await relay.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [BYTE_RELAY, setup.entry.command, ...setup.entry.args],
-        env: SERVER_ENV,
-        stderr: 'ignore',
-      }),
+    const bareSide = await middle(BARE_PROXY, 'through a bare SDK proxy (no checks, no cleaning)');
+    const relaySide = await middle(
+      BYTE_RELAY,
+      'through a byte relay (a process that forwards bytes, parses nothing)',
     );
-    const relaySide: CallSide = {
-      name: 'through a byte relay (a process that forwards bytes, parses nothing)',
-      call: echo(relay, 'echo'),
-      samples: [],
-    };
     const managerSide: CallSide = {
       name: 'McpManager.call in this process (same server, sandbox, allow rule)',
       call: async () => {
