@@ -73,12 +73,10 @@ export const controlFields = {
   directTools: z.optional(patternList),
   exposure: z.optional(z.enum(modesOf(TOOL_EXPOSURES) as [ToolExposure, ...ToolExposure[]])),
   capabilities: z.optional(
-    z
-      .array(z.enum(TOOL_CAPABILITIES))
-      .check(
-        z.minLength(1),
-        z.refine((list) => new Set(list).size === list.length),
-      ),
+    z.array(z.enum(TOOL_CAPABILITIES)).check(
+      z.minLength(1),
+      z.refine((list) => new Set(list).size === list.length),
+    ),
   ),
   batching: z.optional(z.enum(['serialized', 'path_scoped'])),
   maxResultChars: z.optional(

@@ -83,7 +83,11 @@ function toPath(path: readonly PropertyKey[]): FieldPath {
   return path.map((segment) => (typeof segment === 'number' ? segment : String(segment)));
 }
 
-function issuesFromZod(error: z.core.$ZodError, kind: 'local' | 'remote', prefix: string): ServerIssue[] {
+function issuesFromZod(
+  error: z.core.$ZodError,
+  kind: 'local' | 'remote',
+  prefix: string,
+): ServerIssue[] {
   const issues: ServerIssue[] = [];
   const seen = new Set<string>();
   const add = (issue: ServerIssue): void => {
