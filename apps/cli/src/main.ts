@@ -177,8 +177,9 @@ async function run(
   if (typeof chosen === 'number') return chosen;
   const [command, args] = chosen;
   // Loaded only once a command runs: checking the rules and folders needs parts of the manager
-  // and the transport, which help and usage errors never do.
-  const { resolveGlobals } = await import('./shared/globals.js');
+  // and the transport, which help and usage errors never do. It comes with the config commands'
+  // code (see command-groups/config.ts), which every command but help loads anyway.
+  const { resolveGlobals } = await import('./command-groups/config.js');
   const globals = await resolveGlobals(args.values, io);
   const ctx: CommandContext = {
     io,

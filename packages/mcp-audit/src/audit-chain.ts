@@ -6,7 +6,6 @@
 import { constants, createReadStream, type BigIntStats } from 'node:fs';
 import { lstat, mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { cleanLine, capText, cleanText } from '@garuda/mcp-sanitize';
 import { LockedFileError, TrustStoreErrorCode, withFileLock } from '@garuda/mcp-trust';
 import { sha256Text } from './hash.js';
@@ -602,6 +601,8 @@ async function* readLines(file: string, size?: number): AsyncGenerator<string> {
   });
   if (info === undefined || size === 0) return;
   if (!info.isFile()) throw new Error(`the audit log ${file} is not a file (a link or a folder)`);
+  // Loaded here: a process that only appends (a CLI command) never reads the log back.
+  const { createInterface } = await import('node:readline');
   const input = createReadStream(file, size === undefined ? {} : { end: size - 1 });
   const lines = createInterface({ input, crlfDelay: Infinity });
   for await (const line of lines) yield line;

@@ -1,5 +1,5 @@
 import { modesOf, quotedModes } from '@garuda/internal';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 // The fields with which a user keeps a server's tools few and its calls safe: which tools are
 // offered, how the model reaches them, what the user declares the server can do, and how much of
@@ -63,22 +63,25 @@ export const MAX_TOOL_PATTERNS = 500;
 const PATTERN = /^[^\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]+$/u;
 
 const patternList = z
-  .array(z.string().min(1).max(MAX_TOOL_PATTERN_CHARS).regex(PATTERN))
-  .max(MAX_TOOL_PATTERNS);
+  .array(z.string().check(z.minLength(1), z.maxLength(MAX_TOOL_PATTERN_CHARS), z.regex(PATTERN)))
+  .check(z.maxLength(MAX_TOOL_PATTERNS));
 
 /** The control fields as written, added to both server schemas. @internal */
 export const controlFields = {
-  allowTools: patternList.optional(),
-  denyTools: patternList.optional(),
-  directTools: patternList.optional(),
-  exposure: z.enum(modesOf(TOOL_EXPOSURES) as [ToolExposure, ...ToolExposure[]]).optional(),
-  capabilities: z
-    .array(z.enum(TOOL_CAPABILITIES))
-    .min(1)
-    .refine((list) => new Set(list).size === list.length)
-    .optional(),
-  batching: z.enum(['serialized', 'path_scoped']).optional(),
-  maxResultChars: z.number().int().min(MIN_MAX_RESULT_CHARS).max(MAX_MAX_RESULT_CHARS).optional(),
+  allowTools: z.optional(patternList),
+  denyTools: z.optional(patternList),
+  directTools: z.optional(patternList),
+  exposure: z.optional(z.enum(modesOf(TOOL_EXPOSURES) as [ToolExposure, ...ToolExposure[]])),
+  capabilities: z.optional(
+    z.array(z.enum(TOOL_CAPABILITIES)).check(
+      z.minLength(1),
+      z.refine((list) => new Set(list).size === list.length),
+    ),
+  ),
+  batching: z.optional(z.enum(['serialized', 'path_scoped'])),
+  maxResultChars: z.optional(
+    z.number().check(z.int(), z.minimum(MIN_MAX_RESULT_CHARS), z.maximum(MAX_MAX_RESULT_CHARS)),
+  ),
 };
 
 /** The control fields of a server as written in a file (both kinds take them). */

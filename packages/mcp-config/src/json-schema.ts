@@ -2,7 +2,7 @@
 // with, so an editor completes and checks the file as garuda-mcp reads it. It describes the
 // shape: the loader also checks what a schema cannot say (a URL's scheme and address, reserved
 // headers, `path_scoped` only for a declared read or write server…).
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { SERVER_NAME, localServerSchema, remoteServerSchema } from './server-schema.js';
 
 /**
@@ -26,11 +26,11 @@ export const MCP_CONFIG_SCHEMA_URL = 'https://unpkg.com/@garuda/mcp-config/mcp.s
  */
 export function mcpConfigJsonSchema(): Record<string, unknown> {
   const server = z.union([localServerSchema, remoteServerSchema]);
-  const servers = z.record(z.string().regex(SERVER_NAME), server);
+  const servers = z.record(z.string().check(z.regex(SERVER_NAME)), server);
   const file = z.strictObject({
-    $schema: z.string().optional(),
-    servers: servers.optional(),
-    mcpServers: servers.optional(),
+    $schema: z.optional(z.string()),
+    servers: z.optional(servers),
+    mcpServers: z.optional(servers),
   });
   // `unrepresentable: 'any'`: a refinement (such as "not __proto__") has no JSON Schema form; the
   // loader still checks it.

@@ -1,8 +1,10 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { controlFields } from './control-fields.js';
 
 // The strict schema of one server. zod's own messages are never shown: validate-server.ts turns
-// each issue into a message of ours, by the path and kind of the issue.
+// each issue into a message of ours, by the path and kind of the issue. Written with `zod/mini`,
+// the same checks and issues as classic zod's methods without loading all of zod: reading the
+// config is on the path of every command that starts.
 
 /** Server names become part of tool names (`mcp__<server>__<tool>`). @internal */
 export const SERVER_NAME = /^[a-z0-9][a-z0-9_-]{0,31}$/;
@@ -21,22 +23,27 @@ const SCOPE = /^[\x21-\x7e]+$/;
 // record, and silently vanish; it is refused like any other bad name.
 const notProto = (key: string): boolean => key !== '__proto__';
 
-const timeoutMs = z.number().int().min(1000).max(600_000);
+const timeoutMs = z.number().check(z.int(), z.minimum(1000), z.maximum(600_000));
 
 /** A local server entry as written. @internal */
 export const localServerSchema = z.strictObject({
   // Other clients' files say so; it changes nothing here.
-  type: z.literal('stdio').optional(),
-  command: z.string().min(1).regex(NO_NUL),
-  args: z.array(z.string().regex(NO_NUL)).optional(),
-  env: z.record(z.string().regex(ENV_NAME).refine(notProto), z.string().regex(NO_NUL)).optional(),
-  cwd: z.string().min(1).regex(NO_NUL).optional(),
-  network: z.boolean().optional(),
-  writePaths: z.array(z.string().min(1).regex(NO_NUL)).optional(),
-  readPaths: z.array(z.string().min(1).regex(NO_NUL)).optional(),
-  timeoutMs: timeoutMs.optional(),
-  startTimeoutMs: timeoutMs.optional(),
-  enabled: z.boolean().optional(),
+  type: z.optional(z.literal('stdio')),
+  command: z.string().check(z.minLength(1), z.regex(NO_NUL)),
+  args: z.optional(z.array(z.string().check(z.regex(NO_NUL)))),
+  env: z.optional(
+    z.record(
+      z.string().check(z.regex(ENV_NAME), z.refine(notProto)),
+      z.string().check(z.regex(NO_NUL)),
+    ),
+  ),
+  cwd: z.optional(z.string().check(z.minLength(1), z.regex(NO_NUL))),
+  network: z.optional(z.boolean()),
+  writePaths: z.optional(z.array(z.string().check(z.minLength(1), z.regex(NO_NUL)))),
+  readPaths: z.optional(z.array(z.string().check(z.minLength(1), z.regex(NO_NUL)))),
+  timeoutMs: z.optional(timeoutMs),
+  startTimeoutMs: z.optional(timeoutMs),
+  enabled: z.optional(z.boolean()),
   ...controlFields,
 });
 
@@ -44,20 +51,23 @@ export const localServerSchema = z.strictObject({
 export const remoteServerSchema = z.strictObject({
   url: z.string(),
   // "streamable-http" is how some clients' files name the same transport.
-  type: z.enum(['http', 'streamable-http']).optional(),
-  headers: z
-    .record(z.string().regex(HEADER_NAME).refine(notProto), z.string().regex(HEADER_VALUE))
-    .optional(),
-  timeoutMs: timeoutMs.optional(),
-  startTimeoutMs: timeoutMs.optional(),
-  enabled: z.boolean().optional(),
-  oauth: z
-    .strictObject({
-      clientId: z.string().min(1).regex(NO_NUL).optional(),
-      clientMetadataUrl: z.string().optional(),
-      scopes: z.array(z.string().regex(SCOPE)).optional(),
-    })
-    .optional(),
+  type: z.optional(z.enum(['http', 'streamable-http'])),
+  headers: z.optional(
+    z.record(
+      z.string().check(z.regex(HEADER_NAME), z.refine(notProto)),
+      z.string().check(z.regex(HEADER_VALUE)),
+    ),
+  ),
+  timeoutMs: z.optional(timeoutMs),
+  startTimeoutMs: z.optional(timeoutMs),
+  enabled: z.optional(z.boolean()),
+  oauth: z.optional(
+    z.strictObject({
+      clientId: z.optional(z.string().check(z.minLength(1), z.regex(NO_NUL))),
+      clientMetadataUrl: z.optional(z.string()),
+      scopes: z.optional(z.array(z.string().check(z.regex(SCOPE)))),
+    }),
+  ),
   ...controlFields,
 });
 

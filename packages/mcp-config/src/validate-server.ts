@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { checkServerUrl } from './check-server-url.js';
 import { ConfigProblemCode } from './config-problem.js';
 import { commandSubstitution, parseTemplate, shellCommandLine } from './expand-env.js';
@@ -83,7 +83,11 @@ function toPath(path: readonly PropertyKey[]): FieldPath {
   return path.map((segment) => (typeof segment === 'number' ? segment : String(segment)));
 }
 
-function issuesFromZod(error: z.ZodError, kind: 'local' | 'remote', prefix: string): ServerIssue[] {
+function issuesFromZod(
+  error: z.core.$ZodError,
+  kind: 'local' | 'remote',
+  prefix: string,
+): ServerIssue[] {
   const issues: ServerIssue[] = [];
   const seen = new Set<string>();
   const add = (issue: ServerIssue): void => {

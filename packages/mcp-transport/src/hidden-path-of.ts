@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { InvalidPolicyError, quote } from './errors.js';
 import { HIDDEN_HOME_PATHS, HIDDEN_SYSTEM_PATHS } from './hidden-paths.js';
-import { isWithin, resolveExisting } from './path-utils.js';
+import { existingResolver, isWithin } from './path-utils.js';
 
 /** The hidden path that a file is at or inside: see {@link hiddenPathOf}. */
 export interface HiddenPathMatch {
@@ -27,8 +27,12 @@ function absolute(field: string, value: unknown): string {
 }
 
 /** Whether `candidates` (a path and its real path) lie at or inside `hidden` or its real path. */
-function within(candidates: readonly string[], hidden: string): boolean {
-  const places = [hidden, resolveExisting(hidden)];
+function within(
+  candidates: readonly string[],
+  hidden: string,
+  resolve: (file: string) => string,
+): boolean {
+  const places = [hidden, resolve(hidden)];
   return candidates.some((file) => places.some((place) => isWithin(file, place)));
 }
 
@@ -58,14 +62,16 @@ export function hiddenPathOf(
   const given = absolute('file', file);
   const home = absolute('home', options.home);
   const garudaHome = absolute('garudaHome', options.garudaHome);
-  const candidates = [given, resolveExisting(given)];
-  if (within(candidates, garudaHome)) return { kind: 'garudaHome', path: garudaHome };
+  // One resolver for this check: the hidden places share their folders (the home folder, /run).
+  const resolve = existingResolver();
+  const candidates = [given, resolve(given)];
+  if (within(candidates, garudaHome, resolve)) return { kind: 'garudaHome', path: garudaHome };
   for (const place of HIDDEN_SYSTEM_PATHS) {
-    if (within(candidates, place)) return { kind: 'system', path: place };
+    if (within(candidates, place, resolve)) return { kind: 'system', path: place };
   }
   for (const name of HIDDEN_HOME_PATHS) {
     const hidden = path.join(home, name);
-    if (within(candidates, hidden)) return { kind: 'credential', path: hidden, name };
+    if (within(candidates, hidden, resolve)) return { kind: 'credential', path: hidden, name };
   }
   return undefined;
 }

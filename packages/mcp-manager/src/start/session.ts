@@ -318,14 +318,17 @@ export class ManagerSession {
       store: this.store,
       notice: (text: string) => this.notice(text),
     };
-    await Promise.all(
-      records.map(async (record) => {
-        const offer = await readyFromCache(record.config, cached, deps);
-        if (offer === undefined || this.closed) return;
-        this.registry.ready(record, offer);
-        ready.add(record);
-      }),
-    );
+    const check = async (record: ServerRecord) => {
+      const offer = await readyFromCache(record.config, cached, deps);
+      if (offer === undefined || this.closed) return;
+      this.registry.ready(record, offer);
+      ready.add(record);
+    };
+    // The first check alone: it reads the trust store, which keeps a settled file's contents, so
+    // the others only look whether the file changed instead of each reading and parsing it.
+    const [first, ...rest] = records as [ServerRecord, ...ServerRecord[]];
+    await check(first);
+    await Promise.all(rest.map(check));
     return ready;
   }
 

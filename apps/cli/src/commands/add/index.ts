@@ -40,7 +40,7 @@ export const command: Command = {
   takesCommand: true,
   positionals: { min: 1, max: 1 },
   run: async (ctx, args) =>
-    (await import('./add.js')).addCommand(ctx, {
+    (await import('../../command-groups/config.js')).addCommand(ctx, {
       name: args.positionals[0] ?? '',
       project: isSet(args, 'project'),
       command: args.after,

@@ -13,7 +13,7 @@ export const command: Command = {
   globals: ['home', 'json'],
   positionals: { min: 0, max: 0 },
   run: async (ctx, args) =>
-    (await import('./audit.js')).auditCommand(ctx, {
+    (await import('../../command-groups/config.js')).auditCommand(ctx, {
       verify: isSet(args, 'verify'),
       since: stringOf(args, 'since'),
     }),

@@ -11,5 +11,9 @@ export const command: Command = {
   globals: [...MANAGER_FLAGS, 'json', 'start'],
   positionals: { min: 1, max: 2 },
   run: async (ctx, { positionals }) =>
-    (await import('./call.js')).callCommand(ctx, positionals[0] ?? '', positionals[1]),
+    (await import('../../command-groups/server.js')).callCommand(
+      ctx,
+      positionals[0] ?? '',
+      positionals[1],
+    ),
 };

@@ -13,7 +13,7 @@ export const command: Command = {
     if (isSet(args, 'interactive') && !ctx.globals.interactive) {
       throw usageError('demo --interactive needs a terminal to ask on (stdin and stderr).');
     }
-    const { runDemo } = await import('./run-demo.js');
+    const { runDemo } = await import('../../command-groups/demo.js');
     return runDemo(ctx.output, {
       interactive: isSet(args, 'interactive'),
       browser: ctx.globals.browser,

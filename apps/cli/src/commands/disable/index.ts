@@ -13,7 +13,7 @@ export const command: Command = {
   globals: [...PLACE_FLAGS, 'json'],
   positionals: { min: 1, max: 1 },
   run: async (ctx, args) =>
-    (await import('../../shared/set-enabled.js')).setEnabledCommand(
+    (await import('../../command-groups/config.js')).setEnabledCommand(
       ctx,
       args.positionals[0] ?? '',
       {

@@ -9,5 +9,5 @@ export const command: Command = {
     'Check the sandbox, the config files and every server: starts? tools? signed in? pinned?',
   globals: [...MANAGER_FLAGS, 'json'],
   positionals: { min: 0, max: 0 },
-  run: async (ctx) => (await import('./doctor.js')).doctorCommand(ctx),
+  run: async (ctx) => (await import('../../command-groups/server.js')).doctorCommand(ctx),
 };

@@ -11,5 +11,5 @@ export const command: Command = {
   globals: [...PLACE_FLAGS, 'json'],
   positionals: { min: 1, max: 1 },
   run: async (ctx, { positionals }) =>
-    (await import('./get.js')).getCommand(ctx, positionals[0] ?? ''),
+    (await import('../../command-groups/config.js')).getCommand(ctx, positionals[0] ?? ''),
 };

@@ -19,7 +19,7 @@ export const command: Command = {
   repeatable: ['from', 'only'],
   positionals: { min: 0, max: 0 },
   run: async (ctx, args) =>
-    (await import('./import.js')).importCommand(ctx, {
+    (await import('../../command-groups/import.js')).importCommand(ctx, {
       from: stringsOf(args, 'from'),
       project: isSet(args, 'project'),
       all: isSet(args, 'all'),

@@ -27,7 +27,7 @@ export const command: Command = {
     if (isSet(args, 'move') && isSet(args, 'no-move')) {
       throw usageError('Give --move or --no-move, not both.');
     }
-    const { installCommand } = await import('./install.js');
+    const { installCommand } = await import('../../command-groups/import.js');
     return installCommand(ctx, args.positionals[0] ?? '', {
       move: isSet(args, 'move') ? true : isSet(args, 'no-move') ? false : undefined,
     });

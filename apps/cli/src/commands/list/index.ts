@@ -10,5 +10,5 @@ export const command: Command = {
     'Name, source (your file or the project file), type (stdio or http), enabled, and the command\nline or URL. --json for scripts.',
   globals: [...PLACE_FLAGS, 'json'],
   positionals: { min: 0, max: 0 },
-  run: async (ctx) => (await import('./list.js')).listCommand(ctx),
+  run: async (ctx) => (await import('../../command-groups/config.js')).listCommand(ctx),
 };

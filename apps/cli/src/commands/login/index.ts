@@ -22,7 +22,7 @@ export const command: Command = {
   repeatable: ['scope'],
   positionals: { min: 1, max: 1 },
   run: async (ctx, args) =>
-    (await import('./login.js')).loginCommand(
+    (await import('../../command-groups/server.js')).loginCommand(
       ctx,
       args.positionals[0] ?? '',
       stringsOf(args, 'scope'),

@@ -9,5 +9,5 @@ export const command: Command = {
   globals: [...MANAGER_FLAGS, 'json'],
   positionals: { min: 1, max: 1 },
   run: async (ctx, { positionals }) =>
-    (await import('./logout.js')).logoutCommand(ctx, positionals[0] ?? ''),
+    (await import('../../command-groups/server.js')).logoutCommand(ctx, positionals[0] ?? ''),
 };

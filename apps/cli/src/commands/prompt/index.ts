@@ -11,5 +11,9 @@ export const command: Command = {
   globals: [...MANAGER_FLAGS, 'json'],
   positionals: { min: 1, max: 2 },
   run: async (ctx, { positionals }) =>
-    (await import('./prompt.js')).promptCommand(ctx, positionals[0] ?? '', positionals[1]),
+    (await import('../../command-groups/server.js')).promptCommand(
+      ctx,
+      positionals[0] ?? '',
+      positionals[1],
+    ),
 };

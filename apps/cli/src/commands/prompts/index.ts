@@ -11,5 +11,5 @@ export const command: Command = {
   globals: [...MANAGER_FLAGS, 'json'],
   positionals: { min: 0, max: 1 },
   run: async (ctx, { positionals }) =>
-    (await import('./prompts.js')).promptsCommand(ctx, positionals[0]),
+    (await import('../../command-groups/server.js')).promptsCommand(ctx, positionals[0]),
 };

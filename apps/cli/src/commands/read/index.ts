@@ -11,5 +11,9 @@ export const command: Command = {
   globals: [...MANAGER_FLAGS, 'json'],
   positionals: { min: 2, max: 2 },
   run: async (ctx, { positionals }) =>
-    (await import('./read.js')).readCommand(ctx, positionals[0] ?? '', positionals[1] ?? ''),
+    (await import('../../command-groups/server.js')).readCommand(
+      ctx,
+      positionals[0] ?? '',
+      positionals[1] ?? '',
+    ),
 };

@@ -13,7 +13,7 @@ export const command: Command = {
   globals: [...PLACE_FLAGS, 'json'],
   positionals: { min: 1, max: 1 },
   run: async (ctx, args) =>
-    (await import('./remove.js')).removeCommand(
+    (await import('../../command-groups/config.js')).removeCommand(
       ctx,
       args.positionals[0] ?? '',
       isSet(args, 'project'),

@@ -10,5 +10,5 @@ export const command: Command = {
   globals: [...MANAGER_FLAGS, 'json'],
   positionals: { min: 0, max: 1 },
   run: async (ctx, { positionals }) =>
-    (await import('./resources.js')).resourcesCommand(ctx, positionals[0]),
+    (await import('../../command-groups/server.js')).resourcesCommand(ctx, positionals[0]),
 };

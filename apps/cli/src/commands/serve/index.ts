@@ -30,5 +30,6 @@ export const command: Command = {
   ],
   globals: [...MANAGER_FLAGS, 'start'],
   positionals: { min: 0, max: 0 },
-  run: async (ctx, args) => (await import('./serve-args.js')).serveFromArgs(ctx, args),
+  run: async (ctx, args) =>
+    (await import('../../command-groups/serve.js')).serveFromArgs(ctx, args),
 };

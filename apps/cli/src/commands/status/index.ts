@@ -10,5 +10,5 @@ export const command: Command = {
     'Columns: name, source (user or project file), state, tools, sandbox, network (remote URL and sign-in).\nA project server asks for consent first (on a terminal); without one, pass --trust-project.',
   globals: [...MANAGER_FLAGS, 'json', 'start'],
   positionals: { min: 0, max: 0 },
-  run: async (ctx) => (await import('./status.js')).statusCommand(ctx),
+  run: async (ctx) => (await import('../../command-groups/server.js')).statusCommand(ctx),
 };

@@ -9,5 +9,5 @@ export const command: Command = {
   globals: [...MANAGER_FLAGS, 'json', 'start'],
   positionals: { min: 0, max: 1 },
   run: async (ctx, { positionals }) =>
-    (await import('./tools.js')).toolsCommand(ctx, positionals[0]),
+    (await import('../../command-groups/server.js')).toolsCommand(ctx, positionals[0]),
 };

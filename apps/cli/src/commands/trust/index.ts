@@ -9,5 +9,6 @@ export const command: Command = {
   summary: 'List remembered servers, or forget one (it asks for consent again).',
   globals: [...PLACE_FLAGS, 'json'],
   positionals: { min: 0, max: Infinity },
-  run: async (ctx, { positionals }) => (await import('./trust.js')).trustCommand(ctx, positionals),
+  run: async (ctx, { positionals }) =>
+    (await import('../../command-groups/config.js')).trustCommand(ctx, positionals),
 };
