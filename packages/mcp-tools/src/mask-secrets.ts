@@ -61,6 +61,8 @@ const SECRET_WORDS =
 
 /** Words that make a name secret only as a whole segment: `api_key`, not `keyboard` or `author`. */
 const SECRET_SEGMENTS: ReadonlySet<string> = new Set(['key', 'auth']);
+/** The letters of a word in {@link SECRET_SEGMENTS}, in any case: no name without them has one. */
+const SEGMENT_LETTERS = /key|auth/i;
 
 /** The segments of a name: camelCase, snake_case, kebab-case and other separators split it. */
 function segments(name: string): string[] {
@@ -82,13 +84,27 @@ function segments(name: string): string[] {
  */
 export function looksSecretKey(name: string): boolean {
   const head = name.length > 256 ? name.slice(0, 256) : name;
-  return SECRET_WORDS.test(head) || segments(head).some((part) => SECRET_SEGMENTS.has(part));
+  if (SECRET_WORDS.test(head)) return true;
+  // Splitting is the costly part: a name without the letters of a segment word has none.
+  return SEGMENT_LETTERS.test(head) && segments(head).some((part) => SECRET_SEGMENTS.has(part));
 }
 
 // ---------------------------------------------------------------------------------------------
 // Values: each finder adds the spans of one kind of secret to `out`. Every regex is anchored by
 // a lookbehind or a literal, so each runs in time linear in the text (a preview may hold 50
 // strings of a megabyte each).
+
+/**
+ * Calls `fn` with each match of a global `pattern` in `text`, in order. A loop over `exec` rather
+ * than `matchAll`, which copies the pattern and makes an iterator on every call: a preview checks
+ * every string it shows, most of them short and holding nothing. None of the patterns here
+ * matches the empty string, so each search starts past the last match.
+ */
+function eachMatch(pattern: RegExp, text: string, fn: (match: RegExpExecArray) => void): void {
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) fn(match);
+  pattern.lastIndex = 0;
+}
 
 const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----/g;
 const PEM_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----/g;
@@ -123,7 +139,7 @@ function isUserPassword(text: string): boolean {
 
 /** The credential after `Bearer` or `Basic` (the scheme word stays visible). */
 function authHeaders(text: string, out: Span[]): void {
-  for (const match of text.matchAll(AUTH_SCHEME)) {
+  eachMatch(AUTH_SCHEME, text, (match) => {
     const scheme = (match[1] ?? '').toLowerCase();
     const credential = match[2] ?? '';
     const basic = scheme === 'basic';
@@ -131,10 +147,10 @@ function authHeaders(text: string, out: Span[]): void {
       ? BASE64.test(credential) &&
         isUserPassword(Buffer.from(credential, 'base64').toString('latin1'))
       : !PLAIN_WORD.test(credential);
-    if (!credentialLike) continue;
+    if (!credentialLike) return;
     const start = match.index + match[0].length - credential.length;
     out.push({ start, end: start + credential.length, kind: basic ? 'basic' : 'bearer' });
-  }
+  });
 }
 
 const PREFIXED =
@@ -157,22 +173,22 @@ function prefixKind(prefix: string): SecretKind {
  * rest must have a digit: `npm_config_cache_dir` is a name, not a token.
  */
 function prefixedTokens(text: string, out: Span[]): void {
-  for (const match of text.matchAll(PREFIXED)) {
+  eachMatch(PREFIXED, text, (match) => {
     const prefix = match[1] ?? '';
-    if (!DIGIT.test(match[0].slice(prefix.length))) continue;
+    if (!DIGIT.test(match[0].slice(prefix.length))) return;
     out.push({ start: match.index, end: match.index + match[0].length, kind: prefixKind(prefix) });
-  }
-  for (const match of text.matchAll(AWS_KEY)) {
+  });
+  eachMatch(AWS_KEY, text, (match) => {
     out.push({ start: match.index, end: match.index + match[0].length, kind: 'aws' });
-  }
+  });
 }
 
 const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g;
 
 function webTokens(text: string, out: Span[]): void {
-  for (const match of text.matchAll(JWT)) {
+  eachMatch(JWT, text, (match) => {
     out.push({ start: match.index, end: match.index + match[0].length, kind: 'jwt' });
-  }
+  });
 }
 
 const SCHEME_CHAR = /[A-Za-z0-9+.-]/;
@@ -258,9 +274,9 @@ function looksRandom(run: string): boolean {
   }
   if (adjacent >= run.length * 0.15) return true;
   let words = 0;
-  for (const [piece] of run.matchAll(PIECES)) {
+  eachMatch(PIECES, run, ([piece]) => {
     if (WORD.test(piece) && VOWEL.test(piece) && !CONSONANTS.test(piece)) words += piece.length;
-  }
+  });
   return words < run.length * 0.4;
 }
 
