@@ -3,6 +3,7 @@ import path from 'node:path';
 import { defineBuild } from '../../tsup.shared.ts';
 import { workspaceSources } from './build/workspace-sources.ts';
 import { zodCoreWithoutLocales } from './build/zod-core-locales.ts';
+import { zodMiniCopy } from './build/zod-mini-copy.ts';
 
 /** This package's version, built into the CLI (src/version.ts). */
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
@@ -25,7 +26,11 @@ export default defineBuild({
   noExternal: [/./],
   external: ['@napi-rs/keyring'],
   splitting: true,
-  esbuildPlugins: [workspaceSources(path.resolve('..', '..', 'packages')), zodCoreWithoutLocales()],
+  esbuildPlugins: [
+    workspaceSources(path.resolve('..', '..', 'packages')),
+    zodMiniCopy(),
+    zodCoreWithoutLocales(),
+  ],
   // Bundled CommonJS dependencies call require() for Node's built-ins and read __filename, which
   // an ES module lacks; this gives every chunk its own (none of the bundled code declares them).
   banner: {
