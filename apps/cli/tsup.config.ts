@@ -3,6 +3,28 @@ import path from 'node:path';
 import { defineBuild } from '../../tsup.shared.ts';
 import { workspaceSources } from './build/workspace-sources.ts';
 import { zodCoreWithoutLocales } from './build/zod-core-locales.ts';
+import { zodMiniCopy } from './build/zod-mini-copy.ts';
+
+const PACKAGES = path.resolve('..', '..', 'packages');
+
+/**
+ * The modules @garuda/mcp-manager loads lazily (on a server's first start, sign-in or sign-out),
+ * and the barrels it loads them through. Each is loaded only by manager code, which the server
+ * group (src/command-groups/server.ts, or serve/demo, which re-export it) has loaded first. In
+ * the CLI's bundle each re-exports that group too: loading and evaluating nothing more (the group
+ * is there already when they load), it makes them reach the code the group reaches, so esbuild no
+ * longer splits that code into a chunk per combination of lazy modules reaching it, and `status`
+ * reads a few chunks instead of two dozen. What each module exports itself is unchanged (a
+ * module's own exports win over `export *`).
+ */
+const AFTER_SERVER_GROUP = [
+  'mcp-manager/src/start/start-server.ts',
+  'mcp-manager/src/start/remote-connect.ts',
+  'mcp-manager/src/elicit/elicitation.ts',
+  'mcp-oauth/src/index.ts',
+  'pinned-fetch/src/index.ts',
+].map((file) => path.join(PACKAGES, file));
+const SERVER_GROUP = path.resolve('src', 'command-groups', 'server.ts');
 
 /** This package's version, built into the CLI (src/version.ts). */
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
@@ -25,7 +47,19 @@ export default defineBuild({
   noExternal: [/./],
   external: ['@napi-rs/keyring'],
   splitting: true,
-  esbuildPlugins: [workspaceSources(path.resolve('..', '..', 'packages')), zodCoreWithoutLocales()],
+  esbuildPlugins: [
+    workspaceSources(
+      PACKAGES,
+      new Map(
+        AFTER_SERVER_GROUP.map((file) => [
+          file,
+          `\nexport * from ${JSON.stringify(SERVER_GROUP)};\n`,
+        ]),
+      ),
+    ),
+    zodMiniCopy(),
+    zodCoreWithoutLocales(),
+  ],
   // Bundled CommonJS dependencies call require() for Node's built-ins and read __filename, which
   // an ES module lacks; this gives every chunk its own (none of the bundled code declares them).
   banner: {

@@ -41,9 +41,13 @@ function valueNames(list: string): [string, string][] {
  * The plugin.
  *
  * @param packagesDir - The workspace's `packages` folder.
+ * @param appended - Text to add at the end of some of the packages' files (absolute path → text).
  * @returns An esbuild plugin for tsup's `esbuildPlugins`.
  */
-export function workspaceSources(packagesDir: string): Plugin {
+export function workspaceSources(
+  packagesDir: string,
+  appended: ReadonlyMap<string, string> = new Map(),
+): Plugin {
   const barrels = new Map<string, ReadonlyMap<string, Origin> | undefined>();
 
   /** The package's barrel, name → origin; `undefined` when it is not a workspace package. */
@@ -92,11 +96,13 @@ export function workspaceSources(packagesDir: string): Plugin {
       build.onLoad({ filter: /\.ts$/ }, async (args) => {
         if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
         const source = await readFile(args.path, 'utf8');
-        if (!source.includes("from '@garuda/")) return undefined;
+        const extra = appended.get(args.path) ?? '';
+        if (!source.includes("from '@garuda/") && extra === '') return undefined;
         return {
-          contents: source.replace(WORKSPACE_IMPORT, (statement, list: string, specifier: string) =>
-            rewrite(statement, list, specifier),
-          ),
+          contents:
+            source.replace(WORKSPACE_IMPORT, (statement, list: string, specifier: string) =>
+              rewrite(statement, list, specifier),
+            ) + extra,
           loader: 'ts',
         };
       });

@@ -17,6 +17,23 @@ const CORE_INDEX = /[\\/]zod[\\/]v4[\\/]core[\\/]index\.js$/;
 const LOCALES_EXPORT = 'export * as locales from "../locales/index.js";\n';
 
 /**
+ * A zod file's text as bundled: zod's core entry without its `locales` re-export, any other
+ * file as it is.
+ *
+ * @param file - The file's path.
+ * @param text - Its text.
+ * @returns The text to bundle.
+ * @throws When the core entry no longer has the line.
+ */
+export function withoutLocalesExport(file: string, text: string): string {
+  if (!CORE_INDEX.test(file)) return text;
+  if (!text.includes(LOCALES_EXPORT)) {
+    throw new Error(`${file} no longer re-exports the locales as expected`);
+  }
+  return text.replace(LOCALES_EXPORT, '');
+}
+
+/**
  * The plugin.
  *
  * @returns An esbuild plugin for tsup's `esbuildPlugins`.
@@ -25,17 +42,11 @@ export function zodCoreWithoutLocales(): Plugin {
   return {
     name: 'zod-core-without-locales',
     setup(build) {
-      build.onLoad({ filter: CORE_INDEX }, async (args) => {
-        const text = await readFile(args.path, 'utf8');
-        if (!text.includes(LOCALES_EXPORT)) {
-          throw new Error(`${args.path} no longer re-exports the locales as expected`);
-        }
-        return {
-          contents: text.replace(LOCALES_EXPORT, ''),
-          loader: 'js',
-          resolveDir: path.dirname(args.path),
-        };
-      });
+      build.onLoad({ filter: CORE_INDEX }, async (args) => ({
+        contents: withoutLocalesExport(args.path, await readFile(args.path, 'utf8')),
+        loader: 'js',
+        resolveDir: path.dirname(args.path),
+      }));
     },
   };
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The garuda-mcp command: builds the CLI's view of this process and runs it.
+// `process` is the global one: importing `node:process` as a module reads every property of
+// it once (the module's exports are copied), which creates stdin and builds the list of allowed
+// NODE_OPTIONS flags, a few ms of every start for nothing.
 import os from 'node:os';
-import process from 'node:process';
 import { routeConsoleToStderr } from './console-to-stderr.js';
 
 // Before the commands and their dependencies are loaded (hence the dynamic import below), so

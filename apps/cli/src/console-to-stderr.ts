@@ -3,8 +3,8 @@
 // MCP SDK's client calls `console.debug` when a server lacks a capability, and Node's console
 // writes `log`, `info`, `debug`, `dir` and `table` to stdout. So the command's process gets a
 // console whose every method writes to stderr.
+// (`process` is the global one, as in bin.ts.)
 import { Console } from 'node:console';
-import process from 'node:process';
 
 /**
  * Replaces the process's global `console` with one that writes everything to stderr. Called by

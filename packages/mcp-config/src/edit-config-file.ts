@@ -1,7 +1,6 @@
 import { errnoCode } from '@garuda/internal';
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { withFileLock } from './config-file-lock.js';
 import {
   ConfigError,
@@ -90,6 +89,8 @@ export async function editConfigFile<T>(
     }
   }
 
+  // Loaded by the first edit, before the lock is taken (reading a config needs none of it).
+  const { default: writeFileAtomic } = await import('write-file-atomic');
   return withFileLock(file, options.lockTimeoutMs, async (assertHeld) => {
     const read = await readConfigFile(file);
     if (read.kind === 'problem') throw new FileUnusableError(file, [read.problem], read.cause);

@@ -1,7 +1,6 @@
 import { constants as fsConstants, statSync, type BigIntStats } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { errnoCode, kindOf, log, quote } from '@garuda/internal';
 import {
   DEFAULT_LABEL,
@@ -412,6 +411,8 @@ export class LockedJsonFile<T> {
 
   async #write(value: T): Promise<void> {
     const text = `${JSON.stringify(this.#options.toJson(value), null, 2)}\n`;
+    // Loaded with the first write: a process that only reads the file never needs it.
+    const { default: writeFileAtomic } = await import('write-file-atomic');
     try {
       await writeFileAtomic(this.file, text, { mode: this.#mode, fsync: true });
     } catch (error) {

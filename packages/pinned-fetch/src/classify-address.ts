@@ -83,59 +83,73 @@ const METADATA_ADDRESSES: ReadonlySet<string> = new Set([
   'fd00:ec2::254',
 ]);
 
-// First match wins, so narrower ranges come before the ranges that contain them.
-const IPV4_RULES: readonly Rule<ipaddr.IPv4>[] = (
-  [
-    ['255.255.255.255/32', 'broadcast'],
-    ['0.0.0.0/8', 'unspecified'],
-    ['10.0.0.0/8', 'private'],
-    ['100.64.0.0/10', 'carrierGradeNat'],
-    ['127.0.0.0/8', 'loopback'],
-    ['169.254.0.0/16', 'linkLocal'],
-    ['172.16.0.0/12', 'private'],
-    ['192.0.0.0/24', 'reserved'],
-    ['192.0.2.0/24', 'documentation'],
-    ['192.31.196.0/24', 'as112'],
-    ['192.52.193.0/24', 'amt'],
-    ['192.88.99.0/24', '6to4'],
-    ['192.168.0.0/16', 'private'],
-    ['192.175.48.0/24', 'as112'],
-    ['198.18.0.0/15', 'benchmarking'],
-    ['198.51.100.0/24', 'documentation'],
-    ['203.0.113.0/24', 'documentation'],
-    ['224.0.0.0/4', 'multicast'],
-    ['240.0.0.0/4', 'reserved'],
-  ] as const
-).map(([cidr, cls]) => [ipaddr.IPv4.parseCIDR(cidr), cls] as const);
+// First match wins, so narrower ranges come before the ranges that contain them. The tables are
+// parsed on the first classification (see rules()), not when the module loads: a process that
+// reads a configuration but reaches no address (garuda-mcp list) would parse them for nothing.
+const IPV4_CIDRS = [
+  ['255.255.255.255/32', 'broadcast'],
+  ['0.0.0.0/8', 'unspecified'],
+  ['10.0.0.0/8', 'private'],
+  ['100.64.0.0/10', 'carrierGradeNat'],
+  ['127.0.0.0/8', 'loopback'],
+  ['169.254.0.0/16', 'linkLocal'],
+  ['172.16.0.0/12', 'private'],
+  ['192.0.0.0/24', 'reserved'],
+  ['192.0.2.0/24', 'documentation'],
+  ['192.31.196.0/24', 'as112'],
+  ['192.52.193.0/24', 'amt'],
+  ['192.88.99.0/24', '6to4'],
+  ['192.168.0.0/16', 'private'],
+  ['192.175.48.0/24', 'as112'],
+  ['198.18.0.0/15', 'benchmarking'],
+  ['198.51.100.0/24', 'documentation'],
+  ['203.0.113.0/24', 'documentation'],
+  ['224.0.0.0/4', 'multicast'],
+  ['240.0.0.0/4', 'reserved'],
+] as const;
 
-const IPV6_RULES: readonly Rule<ipaddr.IPv6>[] = (
-  [
-    ['::/128', 'unspecified'],
-    ['::1/128', 'loopback'],
-    ['::/96', 'ipv4Compatible'],
-    ['::ffff:0:0:0/96', 'ipv4Translated'],
-    ['64:ff9b::/96', 'nat64'],
-    ['64:ff9b:1::/48', 'nat64'],
-    ['100::/64', 'reserved'],
-    // Teredo hides the client's IPv4 address (XOR-obfuscated), so the whole prefix is refused.
-    ['2001::/32', 'teredo'],
-    ['2001:2::/48', 'benchmarking'],
-    ['2001:3::/32', 'amt'],
-    ['2001:4:112::/48', 'as112'],
-    ['2001::/23', 'reserved'],
-    ['2001:db8::/32', 'documentation'],
-    ['2002::/16', '6to4'],
-    ['2620:4f:8000::/48', 'as112'],
-    ['3fff::/20', 'documentation'],
-    ['5f00::/16', 'reserved'],
-    ['fc00::/7', 'uniqueLocal'],
-    ['fe80::/10', 'linkLocal'],
-    ['fec0::/10', 'siteLocal'],
-    ['ff00::/8', 'multicast'],
-  ] as const
-).map(([cidr, cls]) => [ipaddr.IPv6.parseCIDR(cidr), cls] as const);
+const IPV6_CIDRS = [
+  ['::/128', 'unspecified'],
+  ['::1/128', 'loopback'],
+  ['::/96', 'ipv4Compatible'],
+  ['::ffff:0:0:0/96', 'ipv4Translated'],
+  ['64:ff9b::/96', 'nat64'],
+  ['64:ff9b:1::/48', 'nat64'],
+  ['100::/64', 'reserved'],
+  // Teredo hides the client's IPv4 address (XOR-obfuscated), so the whole prefix is refused.
+  ['2001::/32', 'teredo'],
+  ['2001:2::/48', 'benchmarking'],
+  ['2001:3::/32', 'amt'],
+  ['2001:4:112::/48', 'as112'],
+  ['2001::/23', 'reserved'],
+  ['2001:db8::/32', 'documentation'],
+  ['2002::/16', '6to4'],
+  ['2620:4f:8000::/48', 'as112'],
+  ['3fff::/20', 'documentation'],
+  ['5f00::/16', 'reserved'],
+  ['fc00::/7', 'uniqueLocal'],
+  ['fe80::/10', 'linkLocal'],
+  ['fec0::/10', 'siteLocal'],
+  ['ff00::/8', 'multicast'],
+] as const;
 
-const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
+interface Rules {
+  readonly ipv4: readonly Rule<ipaddr.IPv4>[];
+  readonly ipv6: readonly Rule<ipaddr.IPv6>[];
+  readonly globalUnicast: [ipaddr.IPv6, number];
+}
+
+let parsedRules: Rules | undefined;
+
+/** The range tables, parsed once. */
+function rules(): Rules {
+  parsedRules ??= {
+    ipv4: IPV4_CIDRS.map(([cidr, cls]) => [ipaddr.IPv4.parseCIDR(cidr), cls] as const),
+    ipv6: IPV6_CIDRS.map(([cidr, cls]) => [ipaddr.IPv6.parseCIDR(cidr), cls] as const),
+    globalUnicast: ipaddr.IPv6.parseCIDR('2000::/3'),
+  };
+  return parsedRules;
+}
 
 /** The result of {@link inspectAddress}: the class and, for IP literals, the address to dial. */
 export interface InspectedAddress {
@@ -213,7 +227,7 @@ export function inspectAddress(ip: string): InspectedAddress {
 function inspectIPv4(addr: ipaddr.IPv4): InspectedAddress {
   const address = addr.toString();
   const addressClass =
-    listedClass(address, IPV4_RULES, (range) => addr.match(range)) ??
+    listedClass(address, rules().ipv4, (range) => addr.match(range)) ??
     // Defence in depth: a range a future ipaddr.js knows about and our table does not.
     (addr.range() === 'unicast' ? 'public' : 'reserved');
   return { addressClass, address };
@@ -222,10 +236,10 @@ function inspectIPv4(addr: ipaddr.IPv4): InspectedAddress {
 function inspectIPv6(addr: ipaddr.IPv6): InspectedAddress {
   const address = addr.toRFC5952String();
   const addressClass =
-    listedClass(address, IPV6_RULES, (range) => addr.match(range)) ??
+    listedClass(address, rules().ipv6, (range) => addr.match(range)) ??
     // Only 2000::/3 is allocated for global unicast; everything else (including prefixes
     // assigned after this table was written) is refused.
-    (!addr.match(GLOBAL_UNICAST)
+    (!addr.match(rules().globalUnicast)
       ? 'notGlobalUnicast'
       : addr.range() === 'unicast'
         ? 'public'

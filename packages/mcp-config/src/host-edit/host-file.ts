@@ -4,7 +4,6 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isRecord } from '@garuda/internal';
-import writeFileAtomic from 'write-file-atomic';
 import { ConfigErrorCode, HostFileError, type HostFileErrorReason } from '../errors.js';
 import type { HostDescriptor } from '../hosts/host.js';
 import { ImportNoteCode, type ImportClient } from '../import-types.js';
@@ -125,6 +124,8 @@ export function tomlTable(key: string, entry: Record<string, unknown>): string {
  * @throws {@link HostFileError} `CONFIG_WRITE_FAILED` (`write-failed`, the error as `cause`).
  */
 export async function writeWhole(file: string, text: string): Promise<void> {
+  // Loaded with the first write, not with the module (reading needs none of it).
+  const { default: writeFileAtomic } = await import('write-file-atomic');
   try {
     await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
     const mode = await stat(file).then(
