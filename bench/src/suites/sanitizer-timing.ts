@@ -121,7 +121,7 @@ const OVERHEAD_INTERVALS = 31;
  * calls between them), in ms: the median of empty samples, each after the same full GC (and
  * wait) as a real one, since the reads cost more with the caches cold from the GC than back to
  * back. The median, not the fastest: taken off every sample, a typical cost leaves an empty
- * sample at about 0, where the fastest would leave it at about +0.05 ms.
+ * sample at about 0, where the fastest would leave most of them above 0.
  */
 function clockOverheadMs(clock: ThreadClock, settled: boolean): number {
   const empty: number[] = [];
