@@ -10,8 +10,7 @@ const MIB = 2 ** 20;
 const SCALING_SIZES = [1, 2, 4, 8, 16] as const;
 /**
  * Fewer rounds than the 1 MB comparison: a 16 MB sample is sixteen times as long. Each sample
- * waits for the full GC's background work to end first, so the process's CPU time (printed beside
- * the main thread's) does not count it either.
+ * waits for the full GC's background work to end first, so its CPU time does not count it.
  */
 const SCALING_ROUNDS = { max: 61, min: 15, budgetMs: 25_000, settle: true };
 const TARGET = 4.5;
@@ -37,15 +36,14 @@ function statistic(times: readonly number[], which: Statistic): number {
   return which === 'median' ? s.median : s.p95;
 }
 
-/** Time at each size over time at 1 MB, scaled to a 4× input (4.00 is linear). */
-/** Which clock: wall time, the process's CPU time, or the main thread's (where there is one). */
-type Clock = 'wall' | 'cpu' | 'thread';
+/** Which clock: wall time or the process's CPU time. */
+type Clock = 'wall' | 'cpu';
 
 function times(samples: Samples, clock: Clock, input: Sized): number[] {
-  const byName = clock === 'thread' ? (samples.thread ?? samples.cpu) : samples[clock];
-  return byName.get(`${input.mb} MB`) ?? [];
+  return samples[clock].get(`${input.mb} MB`) ?? [];
 }
 
+/** Time at each size over time at 1 MB, scaled to a 4× input (4.00 is linear). */
 function perFourfold(
   inputs: readonly Sized[],
   samples: Samples,
@@ -82,16 +80,10 @@ function scalingRow(
   samples: Samples,
   goal: boolean,
 ): { row: Row; notes: string[] } {
-  // The main thread's CPU time where the system gives it, else the process's.
-  const own = samples.thread ? 'thread' : 'cpu';
-  const clockName = samples.thread ? "the main thread's CPU time" : "the process's CPU time";
-  const mean = perFourfold(inputs, samples, own, 'mean');
-  const best = perFourfold(inputs, samples, own, 'best');
-  const ownMedian = perFourfold(inputs, samples, own, 'median');
-  const ownP95 = perFourfold(inputs, samples, own, 'p95');
-  const processMean = perFourfold(inputs, samples, 'cpu', 'mean');
-  const processBest = perFourfold(inputs, samples, 'cpu', 'best');
-  const processMedian = perFourfold(inputs, samples, 'cpu', 'median');
+  const mean = perFourfold(inputs, samples, 'cpu', 'mean');
+  const best = perFourfold(inputs, samples, 'cpu', 'best');
+  const cpuMedian = perFourfold(inputs, samples, 'cpu', 'median');
+  const cpuP95 = perFourfold(inputs, samples, 'cpu', 'p95');
   const wall = perFourfold(inputs, samples, 'wall', 'median');
   const worst = Math.max(...mean);
   const each = (ratios: readonly number[]) =>
@@ -100,25 +92,22 @@ function scalingRow(
     inputs
       .map((input) => `${input.mb} MB ${statistic(times(samples, clock, input), which).toFixed(2)}`)
       .join(', ');
-  const n = Math.min(...inputs.map((input) => times(samples, own, input).length));
-  const processFigures = samples.thread
-    ? ` In the process's CPU time (every thread): mean ${each(processMean)}, fastest ${each(processBest)}, median ${each(processMedian)}; ms, mean ${ms('cpu', 'mean')}, fastest ${ms('cpu', 'best')}, median ${ms('cpu', 'median')}.`
-    : '';
+  const n = Math.min(...inputs.map((input) => times(samples, 'cpu', input).length));
   return {
     row: {
       name: 'neutralizeTags, N MB / 1 MB time per 4× input, worst of N = 2, 4, 8, 16 (CPU time, mean of n)',
       median: worst,
-      p95: Math.max(...ownP95),
+      p95: Math.max(...cpuP95),
       unit: '×',
       higherIsBetter: false,
       samples: n,
-      note: `${samples.thread ? 'main thread' : 'process'}: ${each(mean)}; fastest: worst ${Math.max(...best).toFixed(2)}`,
+      note: `${each(mean)}; fastest: worst ${Math.max(...best).toFixed(2)}`,
       target: '≤ 4.5× per 4× input, every size to 16 MB',
       met: worst <= TARGET,
       ...(goal ? { goal: 'neutralize-scaling' as const } : {}),
     },
     notes: [
-      `neutralizeTags scaling: on cleaned, flat text of 1, 2, 4, 8 and 16 MB, ${n} rounds, sizes in turns, a full GC before each sample and a wait until its background work is done. The figure is time(N MB) / time(1 MB) × 4 / N (4.00 is linear), the worst of the four sizes, from each size's mean time in ${clockName}: ${each(mean)}; from the fastest sample ${each(best)}; from the median ${each(ownMedian)}; from median wall time ${each(wall)}. Times, ms: mean ${ms(own, 'mean')}; fastest ${ms(own, 'best')}; median ${ms(own, 'median')}; median wall ${ms('wall', 'median')}.${processFigures} Why not wall time: on a loaded machine a sample longer than the scheduler's time slice (a few ms, reached between 2 and 4 MB) is descheduled for part of it, so its wall time grows with the load while shorter samples escape it (the issue's "step between 2 and 4 MB"); CPU time has no such step. Why the mean: a core this machine shares runs the same text at about 0.85 ms per MB alone and 1.8 ms per MB while the other core is busy; a 1 MB sample often runs wholly in a fast stretch, a 16 MB one rarely, so under load the fastest sample of a large size is slower per MB than the fastest of 1 MB and the best-of-n ratio grows with the size, while the mean per MB is the same at every size. Why the main thread's: the process's CPU time also counts V8's background threads, which sweep for about 10 ms after each forced GC, so on 2 cores it counts the bench's own GC in whichever samples overlap it, the long ones more often.`,
+      `neutralizeTags scaling: on cleaned, flat text of 1, 2, 4, 8 and 16 MB, ${n} rounds, sizes in turns, a full GC before each sample and a wait until its background work is done. The figure is time(N MB) / time(1 MB) × 4 / N (4.00 is linear), the worst of the four sizes, from each size's mean CPU time of the process (user + system): ${each(mean)}; from the fastest sample ${each(best)}; from the median ${each(cpuMedian)}; from median wall time ${each(wall)}. Times, ms: mean ${ms('cpu', 'mean')}; fastest ${ms('cpu', 'best')}; median ${ms('cpu', 'median')}; median wall ${ms('wall', 'median')}. Why not wall time: on a loaded machine a sample longer than the scheduler's time slice (a few ms, reached between 2 and 4 MB) is descheduled for part of it, so its wall time grows with the load while shorter samples escape it (the issue's "step between 2 and 4 MB"); CPU time has no such step. Why the mean: a core this machine shares runs the same text at about 0.85 ms per MB alone and 1.8 ms per MB while the other core is busy; a 1 MB sample often runs wholly in a fast stretch, a 16 MB one rarely, so under load the fastest sample of a large size is slower per MB than the fastest of 1 MB and the best-of-n ratio grows with the size, while the mean per MB is the same at every size. Why the wait: the process's CPU time also counts V8's background threads, which sweep for about 10 ms after each forced GC; without the wait, on 2 cores, it counted the bench's own GC in whichever samples overlapped it, the long ones more often.`,
     ],
   };
 }
